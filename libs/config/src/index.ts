@@ -1,0 +1,101 @@
+import { resolve } from "node:path";
+
+// The typed environment of contract section 1, read once at start-up.
+export type SigningAlg = "EdDSA" | "ES256";
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  redisPrefix: string;
+  smtpUrl: string | undefined;
+  smsWebhookUrl: string | undefined;
+  secretKey: string | undefined;
+  publicBaseUrl: string;
+  publicGraphUrl: string;
+  publicAuthUrl: string;
+  bootstrapOperator: { clientId: string; clientSecret: string } | undefined;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlSeconds: number;
+  signingAlg: SigningAlg;
+  logLevel: string;
+  /** Base URLs of the services' Connect endpoints when they run as separate processes. */
+  serviceUrls: { registry: string; auth: string };
+  /** Listening ports of the service processes (start:services, Kubernetes). */
+  servicePorts: { registry: number; auth: number };
+  /** Maximum request body the gateway accepts, in bytes. */
+  bodyLimitBytes: number;
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function url(env: Env, name: string, fallback: string | undefined, schemes: string[]): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} is not a URL: "${raw}"`);
+  }
+  if (!schemes.includes(parsed.protocol)) {
+    throw new ConfigError(`${name} must use ${schemes.join(" or ")}, got ${parsed.protocol}`);
+  }
+  return raw;
+}
+
+const stripSlash = (u: string) => u.replace(/\/+$/, "");
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = int(env, "PORT", 8080, 0, 65535);
+  const publicUrl = stripSlash(url(env, "PUBLIC_URL", `http://localhost:${port}`, ["http:", "https:"])!);
+  const alg = env.SIGNING_ALG ?? "EdDSA";
+  if (alg !== "EdDSA" && alg !== "ES256") throw new ConfigError(`SIGNING_ALG must be EdDSA or ES256, got "${alg}"`);
+  const opId = env.BOOTSTRAP_OPERATOR_CLIENT_ID;
+  const opSecret = env.BOOTSTRAP_OPERATOR_CLIENT_SECRET;
+  if (Boolean(opId) !== Boolean(opSecret)) {
+    throw new ConfigError("BOOTSTRAP_OPERATOR_CLIENT_ID and BOOTSTRAP_OPERATOR_CLIENT_SECRET go together");
+  }
+  const registryPort = int(env, "REGISTRY_PORT", 8081, 0, 65535);
+  const authPort = int(env, "AUTH_PORT", 8082, 0, 65535);
+  return {
+    port,
+    host: env.HOST || "0.0.0.0",
+    dataDir: resolve(env.DATA_DIR || "./data"),
+    databaseUrl: url(env, "DATABASE_URL", undefined, ["postgres:", "postgresql:"]),
+    redisUrl: url(env, "REDIS_URL", undefined, ["redis:", "rediss:"]),
+    redisPrefix: env.REDIS_PREFIX || "gh:",
+    smtpUrl: url(env, "SMTP_URL", undefined, ["smtp:", "smtps:"]),
+    smsWebhookUrl: url(env, "SMS_WEBHOOK_URL", undefined, ["http:", "https:"]),
+    secretKey: env.SECRET_KEY || undefined,
+    publicBaseUrl: stripSlash(url(env, "PUBLIC_BASE_URL", publicUrl, ["http:", "https:"])!),
+    publicGraphUrl: stripSlash(url(env, "PUBLIC_GRAPH_URL", publicUrl, ["http:", "https:"])!),
+    publicAuthUrl: stripSlash(url(env, "PUBLIC_AUTH_URL", publicUrl, ["http:", "https:"])!),
+    bootstrapOperator: opId && opSecret ? { clientId: opId, clientSecret: opSecret } : undefined,
+    accessTokenTtlSeconds: int(env, "ACCESS_TOKEN_TTL", 3600, 60, 86_400),
+    refreshTokenTtlSeconds: int(env, "REFRESH_TOKEN_TTL", 30 * 86_400, 60, 365 * 86_400),
+    signingAlg: alg,
+    logLevel: env.LOG_LEVEL || "info",
+    serviceUrls: {
+      registry: stripSlash(url(env, "REGISTRY_URL", `http://127.0.0.1:${registryPort}`, ["http:", "https:"])!),
+      auth: stripSlash(url(env, "AUTH_URL", `http://127.0.0.1:${authPort}`, ["http:", "https:"])!),
+    },
+    servicePorts: { registry: registryPort, auth: authPort },
+    bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 64 * 1024, 1024, 16 * 1024 * 1024),
+  };
+}

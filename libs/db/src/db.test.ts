@@ -1,0 +1,45 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { freshDatabase } from "@gatehouse/testing";
+import { migrate, openDb, type Db } from "./index.ts";
+
+async function migrationsDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "gh-mig-"));
+  await writeFile(join(dir, "001_items.sql"), "CREATE TABLE demo.items (id int PRIMARY KEY, v jsonb NOT NULL);");
+  await writeFile(join(dir, "002_more.sql"), "ALTER TABLE demo.items ADD COLUMN note text;");
+  return dir;
+}
+
+const cases: [string, () => Promise<Db>][] = [
+  ["PostgreSQL", async () => openDb({ databaseUrl: (await freshDatabase()).url })],
+  ["PGlite", () => openDb({ dataDir: "memory://" })],
+];
+
+describe.each(cases)("db on %s", (_name, open) => {
+  const opened: Db[] = [];
+  afterAll(async () => {
+    for (const d of opened) await d.close();
+  });
+  it("migrates once even when replicas race, and runs transactions", async () => {
+    const db = await open();
+    opened.push(db);
+    const dir = await migrationsDir();
+    const runs = await Promise.all([migrate(db, { schema: "demo", dir }), migrate(db, { schema: "demo", dir })]);
+    expect(runs.flat().sort()).toEqual(["001_items.sql", "002_more.sql"]);
+    expect(await migrate(db, { schema: "demo", dir })).toEqual([]);
+    await db.tx(async (q) => {
+      await q.query("INSERT INTO demo.items (id, v) VALUES ($1, $2)", [1, JSON.stringify({ a: 1 })]);
+    });
+    await expect(
+      db.tx(async (q) => {
+        await q.query("INSERT INTO demo.items (id, v) VALUES ($1, $2)", [2, "{}"]);
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    const { rows } = await db.query<{ id: number; v: { a: number } }>("SELECT id, v FROM demo.items ORDER BY id");
+    expect(rows).toEqual([{ id: 1, v: { a: 1 } }]);
+    expect(await db.ping()).toBe(true);
+  });
+});

@@ -1,0 +1,111 @@
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+
+export interface QueryResult<T> {
+  rows: T[];
+  rowCount: number;
+}
+
+/** What a store needs: parameterised queries, and multi-statement SQL for migrations. */
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
+  exec(sql: string): Promise<void>;
+}
+
+/** One database, PostgreSQL through a pg pool or embedded PGlite: same SQL, same migrations. */
+export interface Db extends Queryable {
+  readonly kind: "pg" | "pglite";
+  /** Runs fn in one transaction; it commits when fn resolves and rolls back when it throws. */
+  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface DbOptions {
+  /** postgres:// URL; absent = embedded PGlite. */
+  databaseUrl?: string | undefined;
+  /** Where PGlite keeps its files; "memory://" keeps them in memory. */
+  dataDir?: string;
+  poolSize?: number;
+}
+
+export async function openDb(opts: DbOptions): Promise<Db> {
+  if (opts.databaseUrl) return openPg(opts.databaseUrl, opts.poolSize ?? 10);
+  const dir = opts.dataDir ?? "memory://";
+  return openPglite(dir === "memory://" ? dir : join(dir, "pglite"));
+}
+
+// int8 and numeric come back as strings from pg by default; counts fit in a number.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+function openPg(url: string, max: number): Db {
+  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 });
+  // An idle client's error (server restart) must not crash the process.
+  pool.on("error", () => undefined);
+  const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
+    async query<T>(sql: string, params?: unknown[]) {
+      const r = await c.query(sql, params as unknown[]);
+      return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
+    },
+    async exec(sql: string) {
+      await c.query(sql);
+    },
+  });
+  return {
+    kind: "pg",
+    ...wrap(pool),
+    async tx(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        const out = await fn(wrap(client));
+        await client.query("COMMIT");
+        return out;
+      } catch (err) {
+        await client.query("ROLLBACK").catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    async ping() {
+      try {
+        await pool.query("SELECT 1");
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+async function openPglite(dir: string): Promise<Db> {
+  if (dir !== "memory://") await mkdir(dir, { recursive: true });
+  const db = await PGlite.create(dir);
+  const wrap = (c: Pick<PGlite, "query" | "exec">): Queryable => ({
+    async query<T>(sql: string, params?: unknown[]) {
+      const r = await c.query<T>(sql, params);
+      return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+    },
+    async exec(sql: string) {
+      await c.exec(sql);
+    },
+  });
+  return {
+    kind: "pglite",
+    ...wrap(db),
+    tx: (fn) => db.transaction((t) => fn(wrap(t))),
+    async ping() {
+      try {
+        await db.query("SELECT 1");
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,2 @@
+export * from "./db.ts";
+export * from "./migrate.ts";

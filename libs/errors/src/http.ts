@@ -1,0 +1,60 @@
+import { errorTable, itemMessages, type Locale, type Reason } from "./table.ts";
+import type { Violation } from "./connect.ts";
+
+export interface ErrorItem {
+  field: string;
+  code: string;
+  message: string;
+}
+
+export interface ErrorEnvelope {
+  result: { status: number; elapsed: number };
+  errors: { code: string; message: string; details: string; items: ErrorItem[]; subcode?: number };
+}
+
+/** First supported language of an Accept-Language header (en by default). */
+export function pickLocale(acceptLanguage: string | undefined): Locale {
+  if (!acceptLanguage) return "en";
+  const ranked = acceptLanguage
+    .split(",")
+    .map((part, i) => {
+      const [tag = "", ...params] = part.trim().toLowerCase().split(";");
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+      const weight = q ? Number(q.slice(2)) : 1;
+      return { lang: tag.split("-")[0] ?? "", weight: Number.isFinite(weight) ? weight : 0, i };
+    })
+    .filter((x) => x.weight > 0)
+    .sort((a, b) => b.weight - a.weight || a.i - b.i);
+  for (const { lang } of ranked) if (lang === "en" || lang === "es") return lang;
+  return "en";
+}
+
+export function localizeItem(v: Violation, locale: Locale): ErrorItem {
+  const msg = itemMessages[v.code]?.[locale] ?? itemMessages.invalid_value![locale];
+  return { field: v.field, code: v.code, message: msg };
+}
+
+/** The contract section 2 error envelope for a reason. */
+export function errorEnvelope(args: {
+  reason: Reason;
+  locale: Locale;
+  elapsed: number;
+  details?: string;
+  violations?: Violation[];
+  singleItem?: boolean;
+  status?: number;
+  subcode?: number;
+}): ErrorEnvelope {
+  const def = errorTable[args.reason];
+  const status = args.status ?? def.http;
+  let items = (args.violations ?? []).map((v) => localizeItem(v, args.locale));
+  if (args.singleItem) items = items.slice(0, 1);
+  const details = args.details ?? (items.length ? items.map((i) => `${i.field}: ${i.code}`).join("; ") : def.message.en);
+  const errors: ErrorEnvelope["errors"] = { code: args.reason.toLowerCase(), message: def.message[args.locale], details, items };
+  if (args.subcode !== undefined) errors.subcode = args.subcode;
+  return { result: { status, elapsed: args.elapsed }, errors };
+}
+
+export function httpStatusOf(reason: Reason): number {
+  return errorTable[reason].http;
+}

@@ -1,0 +1,3 @@
+export * from "./table.ts";
+export * from "./connect.ts";
+export * from "./http.ts";

@@ -1,0 +1,90 @@
+import { Code } from "@connectrpc/connect";
+
+// The one error table: stable reason -> Connect code -> HTTP status -> localized message.
+// `errors.code` in the public envelope is the reason in lower case.
+export type Locale = "en" | "es";
+export interface ErrorDef {
+  connect: Code;
+  http: number;
+  message: Record<Locale, string>;
+}
+
+const def = (connect: Code, http: number, en: string, es: string): ErrorDef => ({ connect, http, message: { en, es } });
+
+export const errorTable = {
+  VALIDATION_FAILED: def(Code.InvalidArgument, 400, "The request has invalid fields.", "La petición tiene campos no válidos."),
+  MALFORMED_REQUEST: def(Code.InvalidArgument, 400, "The request could not be understood.", "No se ha podido entender la petición."),
+  UNSUPPORTED_MEDIA_TYPE: def(Code.InvalidArgument, 415, "The content type is not supported.", "El tipo de contenido no está admitido."),
+  PAYLOAD_TOO_LARGE: def(Code.ResourceExhausted, 413, "The request body is too large.", "El cuerpo de la petición es demasiado grande."),
+  ROUTE_NOT_FOUND: def(Code.NotFound, 404, "There is nothing at this address.", "No hay nada en esta dirección."),
+  METHOD_NOT_ALLOWED: def(Code.Unimplemented, 405, "This method is not allowed here.", "Este método no está permitido aquí."),
+  NOT_ACCEPTABLE: def(Code.InvalidArgument, 406, "Only application/json responses are available.", "Solo hay respuestas application/json."),
+  UNAUTHENTICATED: def(Code.Unauthenticated, 401, "Authentication is missing or failed.", "Falta la autenticación o ha fallado."),
+  INSUFFICIENT_SCOPE: def(Code.PermissionDenied, 403, "The token does not allow this operation.", "El token no permite esta operación."),
+  PERMISSION_DENIED: def(Code.PermissionDenied, 403, "This operation is not allowed.", "Esta operación no está permitida."),
+  APPLICATION_NOT_FOUND: def(Code.NotFound, 404, "The application does not exist.", "La aplicación no existe."),
+  ENTRYPOINT_NOT_FOUND: def(Code.NotFound, 404, "The entry point does not exist.", "El punto de entrada no existe."),
+  APPLICATION_ID_TAKEN: def(Code.AlreadyExists, 409, "That application id is already in use.", "Ese identificador de aplicación ya está en uso."),
+  RATE_LIMITED: def(Code.ResourceExhausted, 429, "Too many requests; try again later.", "Demasiadas peticiones; inténtelo más tarde."),
+  SERVICE_UNAVAILABLE: def(Code.Unavailable, 503, "The service is temporarily unavailable.", "El servicio no está disponible temporalmente."),
+  UPSTREAM_TIMEOUT: def(Code.DeadlineExceeded, 504, "An internal service did not answer in time.", "Un servicio interno no ha respondido a tiempo."),
+  INTERNAL: def(Code.Internal, 500, "Unexpected server error.", "Error inesperado del servidor."),
+  // OAuth 2.0 (RFC 6749 section 5.2, RFC 7009): the reason in lower case is the `error` value.
+  INVALID_REQUEST: def(Code.InvalidArgument, 400, "The token request is invalid.", "La petición de token no es válida."),
+  INVALID_CLIENT: def(Code.Unauthenticated, 401, "Client authentication failed.", "Ha fallado la autenticación del cliente."),
+  INVALID_GRANT: def(Code.InvalidArgument, 400, "The grant is invalid, expired or revoked.", "La concesión no es válida, ha caducado o se ha revocado."),
+  UNAUTHORIZED_CLIENT: def(Code.PermissionDenied, 400, "The client may not use this grant.", "El cliente no puede usar esta concesión."),
+  UNSUPPORTED_GRANT_TYPE: def(Code.InvalidArgument, 400, "The grant type is not supported.", "El tipo de concesión no está admitido."),
+  INVALID_SCOPE: def(Code.InvalidArgument, 400, "The requested scope is invalid.", "El ámbito solicitado no es válido."),
+  UNSUPPORTED_TOKEN_TYPE: def(Code.InvalidArgument, 400, "That token type cannot be revoked.", "Ese tipo de token no se puede revocar."),
+} satisfies Record<string, ErrorDef>;
+
+export type Reason = keyof typeof errorTable;
+
+export function isReason(r: string): r is Reason {
+  return Object.hasOwn(errorTable, r);
+}
+
+// Fallback when an error carries no reason of ours (framework or transport errors).
+export const reasonForCode: Record<Code, Reason> = {
+  [Code.Canceled]: "SERVICE_UNAVAILABLE",
+  [Code.Unknown]: "INTERNAL",
+  [Code.InvalidArgument]: "MALFORMED_REQUEST",
+  [Code.DeadlineExceeded]: "UPSTREAM_TIMEOUT",
+  [Code.NotFound]: "ROUTE_NOT_FOUND",
+  [Code.AlreadyExists]: "APPLICATION_ID_TAKEN",
+  [Code.PermissionDenied]: "PERMISSION_DENIED",
+  [Code.ResourceExhausted]: "RATE_LIMITED",
+  [Code.FailedPrecondition]: "MALFORMED_REQUEST",
+  [Code.Aborted]: "SERVICE_UNAVAILABLE",
+  [Code.OutOfRange]: "MALFORMED_REQUEST",
+  [Code.Unimplemented]: "METHOD_NOT_ALLOWED",
+  [Code.Internal]: "INTERNAL",
+  [Code.Unavailable]: "SERVICE_UNAVAILABLE",
+  [Code.DataLoss]: "INTERNAL",
+  [Code.Unauthenticated]: "UNAUTHENTICATED",
+};
+
+// Codes of `errors.items[].code`, one per kind of field violation.
+export const itemMessages: Record<string, Record<Locale, string>> = {
+  required: { en: "This field is required.", es: "Este campo es obligatorio." },
+  invalid_type: { en: "This field has the wrong type.", es: "Este campo tiene un tipo incorrecto." },
+  invalid_value: { en: "This value is not allowed here.", es: "Este valor no está permitido aquí." },
+  unknown_member: { en: "This member is not part of the contract.", es: "Este miembro no forma parte del contrato." },
+  invalid_format: { en: "This value has the wrong format.", es: "Este valor tiene un formato incorrecto." },
+  unknown_key: { en: "This key is not in the operator's catalog.", es: "Esta clave no está en el catálogo del operador." },
+  duplicate: { en: "This value is repeated.", es: "Este valor está repetido." },
+  not_allowed: { en: "This setting is not allowed for this field.", es: "Esta opción no está permitida para este campo." },
+  too_short: { en: "This value is too short.", es: "Este valor es demasiado corto." },
+  too_long: { en: "This value is too long.", es: "Este valor es demasiado largo." },
+  too_few: { en: "Too few elements.", es: "Faltan elementos." },
+  too_many: { en: "Too many elements.", es: "Sobran elementos." },
+  main_required: {
+    en: "Exactly one identifier field must be main.",
+    es: "Exactamente un campo identificador debe ser el principal.",
+  },
+  main_rules: {
+    en: "The main identifier must be mandatory and require confirmation.",
+    es: "El identificador principal debe ser obligatorio y requerir confirmación.",
+  },
+};

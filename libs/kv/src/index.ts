@@ -1,0 +1,122 @@
+import { Redis } from "ioredis";
+
+/**
+ * Shared, expiring state: sessions, rate limits, revocation marks. Redis when
+ * REDIS_URL is set (shared by every replica), else an in-process map (the
+ * embedded default: one process, so in-process is shared state).
+ */
+export interface Kv {
+  readonly kind: "redis" | "memory";
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string, ttlSeconds?: number): Promise<void>;
+  /** Sets only when absent; true when this call set it. */
+  setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean>;
+  /** Reads and deletes in one step: at most one caller gets the value. */
+  take(key: string): Promise<string | null>;
+  del(key: string): Promise<void>;
+  /** Increments a counter; the first increment starts its window of ttlSeconds. */
+  incr(key: string, ttlSeconds: number): Promise<{ count: number; ttlSeconds: number }>;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+  /** The Redis connection options for libraries that need their own (BullMQ); undefined in memory. */
+  readonly redisUrl: string | undefined;
+}
+
+export function openKv(opts: { redisUrl?: string | undefined; prefix?: string }): Kv {
+  const prefix = opts.prefix ?? "gh:";
+  return opts.redisUrl ? redisKv(opts.redisUrl, prefix) : memoryKv();
+}
+
+function redisKv(url: string, prefix: string): Kv {
+  // Fail fast instead of queueing commands while Redis is away: callers answer 503.
+  const r = new Redis(url, { keyPrefix: prefix, enableOfflineQueue: true, maxRetriesPerRequest: 2, lazyConnect: false });
+  r.on("error", () => undefined);
+  return {
+    kind: "redis",
+    redisUrl: url,
+    get: (k) => r.get(k),
+    async set(k, v, ttl) {
+      if (ttl) await r.set(k, v, "EX", ttl);
+      else await r.set(k, v);
+    },
+    async setIfAbsent(k, v, ttl) {
+      return (await r.set(k, v, "EX", ttl, "NX")) === "OK";
+    },
+    take: (k) => r.getdel(k),
+    async del(k) {
+      await r.del(k);
+    },
+    async incr(k, ttl) {
+      const res = await r.multi().incr(k).expire(k, ttl, "NX").ttl(k).exec();
+      const count = Number(res?.[0]?.[1] ?? 0);
+      const left = Number(res?.[2]?.[1] ?? ttl);
+      return { count, ttlSeconds: left > 0 ? left : ttl };
+    },
+    async ping() {
+      try {
+        return (await r.ping()) === "PONG";
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      await r.quit().catch(() => r.disconnect());
+    },
+  };
+}
+
+function memoryKv(): Kv {
+  const data = new Map<string, { v: string; exp: number }>();
+  const now = () => Date.now();
+  const live = (k: string) => {
+    const e = data.get(k);
+    if (!e) return undefined;
+    if (e.exp && e.exp <= now()) {
+      data.delete(k);
+      return undefined;
+    }
+    return e;
+  };
+  // Expired entries are also swept so that the map does not grow without bound.
+  const sweep = setInterval(() => {
+    const t = now();
+    for (const [k, e] of data) if (e.exp && e.exp <= t) data.delete(k);
+  }, 30_000);
+  sweep.unref();
+  return {
+    kind: "memory",
+    redisUrl: undefined,
+    async get(k) {
+      return live(k)?.v ?? null;
+    },
+    async set(k, v, ttl) {
+      data.set(k, { v, exp: ttl ? now() + ttl * 1000 : 0 });
+    },
+    async setIfAbsent(k, v, ttl) {
+      if (live(k)) return false;
+      data.set(k, { v, exp: now() + ttl * 1000 });
+      return true;
+    },
+    async take(k) {
+      const e = live(k);
+      data.delete(k);
+      return e?.v ?? null;
+    },
+    async del(k) {
+      data.delete(k);
+    },
+    async incr(k, ttl) {
+      const e = live(k);
+      const next = { v: String(Number(e?.v ?? 0) + 1), exp: e?.exp || now() + ttl * 1000 };
+      data.set(k, next);
+      return { count: Number(next.v), ttlSeconds: Math.max(1, Math.ceil((next.exp - now()) / 1000)) };
+    },
+    async ping() {
+      return true;
+    },
+    async close() {
+      clearInterval(sweep);
+      data.clear();
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { randomUUID } from "node:crypto";
+import pino, { type Logger } from "pino";
+
+export type { Logger } from "pino";
+
+/** Header that carries the request id from the gateway through every RPC hop. */
+export const REQUEST_ID_HEADER = "x-request-id";
+
+interface RequestContext {
+  requestId: string;
+}
+
+const storage = new AsyncLocalStorage<RequestContext>();
+
+/** Runs fn with a request id that every log line inside it carries. */
+export function withRequestId<T>(requestId: string | undefined, fn: () => T): T {
+  return storage.run({ requestId: sanitizeRequestId(requestId) ?? randomUUID() }, fn);
+}
+
+export function currentRequestId(): string | undefined {
+  return storage.getStore()?.requestId;
+}
+
+/** Accepts a caller's request id only when it is short and printable. */
+export function sanitizeRequestId(id: string | null | undefined): string | undefined {
+  return id && /^[A-Za-z0-9._:-]{1,128}$/.test(id) ? id : undefined;
+}
+
+export function createLogger(name: string, level = process.env.LOG_LEVEL ?? "info"): Logger {
+  return pino({
+    name,
+    level,
+    base: { service: name },
+    mixin() {
+      const id = currentRequestId();
+      return id ? { requestId: id } : {};
+    },
+    redact: {
+      paths: ["password", "*.password", "client_secret", "*.client_secret", "authorization", "*.authorization"],
+      censor: "[redacted]",
+    },
+  });
+}

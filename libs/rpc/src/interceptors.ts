@@ -1,0 +1,78 @@
+import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
+import { domainError } from "@gatehouse/errors";
+import { currentRequestId, REQUEST_ID_HEADER, sanitizeRequestId, withRequestId, type Logger } from "@gatehouse/logging";
+import type { AccessTokenVerifier } from "./access-tokens.ts";
+import type { InternalTokens } from "./internal-token.ts";
+import { rpcDuration } from "./metrics.ts";
+import { kPrincipal, type Principal } from "./principal.ts";
+
+/**
+ * Per RPC method (its local name, e.g. "createApplication"): the scopes of
+ * which a caller needs at least one. A method absent from the policy is refused.
+ */
+export type ScopePolicy = Record<string, readonly string[]>;
+
+/**
+ * Authenticates every RPC with a bearer JWT (an internal service token or an
+ * access token of the auth service) and checks the method's scopes.
+ */
+export function authnInterceptor(deps: {
+  policy: ScopePolicy;
+  internal: InternalTokens;
+  verifyAccessToken?: AccessTokenVerifier;
+}): Interceptor {
+  return (next) => async (req) => {
+    const needed = deps.policy[req.method.localName];
+    if (!needed) throw domainError("PERMISSION_DENIED", `method ${req.method.name} is not exposed`);
+    const auth = req.header.get("authorization") ?? "";
+    const m = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/.exec(auth);
+    if (!m) throw domainError("UNAUTHENTICATED", "bearer token required");
+    const token = m[1]!;
+    const principal: Principal | undefined =
+      (await deps.internal.verify(token)) ?? (deps.verifyAccessToken ? await deps.verifyAccessToken(token) : undefined);
+    if (!principal) throw domainError("UNAUTHENTICATED", "invalid or expired token");
+    if (!needed.some((s) => principal.scopes.has(s))) {
+      throw domainError("INSUFFICIENT_SCOPE", `requires one of: ${needed.join(", ")}`);
+    }
+    req.contextValues.set(kPrincipal, principal);
+    return next(req);
+  };
+}
+
+/**
+ * Outermost server interceptor: carries the request id, logs each call with its
+ * code and time, counts it, and turns anything unexpected into a bare Internal
+ * error so that no stack trace or driver message leaves the service.
+ */
+export function observeInterceptor(logger: Logger, service: string): Interceptor {
+  return (next) => (req) =>
+    withRequestId(sanitizeRequestId(req.header.get(REQUEST_ID_HEADER)), async () => {
+      const started = performance.now();
+      let code = "ok";
+      try {
+        return await next(req);
+      } catch (err) {
+        if (err instanceof ConnectError) {
+          code = Code[err.code];
+          throw err;
+        }
+        code = Code[Code.Internal];
+        logger.error({ err, method: req.method.name }, "unexpected error in RPC handler");
+        throw domainError("INTERNAL", "internal error");
+      } finally {
+        const ms = performance.now() - started;
+        rpcDuration.observe({ service, method: req.method.name, code }, ms / 1000);
+        logger.debug({ method: req.method.name, code, ms: Math.round(ms * 10) / 10 }, "rpc");
+      }
+    });
+}
+
+/** Client side: sends the request id and a bearer (unless the call set its own Authorization). */
+export function clientInterceptor(bearer: () => Promise<string>): Interceptor {
+  return (next) => async (req) => {
+    const id = currentRequestId();
+    if (id) req.header.set(REQUEST_ID_HEADER, id);
+    if (!req.header.has("authorization")) req.header.set("authorization", `Bearer ${await bearer()}`);
+    return next(req);
+  };
+}

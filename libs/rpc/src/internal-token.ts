@@ -1,0 +1,63 @@
+import { jwtVerify, SignJWT } from "jose";
+import type { KeyRing } from "@gatehouse/secrets";
+import { INTERNAL_SCOPE, type Principal } from "./principal.ts";
+
+const ISSUER = "gatehouse-internal";
+const LIFETIME_S = 300;
+
+/**
+ * Service-to-service bearer tokens: short-lived HS256 JWTs under a key derived
+ * from SECRET_KEY, which every service of one deployment shares. Each process
+ * mints its own and caches it until shortly before expiry.
+ */
+export class InternalTokens {
+  readonly #key: Uint8Array;
+  #cache = new Map<string, { token: string; renewAt: number }>();
+  constructor(keys: KeyRing) {
+    this.#key = new Uint8Array(keys.derive("rpc-internal-token"));
+  }
+
+  async token(service: string): Promise<string> {
+    const hit = this.#cache.get(service);
+    if (hit && hit.renewAt > Date.now()) return hit.token;
+    const token = await new SignJWT({ scope: INTERNAL_SCOPE })
+      .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+      .setIssuer(ISSUER)
+      .setAudience(ISSUER)
+      .setSubject(`service:${service}`)
+      .setIssuedAt()
+      .setExpirationTime(`${LIFETIME_S}s`)
+      .sign(this.#key);
+    this.#cache.set(service, { token, renewAt: Date.now() + (LIFETIME_S - 60) * 1000 });
+    return token;
+  }
+
+  /** The principal of an internal token, or undefined when it is not one of ours. */
+  async verify(token: string): Promise<Principal | undefined> {
+    try {
+      const { payload } = await jwtVerify(token, this.#key, { issuer: ISSUER, audience: ISSUER, algorithms: ["HS256"] });
+      if (typeof payload.sub !== "string" || !payload.sub.startsWith("service:")) return undefined;
+      return {
+        subject: payload.sub,
+        clientId: undefined,
+        scopes: new Set([INTERNAL_SCOPE]),
+        internal: true,
+        token,
+        claims: payload,
+      };
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** True when a compact JWT's header names HS256 (so it can only be an internal token). */
+export function looksInternal(token: string): boolean {
+  const head = token.split(".")[0];
+  if (!head) return false;
+  try {
+    return (JSON.parse(Buffer.from(head, "base64url").toString("utf8")) as { alg?: string }).alg === "HS256";
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,101 @@
+import { createServer as createHttp1Server, type IncomingMessage } from "node:http";
+import { createServer as createHttp2Server, type Http2ServerRequest } from "node:http2";
+import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from "node:net";
+import type { Interceptor } from "@connectrpc/connect";
+import { connectNodeAdapter } from "@connectrpc/connect-node";
+import type { Logger } from "@gatehouse/logging";
+import { metricsRegistry } from "./metrics.ts";
+import type { Routes } from "./transports.ts";
+
+type Req = IncomingMessage | Http2ServerRequest;
+// Connect's fallback hands a response that is either kind; only writeHead/end are used.
+type Res = { writeHead(status: number, headers: Record<string, string>): unknown; end(body: string): unknown };
+
+export interface ServeOptions {
+  name: string;
+  host: string;
+  port: number;
+  routes: Routes;
+  interceptors: Interceptor[];
+  /** Whether the service's stores answer (for /readyz). */
+  ready: () => Promise<boolean>;
+  logger: Logger;
+  /** Largest RPC message accepted, in bytes. */
+  readMaxBytes?: number;
+}
+
+export interface RunningServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+/** /healthz, /readyz and /metrics: the same three on every process. */
+export async function probeHandler(req: Req, res: Res, ready: () => Promise<boolean>): Promise<boolean> {
+  const path = (req.url ?? "").split("?")[0];
+  if (req.method !== "GET") return false;
+  if (path === "/healthz") {
+    send(res, 200, "application/json", JSON.stringify({ status: "ok" }));
+  } else if (path === "/readyz") {
+    const ok = await ready().catch(() => false);
+    send(res, ok ? 200 : 503, "application/json", JSON.stringify({ status: ok ? "ready" : "unavailable" }));
+  } else if (path === "/metrics") {
+    send(res, 200, metricsRegistry.contentType, await metricsRegistry.metrics());
+  } else return false;
+  return true;
+}
+
+function send(res: Res, status: number, type: string, body: string) {
+  res.writeHead(status, { "content-type": type, "cache-control": "no-store" });
+  res.end(body);
+}
+
+/**
+ * Serves Connect, gRPC and gRPC-web on one port: HTTP/2 cleartext for RPC
+ * clients and HTTP/1.1 for the Connect protocol and the kubelet's probes. The
+ * first bytes of each connection (the HTTP/2 preface) choose the server.
+ */
+export async function serveService(opts: ServeOptions): Promise<RunningServer> {
+  const handler = connectNodeAdapter({
+    routes: opts.routes,
+    interceptors: opts.interceptors,
+    readMaxBytes: opts.readMaxBytes ?? 1024 * 1024,
+    fallback(req, res) {
+      probeHandler(req, res, opts.ready)
+        .then((handled) => {
+          if (!handled) send(res, 404, "application/json", JSON.stringify({ error: "not_found" }));
+        })
+        .catch(() => send(res, 500, "application/json", JSON.stringify({ error: "internal" })));
+    },
+  });
+  const h1 = createHttp1Server(handler);
+  const h2 = createHttp2Server(handler);
+  const preface = Buffer.from("PRI * HTTP/2.0");
+  const sockets = new Set<Socket>();
+  const server: Server = createNetServer((socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    socket.once("data", (first) => {
+      socket.pause();
+      socket.unshift(first);
+      const isH2 = first.subarray(0, preface.length).equals(preface.subarray(0, Math.min(first.length, preface.length)));
+      (isH2 ? h2 : h1).emit("connection", socket);
+      socket.resume();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port, opts.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  opts.logger.info({ port }, `${opts.name} serving Connect/gRPC/gRPC-web`);
+  return {
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        h2.close();
+        h1.closeAllConnections();
+        for (const s of sockets) s.destroy();
+      }),
+  };
+}

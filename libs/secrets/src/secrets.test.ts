@@ -1,0 +1,39 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { constantTimeEqual, KeyRing, loadKeyRing, parseSecretKey, randomDigits, randomSecret } from "./index.ts";
+
+describe("secrets", () => {
+  it("makes 256-bit secrets and numeric ids", () => {
+    const s = randomSecret();
+    expect(Buffer.from(s, "base64url").length).toBe(32);
+    expect(randomSecret()).not.toBe(s);
+    expect(randomDigits(12)).toMatch(/^[1-9]\d{11}$/);
+  });
+  it("compares in constant time and exactly", () => {
+    expect(constantTimeEqual("abc", "abc")).toBe(true);
+    expect(constantTimeEqual("abc", "abd")).toBe(false);
+    expect(constantTimeEqual("abc", "abcd")).toBe(false);
+  });
+  it("seals and opens, bound to its associated data and key", () => {
+    const ring = new KeyRing(Buffer.alloc(32, 7));
+    const box = ring.box("client-secret");
+    const sealed = box.seal("s3cret", "app-1");
+    expect(sealed).not.toContain("s3cret");
+    expect(box.open(sealed, "app-1")).toBe("s3cret");
+    expect(() => box.open(sealed, "app-2")).toThrow();
+    expect(() => ring.box("other").open(sealed, "app-1")).toThrow();
+  });
+  it("derives distinct MAC keys per label", () => {
+    const ring = new KeyRing(Buffer.alloc(32, 1));
+    expect(ring.mac("a")("x")).not.toBe(ring.mac("b")("x"));
+    expect(ring.mac("a")("x")).toBe(ring.mac("a")("x"));
+  });
+  it("creates one key file in the data dir and reuses it", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "gh-key-"));
+    const [a, b] = await Promise.all([loadKeyRing(undefined, dir), loadKeyRing(undefined, dir)]);
+    expect(a.derive("x").equals(b.derive("x"))).toBe(true);
+    expect(() => parseSecretKey("short")).toThrow(/32 or more/);
+  });
+});
