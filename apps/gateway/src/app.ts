@@ -1,0 +1,41 @@
+import { randomUUID } from "node:crypto";
+import Fastify, { type FastifyInstance } from "fastify";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import { sanitizeRequestId, withRequestId, type Logger } from "@gatehouse/logging";
+import type { GatewayDeps } from "./deps.ts";
+import { errorHandling } from "./plugins/errors.ts";
+import { openapi } from "./plugins/openapi.ts";
+import { probeRoutes } from "./plugins/probes.ts";
+import { requestContext } from "./plugins/request-context.ts";
+import { validation } from "./plugins/validation.ts";
+import { adminAppsRoutes } from "./routes/admin/apps.ts";
+import { appsRoutes } from "./routes/graph/apps.ts";
+import { oauthRoutes } from "./routes/oauth/index.ts";
+
+/** The public REST gateway: the spec's JSON contract in front of the services' RPC. */
+export async function createGateway(deps: GatewayDeps, logger: Logger): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: logger,
+    bodyLimit: deps.config.bodyLimitBytes,
+    // Request ids come from a trusted proxy when well formed, else are made here; every RPC hop carries them.
+    genReqId: (req) => sanitizeRequestId(req.headers["x-request-id"] as string | undefined) ?? randomUUID(),
+    disableRequestLogging: true,
+    trustProxy: process.env.TRUST_PROXY === "true",
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 256 },
+    // secure-json-parse: a `__proto__` or `constructor.prototype` key is a 400, never a polluted object.
+    onProtoPoisoning: "error",
+    onConstructorPoisoning: "error",
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // Every handler runs with the request id in async context, so RPC clients send it on.
+  app.addHook("onRequest", (req, _reply, done) => withRequestId(req.id, done));
+  await app.register(requestContext);
+  await app.register(validation);
+  await app.register(errorHandling);
+  await app.register(openapi, { serverUrl: deps.config.publicBaseUrl });
+  await app.register(probeRoutes, deps);
+  await app.register(appsRoutes, deps);
+  await app.register(adminAppsRoutes, deps);
+  await app.register(oauthRoutes, deps);
+  return app as unknown as FastifyInstance;
+}

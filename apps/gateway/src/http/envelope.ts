@@ -1,0 +1,29 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { errorEnvelope, type Reason, type Violation } from "@gatehouse/errors";
+
+/** Whole milliseconds since the request arrived (contract section 2 `result.elapsed`). */
+export function elapsed(req: FastifyRequest): number {
+  return Math.max(0, Math.round(performance.now() - req.startedAt));
+}
+
+/** `{content, result: {status, elapsed}}` */
+export function sendContent(reply: FastifyReply, status: number, content: unknown) {
+  return reply.code(status).send({ content, result: { status, elapsed: elapsed(reply.request) } });
+}
+
+/** The contract section 2 error envelope in the request's locale; `sc=true` keeps one item. */
+export function sendError(
+  reply: FastifyReply,
+  reason: Reason,
+  opts: { violations?: Violation[]; details?: string; status?: number; subcode?: number } = {},
+) {
+  const req = reply.request;
+  const body = errorEnvelope({
+    reason,
+    locale: req.locale,
+    elapsed: elapsed(req),
+    singleItem: req.singleError,
+    ...opts,
+  });
+  return reply.code(body.result.status).header("cache-control", "no-store").send(body);
+}

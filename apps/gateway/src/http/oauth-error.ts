@@ -1,0 +1,41 @@
+import type { FastifyReply } from "fastify";
+import { errorFacts, errorTable, type Reason } from "@gatehouse/errors";
+
+const OAUTH_REASONS = new Set<Reason>([
+  "INVALID_REQUEST",
+  "INVALID_CLIENT",
+  "INVALID_GRANT",
+  "UNAUTHORIZED_CLIENT",
+  "UNSUPPORTED_GRANT_TYPE",
+  "INVALID_SCOPE",
+  "UNSUPPORTED_TOKEN_TYPE",
+]);
+
+/**
+ * RFC 6749 section 5.2: `{error, error_description}`, no-store; a failed Basic
+ * authentication answers 401 with WWW-Authenticate.
+ */
+export function sendOAuthError(reply: FastifyReply, reason: Reason, description: string, usedBasic = false) {
+  const status = reason === "INVALID_CLIENT" ? 401 : (errorTable[reason]?.http ?? 400);
+  if (reason === "INVALID_CLIENT") {
+    reply.header("www-authenticate", usedBasic ? 'Basic realm="gatehouse", error="invalid_client"' : 'Basic realm="gatehouse"');
+  }
+  return reply
+    .code(status)
+    .headers({ "cache-control": "no-store", pragma: "no-cache" })
+    .send({ error: reason.toLowerCase(), error_description: description });
+}
+
+/** An RPC failure of the auth service as an OAuth error (anything else is a server_error). */
+export function sendOAuthRpcError(reply: FastifyReply, err: unknown, usedBasic: boolean) {
+  const facts = errorFacts(err);
+  if (OAUTH_REASONS.has(facts.reason)) return sendOAuthError(reply, facts.reason, facts.message, usedBasic);
+  if (facts.reason === "SERVICE_UNAVAILABLE" || facts.reason === "UPSTREAM_TIMEOUT") {
+    return reply
+      .code(503)
+      .headers({ "cache-control": "no-store", "retry-after": "1" })
+      .send({ error: "temporarily_unavailable", error_description: "the authorization server is unavailable" });
+  }
+  reply.request.log.error({ err }, "token endpoint failure");
+  return reply.code(500).header("cache-control", "no-store").send({ error: "server_error", error_description: "unexpected error" });
+}

@@ -1,0 +1,2 @@
+export { createGateway } from "./app.ts";
+export type { GatewayDeps } from "./deps.ts";

@@ -1,0 +1,52 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
+import { ConnectError } from "@connectrpc/connect";
+import { errorFacts, type Reason, type Violation } from "@gatehouse/errors";
+import { sendError } from "../http/envelope.ts";
+import { sendOAuthError, sendOAuthRpcError } from "../http/oauth-error.ts";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** Route answers RFC 6749 errors instead of the contract envelope. */
+    oauth?: boolean;
+  }
+}
+
+type GatewayError = FastifyError & { violations?: Violation[] };
+
+// Fastify's own client errors (parsing, limits) by code.
+const fastifyReasons: Record<string, Reason> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: "UNSUPPORTED_MEDIA_TYPE",
+  FST_ERR_CTP_BODY_TOO_LARGE: "PAYLOAD_TOO_LARGE",
+  FST_ERR_CTP_EMPTY_JSON_BODY: "MALFORMED_REQUEST",
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: "MALFORMED_REQUEST",
+};
+
+function classify(err: GatewayError): { reason: Reason; status?: number; violations?: Violation[]; details?: string } {
+  if (err.violations) return { reason: "VALIDATION_FAILED", violations: err.violations };
+  if (err.code && fastifyReasons[err.code]) return { reason: fastifyReasons[err.code]!, details: err.message };
+  if (err instanceof ConnectError) {
+    const f = errorFacts(err);
+    return { reason: f.reason, violations: f.violations, details: f.reason === "INTERNAL" ? undefined : f.message };
+  }
+  // JSON syntax errors, __proto__ keys, bad headers: any 4xx Fastify raised is the client's.
+  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+    return { reason: "MALFORMED_REQUEST", details: err.message, status: err.statusCode === 404 ? 400 : err.statusCode };
+  }
+  return { reason: "INTERNAL" };
+}
+
+/** One error path for the gateway: the contract envelope, or RFC 6749 on OAuth routes. */
+export const errorHandling = fp(async (app) => {
+  app.setErrorHandler((err: GatewayError, req: FastifyRequest, reply: FastifyReply) => {
+    const c = classify(err);
+    if (c.reason === "INTERNAL") req.log.error({ err }, "unhandled error");
+    if (req.routeOptions.config?.oauth) {
+      if (err instanceof ConnectError) return sendOAuthRpcError(reply, err, false);
+      if (c.reason === "INTERNAL") return reply.code(500).send({ error: "server_error", error_description: "unexpected error" });
+      return sendOAuthError(reply, "INVALID_REQUEST", err.message);
+    }
+    return sendError(reply, c.reason, { violations: c.violations, details: c.details, status: c.status });
+  });
+  app.setNotFoundHandler((req, reply) => sendError(reply, "ROUTE_NOT_FOUND", { details: `${req.method} ${req.url.split("?")[0]}` }));
+});

@@ -1,0 +1,16 @@
+import type { FastifyPluginAsync } from "fastify";
+import { metricsRegistry } from "@gatehouse/rpc";
+import type { GatewayDeps } from "../deps.ts";
+
+/** /healthz (process up), /readyz (stores and services reachable), /metrics (Prometheus). */
+export const probeRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) => {
+  const hide = { hide: true };
+  app.get("/healthz", { schema: hide, logLevel: "warn" }, async () => ({ status: "ok" }));
+  app.get("/readyz", { schema: hide, logLevel: "warn" }, async (_req, reply) => {
+    const ok = await deps.ready().catch(() => false);
+    return reply.code(ok ? 200 : 503).send({ status: ok ? "ready" : "unavailable" });
+  });
+  app.get("/metrics", { schema: hide, logLevel: "warn" }, async (_req, reply) =>
+    reply.type(metricsRegistry.contentType).send(await metricsRegistry.metrics()),
+  );
+};

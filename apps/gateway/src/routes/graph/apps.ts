@@ -1,0 +1,53 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import Type from "typebox";
+import { applicationFromJson, applicationToJson } from "../../http/application-json.ts";
+import { asCaller, bearerToken } from "../../http/bearer.ts";
+import { sendContent, sendError } from "../../http/envelope.ts";
+import { ApplicationRequest, Application, CreatedApplication } from "../../schemas/application.ts";
+import { errorResponses, Result, ScQuery } from "../../schemas/common.ts";
+import type { GatewayDeps } from "../../deps.ts";
+
+/** {graph_url}/v2/apps: application creation (spec operation 1) and read-back. */
+export const appsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, deps) => {
+  app.post(
+    "/v2/apps",
+    {
+      schema: {
+        summary: "Create an application with its entry points",
+        description: "Operator token with scope apps:write. The generated password is returned only here.",
+        tags: ["graph"],
+        security: [{ bearer: [] }],
+        querystring: ScQuery,
+        body: ApplicationRequest,
+        response: { 201: Type.Object({ content: CreatedApplication, result: Result }), ...errorResponses(400, 401, 403, 415, 500) },
+      },
+    },
+    async (req, reply) => {
+      const token = bearerToken(req);
+      if (!token) return sendError(reply, "UNAUTHENTICATED", { details: "Authorization: Bearer <APP_TOKEN> required" });
+      const res = await deps.registry.createApplication({ application: applicationFromJson(req.body) }, asCaller(token));
+      const created = { ...applicationToJson(res.application!), password: res.password };
+      reply.header("location", `/v2/apps/${encodeURIComponent(res.application!.id)}`);
+      return sendContent(reply, 201, created);
+    },
+  );
+
+  app.get(
+    "/v2/apps/:id",
+    {
+      schema: {
+        summary: "Read an application (never its password)",
+        tags: ["graph"],
+        security: [{ bearer: [] }],
+        params: Type.Object({ id: Type.String({ maxLength: 128 }) }),
+        response: { 200: Type.Object({ content: Application, result: Result }), ...errorResponses(401, 403, 404, 500) },
+      },
+    },
+    async (req, reply) => {
+      const token = bearerToken(req);
+      if (!token) return sendError(reply, "UNAUTHENTICATED", { details: "Authorization: Bearer <APP_TOKEN> required" });
+      const res = await deps.registry.getApplication({ clientId: req.params.id }, asCaller(token));
+      return sendContent(reply, 200, applicationToJson(res.application!));
+    },
+  );
+};

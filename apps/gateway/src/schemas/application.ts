@@ -1,0 +1,69 @@
+import Type from "typebox";
+
+// The spec's Application, Entrypoint and fieldConfig tables as request and
+// response schemas. Structure and types live here; the registry enforces the
+// semantic rules (formats, catalogs, id-field rules) for every caller.
+const closed = { additionalProperties: false } as const;
+const ValueOf = Type.Object({ value: Type.String() }, closed);
+const person = (withMobile: boolean) =>
+  Type.Object(
+    {
+      objectType: Type.Literal("person"),
+      schemaOrg: Type.Object(withMobile ? { email: ValueOf, mobile: ValueOf } : { email: ValueOf }, closed),
+    },
+    closed,
+  );
+const TypologyRef = Type.Object({ objectType: Type.Literal("typology"), id: Type.Optional(Type.String()) }, closed);
+
+export const FieldConfig = Type.Object(
+  {
+    objectType: Type.Literal("fieldConfig"),
+    type: Type.Union([Type.Literal("id"), Type.Literal("field")]),
+    key: Type.String(),
+    main: Type.Optional(Type.Boolean()),
+    mandatory: Type.Optional(Type.Boolean()),
+    requiresConfirmation: Type.Optional(Type.Boolean()),
+    requiresVerification: Type.Optional(Type.Boolean()),
+    useForValidation: Type.Optional(Type.Boolean()),
+    step: Type.Optional(Type.Integer()),
+  },
+  closed,
+);
+
+const entrypointProps = {
+  objectType: Type.Literal("entrypoint"),
+  displayName: Type.String(),
+  key: Type.Optional(Type.String()),
+  assisted: Type.Optional(Type.Boolean()),
+  passwordless: Type.Optional(Type.Boolean()),
+  fields: Type.Array(FieldConfig, { minItems: 1, maxItems: 50 }),
+  typology: Type.Object({ register: TypologyRef, work: TypologyRef }, closed),
+};
+
+const applicationProps = {
+  objectType: Type.Literal("application"),
+  key: Type.Optional(Type.String()),
+  displayName: Type.String(),
+  url: Type.String(),
+  contact: Type.Object({ support: person(true), projectManager: person(false), productOwner: person(false) }, closed),
+  redirectUris: Type.Array(Type.String(), { minItems: 1, maxItems: 20 }),
+  organizationSchemaOrg: Type.Object({ identifier: Type.String(), brand: Type.Optional(Type.String()) }, closed),
+  schemaOrg: Type.Optional(Type.Object({ applicationCategory: Type.Optional(Type.String()) }, closed)),
+};
+
+export const ApplicationRequest = Type.Object(
+  { ...applicationProps, entrypoints: Type.Array(Type.Object(entrypointProps, closed), { minItems: 1, maxItems: 20 }) },
+  { ...closed, $id: "ApplicationRequest" },
+);
+
+const EntrypointOut = Type.Object({ id: Type.String(), ...entrypointProps });
+
+export const Application = Type.Object(
+  { id: Type.String(), ...applicationProps, entrypoints: Type.Array(EntrypointOut), created: Type.String({ format: "date-time" }) },
+  { $id: "Application" },
+);
+
+export const CreatedApplication = Type.Object(
+  { ...Application.properties, password: Type.String({ description: "Generated client secret; shown only in this response" }) },
+  { $id: "CreatedApplication" },
+);

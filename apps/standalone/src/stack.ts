@@ -1,0 +1,84 @@
+import { createClient, type Client } from "@connectrpc/connect";
+import type { FastifyInstance } from "fastify";
+import { createAuth, registryClientDirectory } from "@gatehouse/auth";
+import type { Config } from "@gatehouse/config";
+import { createGateway } from "@gatehouse/gateway";
+import { createLogger, type Logger } from "@gatehouse/logging";
+import { AuthService, RegistryService } from "@gatehouse/proto";
+import { createRegistry } from "@gatehouse/registry";
+import { callerInterceptors, inProcessTransport, InternalTokens } from "@gatehouse/rpc";
+import { bootstrapOperator } from "./bootstrap.ts";
+import { closeStores, migrateAll, openStores, type Stores } from "./stores.ts";
+import { accessTokenVerifier, serverInterceptors } from "./wiring.ts";
+
+export interface Stack {
+  app: FastifyInstance;
+  stores: Stores;
+  registry: Client<typeof RegistryService>;
+  auth: Client<typeof AuthService>;
+  close(): Promise<void>;
+}
+
+/**
+ * Every service in one process (`npm start`), wired by in-process Connect
+ * transports: the same handlers, interceptors and wire format as the separate
+ * processes, without the network.
+ */
+export async function buildStack(config: Config, logger: Logger = createLogger("gatehouse", config.logLevel)): Promise<Stack> {
+  const stores = await openStores(config);
+  await migrateAll(stores.db);
+  const internal = new InternalTokens(stores.keys);
+  const { db, kv, keys } = stores;
+
+  let authForVerify: Client<typeof AuthService> | undefined;
+  const verify = accessTokenVerifier(config, kv, () => authForVerify!);
+
+  const registryMod = await createRegistry({ db, keys, logger: logger.child({ service: "registry" }) });
+  const registryServer = serverInterceptors(registryMod, logger, internal, verify);
+  const registryAs = (caller: string) =>
+    createClient(RegistryService, inProcessTransport(registryMod.routes, registryServer, callerInterceptors(internal, caller)));
+
+  const authMod = await createAuth({
+    db,
+    kv,
+    keys,
+    logger: logger.child({ service: "auth" }),
+    clients: registryClientDirectory(registryAs("auth")),
+    settings: {
+      issuer: config.publicAuthUrl,
+      audience: config.publicBaseUrl,
+      accessTokenTtlSeconds: config.accessTokenTtlSeconds,
+      signingAlg: config.signingAlg,
+    },
+  });
+  const authServer = serverInterceptors(authMod, logger, internal);
+  const authAs = (caller: string) =>
+    createClient(AuthService, inProcessTransport(authMod.routes, authServer, callerInterceptors(internal, caller)));
+  authForVerify = authAs("registry");
+
+  const registry = registryAs("gateway");
+  const auth = authAs("gateway");
+  if (config.bootstrapOperator) await bootstrapOperator(registryAs("bootstrap"), config.bootstrapOperator, logger);
+
+  const app = await createGateway(
+    {
+      registry,
+      auth,
+      config,
+      ready: async () => (await registryMod.ready()) && (await authMod.ready()),
+    },
+    logger,
+  );
+  return {
+    app,
+    stores,
+    registry,
+    auth,
+    async close() {
+      await app.close();
+      await authMod.close();
+      await registryMod.close();
+      await closeStores(stores);
+    },
+  };
+}

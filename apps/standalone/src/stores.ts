@@ -1,0 +1,40 @@
+import { join } from "node:path";
+import type { Config } from "@gatehouse/config";
+import { migrate, openDb, type Db, type Migrations } from "@gatehouse/db";
+import { openKv, type Kv } from "@gatehouse/kv";
+import { loadKeyRing, type KeyRing } from "@gatehouse/secrets";
+import { authMigrations } from "@gatehouse/auth";
+import { registryMigrations } from "@gatehouse/registry";
+
+export const allMigrations: Migrations[] = [registryMigrations, authMigrations];
+
+export interface Stores {
+  db: Db;
+  kv: Kv;
+  keys: KeyRing;
+}
+
+/**
+ * The drivers of one process: PostgreSQL or PGlite, Redis or in-process state.
+ * `owner` names the service when each runs alone: without DATABASE_URL each
+ * service process then keeps its own embedded database (it owns its schema,
+ * and PGlite serves one process).
+ */
+export async function openStores(config: Config, owner?: string): Promise<Stores> {
+  const dataDir = owner && !config.databaseUrl ? join(config.dataDir, owner) : config.dataDir;
+  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir });
+  const kv = openKv({ redisUrl: config.redisUrl, prefix: config.redisPrefix });
+  const keys = await loadKeyRing(config.secretKey, config.dataDir);
+  return { db, kv, keys };
+}
+
+export async function migrateAll(db: Db, which: Migrations[] = allMigrations): Promise<Record<string, string[]>> {
+  const out: Record<string, string[]> = {};
+  for (const m of which) out[m.schema] = await migrate(db, m);
+  return out;
+}
+
+export async function closeStores(s: Stores): Promise<void> {
+  await s.kv.close();
+  await s.db.close();
+}

@@ -1,0 +1,36 @@
+import type { JSONWebKeySet } from "jose";
+import type { Client, Interceptor } from "@connectrpc/connect";
+import type { Config } from "@gatehouse/config";
+import type { Kv } from "@gatehouse/kv";
+import type { Logger } from "@gatehouse/logging";
+import type { AuthService } from "@gatehouse/proto";
+import {
+  authnInterceptor,
+  createAccessTokenVerifier,
+  observeInterceptor,
+  type InternalTokens,
+  type ServiceModule,
+} from "@gatehouse/rpc";
+
+/** Revocation marks written by the auth service (RFC 7009), read by every verifier. */
+export const revocationCheck = (kv: Kv) => async (jti: string) => (await kv.get(`revoked:at:${jti}`)) !== null;
+
+/** Verifies access tokens of the auth service (JWKS over RPC, revocation in the shared store). */
+export function accessTokenVerifier(config: Config, kv: Kv, auth: () => Client<typeof AuthService>) {
+  return createAccessTokenVerifier({
+    fetchJwks: async () => JSON.parse((await auth().getJwks({})).jwksJson) as JSONWebKeySet,
+    issuer: config.publicAuthUrl,
+    audiences: [...new Set([config.publicBaseUrl, config.publicGraphUrl, config.publicAuthUrl])],
+    isRevoked: revocationCheck(kv),
+  });
+}
+
+/** The server interceptors every service runs: observe (ids, logs, metrics) then authenticate. */
+export function serverInterceptors(
+  mod: ServiceModule,
+  logger: Logger,
+  internal: InternalTokens,
+  verify?: ReturnType<typeof accessTokenVerifier>,
+): Interceptor[] {
+  return [observeInterceptor(logger, mod.name), authnInterceptor({ policy: mod.policy, internal, verifyAccessToken: verify })];
+}
