@@ -32,9 +32,6 @@ function stop(code: number) {
 process.once("SIGTERM", () => stop(0));
 process.once("SIGINT", () => stop(0));
 
-// The registry first (it bootstraps the operator), then auth, then the gateway;
-// each retries its peers, so the order only avoids noisy first requests.
-for (const name of order) {
-  children.push(start(name));
-  await new Promise((r) => setTimeout(r, name === "gateway" ? 0 : 1500));
-}
+// No start order is needed: each service migrates its own schema and only
+// calls its peers when a request arrives.
+for (const name of order) children.push(start(name));

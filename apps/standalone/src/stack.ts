@@ -30,8 +30,9 @@ export async function buildStack(config: Config, logger: Logger = createLogger("
   const internal = new InternalTokens(stores.keys);
   const { db, kv, keys } = stores;
 
-  let authForVerify: Client<typeof AuthService> | undefined;
-  const verify = accessTokenVerifier(config, kv, () => authForVerify!);
+  // The registry verifies operator tokens with the auth service's keys; auth is built after it.
+  const authRef: { client?: Client<typeof AuthService> } = {};
+  const verify = accessTokenVerifier(config, kv, () => authRef.client!);
 
   const registryMod = await createRegistry({ db, keys, logger: logger.child({ service: "registry" }) });
   const registryServer = serverInterceptors(registryMod, logger, internal, verify);
@@ -54,7 +55,7 @@ export async function buildStack(config: Config, logger: Logger = createLogger("
   const authServer = serverInterceptors(authMod, logger, internal);
   const authAs = (caller: string) =>
     createClient(AuthService, inProcessTransport(authMod.routes, authServer, callerInterceptors(internal, caller)));
-  authForVerify = authAs("registry");
+  authRef.client = authAs("registry");
 
   const registry = registryAs("gateway");
   const auth = authAs("gateway");

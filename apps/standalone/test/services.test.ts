@@ -1,0 +1,108 @@
+import { randomBytes } from "node:crypto";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createClient } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RegistryService } from "@gatehouse/proto";
+import { InternalTokens } from "@gatehouse/rpc";
+import { KeyRing, parseSecretKey } from "@gatehouse/secrets";
+import { freshDatabase, redisTestUrl, uniquePrefix } from "@gatehouse/testing";
+import { freePort, runEntry, stopChild, waitReady } from "./processes.ts";
+import { OPERATOR, validApplication } from "./stack-helpers.ts";
+
+// npm run start:services over real HTTP: gateway, registry and auth as three
+// processes on PostgreSQL + Redis, Connect between them.
+let child: ReturnType<typeof runEntry>;
+let gw: string;
+let registryUrl: string;
+let authUrl: string;
+const secretKey = randomBytes(32).toString("base64url");
+
+beforeAll(async () => {
+  const [port, registryPort, authPort] = [await freePort(), await freePort(), await freePort()];
+  gw = `http://127.0.0.1:${port}`;
+  registryUrl = `http://127.0.0.1:${registryPort}`;
+  authUrl = `http://127.0.0.1:${authPort}`;
+  child = runEntry("services.ts", [], {
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    REGISTRY_PORT: String(registryPort),
+    AUTH_PORT: String(authPort),
+    REGISTRY_URL: registryUrl,
+    AUTH_URL: authUrl,
+    PUBLIC_URL: gw,
+    DATABASE_URL: (await freshDatabase()).url,
+    REDIS_URL: redisTestUrl(),
+    REDIS_PREFIX: uniquePrefix(),
+    SECRET_KEY: secretKey,
+    DATA_DIR: await mkdtemp(join(tmpdir(), "gh-svc-")),
+    BOOTSTRAP_OPERATOR_CLIENT_ID: OPERATOR.id,
+    BOOTSTRAP_OPERATOR_CLIENT_SECRET: OPERATOR.secret,
+    LOG_LEVEL: "warn",
+  });
+  await waitReady(`${gw}/readyz`, child, 90_000);
+}, 120_000);
+
+afterAll(async () => {
+  if (child) expect(await stopChild(child)).toBe(0);
+});
+
+const basic = `Basic ${Buffer.from(`${OPERATOR.id}:${OPERATOR.secret}`).toString("base64")}`;
+
+describe("start:services", () => {
+  it("issues a token, creates an application and reads it back across processes", async () => {
+    const tokenRes = await fetch(`${gw}/oauth2/token`, {
+      method: "POST",
+      headers: { authorization: basic, "content-type": "application/x-www-form-urlencoded" },
+      body: "grant_type=client_credentials",
+    });
+    expect(tokenRes.status).toBe(200);
+    const { access_token: token } = (await tokenRes.json()) as { access_token: string };
+    const created = await fetch(`${gw}/v2/apps`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "x-request-id": "e2e-request-1" },
+      body: JSON.stringify(validApplication()),
+    });
+    expect(created.status).toBe(201);
+    expect(created.headers.get("x-request-id")).toBe("e2e-request-1");
+    const app = ((await created.json()) as { content: { id: string; password: string } }).content;
+    const read = await fetch(`${gw}/v2/apps/${app.id}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(read.status).toBe(200);
+    const bad = await fetch(`${gw}/v2/apps`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ ...validApplication(), url: "nope" }),
+    });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { errors: { items: { field: string }[] } }).errors.items[0]!.field).toBe("url");
+  });
+
+  it("serves health, readiness and metrics on every process", async () => {
+    for (const base of [gw, registryUrl, authUrl]) {
+      expect((await fetch(`${base}/healthz`)).status).toBe(200);
+      expect((await fetch(`${base}/readyz`)).status).toBe(200);
+      expect(await (await fetch(`${base}/metrics`)).text()).toContain("process_cpu");
+    }
+  });
+
+  it("authenticates every RPC and refuses malformed calls with Connect codes", async () => {
+    const url = `${registryUrl}/gatehouse.registry.v1.RegistryService/GetApplication`;
+    const anon = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ clientId: "1" }) });
+    expect(anon.status).toBe(401);
+    expect(((await anon.json()) as { code: string }).code).toBe("unauthenticated");
+    const garbage = await fetch(url, { method: "POST", headers: { "content-type": "application/proto" }, body: new Uint8Array([0xff, 0xff, 0xff]) });
+    expect(garbage.status).toBe(400);
+    expect(((await garbage.json()) as { code: string }).code).toBe("invalid_argument");
+    const badJson = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: "{nope" });
+    expect(badJson.status).toBe(400);
+
+    // gRPC over HTTP/2 with an internal service token: scopes still apply.
+    const internal = new InternalTokens(new KeyRing(parseSecretKey(secretKey)));
+    const client = createClient(RegistryService, createGrpcTransport({ baseUrl: registryUrl }));
+    const headers = { authorization: `Bearer ${await internal.token("e2e")}` };
+    await expect(client.getApplication({ clientId: "404404" }, { headers })).rejects.toMatchObject({ code: 5 });
+    await expect(client.revealClientSecret({ clientId: "404404" }, { headers })).rejects.toMatchObject({ code: 7 });
+  });
+});

