@@ -8,7 +8,7 @@ const dotted = (pointer: string) =>
     .slice(1)
     .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"))
     .join(".");
-const join = (base: string, leaf: string) => (base ? `${base}.${leaf}` : leaf);
+const join = (base: string, leaf: string) => (base && leaf ? `${base}.${leaf}` : base || leaf);
 
 /** TypeBox validation errors as contract violations (one per field, with its dotted path). */
 export function toViolations(errors: TLocalizedValidationError[], prefix = ""): Violation[] {
@@ -18,6 +18,11 @@ export function toViolations(errors: TLocalizedValidationError[], prefix = ""): 
     switch (e.keyword) {
       case "required":
         for (const p of e.params.requiredProperties) out.push({ field: join(at, p), code: "required" });
+        break;
+      case "boolean":
+        // `false` subschema of additionalProperties: the additionalProperties error names the member.
+        if (e.schemaPath.endsWith("/additionalProperties")) break;
+        out.push({ field: at, code: "invalid_value", description: e.message });
         break;
       case "additionalProperties":
         for (const p of e.params.additionalProperties) out.push({ field: join(at, p), code: "unknown_member" });
