@@ -13,6 +13,7 @@ const LIFETIME_S = 300;
 export class InternalTokens {
   readonly #key: Uint8Array;
   #cache = new Map<string, { token: string; renewAt: number }>();
+  #verified = new Map<string, { principal: Principal; exp: number }>();
   constructor(keys: KeyRing) {
     this.#key = new Uint8Array(keys.derive("rpc-internal-token"));
   }
@@ -32,8 +33,23 @@ export class InternalTokens {
     return token;
   }
 
-  /** The principal of an internal token, or undefined when it is not one of ours. */
+  /**
+   * The principal of an internal token, or undefined when it is not one of
+   * ours. A caller reuses its token for minutes, so verified ones are
+   * remembered until they expire: the HMAC runs once per token, not per call.
+   */
   async verify(token: string): Promise<Principal | undefined> {
+    const known = this.#verified.get(token);
+    if (known && known.exp > Date.now()) return known.principal;
+    const principal = await this.#verify(token);
+    if (principal) {
+      if (this.#verified.size >= 1024) this.#verified.clear();
+      this.#verified.set(token, { principal, exp: Number(principal.claims.exp) * 1000 });
+    }
+    return principal;
+  }
+
+  async #verify(token: string): Promise<Principal | undefined> {
     try {
       const { payload } = await jwtVerify(token, this.#key, { issuer: ISSUER, audience: ISSUER, algorithms: ["HS256"] });
       if (typeof payload.sub !== "string" || !payload.sub.startsWith("service:")) return undefined;
