@@ -19,8 +19,8 @@ fi
 # A fresh clone: install the workspace's dependencies once, with this node.
 root=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
 if [ ! -f "$root/node_modules/.package-lock.json" ]; then
-  echo "gatehouse: installing dependencies (npm ci)" >&2
-  (cd "$root" && npm ci --no-audit --no-fund >&2)
+  echo "gatehouse: installing dependencies (npm install, from the lockfile)" >&2
+  (cd "$root" && npm install --no-audit --no-fund >&2)
 fi
 PATH="$root/node_modules/.bin:$PATH"
 export PATH

@@ -1,0 +1,42 @@
+import type { Entrypoint, Typologies } from "@gatehouse/proto";
+import type { CatalogSnapshot } from "../../catalogs/store.ts";
+import { entrypointIdCollisions } from "../client-ids.ts";
+import { DEFAULT_TYPOLOGY } from "../defaults.ts";
+import { MAX_DISPLAY_NAME } from "./application.ts";
+import { validateFields, type FieldRuleOptions } from "./fields.ts";
+import { KEY_PATTERN } from "./formats.ts";
+import { checkObjectType, checkText, type Issues } from "./issues.ts";
+
+export const MAX_ENTRYPOINTS = 20;
+
+/** The rules of the Entrypoint table for every element of `entrypoints`. */
+export function validateEntrypoints(
+  eps: Entrypoint[],
+  catalogs: CatalogSnapshot,
+  options: FieldRuleOptions,
+  issues: Issues,
+): void {
+  if (eps.length === 0) issues.add("entrypoints", "too_few", "at least one entry point is required");
+  if (eps.length > MAX_ENTRYPOINTS) issues.add("entrypoints", "too_many", `at most ${MAX_ENTRYPOINTS} entry points`);
+  eps.forEach((ep, n) => {
+    const path = `entrypoints.${n}`;
+    checkObjectType(issues, `${path}.objectType`, ep.objectType, "entrypoint");
+    checkText(issues, `${path}.displayName`, ep.displayName, MAX_DISPLAY_NAME);
+    if (ep.key && !KEY_PATTERN.test(ep.key)) issues.add(`${path}.key`, "invalid_format", "must match ^[a-z0-9][a-z0-9_-]{0,31}$");
+    checkTypology(issues, `${path}.typology`, ep.typology, catalogs);
+    validateFields(ep.fields, `${path}.fields`, catalogs, options, issues);
+  });
+  for (const n of entrypointIdCollisions(eps)) {
+    issues.add(`entrypoints.${n}.key`, "duplicate", "another entry point of this application has the same id");
+  }
+}
+
+function checkTypology(issues: Issues, path: string, typology: Typologies | undefined, catalogs: CatalogSnapshot): void {
+  checkObjectType(issues, `${path}.register.objectType`, typology?.register?.objectType, "typology");
+  checkObjectType(issues, `${path}.work.objectType`, typology?.work?.objectType, "typology");
+  const registerId = typology?.register?.id ?? DEFAULT_TYPOLOGY;
+  if (!catalogs.typology.has(registerId)) issues.add(`${path}.register.id`, "unknown_key", "not in the typology catalog");
+  // An unset work id takes the register id, which is checked above.
+  const workId = typology?.work?.id;
+  if (workId !== undefined && !catalogs.typology.has(workId)) issues.add(`${path}.work.id`, "unknown_key", "not in the typology catalog");
+}

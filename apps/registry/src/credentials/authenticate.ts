@@ -1,0 +1,42 @@
+import { domainError } from "@gatehouse/errors";
+import type { ClientSecrets } from "./secrets.ts";
+import type { ClientKindName, CredentialStore } from "./store.ts";
+
+/** Scopes each kind of client may ask for with client_credentials. */
+export const ALLOWED_SCOPES: Record<ClientKindName, readonly string[]> = {
+  application: ["users:access"],
+  operator: ["apps:write", "apps:read", "admin"],
+};
+
+const MAX_CLIENT_ID_LENGTH = 256;
+
+export interface AuthenticatedClient {
+  clientId: string;
+  kind: ClientKindName;
+  allowedScopes: readonly string[];
+  redirectUris: string[];
+  secretVersion: number;
+}
+
+/**
+ * Checks presented client credentials. An unknown client and a wrong secret
+ * give the same error after the same MAC work, so neither the answer nor its
+ * timing tells whether a client_id exists.
+ */
+export async function authenticateClient(
+  store: CredentialStore,
+  secrets: ClientSecrets,
+  clientId: string,
+  presentedSecret: string,
+): Promise<AuthenticatedClient> {
+  const client = clientId && clientId.length <= MAX_CLIENT_ID_LENGTH ? await store.find(clientId) : undefined;
+  const ok = secrets.matches(clientId, presentedSecret, client?.secretMac);
+  if (!client || !ok || !presentedSecret) throw domainError("INVALID_CLIENT");
+  return {
+    clientId: client.clientId,
+    kind: client.kind,
+    allowedScopes: ALLOWED_SCOPES[client.kind],
+    redirectUris: client.redirectUris,
+    secretVersion: client.secretVersion,
+  };
+}

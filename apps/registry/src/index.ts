@@ -1,0 +1,48 @@
+import { fileURLToPath } from "node:url";
+import type { Db, Migrations } from "@gatehouse/db";
+import type { Logger } from "@gatehouse/logging";
+import { RegistryService } from "@gatehouse/proto";
+import type { ServiceModule } from "@gatehouse/rpc";
+import type { KeyRing } from "@gatehouse/secrets";
+import { catalogStore } from "./catalogs/store.ts";
+import { clientSecrets } from "./credentials/secrets.ts";
+import { registryPolicy } from "./policy.ts";
+import { createRegistryService } from "./registry-service.ts";
+
+/** The registry's tables live in the `registry` schema. */
+export const registryMigrations: Migrations = {
+  schema: "registry",
+  dir: fileURLToPath(new URL("../migrations", import.meta.url)),
+};
+
+export interface RegistryDeps {
+  db: Db;
+  keys: KeyRing;
+  logger: Logger;
+  options?: {
+    /** A face verification platform is purchased: national_id fields may set requiresVerification. */
+    faceVerification?: boolean;
+  };
+}
+
+/** The registry service module: applications, entry points, client credentials, catalogs. */
+export async function createRegistry(deps: RegistryDeps): Promise<ServiceModule> {
+  const service = createRegistryService({
+    db: deps.db,
+    catalogs: catalogStore(deps.db),
+    secrets: clientSecrets(deps.keys),
+    options: { faceVerification: deps.options?.faceVerification ?? false },
+    logger: deps.logger,
+  });
+  return {
+    name: "registry",
+    routes: (router) => router.service(RegistryService, service),
+    policy: registryPolicy,
+    ready: () => deps.db.ping(),
+    // The database belongs to the launcher, which closes it.
+    close: async () => undefined,
+  };
+}
+
+export { registryPolicy } from "./policy.ts";
+export { ALLOWED_SCOPES } from "./credentials/authenticate.ts";

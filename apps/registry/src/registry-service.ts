@@ -1,0 +1,100 @@
+import { create } from "@bufbuild/protobuf";
+import type { ServiceImpl } from "@connectrpc/connect";
+import type { Db } from "@gatehouse/db";
+import { validationError } from "@gatehouse/errors";
+import type { Logger } from "@gatehouse/logging";
+import { ApplicationSchema, CatalogKind, ClientKind, RegistryService } from "@gatehouse/proto";
+import { kPrincipal } from "@gatehouse/rpc";
+import { createApplication } from "./applications/create.ts";
+import { getApplication, getEntrypoint } from "./applications/read.ts";
+import type { FieldRuleOptions } from "./applications/validate/index.ts";
+import type { CatalogKindName, CatalogStore } from "./catalogs/store.ts";
+import { authenticateClient } from "./credentials/authenticate.ts";
+import { ensureOperatorClient } from "./credentials/operator.ts";
+import { revealClientSecret } from "./credentials/reveal.ts";
+import type { ClientSecrets } from "./credentials/secrets.ts";
+import { credentialStore } from "./credentials/store.ts";
+
+export interface RegistryServiceDeps {
+  db: Db;
+  catalogs: CatalogStore;
+  secrets: ClientSecrets;
+  options: FieldRuleOptions;
+  logger: Logger;
+}
+
+const catalogKinds: Partial<Record<CatalogKind, CatalogKindName>> = {
+  [CatalogKind.ORGANIZATION]: "organization",
+  [CatalogKind.BRAND]: "brand",
+  [CatalogKind.PROPERTY]: "property",
+  [CatalogKind.DATA_FIELD]: "data_field",
+  [CatalogKind.TYPOLOGY]: "typology",
+};
+
+const clientKinds = { application: ClientKind.APPLICATION, operator: ClientKind.OPERATOR } as const;
+
+/** An id the request must carry; its JSON name is the violation's field. */
+function requireId(field: string, value: string): void {
+  if (!value) throw validationError([{ field, code: "required" }]);
+}
+
+/** RegistryService over the domain modules: maps requests in and results out, nothing more. */
+export function createRegistryService(deps: RegistryServiceDeps): ServiceImpl<typeof RegistryService> {
+  const { db, secrets } = deps;
+  return {
+    async createApplication(req) {
+      const created = await createApplication(deps, req.application ?? create(ApplicationSchema));
+      deps.logger.info({ clientId: created.application.id }, "application created");
+      return { application: created.application, password: created.password };
+    },
+
+    async getApplication(req) {
+      requireId("clientId", req.clientId);
+      return { application: await getApplication(db, req.clientId) };
+    },
+
+    async getEntrypoint(req) {
+      requireId("entrypointId", req.entrypointId);
+      const found = await getEntrypoint(db, req.entrypointId);
+      return { entrypoint: found.entrypoint, clientId: found.clientId };
+    },
+
+    async authenticateClient(req) {
+      const client = await authenticateClient(credentialStore(db), secrets, req.clientId, req.clientSecret);
+      return {
+        clientId: client.clientId,
+        kind: clientKinds[client.kind],
+        allowedScopes: [...client.allowedScopes],
+        redirectUris: client.redirectUris,
+        secretVersion: client.secretVersion,
+      };
+    },
+
+    async revealClientSecret(req, ctx) {
+      requireId("clientId", req.clientId);
+      const actor = ctx.values.get(kPrincipal)?.subject ?? "unknown";
+      const clientSecret = await revealClientSecret(db, secrets, { clientId: req.clientId, reason: req.reason, actor });
+      deps.logger.info({ clientId: req.clientId, actor }, "client secret revealed");
+      return { clientSecret };
+    },
+
+    async ensureOperatorClient(req) {
+      const op = await ensureOperatorClient(db, secrets, {
+        clientId: req.clientId,
+        clientSecret: req.clientSecret,
+        displayName: req.displayName,
+      });
+      if (op.created) deps.logger.info({ clientId: op.clientId }, "operator client written");
+      return op;
+    },
+
+    async listCatalog(req) {
+      const kind = catalogKinds[req.kind];
+      if (!kind) {
+        throw validationError([{ field: "kind", code: req.kind === CatalogKind.UNSPECIFIED ? "required" : "invalid_value" }]);
+      }
+      const entries = await deps.catalogs.list(kind);
+      return { entries: entries.map((e) => ({ key: e.key, displayName: e.displayName, valueType: e.valueType ?? "" })) };
+    },
+  };
+}

@@ -1,0 +1,133 @@
+import { randomBytes } from "node:crypto";
+import { fromJson, type JsonObject } from "@bufbuild/protobuf";
+import { createClient, type Client } from "@connectrpc/connect";
+import { migrate, openDb, type Db } from "@gatehouse/db";
+import { errorFacts, type ErrorFacts } from "@gatehouse/errors";
+import { createLogger } from "@gatehouse/logging";
+import { ApplicationSchema, RegistryService, type Application } from "@gatehouse/proto";
+import {
+  authnInterceptor,
+  callerInterceptors,
+  clientInterceptor,
+  inProcessTransport,
+  InternalTokens,
+  observeInterceptor,
+  type Principal,
+} from "@gatehouse/rpc";
+import { KeyRing } from "@gatehouse/secrets";
+import { dropTestDatabases, freshDatabase } from "@gatehouse/testing";
+import { createRegistry, registryMigrations } from "../src/index.ts";
+
+// Test wiring of the registry: real databases (PostgreSQL and PGlite), the
+// real authn interceptor, and an operator token that the interceptor's
+// access-token verifier accepts (the code path of auth-service tokens).
+
+export const backends: [string, () => Promise<Db>][] = [
+  ["PostgreSQL", async () => openDb({ databaseUrl: (await freshDatabase()).url })],
+  ["PGlite", () => openDb({ dataDir: "memory://" })],
+];
+
+export const OPERATOR_TOKEN = "test-operator-token";
+export const OPERATOR_SUBJECT = "operator:test";
+
+function verifyAccessToken(token: string): Promise<Principal | undefined> {
+  if (token !== OPERATOR_TOKEN) return Promise.resolve(undefined);
+  return Promise.resolve({
+    subject: OPERATOR_SUBJECT,
+    clientId: "operator",
+    scopes: new Set(["apps:write", "apps:read", "admin"]),
+    internal: false,
+    token,
+    claims: {},
+  });
+}
+
+export interface Registry {
+  /** Calls as an operator (apps:write, apps:read, admin). */
+  operator: Client<typeof RegistryService>;
+  /** Calls as another Gatehouse service (internal scope only). */
+  internal: Client<typeof RegistryService>;
+  /** Calls without any token. */
+  anonymous: Client<typeof RegistryService>;
+}
+
+export interface Harness extends Registry {
+  db: Db;
+  /** The same database served by a registry with face verification purchased. */
+  withFaceVerification: Registry;
+  /** Closes the database and drops the suite's PostgreSQL databases. */
+  close(): Promise<void>;
+}
+
+async function serve(db: Db, keys: KeyRing, faceVerification: boolean): Promise<Registry> {
+  const logger = createLogger("registry-test", "silent");
+  const tokens = new InternalTokens(keys);
+  const mod = await createRegistry({ db, keys, logger, options: { faceVerification } });
+  const server = [observeInterceptor(logger, mod.name), authnInterceptor({ policy: mod.policy, internal: tokens, verifyAccessToken })];
+  const client = (callerSide: Parameters<typeof inProcessTransport>[2]) =>
+    createClient(RegistryService, inProcessTransport(mod.routes, server, callerSide));
+  return {
+    operator: client([clientInterceptor(() => Promise.resolve(OPERATOR_TOKEN))]),
+    internal: client(callerInterceptors(tokens, "test")),
+    anonymous: client([]),
+  };
+}
+
+export async function startRegistry(open: () => Promise<Db>): Promise<Harness> {
+  const db = await open();
+  await migrate(db, registryMigrations);
+  const keys = new KeyRing(randomBytes(32));
+  const close = async () => {
+    await db.close();
+    if (db.kind === "pg") await dropTestDatabases();
+  };
+  return { db, ...(await serve(db, keys, false)), withFaceVerification: await serve(db, keys, true), close };
+}
+
+/** A valid application in the spec's JSON form; tests change one thing at a time. */
+export function validApplicationJson(): JsonObject {
+  const person = (email: string, mobile?: string) => ({
+    objectType: "person",
+    schemaOrg: mobile ? { email: { value: email }, mobile: { value: mobile } } : { email: { value: email } },
+  });
+  return {
+    objectType: "application",
+    key: "shop",
+    displayName: "Shop",
+    url: "https://shop.example.com",
+    contact: {
+      support: person("support@example.com", "+34600000000"),
+      projectManager: person("pm@example.com"),
+      productOwner: person("po@example.com"),
+    },
+    redirectUris: ["https://shop.example.com/callback"],
+    organizationSchemaOrg: { identifier: "default", brand: "default" },
+    schemaOrg: { applicationCategory: "default" },
+    entrypoints: [
+      {
+        objectType: "entrypoint",
+        displayName: "Web",
+        key: "web",
+        fields: [
+          { objectType: "fieldConfig", type: "id", key: "email", main: true, mandatory: true, requiresConfirmation: true },
+          { objectType: "fieldConfig", type: "field", key: "name" },
+        ],
+        typology: { register: { objectType: "typology" }, work: { objectType: "typology" } },
+      },
+    ],
+  };
+}
+
+export function application(json: JsonObject): Application {
+  return fromJson(ApplicationSchema, json);
+}
+
+/** The error a rejected call ended with, as reason, code and violations. */
+export async function failure(call: Promise<unknown>): Promise<ErrorFacts> {
+  try {
+    await call;
+  } catch (err) {
+    return errorFacts(err);
+  }
+  throw new Error("expected the call to fail");
+}

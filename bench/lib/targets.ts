@@ -1,0 +1,88 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startNodeChild, type NodeChild } from "./child.ts";
+import { freePort, waitReady } from "./ready.ts";
+import { BENCH_REDIS_URL, dropRedisPrefix, freshDatabase, uniqueRedisPrefix } from "./stores.ts";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+
+/** A running token server under test, with the client credentials the bench uses. */
+export interface Target {
+  name: string;
+  baseUrl: string;
+  tokenPath: string;
+  clientId: string;
+  clientSecret: string;
+  child: NodeChild;
+  stop(): Promise<void>;
+}
+
+/** Extra node flags for a child, e.g. BENCH_CPU_PROF=dir adds --cpu-prof. */
+function profileFlags(name: string): string[] {
+  const dir = process.env.BENCH_CPU_PROF;
+  return dir ? ["--cpu-prof", `--cpu-prof-dir=${join(dir, name)}`] : [];
+}
+
+/** `npm start` on PostgreSQL (a fresh database) + Redis (a fresh prefix), with a bootstrapped operator client. */
+export async function startGatehouse(): Promise<Target> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const db = await freshDatabase();
+  const dataDir = await mkdtemp(join(tmpdir(), "gh-bench-"));
+  const prefix = uniqueRedisPrefix();
+  const clientId = "bench-operator";
+  const clientSecret = "bench-operator-secret-0123456789";
+  const child = startNodeChild(
+    "gatehouse",
+    join(root, "apps/standalone/src/main.ts"),
+    {
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      PUBLIC_URL: baseUrl,
+      DATABASE_URL: db.url,
+      REDIS_URL: BENCH_REDIS_URL,
+      REDIS_PREFIX: prefix,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      BOOTSTRAP_OPERATOR_CLIENT_ID: clientId,
+      BOOTSTRAP_OPERATOR_CLIENT_SECRET: clientSecret,
+    },
+    profileFlags("gatehouse"),
+  );
+  const cleanup = async () => {
+    await child.stop();
+    await dropRedisPrefix(prefix);
+    await db.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await waitReady(`${baseUrl}/readyz`, child);
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+  return { name: "gatehouse", baseUrl, tokenPath: "/oauth2/token", clientId, clientSecret, child, stop: cleanup };
+}
+
+/** The peer: panva's oidc-provider issuing JWT access tokens for client_credentials (bench/peer-oidc-provider.ts). */
+export async function startOidcProvider(): Promise<Target> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const clientId = "bench-client";
+  const clientSecret = "bench-client-secret-0123456789";
+  const child = startNodeChild(
+    "oidc-provider",
+    join(root, "bench/peer-oidc-provider.ts"),
+    { PEER_PORT: String(port), PEER_ISSUER: baseUrl, PEER_CLIENT_ID: clientId, PEER_CLIENT_SECRET: clientSecret },
+    profileFlags("oidc-provider"),
+  );
+  try {
+    await waitReady(`${baseUrl}/.well-known/openid-configuration`, child);
+  } catch (err) {
+    await child.stop();
+    throw err;
+  }
+  return { name: "oidc-provider", baseUrl, tokenPath: "/token", clientId, clientSecret, child, stop: () => child.stop() };
+}

@@ -1,0 +1,60 @@
+import { createServer } from "node:http";
+import { exportJWK, generateKeyPair } from "jose";
+import Provider from "oidc-provider";
+
+// The benchmark's peer: panva's oidc-provider (v9), one process, default
+// in-memory adapter, client_credentials issuing RFC 9068 JWT access tokens
+// signed with a fresh Ed25519 key (the algorithm Gatehouse signs with).
+
+const env = (name: string) => {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is required`);
+  return v;
+};
+const port = Number(env("PEER_PORT"));
+const issuer = env("PEER_ISSUER");
+const resource = `${issuer}/api`;
+const scope = "apps:read";
+
+const { privateKey } = await generateKeyPair("EdDSA", { crv: "Ed25519", extractable: true });
+const jwk = { ...(await exportJWK(privateKey)), kid: "bench-ed25519", alg: "EdDSA", use: "sig" };
+
+const provider = new Provider(issuer, {
+  clients: [
+    {
+      client_id: env("PEER_CLIENT_ID"),
+      client_secret: env("PEER_CLIENT_SECRET"),
+      token_endpoint_auth_method: "client_secret_basic",
+      grant_types: ["client_credentials"],
+      response_types: [],
+      redirect_uris: [],
+      id_token_signed_response_alg: "EdDSA",
+      scope,
+    },
+  ],
+  jwks: { keys: [jwk] },
+  scopes: [scope],
+  features: {
+    devInteractions: { enabled: false },
+    clientCredentials: { enabled: true },
+    resourceIndicators: {
+      enabled: true,
+      defaultResource: async () => resource,
+      useGrantedResource: async () => true,
+      getResourceServerInfo: async () => ({
+        scope,
+        audience: resource,
+        accessTokenTTL: 3600,
+        accessTokenFormat: "jwt",
+        jwt: { sign: { alg: "EdDSA" } },
+      }),
+    },
+  },
+});
+provider.on("server_error", (_ctx, err) => console.error("server_error", err));
+
+const server = createServer(provider.callback());
+server.listen(port, "127.0.0.1", () => console.log(`oidc-provider listening on ${issuer}`));
+const stop = () => server.close(() => process.exit(0));
+process.once("SIGTERM", stop);
+process.once("SIGINT", stop);
