@@ -86,10 +86,11 @@ export async function startRegistry(open: () => Promise<Db>): Promise<Harness> {
 
 /** A valid application in the spec's JSON form; tests change one thing at a time. */
 export function validApplicationJson(): JsonObject {
-  const person = (email: string, mobile?: string) => ({
-    objectType: "person",
-    schemaOrg: mobile ? { email: { value: email }, mobile: { value: mobile } } : { email: { value: email } },
-  });
+  const person = (email: string, mobile?: string): JsonObject => {
+    const schemaOrg: JsonObject = { email: { value: email } };
+    if (mobile) schemaOrg.mobile = { value: mobile };
+    return { objectType: "person", schemaOrg };
+  };
   return {
     objectType: "application",
     key: "shop",

@@ -95,7 +95,7 @@ describe("application rules", () => {
   });
 
   it("reports every violation at once, one with sc=true, in the caller's language, and stores nothing", async () => {
-    const { rows: before } = await s.stores.db.query("SELECT client_id FROM registry.applications");
+    const { rows: before } = await s.stores.db.query("SELECT client_id FROM registry.clients");
     const body = validApplication();
     body.url = "nope";
     body.organizationSchemaOrg.identifier = "acme";
@@ -107,7 +107,7 @@ describe("application rules", () => {
     expect(all.json().errors.message).toBe("La petición tiene campos no válidos.");
     const one = await post(body, "?sc=true");
     expect(one.json().errors.items).toHaveLength(1);
-    const { rows: after } = await s.stores.db.query("SELECT client_id FROM registry.applications");
+    const { rows: after } = await s.stores.db.query("SELECT client_id FROM registry.clients");
     expect(after.length).toBe(before.length);
   });
 

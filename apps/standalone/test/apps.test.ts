@@ -22,7 +22,7 @@ const create = (body: unknown, opts: { token?: string; query?: string; lang?: st
   });
 
 async function appCount(): Promise<number> {
-  const { rows } = await s.stores.db.query<{ n: number }>("SELECT count(*)::int AS n FROM registry.applications WHERE kind = 'application'");
+  const { rows } = await s.stores.db.query<{ n: number }>("SELECT count(*)::int AS n FROM registry.clients WHERE kind = 'application'");
   return rows[0]!.n;
 }
 
@@ -58,7 +58,7 @@ describe("POST /v2/apps", () => {
     const reveal = await s.app.inject({ method: "GET", url: `/admin/v1/apps/${app.id}/password`, headers: { authorization: `Bearer ${token}` } });
     expect(reveal.statusCode).toBe(200);
     expect(reveal.json().content.password).toBe(app.password);
-    const { rows } = await s.stores.db.query<{ doc: string }>("SELECT row_to_json(a)::text AS doc FROM registry.applications a WHERE client_id = $1", [app.id]);
+    const { rows } = await s.stores.db.query<{ doc: string }>("SELECT row_to_json(a)::text AS doc FROM registry.clients a WHERE client_id = $1", [app.id]);
     expect(rows[0]!.doc).not.toContain(app.password);
   });
 

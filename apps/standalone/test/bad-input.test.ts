@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-const count = async () => (await s.stores.db.query<{ n: number }>("SELECT count(*)::int AS n FROM registry.applications")).rows[0]!.n;
+const count = async () => (await s.stores.db.query<{ n: number }>("SELECT count(*)::int AS n FROM registry.clients")).rows[0]!.n;
 const send = (payload: string, contentType = "application/json") =>
   s.app.inject({ method: "POST", url: "/v2/apps", headers: { authorization: `Bearer ${token}`, "content-type": contentType }, payload });
 

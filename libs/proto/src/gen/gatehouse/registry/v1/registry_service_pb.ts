@@ -528,7 +528,7 @@ export const RegistryService: GenService<{
    * points and returns it once with its generated client secret.
    * Scope: apps:write.
    * Errors: INVALID_ARGUMENT/VALIDATION_FAILED + BadRequest,
-   * ALREADY_EXISTS/APPLICATION_KEY_TAKEN.
+   * ALREADY_EXISTS/APPLICATION_ID_TAKEN (operator id clash).
    *
    * @generated from rpc gatehouse.registry.v1.RegistryService.CreateApplication
    */

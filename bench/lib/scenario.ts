@@ -1,0 +1,32 @@
+import { peekJwt, runLoad, sendOnce, type LoadRequest, type LoadSettings } from "./load.ts";
+import type { Measured } from "./report.ts";
+import type { Target } from "./targets.ts";
+
+const WARM_UP_SECONDS = 3;
+
+/** POST token with client_secret_basic and the given form body. */
+export function tokenRequest(t: Target, form: Record<string, string>): LoadRequest {
+  const basic = Buffer.from(`${encodeURIComponent(t.clientId)}:${encodeURIComponent(t.clientSecret)}`).toString("base64");
+  return {
+    url: `${t.baseUrl}${t.tokenPath}`,
+    method: "POST",
+    headers: { authorization: `Basic ${basic}`, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(form).toString(),
+  };
+}
+
+/**
+ * One scenario on one target: a checked sample (2xx, an RFC 9068 JWT), a
+ * warm-up, then the measured run.
+ */
+export async function measure(t: Target, req: LoadRequest, settings: LoadSettings): Promise<Measured> {
+  const sample = await sendOnce(req);
+  if (typeof sample.access_token !== "string") throw new Error(`${t.name}: no access_token in ${JSON.stringify(sample)}`);
+  const { header } = peekJwt(sample.access_token);
+  if (header.typ !== "at+jwt") throw new Error(`${t.name}: access token is not an RFC 9068 JWT (header ${JSON.stringify(header)})`);
+  console.log(`${t.name}: warm-up ${WARM_UP_SECONDS} s`);
+  await runLoad(req, { ...settings, seconds: WARM_UP_SECONDS });
+  console.log(`${t.name}: measuring ${settings.seconds} s`);
+  const result = await runLoad(req, settings);
+  return { name: t.name, tokenAlg: String(header.alg), result };
+}
