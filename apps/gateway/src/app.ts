@@ -27,6 +27,8 @@ export async function createGateway(deps: GatewayDeps, logger: Logger): Promise<
     onConstructorPoisoning: "error",
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // JSON routes take JSON only: a text/plain body is a 415, not a string to validate.
+  app.removeContentTypeParser("text/plain");
   // Every handler runs with the request id in async context, so RPC clients send it on.
   app.addHook("onRequest", (req, _reply, done) => withRequestId(req.id, done));
   await app.register(requestContext);

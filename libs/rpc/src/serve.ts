@@ -1,6 +1,7 @@
 import { createServer as createHttp1Server, type IncomingMessage } from "node:http";
 import { createServer as createHttp2Server, type Http2ServerRequest } from "node:http2";
 import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from "node:net";
+import { Duplex } from "node:stream";
 import type { Interceptor } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { Logger } from "@gatehouse/logging";
@@ -49,6 +50,39 @@ function send(res: Res, status: number, type: string, body: string) {
   res.end(body);
 }
 
+function isHttp2Preface(first: Buffer, preface: Buffer): boolean {
+  const n = Math.min(first.length, preface.length);
+  return n > 0 && first.subarray(0, n).equals(preface.subarray(0, n));
+}
+
+/** A duplex over `socket` whose readable side starts with `head` (bytes already consumed). */
+function replaying(socket: Socket, head: Buffer): Duplex {
+  const stream = new Duplex({
+    read() {
+      socket.resume();
+    },
+    write(chunk, _enc, cb) {
+      socket.write(chunk, cb);
+    },
+    final(cb) {
+      socket.end();
+      cb();
+    },
+    destroy(err, cb) {
+      socket.destroy(err ?? undefined);
+      cb(err);
+    },
+  });
+  stream.push(head);
+  socket.on("data", (d) => {
+    if (!stream.push(d)) socket.pause();
+  });
+  socket.on("end", () => stream.push(null));
+  socket.on("error", (err) => stream.destroy(err));
+  socket.on("close", () => stream.destroy());
+  return stream;
+}
+
 /**
  * Serves Connect, gRPC and gRPC-web on one port: HTTP/2 cleartext for RPC
  * clients and HTTP/1.1 for the Connect protocol and the kubelet's probes. The
@@ -76,10 +110,14 @@ export async function serveService(opts: ServeOptions): Promise<RunningServer> {
     socket.on("close", () => sockets.delete(socket));
     socket.once("data", (first) => {
       socket.pause();
-      socket.unshift(first);
-      const isH2 = first.subarray(0, preface.length).equals(preface.subarray(0, Math.min(first.length, preface.length)));
-      (isH2 ? h2 : h1).emit("connection", socket);
-      socket.resume();
+      if (isHttp2Preface(first, preface)) {
+        // The HTTP/2 session reads from a stream, so hand it one that replays the bytes already read.
+        h2.emit("connection", replaying(socket, first));
+      } else {
+        socket.unshift(first);
+        h1.emit("connection", socket);
+        socket.resume();
+      }
     });
   });
   await new Promise<void>((resolve, reject) => {
