@@ -3,8 +3,8 @@ import { createServer as createHttp2Server, type Http2ServerRequest } from "node
 import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from "node:net";
 import { Duplex } from "node:stream";
 import type { Interceptor } from "@connectrpc/connect";
-import { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { Logger } from "@gatehouse/logging";
+import { rpcRequestHandler } from "./adapter.ts";
 import { metricsRegistry } from "./metrics.ts";
 import type { Routes } from "./transports.ts";
 
@@ -89,7 +89,7 @@ function replaying(socket: Socket, head: Buffer): Duplex {
  * first bytes of each connection (the HTTP/2 preface) choose the server.
  */
 export async function serveService(opts: ServeOptions): Promise<RunningServer> {
-  const handler = connectNodeAdapter({
+  const handler = rpcRequestHandler({
     routes: opts.routes,
     interceptors: opts.interceptors,
     readMaxBytes: opts.readMaxBytes ?? 1024 * 1024,
