@@ -15,15 +15,12 @@ export function sendContent(reply: FastifyReply, status: number, content: unknow
 export function sendError(
   reply: FastifyReply,
   reason: Reason,
-  opts: { violations?: Violation[]; details?: string; status?: number; subcode?: number } = {},
+  opts: { violations?: Violation[]; details?: string; status?: number; subcode?: number; content?: unknown } = {},
 ) {
   const req = reply.request;
-  const body = errorEnvelope({
-    reason,
-    locale: req.locale,
-    elapsed: elapsed(req),
-    singleItem: req.singleError,
-    ...opts,
-  });
+  const { content, ...rest } = opts;
+  const body = errorEnvelope({ reason, locale: req.locale, elapsed: elapsed(req), singleItem: req.singleError, ...rest });
+  // Some error answers carry content too (412: the URL that resends the code).
+  if (content !== undefined) Object.assign(body, { content });
   return reply.code(body.result.status).header("cache-control", "no-store").send(body);
 }

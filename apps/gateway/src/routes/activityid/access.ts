@@ -1,0 +1,69 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { errorFacts } from "@gatehouse/errors";
+import type { GatewayDeps } from "../../deps.ts";
+import { appPrincipal, callerOf } from "../../http/app-token.ts";
+import { elapsed, sendContent, sendError } from "../../http/envelope.ts";
+import { sessionToJson, userToJson } from "../../http/user-json.ts";
+import { errorResponses } from "../../schemas/common.ts";
+import { LoginEnvelope, LoginQuery, UserHeaders } from "../../schemas/user.ts";
+
+/**
+ * POST {base_url}/activityid/v1/user/access: login. The checks run in the
+ * contract's order: envelope (400, by the schema), app token (401), entry
+ * point (403), credentials (403), unconfirmed (412), then 200 or 206 (fca).
+ */
+export const accessRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, deps) => {
+  app.post(
+    "/activityid/v1/user/access",
+    {
+      schema: {
+        summary: "Log a user in",
+        tags: ["users"],
+        security: [{ bearer: [] }],
+        headers: UserHeaders,
+        querystring: LoginQuery,
+        body: LoginEnvelope,
+        response: errorResponses(400, 401, 403, 412, 429),
+      },
+    },
+    async (req, reply) => {
+      const principal = await appPrincipal(req, deps);
+      if (!principal) return sendError(reply, "UNAUTHENTICATED", { details: "Authorization: Bearer <APP_TOKEN> required" });
+      if (req.body.actor.id !== principal.clientId) {
+        return sendError(reply, "VALIDATION_FAILED", { violations: [{ field: "actor.id", code: "invalid_value" }] });
+      }
+      try {
+        const res = await deps.users!.loginUser({
+          caller: callerOf(req, principal.clientId!, req.body.source.id),
+          email: req.body.object.ids.email.value,
+          password: req.body.object.password,
+          fca: req.query.fca === true,
+        });
+        const content = { user: userToJson(res.user!), session_info: sessionToJson(res.session!, res.user!.id) };
+        if (!res.missingFields.length) return sendContent(reply, 200, content);
+        const items = res.missingFields.map((f) => ({ field: `object.datas.${f}`, code: "required" }));
+        const shown = req.singleError ? items.slice(0, 1) : items;
+        return reply.code(206).send({
+          content,
+          result: { status: 206, elapsed: elapsed(req) },
+          errors: {
+            code: "account_incomplete",
+            message: req.locale === "es" ? "Faltan datos obligatorios de la cuenta." : "The account lacks mandatory data.",
+            details: shown.map((i) => i.field).join(", "),
+            items: shown.map((i) => ({ ...i, message: req.locale === "es" ? "Este campo es obligatorio." : "This field is required." })),
+          },
+        });
+      } catch (err) {
+        const f = errorFacts(err);
+        if (f.reason === "ENTRYPOINT_NOT_FOUND") return sendError(reply, "PERMISSION_DENIED", { details: "From is not an entry point of this application" });
+        if (f.reason === "RATE_LIMITED" && f.metadata.retry_after) reply.header("retry-after", f.metadata.retry_after);
+        if ((f.reason as string) === "USER_UNCONFIRMED") {
+          const url = f.metadata.resend_url ?? `${deps.config.publicBaseUrl}/activityid/v1/user/confirm/resend`;
+          const subcode = f.metadata.subcode ? Number(f.metadata.subcode) : undefined;
+          return sendError(reply, f.reason, { subcode, content: { url } });
+        }
+        throw err;
+      }
+    },
+  );
+};

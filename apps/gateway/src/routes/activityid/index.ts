@@ -1,0 +1,11 @@
+import type { FastifyPluginAsync } from "fastify";
+import type { GatewayDeps } from "../../deps.ts";
+import { accessRoute } from "./access.ts";
+import { registerRoute } from "./register.ts";
+
+/** {base_url}/activityid/v1: the user operations, present when the users service is wired. */
+export const activityIdRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) => {
+  if (!deps.users) return;
+  await app.register(registerRoute, deps);
+  await app.register(accessRoute, deps);
+};

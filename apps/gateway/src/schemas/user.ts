@@ -1,0 +1,66 @@
+import Type from "typebox";
+
+// The spec's user request envelopes. The members of `object` are typed by the
+// entry point and the catalogs, so the users service validates them and
+// reports `object.*` paths; here: the envelope's own structure.
+const closed = { additionalProperties: false } as const;
+const SOURCES = ["unknown", "pc", "mobile", "tablet", "game_console", "itv"] as const;
+
+export const Source = Type.Object(
+  { id: Type.Union(SOURCES.map((s) => Type.Literal(s))), objectType: Type.Literal("device") },
+  closed,
+);
+export const Actor = (objectType: "application" | "person") =>
+  Type.Object({ id: Type.String({ minLength: 1, maxLength: 128 }), objectType: Type.Literal(objectType) }, closed);
+
+const Members = Type.Record(Type.String(), Type.Unknown());
+
+/** Registration and replacement: `object` with ids, datas, assertions (addresses optional). */
+export const UserObject = Type.Object(
+  {
+    objectType: Type.Literal("user"),
+    password: Type.Optional(Type.String({ maxLength: 1024 })),
+    newPassword: Type.Optional(Type.String({ maxLength: 1024 })),
+    ids: Members,
+    datas: Members,
+    addresses: Type.Optional(Members),
+    assertions: Members,
+  },
+  closed,
+);
+
+export const RegisterEnvelope = Type.Object(
+  { actor: Actor("application"), verb: Type.Literal("create"), object: UserObject, source: Source },
+  { ...closed, $id: "RegisterEnvelope" },
+);
+
+export const LoginEnvelope = Type.Object(
+  {
+    actor: Actor("application"),
+    verb: Type.Literal("access"),
+    object: Type.Object(
+      {
+        objectType: Type.Literal("user"),
+        password: Type.String({ maxLength: 1024 }),
+        ids: Type.Object(
+          { email: Type.Object({ objectType: Type.Literal("user_id"), value: Type.String({ minLength: 1, maxLength: 320 }) }, closed) },
+          closed,
+        ),
+        assertions: Type.Optional(Members),
+      },
+      closed,
+    ),
+    source: Source,
+  },
+  { ...closed, $id: "LoginEnvelope" },
+);
+
+export const LoginQuery = Type.Object(
+  { sc: Type.Optional(Type.Boolean()), fca: Type.Optional(Type.Boolean()) },
+  { additionalProperties: true },
+);
+
+export const UserHeaders = Type.Object(
+  { from: Type.String({ minLength: 1, maxLength: 200, description: "Entry point id" }) },
+  { additionalProperties: true },
+);
