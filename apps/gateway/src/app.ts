@@ -8,6 +8,7 @@ import { openapi } from "./plugins/openapi.ts";
 import { probeRoutes } from "./plugins/probes.ts";
 import { requestContext } from "./plugins/request-context.ts";
 import { validation } from "./plugins/validation.ts";
+import { activityIdRoutes } from "./routes/activityid/index.ts";
 import { adminAppsRoutes } from "./routes/admin/apps.ts";
 import { appsRoutes } from "./routes/graph/apps.ts";
 import { oauthRoutes } from "./routes/oauth/index.ts";
@@ -38,6 +39,7 @@ export async function createGateway(deps: GatewayDeps, logger: Logger): Promise<
   await app.register(probeRoutes, deps);
   await app.register(appsRoutes, deps);
   await app.register(adminAppsRoutes, deps);
+  await app.register(activityIdRoutes, deps);
   await app.register(oauthRoutes, deps);
   return app as unknown as FastifyInstance;
 }

@@ -16,6 +16,7 @@ export const openapi = fp(async (app, opts: { serverUrl: string }) => {
       tags: [
         { name: "graph", description: "{graph_url}: applications" },
         { name: "oauth", description: "{auth_url}: OAuth 2.0" },
+        { name: "users", description: "{base_url}: user operations" },
         { name: "admin", description: "Operator API" },
       ],
     },
