@@ -1,7 +1,11 @@
-import { clientCredentials } from "./client-credentials.ts";
-import type { Grant } from "./types.ts";
+import * as clientCredentials from "./client-credentials.ts";
+import type { GrantModule } from "./grant.ts";
 
-/** The grants of the token endpoint; refresh_token and authorization_code register here. */
-export const grants: ReadonlyMap<string, Grant> = new Map([clientCredentials].map((g) => [g.grantType, g]));
+export type { GrantContext, GrantModule, GrantParameters, TokenResponse } from "./grant.ts";
 
-export type { Grant, GrantContext, TokenResult } from "./types.ts";
+/** grant_type -> grant. refresh_token and authorization_code join here when they exist. */
+export type GrantRegistry = ReadonlyMap<string, GrantModule>;
+
+export function grantRegistry(grants: readonly GrantModule[] = [clientCredentials]): GrantRegistry {
+  return new Map(grants.map((g) => [g.grantType, g]));
+}

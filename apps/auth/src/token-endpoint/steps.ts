@@ -1,31 +1,55 @@
 import { domainError } from "@gatehouse/errors";
-import { ClientAuthMethod, type ClientCredentials } from "@gatehouse/proto";
-import type { AuthenticatedClient, ClientDirectory } from "../clients/directory.ts";
-import type { Grant } from "../grants/index.ts";
+import { authenticateClient as checkCredentials } from "../clients/authenticate-client.ts";
+import { fromEarlierStep, type TokenStep } from "./context.ts";
 
-// The token endpoint as a chain of small named steps (node-oidc-provider style).
+/** RFC 6749 section 2.3: every token request authenticates its (confidential) client. */
+export const authenticateClient: TokenStep = async (ctx) => {
+  ctx.client = await checkCredentials(ctx.deps.clients, ctx.request.client);
+};
 
-/** Step 1: the client is who it says (client_secret_basic or client_secret_post). */
-export async function authenticateClient(directory: ClientDirectory, creds: ClientCredentials | undefined): Promise<AuthenticatedClient> {
-  const method = creds?.method ?? ClientAuthMethod.UNSPECIFIED;
-  if (method === ClientAuthMethod.UNSPECIFIED || !creds?.clientId || !creds.clientSecret) {
-    throw domainError("INVALID_CLIENT", "client authentication failed");
-  }
-  const client = await directory.authenticate(creds.clientId, creds.clientSecret);
-  if (!client) throw domainError("INVALID_CLIENT", "client authentication failed");
-  return client;
-}
-
-/** Step 2: the grant type is one we serve. */
-export function selectGrant(grants: ReadonlyMap<string, Grant>, grantType: string): Grant {
+/** RFC 6749 section 5.2: grant_type names a registered grant. */
+export const selectGrant: TokenStep = async (ctx) => {
+  const grantType = ctx.request.grantType;
   if (!grantType) throw domainError("INVALID_REQUEST", "grant_type is required");
-  const grant = grants.get(grantType);
-  if (!grant) throw domainError("UNSUPPORTED_GRANT_TYPE", `grant_type ${grantType} is not supported`);
-  return grant;
-}
+  const grant = ctx.deps.grants.get(grantType);
+  if (!grant) {
+    const supported = [...ctx.deps.grants.keys()].join(", ");
+    throw domainError("UNSUPPORTED_GRANT_TYPE", `grant_type ${JSON.stringify(grantType.slice(0, 64))} is not supported (supported: ${supported})`);
+  }
+  ctx.grant = grant;
+};
 
-/** Step 3: the grant's required parameters are present. */
-export function checkParameters(grant: Grant, params: Record<string, string>): void {
-  const missing = grant.parameters.required.filter((p) => !params[p]);
-  if (missing.length) throw domainError("INVALID_REQUEST", `missing parameter: ${missing.join(", ")}`);
-}
+/**
+ * Keeps the grant's own parameters. Empty values count as absent (RFC 6749
+ * section 3.1); unknown parameters are ignored (section 3.2) unless the grant
+ * forbids them.
+ */
+export const checkParameters: TokenStep = async (ctx) => {
+  const grant = fromEarlierStep(ctx.grant, "grant");
+  const given = (name: string) => {
+    const v = Object.hasOwn(ctx.request.parameters, name) ? ctx.request.parameters[name] : undefined;
+    return v === undefined || v === "" ? undefined : v;
+  };
+  const forbidden = grant.parameters.forbidden.filter((p) => given(p) !== undefined);
+  if (forbidden.length) {
+    throw domainError("INVALID_REQUEST", `not allowed with grant_type ${grant.grantType}: ${forbidden.join(", ")}`);
+  }
+  const missing = grant.parameters.required.filter((p) => given(p) === undefined);
+  if (missing.length) throw domainError("INVALID_REQUEST", `missing required parameter: ${missing.join(", ")}`);
+  const params: Record<string, string> = {};
+  for (const name of [...grant.parameters.required, ...grant.parameters.optional]) {
+    const v = given(name);
+    if (v !== undefined) params[name] = v;
+  }
+  ctx.params = params;
+};
+
+/** The grant's own rules, then the token response. */
+export const runGrant: TokenStep = async (ctx) => {
+  const grant = fromEarlierStep(ctx.grant, "grant");
+  ctx.response = await grant.handler({
+    client: fromEarlierStep(ctx.client, "client"),
+    params: fromEarlierStep(ctx.params, "params"),
+    tokens: ctx.deps.tokens,
+  });
+};

@@ -1,62 +1,101 @@
-import { decodeProtectedHeader, jwtVerify, SignJWT, type JWTPayload } from "jose";
+import { decodeProtectedHeader, jwtVerify, SignJWT, type JWTHeaderParameters } from "jose";
 import { randomSecret } from "@gatehouse/secrets";
-import type { KeyManager } from "../keys/manager.ts";
+import type { KeyManager } from "../keys/key-manager.ts";
+import type { RevocationList } from "./revocation-list.ts";
 
-export interface TokenSettings {
+/** The RFC 9068 claims of a Gatehouse access token. */
+export interface AccessTokenClaims {
+  iss: string;
+  sub: string;
+  aud: string[];
+  exp: number;
+  iat: number;
+  jti: string;
+  client_id: string;
+  scope: string;
+}
+
+export interface AccessTokenSettings {
   issuer: string;
   audience: string;
   accessTokenTtlSeconds: number;
 }
 
-export interface AccessTokenClaims extends JWTPayload {
-  sub: string;
-  client_id: string;
-  scope: string;
-  jti: string;
-  exp: number;
-  iat: number;
+export interface IssuedAccessToken {
+  token: string;
+  claims: AccessTokenClaims;
+  expiresIn: number;
 }
 
-/** An RFC 9068 JWT access token: typ at+jwt, kid, iss, exp, aud, sub, client_id, iat, jti, scope. */
-export async function signAccessToken(
-  keys: KeyManager,
-  settings: TokenSettings,
-  claims: { sub: string; clientId: string; scope: string; extra?: Record<string, unknown> },
-): Promise<{ token: string; claims: AccessTokenClaims }> {
-  const k = keys.signing();
-  const iat = Math.floor(Date.now() / 1000);
-  const payload: AccessTokenClaims = {
-    ...claims.extra,
-    iss: settings.issuer,
-    aud: settings.audience,
-    sub: claims.sub,
-    client_id: claims.clientId,
-    scope: claims.scope,
-    iat,
-    exp: iat + settings.accessTokenTtlSeconds,
-    jti: randomSecret(16),
+export interface AccessTokens {
+  issue(grant: { clientId: string; subject: string; scopes: readonly string[] }): Promise<IssuedAccessToken>;
+  /** The claims of a token this server issued that is still valid and not revoked; undefined otherwise. */
+  verify(token: string): Promise<AccessTokenClaims | undefined>;
+}
+
+const TYP = "at+jwt";
+
+/** RFC 9068 JWT access tokens signed with the newest active key. */
+export function createAccessTokens(deps: { keys: KeyManager; revocations: RevocationList; settings: AccessTokenSettings }): AccessTokens {
+  const { settings } = deps;
+  return {
+    async issue({ clientId, subject, scopes }) {
+      const signing = deps.keys.signingKey();
+      const iat = Math.floor(Date.now() / 1000);
+      const exp = iat + settings.accessTokenTtlSeconds;
+      const jti = randomSecret(16);
+      const scope = scopes.join(" ");
+      const token = await new SignJWT({ client_id: clientId, scope })
+        .setProtectedHeader({ alg: signing.alg, typ: TYP, kid: signing.kid })
+        .setIssuer(settings.issuer)
+        .setSubject(subject)
+        .setAudience(settings.audience)
+        .setIssuedAt(iat)
+        .setExpirationTime(exp)
+        .setJti(jti)
+        .sign(signing.key);
+      const claims = { iss: settings.issuer, sub: subject, aud: [settings.audience], exp, iat, jti, client_id: clientId, scope };
+      return { token, claims, expiresIn: settings.accessTokenTtlSeconds };
+    },
+
+    async verify(token) {
+      if (!looksLikeJwt(token)) return undefined;
+      try {
+        const { payload } = await jwtVerify(token, (header: JWTHeaderParameters) => keyFor(deps.keys, header), {
+          issuer: settings.issuer,
+          audience: settings.audience,
+          typ: TYP,
+          algorithms: ["EdDSA", "ES256"],
+          requiredClaims: ["exp", "iat", "jti", "sub", "client_id"],
+        });
+        const { jti, sub, client_id: clientId, scope = "", exp, iat, aud } = payload;
+        if (typeof jti !== "string" || typeof sub !== "string" || typeof clientId !== "string" || typeof scope !== "string") {
+          return undefined;
+        }
+        if (await deps.revocations.isRevoked(jti)) return undefined;
+        const audiences = Array.isArray(aud) ? aud : [aud ?? ""];
+        return { iss: settings.issuer, sub, aud: audiences, exp: exp!, iat: iat!, jti, client_id: clientId, scope };
+      } catch {
+        return undefined;
+      }
+    },
   };
-  const token = await new SignJWT(payload).setProtectedHeader({ alg: k.alg, typ: "at+jwt", kid: k.kid }).sign(k.key);
-  return { token, claims: payload };
 }
 
-/** The claims of a valid access token of ours (signature, typ, iss, aud, exp), or undefined. */
-export async function verifyAccessToken(keys: KeyManager, settings: TokenSettings, token: string): Promise<AccessTokenClaims | undefined> {
+/** Three base64url parts whose header parses: anything else (opaque tokens, garbage) is not ours to verify. */
+export function looksLikeJwt(token: string): boolean {
+  if (!/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(token)) return false;
   try {
-    const { kid } = decodeProtectedHeader(token);
-    if (typeof kid !== "string") return undefined;
-    const key = await keys.publicKey(kid);
-    if (!key) return undefined;
-    const { payload } = await jwtVerify(token, key, {
-      issuer: settings.issuer,
-      audience: settings.audience,
-      typ: "at+jwt",
-      algorithms: ["EdDSA", "ES256"],
-    });
-    const ok =
-      typeof payload.sub === "string" && typeof payload.client_id === "string" && typeof payload.jti === "string" && typeof payload.exp === "number";
-    return ok ? (payload as AccessTokenClaims) : undefined;
+    decodeProtectedHeader(token);
+    return true;
   } catch {
-    return undefined;
+    return false;
   }
+}
+
+async function keyFor(keys: KeyManager, header: JWTHeaderParameters) {
+  const found = typeof header.kid === "string" ? await keys.verificationKey(header.kid) : undefined;
+  // The key's own algorithm, never the one the token claims (no algorithm confusion).
+  if (!found || found.alg !== header.alg) throw new Error("unknown signing key");
+  return found.key;
 }

@@ -1,0 +1,65 @@
+import { Code } from "@connectrpc/connect";
+import type { JSONWebKeySet } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AuthService } from "@gatehouse/proto";
+import { backends, creds, failure, openStores, SHOP, startAuth, type AuthHarness, type Stores } from "../test/harness.ts";
+
+describe.each(backends)("AuthService on %s", (_name, open) => {
+  let stores: Stores;
+  let h: AuthHarness;
+  beforeAll(async () => {
+    stores = await openStores(open);
+    h = await startAuth(stores);
+  });
+  afterAll(async () => {
+    await h.close();
+    await stores.close();
+  });
+
+  it("lets only internal callers use every RPC", () => {
+    expect(h.mod.name).toBe("auth");
+    const methods = AuthService.methods.map((m) => m.localName).sort();
+    expect(Object.keys(h.mod.policy).sort()).toEqual(methods);
+    for (const m of methods) expect(h.mod.policy[m]).toEqual(["internal"]);
+  });
+
+  it("refuses a call without a bearer token: Unauthenticated", async () => {
+    const calls = [
+      h.anonymous.issueToken({ client: creds(SHOP), grantType: "client_credentials" }),
+      h.anonymous.introspectToken({ client: creds(SHOP), token: "x" }),
+      h.anonymous.revokeToken({ client: creds(SHOP), token: "x" }),
+      h.anonymous.getJwks({}),
+      h.anonymous.getServerMetadata({}),
+    ];
+    for (const call of calls) {
+      const f = await failure(call);
+      expect(f.code).toBe(Code.Unauthenticated);
+      expect(f.reason).toBe("UNAUTHENTICATED");
+    }
+  });
+
+  it("refuses a client's access token as the bearer: services only", async () => {
+    const { accessToken } = await h.auth.issueToken({ client: creds(SHOP), grantType: "client_credentials" });
+    const f = await failure(h.auth.getJwks({}, { headers: { authorization: `Bearer ${accessToken}` } }));
+    expect(f.code).toBe(Code.Unauthenticated);
+  });
+
+  it("serves the JWK Set as JSON", async () => {
+    const jwks = JSON.parse((await h.auth.getJwks({})).jwksJson) as JSONWebKeySet;
+    expect(jwks.keys).toHaveLength(1);
+    expect(jwks.keys[0]).toMatchObject({ kty: "OKP", crv: "Ed25519", use: "sig", alg: "EdDSA" });
+    expect(await h.mod.jwks()).toEqual(jwks);
+  });
+
+  it("describes the server for the discovery documents", async () => {
+    const m = await h.auth.getServerMetadata({});
+    expect(m.issuer).toBe("http://auth.test");
+    expect(m.grantTypesSupported).toEqual(["client_credentials"]);
+    expect(m.signingAlgValuesSupported).toEqual(["EdDSA"]);
+    expect(m.scopesSupported).toEqual(["apps:write", "apps:read", "admin", "users:access"]);
+  });
+
+  it("is ready while its stores answer", async () => {
+    expect(await h.mod.ready()).toBe(true);
+  });
+});

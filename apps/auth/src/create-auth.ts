@@ -1,0 +1,59 @@
+import type { JSONWebKeySet } from "jose";
+import type { Db } from "@gatehouse/db";
+import type { Kv } from "@gatehouse/kv";
+import type { Logger } from "@gatehouse/logging";
+import { AuthService } from "@gatehouse/proto";
+import { INTERNAL_SCOPE, type ServiceModule } from "@gatehouse/rpc";
+import type { KeyRing } from "@gatehouse/secrets";
+import { createAuthService } from "./auth-service.ts";
+import type { ClientDirectory } from "./clients/client-directory.ts";
+import { grantRegistry } from "./grants/index.ts";
+import { createKeyManager } from "./keys/key-manager.ts";
+import type { AuthSettings } from "./settings.ts";
+import { createAccessTokens } from "./tokens/access-token.ts";
+import { createRevocationList } from "./tokens/revocation-list.ts";
+
+export interface AuthDeps {
+  db: Db;
+  kv: Kv;
+  keys: KeyRing;
+  logger: Logger;
+  clients: ClientDirectory;
+  settings: AuthSettings;
+}
+
+export type AuthModule = ServiceModule & {
+  /** Whether an access token id was revoked (the verifiers of other services ask this). */
+  isRevoked(jti: string): Promise<boolean>;
+  jwks(): Promise<JSONWebKeySet>;
+};
+
+/** The auth service: its signing keys are ready (created if needed) when this resolves. */
+export async function createAuth(deps: AuthDeps): Promise<AuthModule> {
+  const keys = await createKeyManager({ db: deps.db, keyRing: deps.keys, alg: deps.settings.signingAlg, logger: deps.logger });
+  const revocations = createRevocationList(deps.kv);
+  const tokens = createAccessTokens({ keys, revocations, settings: deps.settings });
+  const service = createAuthService({ clients: deps.clients, grants: grantRegistry(), keys, tokens, revocations, settings: deps.settings });
+  const internal = [INTERNAL_SCOPE];
+  return {
+    name: "auth",
+    routes: (router) => {
+      router.service(AuthService, service);
+    },
+    policy: {
+      issueToken: internal,
+      introspectToken: internal,
+      revokeToken: internal,
+      getJwks: internal,
+      getServerMetadata: internal,
+    },
+    async ready() {
+      return (await deps.db.ping()) && (await deps.kv.ping());
+    },
+    async close() {
+      keys.close();
+    },
+    isRevoked: (jti) => revocations.isRevoked(jti),
+    jwks: async () => keys.jwks(),
+  };
+}

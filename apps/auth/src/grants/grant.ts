@@ -1,0 +1,35 @@
+import type { AuthenticatedClient } from "../clients/client-directory.ts";
+import type { AccessTokens } from "../tokens/access-token.ts";
+
+/** The form parameters a grant reads, besides grant_type and client authentication. */
+export interface GrantParameters {
+  /** Missing (or empty, RFC 6749 section 3.1) -> invalid_request. */
+  required: readonly string[];
+  optional: readonly string[];
+  /** Present -> invalid_request; every other unknown parameter is ignored (RFC 6749 section 3.2). */
+  forbidden: readonly string[];
+}
+
+export interface GrantContext {
+  client: AuthenticatedClient;
+  /** Only the grant's declared parameters that were given with a value. */
+  params: Readonly<Record<string, string>>;
+  tokens: AccessTokens;
+}
+
+/** RFC 6749 section 5.1 access token response. */
+export interface TokenResponse {
+  accessToken: string;
+  tokenType: "Bearer";
+  expiresIn: number;
+  scope: string;
+  refreshToken?: string;
+  idToken?: string;
+}
+
+/** One grant of the token endpoint; each lives in its own file exporting these three names. */
+export interface GrantModule {
+  grantType: string;
+  parameters: GrantParameters;
+  handler(ctx: GrantContext): Promise<TokenResponse>;
+}

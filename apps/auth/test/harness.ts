@@ -1,0 +1,156 @@
+import { randomBytes } from "node:crypto";
+import { createClient, type Client } from "@connectrpc/connect";
+import { migrate, openDb, type Db } from "@gatehouse/db";
+import { errorFacts, type ErrorFacts } from "@gatehouse/errors";
+import { openKv, type Kv } from "@gatehouse/kv";
+import { createLogger } from "@gatehouse/logging";
+import { AuthService, ClientAuthMethod } from "@gatehouse/proto";
+import { authnInterceptor, callerInterceptors, inProcessTransport, InternalTokens, observeInterceptor } from "@gatehouse/rpc";
+import { KeyRing } from "@gatehouse/secrets";
+import { dropTestDatabases, freshDatabase, redisTestUrl, uniquePrefix } from "@gatehouse/testing";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { ClientCredentialsSchema } from "@gatehouse/proto";
+import { authMigrations, createAuth, type AuthenticatedClient, type AuthModule, type AuthSettings, type ClientDirectory } from "../src/index.ts";
+
+// Test wiring of the auth service: real stores (PostgreSQL + Redis, PGlite +
+// in-process kv), the real authn interceptor with real internal tokens, and an
+// in-memory client directory (the registry is tested on its own).
+
+export interface Stores {
+  db: Db;
+  kv: Kv;
+  /** Another connection pool to the same database (PGlite: the same handle, it serves one process). */
+  anotherDb(): Promise<Db>;
+  close(): Promise<void>;
+}
+
+// freshDatabase's databases are dropped together; drop them once the last open suite store closes.
+let openPgStores = 0;
+
+async function postgresAndRedis(): Promise<Stores> {
+  openPgStores++;
+  const { url } = await freshDatabase();
+  const pools: Db[] = [await openDb({ databaseUrl: url })];
+  const kv = openKv({ redisUrl: redisTestUrl(), prefix: uniquePrefix() });
+  return {
+    db: pools[0]!,
+    kv,
+    async anotherDb() {
+      const db = await openDb({ databaseUrl: url });
+      pools.push(db);
+      return db;
+    },
+    async close() {
+      await kv.close();
+      for (const p of pools) await p.close();
+      if (--openPgStores === 0) await dropTestDatabases();
+    },
+  };
+}
+
+async function pgliteAndMemory(): Promise<Stores> {
+  const db = await openDb({ dataDir: "memory://" });
+  const kv = openKv({});
+  return {
+    db,
+    kv,
+    anotherDb: async () => db,
+    async close() {
+      await kv.close();
+      await db.close();
+    },
+  };
+}
+
+/** Each suite runs on both deployments: separate stores, and the embedded default. */
+export const backends: [string, () => Promise<Stores>][] = [
+  ["PostgreSQL + Redis", postgresAndRedis],
+  ["PGlite + memory kv", pgliteAndMemory],
+];
+
+/** Opens stores with the auth schema migrated. */
+export async function openStores(open: () => Promise<Stores>): Promise<Stores> {
+  const stores = await open();
+  await migrate(stores.db, authMigrations);
+  return stores;
+}
+
+export const SHOP = { clientId: "100000000001_shop", secret: "shop-secret-0123456789abcdef", kind: "application", scopes: ["users:access", "apps:read"] } as const;
+export const OTHER = { clientId: "100000000002", secret: "other-secret-0123456789abcdef", kind: "application", scopes: ["users:access"] } as const;
+export const OPERATOR = { clientId: "operator", secret: "operator-secret-0123456789abcdef", kind: "operator", scopes: ["apps:write", "apps:read", "admin"] } as const;
+type TestClient = typeof SHOP | typeof OTHER | typeof OPERATOR;
+
+/** An in-memory ClientDirectory of the three test clients. */
+export function memoryDirectory(clients: readonly TestClient[] = [SHOP, OTHER, OPERATOR]): ClientDirectory {
+  return {
+    async authenticate(clientId, secret): Promise<AuthenticatedClient | undefined> {
+      const c = clients.find((x) => x.clientId === clientId);
+      if (!c || c.secret !== secret) return undefined;
+      return { clientId: c.clientId, kind: c.kind, allowedScopes: [...c.scopes], redirectUris: [], secretVersion: 1 };
+    },
+  };
+}
+
+/** Credentials as the gateway forwards them. */
+export function creds(
+  c: { clientId: string; secret: string },
+  method: ClientAuthMethod = ClientAuthMethod.CLIENT_SECRET_BASIC,
+): MessageInitShape<typeof ClientCredentialsSchema> {
+  return { method, clientId: c.clientId, clientSecret: c.secret };
+}
+
+export const TEST_SETTINGS: AuthSettings = {
+  issuer: "http://auth.test",
+  audience: "http://api.test",
+  accessTokenTtlSeconds: 3600,
+  signingAlg: "EdDSA",
+};
+
+export interface AuthHarness {
+  mod: AuthModule;
+  /** Calls as another Gatehouse service (the gateway). */
+  auth: Client<typeof AuthService>;
+  /** Calls without any bearer token. */
+  anonymous: Client<typeof AuthService>;
+  settings: AuthSettings;
+  keyRing: KeyRing;
+  close(): Promise<void>;
+}
+
+export async function startAuth(
+  stores: { db: Db; kv: Kv },
+  opts: { settings?: Partial<AuthSettings>; keyRing?: KeyRing; clients?: ClientDirectory } = {},
+): Promise<AuthHarness> {
+  const logger = createLogger("auth-test", "silent");
+  const keyRing = opts.keyRing ?? new KeyRing(randomBytes(32));
+  const settings = { ...TEST_SETTINGS, ...opts.settings };
+  const mod = await createAuth({ db: stores.db, kv: stores.kv, keys: keyRing, logger, clients: opts.clients ?? memoryDirectory(), settings });
+  const internal = new InternalTokens(keyRing);
+  const server = [observeInterceptor(logger, mod.name), authnInterceptor({ policy: mod.policy, internal })];
+  return {
+    mod,
+    auth: createClient(AuthService, inProcessTransport(mod.routes, server, callerInterceptors(internal, "gateway"))),
+    anonymous: createClient(AuthService, inProcessTransport(mod.routes, server, [])),
+    settings,
+    keyRing,
+    close: () => mod.close(),
+  };
+}
+
+/** Issues a client_credentials token for a test client. */
+export async function tokenFor(h: AuthHarness, c: { clientId: string; secret: string }, scope?: string): Promise<string> {
+  const res = await h.auth.issueToken({ client: creds(c), grantType: "client_credentials", parameters: scope === undefined ? {} : { scope } });
+  return res.accessToken;
+}
+
+/** The error a rejected call ended with, as reason, code and message. */
+export async function failure(call: Promise<unknown>): Promise<ErrorFacts> {
+  try {
+    await call;
+  } catch (err) {
+    return errorFacts(err);
+  }
+  throw new Error("expected the call to fail");
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
