@@ -6,7 +6,7 @@ import { createGateway } from "@gatehouse/gateway";
 import { createLogger, type Logger } from "@gatehouse/logging";
 import { AuthService, RegistryService } from "@gatehouse/proto";
 import { createRegistry } from "@gatehouse/registry";
-import { callerInterceptors, inProcessTransport, InternalTokens } from "@gatehouse/rpc";
+import { callerInterceptors, directTransport, InternalTokens } from "@gatehouse/rpc";
 import { bootstrapOperator } from "./bootstrap.ts";
 import { closeStores, migrateAll, openStores, type Stores } from "./stores.ts";
 import { accessTokenVerifier, serverInterceptors } from "./wiring.ts";
@@ -37,7 +37,7 @@ export async function buildStack(config: Config, logger: Logger = createLogger("
   const registryMod = await createRegistry({ db, keys, logger: logger.child({ service: "registry" }) });
   const registryServer = serverInterceptors(registryMod, logger, internal, verify);
   const registryAs = (caller: string) =>
-    createClient(RegistryService, inProcessTransport(registryMod.routes, registryServer, callerInterceptors(internal, caller)));
+    createClient(RegistryService, directTransport(registryMod.routes, registryServer, callerInterceptors(internal, caller)));
 
   const authMod = await createAuth({
     db,
@@ -54,7 +54,7 @@ export async function buildStack(config: Config, logger: Logger = createLogger("
   });
   const authServer = serverInterceptors(authMod, logger, internal);
   const authAs = (caller: string) =>
-    createClient(AuthService, inProcessTransport(authMod.routes, authServer, callerInterceptors(internal, caller)));
+    createClient(AuthService, directTransport(authMod.routes, authServer, callerInterceptors(internal, caller)));
   authRef.client = authAs("registry");
 
   const registry = registryAs("gateway");

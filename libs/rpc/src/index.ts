@@ -6,3 +6,4 @@ export * from "./metrics.ts";
 export * from "./transports.ts";
 export * from "./serve.ts";
 export * from "./module.ts";
+export * from "./direct-transport.ts";
