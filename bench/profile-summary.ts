@@ -1,9 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { relative } from "node:path";
+import { parseArgs } from "node:util";
 
 // Summarises a V8 .cpuprofile (from `BENCH_CPU_PROF=dir npm run bench`):
 // self and inclusive time by function, and self time by file/package.
-// usage: node <flags> bench/profile-summary.ts file.cpuprofile [top=25]
+// usage: node <flags> bench/profile-summary.ts file.cpuprofile [--top 25] [--callers fnName]
+//        [--last 10] (only the last N seconds of the profile: the measured run, not start-up and warm-up)
 
 interface ProfileNode {
   id: number;
@@ -16,10 +18,22 @@ interface Profile {
   timeDeltas: number[];
 }
 
-const [file, topArg] = process.argv.slice(2);
-if (!file) throw new Error("usage: profile-summary.ts file.cpuprofile [top]");
-const top = Number(topArg ?? 25);
+const { values: opts, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { top: { type: "string", default: "25" }, callers: { type: "string" }, last: { type: "string" } },
+});
+const file = positionals[0];
+if (!file) throw new Error("usage: profile-summary.ts file.cpuprofile [--top N] [--callers fnName] [--last seconds]");
+const top = Number(opts.top);
+const callersOf = opts.callers;
 const profile = JSON.parse(await readFile(file, "utf8")) as Profile;
+if (opts.last) {
+  // Keep the samples of the last N seconds (timeDeltas are microseconds).
+  let keepFrom = profile.samples.length;
+  for (let t = 0; keepFrom > 0 && t < Number(opts.last) * 1e6; ) t += profile.timeDeltas[--keepFrom] ?? 0;
+  profile.samples = profile.samples.slice(keepFrom);
+  profile.timeDeltas = profile.timeDeltas.slice(keepFrom);
+}
 
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const parent = new Map<number, number>();
@@ -66,7 +80,24 @@ const show = (title: string, m: Map<string, number>) => {
     console.log(`${((100 * v) / total).toFixed(1).padStart(6)}%  ${(v / 1000).toFixed(0).padStart(7)} ms  ${k}`);
   }
 };
+// With a function name: the call chains (4 frames up) in which that function spends its time.
+const chains = new Map<string, number>();
+if (callersOf) {
+  profile.samples.forEach((id, i) => {
+    const frames: string[] = [];
+    let hit = false;
+    for (let cur: number | undefined = id; cur !== undefined && frames.length < 5; cur = parent.get(cur)) {
+      const n = byId.get(cur)!;
+      if (!hit && n.callFrame.functionName !== callersOf) continue;
+      hit = true;
+      frames.push(fnKey(n));
+    }
+    if (hit) add(chains, frames.join("\n           <- "), profile.timeDeltas[i] ?? 0);
+  });
+}
+
 console.log(`${file}: ${(total / 1e6).toFixed(2)} s sampled`);
 show("self time by file/package", pkg);
 show("self time by function", self);
 show("inclusive time by function", incl);
+if (callersOf) show(`call chains of ${callersOf}`, chains);

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 
 /** The flags `npm start` runs the TypeScript sources with. */
 export const NODE_FLAGS = ["--conditions=@gatehouse/source", "--experimental-transform-types", "--disable-warning=ExperimentalWarning"];
@@ -9,6 +10,8 @@ export interface NodeChild {
   /** The last output of the child (stdout and stderr), for error reports. */
   output(): string;
   exited(): boolean;
+  /** CPU seconds (user + system, all threads) the child used so far; undefined where /proc is missing. */
+  cpuSeconds(): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -33,6 +36,7 @@ export function startNodeChild(name: string, script: string, env: Record<string,
     pid: proc.pid!,
     output: () => out,
     exited: () => done,
+    cpuSeconds: () => procCpuSeconds(proc.pid!),
     async stop() {
       if (done) return;
       // SIGTERM first: the server closes its stores (and writes a --cpu-prof profile) before exiting.
@@ -42,4 +46,18 @@ export function startNodeChild(name: string, script: string, env: Record<string,
       clearTimeout(timer);
     },
   };
+}
+
+// Linux clock ticks per second (USER_HZ), 100 on every common kernel configuration.
+const TICKS_PER_SECOND = 100;
+
+function procCpuSeconds(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
 }

@@ -6,18 +6,23 @@ export interface Measured {
   name: string;
   tokenAlg: string;
   result: LoadResult;
+  /** Server CPU time (all its threads) per request during the measured run. */
+  cpuMicrosPerRequest: number | undefined;
+  /** Busy share of the machine's CPU just before the run, the server idle (noise indicator). */
+  backgroundLoad: number;
 }
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
 /** The comparison table on stdout. */
 export function printTable(title: string, rows: Measured[], ratio: number, settings: LoadSettings) {
-  const head = ["server", "req/s", "p50 ms", "p99 ms", "2xx", "non-2xx", "errors"];
+  const head = ["server", "req/s", "p50 ms", "p99 ms", "CPU µs/req", "2xx", "non-2xx", "errors"];
   const body = rows.map((r) => [
     r.name,
     fmt(r.result.requestsPerSecond),
     fmt(r.result.latencyP50Ms),
     fmt(r.result.latencyP99Ms),
+    r.cpuMicrosPerRequest === undefined ? "-" : fmt(r.cpuMicrosPerRequest, 0),
     String(r.result.ok2xx),
     String(r.result.non2xx),
     String(r.result.errors + r.result.timeouts),

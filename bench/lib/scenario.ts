@@ -1,8 +1,11 @@
+import { backgroundLoad } from "./machine.ts";
 import { peekJwt, runLoad, sendOnce, type LoadRequest, type LoadSettings } from "./load.ts";
 import type { Measured } from "./report.ts";
 import type { Target } from "./targets.ts";
 
 const WARM_UP_SECONDS = 3;
+// Above this share of busy CPU with the server idle, other work is running beside the bench.
+const NOISY_BACKGROUND = 0.15;
 
 /** POST token with client_secret_basic and the given form body. */
 export function tokenRequest(t: Target, form: Record<string, string>): LoadRequest {
@@ -20,6 +23,10 @@ export function tokenRequest(t: Target, form: Record<string, string>): LoadReque
  * warm-up, then the measured run.
  */
 export async function measure(t: Target, req: LoadRequest, settings: LoadSettings): Promise<Measured> {
+  const background = await backgroundLoad();
+  if (background > NOISY_BACKGROUND) {
+    console.warn(`${t.name}: ${(background * 100).toFixed(0)}% of the CPU is busy before the run: other work will skew the figures`);
+  }
   const sample = await sendOnce(req);
   if (typeof sample.access_token !== "string") throw new Error(`${t.name}: no access_token in ${JSON.stringify(sample)}`);
   const { header } = peekJwt(sample.access_token);
@@ -27,6 +34,10 @@ export async function measure(t: Target, req: LoadRequest, settings: LoadSetting
   console.log(`${t.name}: warm-up ${WARM_UP_SECONDS} s`);
   await runLoad(req, { ...settings, seconds: WARM_UP_SECONDS });
   console.log(`${t.name}: measuring ${settings.seconds} s`);
+  const cpuBefore = t.child.cpuSeconds();
   const result = await runLoad(req, settings);
-  return { name: t.name, tokenAlg: String(header.alg), result };
+  const cpuAfter = t.child.cpuSeconds();
+  const cpuMicrosPerRequest =
+    cpuBefore === undefined || cpuAfter === undefined || result.requests === 0 ? undefined : Math.round(((cpuAfter - cpuBefore) * 1e6) / result.requests);
+  return { name: t.name, tokenAlg: String(header.alg), result, cpuMicrosPerRequest, backgroundLoad: Math.round(background * 100) / 100 };
 }

@@ -8,6 +8,7 @@ import { KeyRing } from "@gatehouse/secrets";
 import { authnInterceptor, observeInterceptor } from "./interceptors.ts";
 import { InternalTokens } from "./internal-token.ts";
 import { kPrincipal, type Principal } from "./principal.ts";
+import { directTransport } from "./direct-transport.ts";
 import { callerInterceptors, inProcessTransport, type Routes } from "./transports.ts";
 
 // A real service (the AuthService contract with a tiny implementation) behind the real interceptors.
@@ -32,9 +33,15 @@ const interceptors = [
     verifyAccessToken: async (t) => (t === "op-token" ? operator : undefined),
   }),
 ];
-const anonymous = createClient(AuthService, inProcessTransport(routes, interceptors));
-const asService = createClient(AuthService, inProcessTransport(routes, interceptors, callerInterceptors(internal, "tester")));
 const codeOf = async (p: Promise<unknown>) => ConnectError.from(await p.then(() => undefined, (e: unknown) => e)).code;
+
+// The same behaviour through the router transport (serialized) and the direct one (npm start).
+describe.each([
+  ["router transport", inProcessTransport],
+  ["direct transport", directTransport],
+])("over the %s", (_name, transport) => {
+const anonymous = createClient(AuthService, transport(routes, interceptors));
+const asService = createClient(AuthService, transport(routes, interceptors, callerInterceptors(internal, "tester")));
 
 describe("authn interceptor", () => {
   it("refuses a call without a bearer token or with a bad one", async () => {
@@ -67,4 +74,5 @@ describe("observe interceptor", () => {
     expect(err.message).not.toContain("hunter2");
     expect(errorFacts(err).reason).toBe("INTERNAL");
   });
+});
 });
