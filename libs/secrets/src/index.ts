@@ -104,3 +104,4 @@ export class SecretBox {
     return Buffer.concat([decipher.update(Buffer.from(ct, "base64url")), decipher.final()]).toString("utf8");
   }
 }
+export * from "./jws.ts";
