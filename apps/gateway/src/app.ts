@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { LogController, type FastifyInstance } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { sanitizeRequestId, withRequestId, type Logger } from "@gatehouse/logging";
 import type { GatewayDeps } from "./deps.ts";
@@ -20,7 +20,8 @@ export async function createGateway(deps: GatewayDeps, logger: Logger): Promise<
     bodyLimit: deps.config.bodyLimitBytes,
     // Request ids come from a trusted proxy when well formed, else are made here; every RPC hop carries them.
     genReqId: (req) => sanitizeRequestId(req.headers["x-request-id"] as string | undefined) ?? randomUUID(),
-    disableRequestLogging: true,
+    // Per-request access logs cost more than they tell on the token hot path; errors are still logged.
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: process.env.TRUST_PROXY === "true",
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 256 },
     // secure-json-parse: a `__proto__` or `constructor.prototype` key is a 400, never a polluted object.

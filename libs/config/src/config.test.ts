@@ -22,5 +22,7 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({ BOOTSTRAP_OPERATOR_CLIENT_ID: "op" })).toThrow(/go together/);
     expect(() => loadConfig({ SIGNING_ALG: "HS256" })).toThrow(/SIGNING_ALG/);
+    expect(() => loadConfig({ BOOTSTRAP_OPERATOR_CLIENT_ID: "op", BOOTSTRAP_OPERATOR_CLIENT_SECRET: "x".repeat(20) })).toThrow(/3-64/);
+    expect(() => loadConfig({ BOOTSTRAP_OPERATOR_CLIENT_ID: "operator", BOOTSTRAP_OPERATOR_CLIENT_SECRET: "short" })).toThrow(/16/);
   });
 });

@@ -71,6 +71,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (Boolean(opId) !== Boolean(opSecret)) {
     throw new ConfigError("BOOTSTRAP_OPERATOR_CLIENT_ID and BOOTSTRAP_OPERATOR_CLIENT_SECRET go together");
   }
+  if (opId && !/^[A-Za-z0-9._-]{3,64}$/.test(opId)) {
+    throw new ConfigError("BOOTSTRAP_OPERATOR_CLIENT_ID must be 3-64 characters of A-Z a-z 0-9 . _ -");
+  }
+  if (opSecret && opSecret.length < 16) throw new ConfigError("BOOTSTRAP_OPERATOR_CLIENT_SECRET must be 16 characters or more");
   const registryPort = int(env, "REGISTRY_PORT", 8081, 0, 65535);
   const authPort = int(env, "AUTH_PORT", 8082, 0, 65535);
   return {
