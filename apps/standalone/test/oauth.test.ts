@@ -69,7 +69,9 @@ describe("POST /oauth2/token client_credentials", () => {
   });
 
   it("answers invalid_client for missing or wrong client_secret_post credentials", async () => {
-    expectOAuthError(await form("/oauth2/token", { grant_type: "client_credentials" }), 401, "invalid_client");
+    const none = await form("/oauth2/token", { grant_type: "client_credentials" });
+    expectOAuthError(none, 401, "invalid_client");
+    expect(none.headers["www-authenticate"]).toBeUndefined();
     expectOAuthError(
       await form("/oauth2/token", { grant_type: "client_credentials", client_id: OPERATOR.id, client_secret: "nope" }),
       401,
