@@ -2,7 +2,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { constantTimeEqual, KeyRing, loadKeyRing, parseSecretKey, randomDigits, randomSecret } from "./index.ts";
+import { constantTimeEqual, KeyRing, loadKeyRing, parseSecretKey, pooledRandomSecret, randomDigits, randomSecret } from "./index.ts";
 
 describe("secrets", () => {
   it("makes 256-bit secrets and numeric ids", () => {
@@ -10,6 +10,9 @@ describe("secrets", () => {
     expect(Buffer.from(s, "base64url").length).toBe(32);
     expect(randomSecret()).not.toBe(s);
     expect(randomDigits(12)).toMatch(/^[1-9]\d{11}$/);
+    const ids = new Set(Array.from({ length: 1000 }, () => pooledRandomSecret(16)));
+    expect(ids.size).toBe(1000);
+    for (const id of ids) expect(Buffer.from(id, "base64url").length).toBe(16);
   });
   it("compares in constant time and exactly", () => {
     expect(constantTimeEqual("abc", "abc")).toBe(true);

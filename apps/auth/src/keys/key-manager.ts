@@ -1,7 +1,7 @@
 import type { CryptoKey, JSONWebKeySet } from "jose";
 import type { Db } from "@gatehouse/db";
 import type { Logger } from "@gatehouse/logging";
-import type { KeyRing } from "@gatehouse/secrets";
+import { compactJwsSigner, type KeyRing } from "@gatehouse/secrets";
 import { importKey, publishedJwk, type SigningAlg } from "./key-material.ts";
 import { ensureActiveKey, loadPublishedKeys, openPrivateJwk, type StoredKey } from "./signing-key-store.ts";
 
@@ -9,6 +9,8 @@ export interface SigningKey {
   kid: string;
   alg: SigningAlg;
   key: CryptoKey;
+  /** Signs an access token (typ at+jwt) with this key, synchronously on node:crypto. */
+  signAccessToken(payload: Record<string, unknown>): string;
 }
 
 export interface VerificationKey {
@@ -67,11 +69,26 @@ export async function createKeyManager(deps: {
     for (const row of rows) {
       verifying.set(row.kid, { alg: row.alg, key: await importOnce(`public:${row.kid}`, () => importKey(row.publicJwk, row.alg)) });
     }
-    const signing = { kid: newest.kid, alg: newest.alg, key: await importOnce(`private:${newest.kid}`, () => importPrivate(newest)) };
+    const signing = {
+      kid: newest.kid,
+      alg: newest.alg,
+      key: await importOnce(`private:${newest.kid}`, () => importPrivate(newest)),
+      signAccessToken: signerOnce(newest),
+    };
     return { signing, verifying, jwks: { keys: rows.map((r) => publishedJwk(r.publicJwk, r.kid, r.alg)) } };
   }
 
   const importPrivate = (row: StoredKey) => importKey(openPrivateJwk(deps.keyRing, row.kid, row.privateSealed), row.alg);
+  const signers = new Map<string, SigningKey["signAccessToken"]>();
+  const signerOnce = (row: StoredKey) => {
+    let signer = signers.get(row.kid);
+    if (!signer) {
+      const privateJwk = openPrivateJwk(deps.keyRing, row.kid, row.privateSealed);
+      signer = compactJwsSigner({ alg: row.alg, privateJwk: privateJwk as never, kid: row.kid, typ: "at+jwt" });
+      signers.set(row.kid, signer);
+    }
+    return signer;
+  };
 
   let state = await load();
   let lastUnknownReload = 0;

@@ -1,5 +1,5 @@
-import { decodeProtectedHeader, jwtVerify, SignJWT, type JWTHeaderParameters } from "jose";
-import { randomSecret } from "@gatehouse/secrets";
+import { decodeProtectedHeader, jwtVerify, type JWTHeaderParameters } from "jose";
+import { pooledRandomSecret } from "@gatehouse/secrets";
 import type { KeyManager } from "../keys/key-manager.ts";
 import type { RevocationList } from "./revocation-list.ts";
 
@@ -43,17 +43,18 @@ export function createAccessTokens(deps: { keys: KeyManager; revocations: Revoca
       const signing = deps.keys.signingKey();
       const iat = Math.floor(Date.now() / 1000);
       const exp = iat + settings.accessTokenTtlSeconds;
-      const jti = randomSecret(16);
+      const jti = pooledRandomSecret(16);
       const scope = scopes.join(" ");
-      const token = await new SignJWT({ client_id: clientId, scope })
-        .setProtectedHeader({ alg: signing.alg, typ: TYP, kid: signing.kid })
-        .setIssuer(settings.issuer)
-        .setSubject(subject)
-        .setAudience(settings.audience)
-        .setIssuedAt(iat)
-        .setExpirationTime(exp)
-        .setJti(jti)
-        .sign(signing.key);
+      const token = signing.signAccessToken({
+        iss: settings.issuer,
+        sub: subject,
+        aud: settings.audience,
+        iat,
+        exp,
+        jti,
+        client_id: clientId,
+        scope,
+      });
       const claims = { iss: settings.issuer, sub: subject, aud: [settings.audience], exp, iat, jti, client_id: clientId, scope };
       return { token, claims, expiresIn: settings.accessTokenTtlSeconds };
     },
