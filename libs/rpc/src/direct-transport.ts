@@ -3,9 +3,9 @@ import {
   Code,
   ConnectError,
   createContextValues,
-  createHandlerContext,
   type ConnectRouter,
   type ContextValues,
+  type HandlerContext,
   type Interceptor,
   type Transport,
   type UnaryRequest,
@@ -14,6 +14,10 @@ import {
 import type { Routes } from "./transports.ts";
 
 type UnaryFn = (req: UnaryRequest) => Promise<UnaryResponse>;
+
+// Shared, never written: responses without headers, calls without a caller's signal.
+const NO_HEADERS = new Headers();
+const NEVER_ABORTED = new AbortController().signal;
 type AnyImpl = Record<string, (msg: unknown, ctx: unknown) => unknown>;
 
 /** Collects the service implementations that `routes` registers. */
@@ -42,22 +46,34 @@ export function directTransport(routes: Routes, serverInterceptors: Interceptor[
   const invoke: UnaryFn = async (req) => {
     const fn = impls.get(req.service.typeName)?.[req.method.localName];
     if (!fn) throw new ConnectError(`${req.method.name} is not implemented`, Code.Unimplemented);
-    const ctx = createHandlerContext({
+    // A lean handler context: the request's own headers, signal and values;
+    // response headers only when a handler asks for them (most never do).
+    let responseHeader: Headers | undefined;
+    let responseTrailer: Headers | undefined;
+    const ctx: HandlerContext = {
       service: req.service,
       method: req.method,
       protocolName: "in-process",
       requestMethod: "POST",
       url: req.url,
+      signal: req.signal,
+      timeoutMs: () => undefined,
       requestHeader: req.header,
-      contextValues: req.contextValues,
-    });
+      values: req.contextValues,
+      get responseHeader() {
+        return (responseHeader ??= new Headers());
+      },
+      get responseTrailer() {
+        return (responseTrailer ??= new Headers());
+      },
+    };
     const out = await fn.call(impls.get(req.service.typeName), req.message, ctx);
     return {
       stream: false,
       service: req.service,
       method: req.method,
-      header: ctx.responseHeader,
-      trailer: ctx.responseTrailer,
+      header: responseHeader ?? NO_HEADERS,
+      trailer: responseTrailer ?? NO_HEADERS,
       message: create(req.method.output, out as MessageInitShape<DescMessage>),
     } as UnaryResponse;
   };
@@ -79,7 +95,7 @@ export function directTransport(routes: Routes, serverInterceptors: Interceptor[
         method,
         requestMethod: "POST",
         url: `in-process:///${method.parent.typeName}/${method.name}`,
-        signal: signal ?? new AbortController().signal,
+        signal: signal ?? NEVER_ABORTED,
         header: new Headers(header),
         contextValues: contextValues ?? createContextValues(),
         message: create(method.input, input),

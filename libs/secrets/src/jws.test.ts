@@ -7,7 +7,7 @@ describe.each(["EdDSA", "ES256"] as const)("compact JWS signer (%s)", (alg) => {
     const pair = await generateKeyPair(alg, { extractable: true });
     const sign = compactJwsSigner({ alg, privateJwk: (await exportJWK(pair.privateKey)) as never, kid: "k1", typ: "at+jwt" });
     const now = Math.floor(Date.now() / 1000);
-    const token = sign({ iss: "https://a", sub: "s", iat: now, exp: now + 60 });
+    const token = await sign({ iss: "https://a", sub: "s", iat: now, exp: now + 60 });
     const { payload, protectedHeader } = await jwtVerify(token, pair.publicKey, { issuer: "https://a", typ: "at+jwt" });
     expect(protectedHeader).toEqual({ alg, typ: "at+jwt", kid: "k1" });
     expect(payload.sub).toBe("s");

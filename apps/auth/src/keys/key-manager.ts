@@ -9,8 +9,8 @@ export interface SigningKey {
   kid: string;
   alg: SigningAlg;
   key: CryptoKey;
-  /** Signs an access token (typ at+jwt) with this key, synchronously on node:crypto. */
-  signAccessToken(payload: Record<string, unknown>): string;
+  /** Signs an access token (typ at+jwt) with this key (node:crypto, on the thread pool). */
+  signAccessToken(payload: Record<string, unknown>): Promise<string>;
 }
 
 export interface VerificationKey {

@@ -45,7 +45,7 @@ export function createAccessTokens(deps: { keys: KeyManager; revocations: Revoca
       const exp = iat + settings.accessTokenTtlSeconds;
       const jti = pooledRandomSecret(16);
       const scope = scopes.join(" ");
-      const token = signing.signAccessToken({
+      const token = await signing.signAccessToken({
         iss: settings.issuer,
         sub: subject,
         aud: settings.audience,
