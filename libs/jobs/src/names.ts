@@ -1,0 +1,67 @@
+import type { KeyRing } from "@gatehouse/secrets";
+
+// Names, payload and options shared by the producer (users service) and the
+// confirmation worker. BullMQ refuses ':' in queue names and job ids.
+export const QUEUE_NAME = "confirmation-delivery";
+export const JOB_NAME = "send-confirmation";
+
+export interface JobOptions {
+  attempts: number;
+  backoff: { type: "exponential"; delay: number; jitter: number };
+  removeOnComplete: { age: number };
+  removeOnFail: { age: number };
+}
+
+const DAY_SECONDS = 86_400;
+
+export const defaultJobOptions: JobOptions = {
+  attempts: 6,
+  backoff: { type: "exponential", delay: 2000, jitter: 0.5 },
+  removeOnComplete: { age: DAY_SECONDS },
+  removeOnFail: { age: 14 * DAY_SECONDS },
+};
+
+export type DeliveryChannel = "email" | "sms";
+export type DeliveryLocale = "en" | "es";
+export type DeliveryPurpose = "register" | "change" | "resend";
+
+/** One confirmation message to deliver. Ids in clear text; the code only sealed. */
+export interface ConfirmationJob {
+  deliveryId: string;
+  userId: string;
+  channel: DeliveryChannel;
+  to: string;
+  locale: DeliveryLocale;
+  purpose: DeliveryPurpose;
+  sealedSecrets: string;
+}
+
+export interface JobSecrets {
+  code: string;
+  linkToken: string;
+}
+
+/** Idempotent job id: a second enqueue of the same delivery is ignored while the job exists. */
+export function jobIdFor(deliveryId: string): string {
+  if (!/^[A-Za-z0-9_.-]{1,128}$/.test(deliveryId)) throw new Error("deliveryId must be 1-128 of [A-Za-z0-9_.-]");
+  return `confirm-${deliveryId}`;
+}
+
+/** BullMQ joins `prefix:queue` itself, so our REDIS_PREFIX ("gh:") loses its trailing ':'. */
+export function bullPrefix(redisPrefix: string | undefined): string {
+  const trimmed = (redisPrefix ?? "gh:").replace(/:+$/, "");
+  return trimmed === "" ? "gh" : trimmed;
+}
+
+const SECRETS_BOX = "confirmation-job";
+
+/** Encrypts the code and link token, bound to the delivery id (AAD) so they cannot be moved to another job. */
+export function sealJobSecrets(keys: KeyRing, deliveryId: string, secrets: JobSecrets): string {
+  return keys.box(SECRETS_BOX).seal(JSON.stringify({ code: secrets.code, linkToken: secrets.linkToken }), deliveryId);
+}
+
+export function openJobSecrets(keys: KeyRing, job: Pick<ConfirmationJob, "deliveryId" | "sealedSecrets">): JobSecrets {
+  const parsed = JSON.parse(keys.box(SECRETS_BOX).open(job.sealedSecrets, job.deliveryId)) as Partial<JobSecrets>;
+  if (typeof parsed.code !== "string" || typeof parsed.linkToken !== "string") throw new Error("sealed secrets malformed");
+  return { code: parsed.code, linkToken: parsed.linkToken };
+}
