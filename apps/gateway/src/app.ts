@@ -22,6 +22,8 @@ export async function createGateway(deps: GatewayDeps, logger: Logger): Promise<
     genReqId: (req) => sanitizeRequestId(req.headers["x-request-id"] as string | undefined) ?? randomUUID(),
     // Per-request access logs cost more than they tell on the token hot path; errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
+    // No per-request child logger: the logger's mixin already stamps each line with the request id.
+    childLoggerFactory: (logger) => logger,
     trustProxy: process.env.TRUST_PROXY === "true",
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 256 },
     // secure-json-parse: a `__proto__` or `constructor.prototype` key is a 400, never a polluted object.

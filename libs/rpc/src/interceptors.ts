@@ -45,26 +45,32 @@ export function authnInterceptor(deps: {
  * error so that no stack trace or driver message leaves the service.
  */
 export function observeInterceptor(logger: Logger, service: string): Interceptor {
-  return (next) => (req) =>
-    withRequestId(sanitizeRequestId(req.header.get(REQUEST_ID_HEADER)), async () => {
-      const started = performance.now();
-      let code = "ok";
-      try {
-        return await next(req);
-      } catch (err) {
-        if (err instanceof ConnectError) {
-          code = Code[err.code];
-          throw err;
-        }
-        code = Code[Code.Internal];
-        logger.error({ err, method: req.method.name }, "unexpected error in RPC handler");
-        throw domainError("INTERNAL", "internal error");
-      } finally {
-        const ms = performance.now() - started;
-        rpcDuration.observe({ service, method: req.method.name, code }, ms / 1000);
-        logger.debug({ method: req.method.name, code, ms: Math.round(ms * 10) / 10 }, "rpc");
+  return (next) => (req) => {
+    const id = req.header.get(REQUEST_ID_HEADER);
+    // In-process calls already run inside the caller's request context.
+    if (id !== null && id === currentRequestId()) return observe(next, req);
+    return withRequestId(sanitizeRequestId(id), () => observe(next, req));
+  };
+
+  async function observe(next: Parameters<Interceptor>[0], req: Parameters<Parameters<Interceptor>[0]>[0]) {
+    const started = performance.now();
+    let code = "ok";
+    try {
+      return await next(req);
+    } catch (err) {
+      if (err instanceof ConnectError) {
+        code = Code[err.code];
+        throw err;
       }
-    });
+      code = Code[Code.Internal];
+      logger.error({ err, method: req.method.name }, "unexpected error in RPC handler");
+      throw domainError("INTERNAL", "internal error");
+    } finally {
+      const ms = performance.now() - started;
+      rpcDuration.observe({ service, method: req.method.name, code }, ms / 1000);
+      logger.debug({ method: req.method.name, code, ms: Math.round(ms * 10) / 10 }, "rpc");
+    }
+  }
 }
 
 /** Client side: sends the request id and a bearer (unless the call set its own Authorization). */

@@ -13,6 +13,7 @@ export type ClientAuthResult =
 
 // RFC 6749 section 2.3.1: id and secret are form-urlencoded before Base64.
 function formDecode(s: string): string | undefined {
+  if (!s.includes("%") && !s.includes("+")) return s;
   try {
     return decodeURIComponent(s.replace(/\+/g, " "));
   } catch {
