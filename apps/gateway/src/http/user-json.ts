@@ -5,10 +5,13 @@ import type { Session, User } from "@gatehouse/proto";
 const iso = (t: Timestamp | undefined) => (t ? timestampDate(t).toISOString() : undefined);
 const map = <V, R>(m: Record<string, V>, f: (v: V) => R) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, f(v)]));
 
+/** The spec types the user id as a long (`login_status.uid`); numeric ids travel as JSON numbers. */
+export const userIdJson = (id: string): number | string => (/^\d{1,16}$/.test(id) && Number.isSafeInteger(Number(id)) ? Number(id) : id);
+
 /** `content.user` of the contract (section 5). */
 export function userToJson(u: User): Record<string, unknown> {
   return {
-    id: u.id,
+    id: userIdJson(u.id),
     pulse_id: u.pulseId,
     objectType: "user",
     ids: map(u.ids, (i) => ({
@@ -40,7 +43,7 @@ export function sessionToJson(s: Session, userId: string): Record<string, unknow
     expires_in: Number(s.expiresIn),
     expires_at: Number(s.expiresAtMs),
     refresh_token: s.refreshToken,
-    login_status: { uid: userId, connect_state: s.connectState || "connected" },
+    login_status: { uid: userIdJson(userId), connect_state: s.connectState || "connected" },
     scope: s.scope,
   };
 }

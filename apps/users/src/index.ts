@@ -1,0 +1,34 @@
+import { fileURLToPath } from "node:url";
+import type { Migrations } from "@gatehouse/db";
+import { UsersService } from "@gatehouse/proto";
+import type { ServiceModule } from "@gatehouse/rpc";
+import { usersPolicy } from "./policy.ts";
+import { createUsersService, type UsersServiceDeps } from "./users-service.ts";
+
+/** The users service's tables live in the `users` schema. */
+export const usersMigrations: Migrations = {
+  schema: "users",
+  dir: fileURLToPath(new URL("../migrations", import.meta.url)),
+};
+
+export type UsersDeps = UsersServiceDeps;
+
+/** The users service module: users, credentials, identifiers and their confirmation. */
+export async function createUsers(deps: UsersDeps): Promise<ServiceModule> {
+  const service = createUsersService(deps);
+  return {
+    name: "users",
+    routes: (router) => router.service(UsersService, service),
+    policy: usersPolicy,
+    ready: async () => (await deps.db.ping()) && (await deps.kv.ping()),
+    // The database and kv belong to the launcher, which closes them.
+    close: async () => undefined,
+  };
+}
+
+export { usersPolicy } from "./policy.ts";
+export { confirmationStillWanted } from "./confirmation/still-wanted.ts";
+export { argon2Passwords, DEFAULT_HASH_PARAMS, type Passwords, type HashParams } from "./credentials/passwords.ts";
+export { DEFAULT_LOGIN_LIMITS, type LoginLimits } from "./login/throttle.ts";
+export { DEFAULT_CONFIRMATION_OPTIONS, type ConfirmationOptions } from "./confirmation/options.ts";
+export type { ResolvedEntrypoint } from "./users-service.ts";

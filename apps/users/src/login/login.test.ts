@@ -1,0 +1,140 @@
+import { Code } from "@connectrpc/connect";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { backends, caller, failure, startUsers, uniqueEmail, userObject, type Harness } from "../../test/harness.ts";
+import { argon2Passwords, type Passwords } from "../credentials/passwords.ts";
+
+const PASSWORD = "correct horse battery";
+
+/** Passwords that count how many verifications actually ran. */
+function countingPasswords(): Passwords & { verified: number } {
+  const inner = argon2Passwords();
+  const counted = {
+    verified: 0,
+    hash: inner.hash,
+    needsRehash: inner.needsRehash,
+    async verify(phc: string | undefined, password: string) {
+      counted.verified++;
+      return inner.verify(phc, password);
+    },
+  };
+  return counted;
+}
+
+describe.each(backends)("login on %s", (_name, open) => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startUsers(open);
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  /** A user of the `open` entry point (email needs no confirmation). */
+  async function openUser(email = uniqueEmail()) {
+    const object = userObject(email, { datas: { surname: { objectType: "data", value: "Pérez" } } });
+    const res = await h.users.registerUser({ caller: caller("open"), object });
+    return { email, user: res.user! };
+  }
+
+  it("logs in with the canonical email and the password, and opens a session when wired", async () => {
+    const { email, user } = await openUser();
+    const res = await h.users.loginUser({ caller: caller("open"), email: `  ${email.toUpperCase()}`, password: PASSWORD });
+    expect(res.user?.id).toBe(user.id);
+    expect(res.session).toBeUndefined();
+    expect(res.missingFields).toEqual([]);
+    const withSessions = await h.serve({ openSession: async (u) => ({ accessToken: `token-for-${u.id}` }) as never });
+    const again = await withSessions.loginUser({ caller: caller("open"), email, password: PASSWORD });
+    expect(again.session?.accessToken).toBe(`token-for-${user.id}`);
+  });
+
+  it("wrong password and unknown user give the same error in similar time", async () => {
+    const { email } = await openUser();
+    const timed = async (e: string) => {
+      const t = performance.now();
+      const err = await failure(h.users.loginUser({ caller: caller("open", { clientAddress: e }), email: e, password: "wrong password" }));
+      return { err, ms: performance.now() - t };
+    };
+    const wrong = [await timed(email), await timed(email), await timed(email)];
+    const unknown = [await timed(uniqueEmail()), await timed(uniqueEmail()), await timed(uniqueEmail())];
+    for (const { err } of [...wrong, ...unknown]) {
+      expect(err.code).toBe(Code.PermissionDenied);
+      expect(err.reason).toBe("INVALID_CREDENTIALS");
+      expect(err.message).toBe(wrong[0]!.err.message);
+    }
+    const median = (xs: { ms: number }[]) => xs.map((x) => x.ms).sort((a, b) => a - b)[1]!;
+    const ratio = median(unknown) / median(wrong);
+    expect(ratio).toBeGreaterThan(0.4);
+    expect(ratio).toBeLessThan(2.5);
+  });
+
+  it("parallel wrong passwords: no more than the account limit are even verified", async () => {
+    const { email } = await openUser();
+    const passwords = countingPasswords();
+    const client = await h.serve({ passwords, loginLimits: { perAccount: 5, perAddress: 1000, windowSeconds: 900 } });
+    const results = await Promise.all(
+      Array.from({ length: 16 }, () => failure(client.loginUser({ caller: caller("open"), email, password: "wrong password" }))),
+    );
+    expect(passwords.verified).toBeLessThanOrEqual(5);
+    const limited = results.filter((r) => r.reason === "RATE_LIMITED");
+    expect(limited).toHaveLength(11);
+    expect(results.filter((r) => r.reason === "INVALID_CREDENTIALS")).toHaveLength(5);
+    expect(limited[0]!.code).toBe(Code.ResourceExhausted);
+    expect(Number(limited[0]!.metadata.retry_after)).toBeGreaterThan(0);
+    expect(Number(limited[0]!.metadata.retry_after)).toBeLessThanOrEqual(900);
+    // Even the right password waits for the window.
+    expect((await failure(client.loginUser({ caller: caller("open"), email, password: PASSWORD }))).reason).toBe("RATE_LIMITED");
+  });
+
+  it("a success clears the account's failures; the address limit counts across accounts", async () => {
+    const { email } = await openUser();
+    const client = await h.serve({ loginLimits: { perAccount: 3, perAddress: 1000, windowSeconds: 900 } });
+    const at = caller("open", { clientAddress: "198.51.100.1" });
+    for (let i = 0; i < 2; i++) expect((await failure(client.loginUser({ caller: at, email, password: "nope-nope" }))).reason).toBe("INVALID_CREDENTIALS");
+    await client.loginUser({ caller: at, email, password: PASSWORD });
+    for (let i = 0; i < 3; i++) expect((await failure(client.loginUser({ caller: at, email, password: "nope-nope" }))).reason).toBe("INVALID_CREDENTIALS");
+    expect((await failure(client.loginUser({ caller: at, email, password: "nope-nope" }))).reason).toBe("RATE_LIMITED");
+
+    const byAddress = await h.serve({ loginLimits: { perAccount: 100, perAddress: 3, windowSeconds: 900 } });
+    const from = caller("open", { clientAddress: `192.0.2.${Math.floor(Math.random() * 250)}-${Date.now()}` });
+    for (let i = 0; i < 3; i++) expect((await failure(byAddress.loginUser({ caller: from, email: uniqueEmail(), password: "x-x-x-x-x" }))).reason).toBe("INVALID_CREDENTIALS");
+    expect((await failure(byAddress.loginUser({ caller: from, email: uniqueEmail(), password: "x-x-x-x-x" }))).reason).toBe("RATE_LIMITED");
+  });
+
+  it("an unconfirmed main email cannot log in (USER_UNCONFIRMED, 412), but only after the password is right", async () => {
+    const email = uniqueEmail();
+    const reg = await h.users.registerUser({ caller: caller("web"), object: userObject(email) });
+    const err = await failure(h.users.loginUser({ caller: caller("web"), email, password: PASSWORD }));
+    expect(err.code).toBe(Code.FailedPrecondition);
+    expect(err.reason).toBe("USER_UNCONFIRMED");
+    expect(err.metadata.user_id).toBe(reg.user!.id);
+    expect((await failure(h.users.loginUser({ caller: caller("web"), email, password: "wrong password" }))).reason).toBe("INVALID_CREDENTIALS");
+  });
+
+  it("passwordless users cannot log in with a password", async () => {
+    const email = uniqueEmail();
+    await h.users.registerUser({ caller: caller("nopass"), object: { ...userObject(email), password: null } });
+    expect((await failure(h.users.loginUser({ caller: caller("open"), email, password: "" }))).reason).toBe("INVALID_CREDENTIALS");
+  });
+
+  it("rehashes a password made with other parameters on login", async () => {
+    const email = uniqueEmail();
+    const weak = await h.serve({ passwords: argon2Passwords({ memoryCost: 8192, timeCost: 1, parallelism: 1 }) });
+    const reg = await weak.registerUser({ caller: caller("open"), object: userObject(email, { datas: { surname: { objectType: "data", value: "P" } } }) });
+    const hashOf = async () =>
+      (await h.db.query<{ password_hash: string }>("SELECT password_hash FROM users.users WHERE id = $1", [reg.user!.id])).rows[0]!.password_hash;
+    expect(await hashOf()).toContain("$m=8192,t=1,p=1$");
+    await h.users.loginUser({ caller: caller("open"), email, password: PASSWORD });
+    const after = await hashOf();
+    expect(after).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    await h.users.loginUser({ caller: caller("open"), email, password: PASSWORD });
+    expect(await hashOf()).toBe(after);
+  });
+
+  it("fca lists the entry point's mandatory data the user lacks", async () => {
+    const { email } = await openUser();
+    const res = await h.users.loginUser({ caller: caller("profile"), email, password: PASSWORD, fca: true });
+    expect(res.missingFields).toEqual(["name", "birthday"]);
+    const quiet = await h.users.loginUser({ caller: caller("profile"), email, password: PASSWORD });
+    expect(quiet.missingFields).toEqual([]);
+  });
+});

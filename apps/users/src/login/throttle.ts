@@ -1,0 +1,37 @@
+import { domainError } from "@gatehouse/errors";
+import type { Kv } from "@gatehouse/kv";
+
+/** Login attempts allowed per window, per account and per client address. */
+export interface LoginLimits {
+  perAccount: number;
+  perAddress: number;
+  windowSeconds: number;
+}
+
+export const DEFAULT_LOGIN_LIMITS: LoginLimits = { perAccount: 5, perAddress: 20, windowSeconds: 900 };
+
+const accountKey = (email: string) => `users:login:acct:${email}`;
+const addressKey = (address: string) => `users:login:addr:${address}`;
+
+/**
+ * Counts one attempt BEFORE the password is checked, so parallel guesses
+ * cannot slip past the limit while their hashes run; over the limit is
+ * RATE_LIMITED with `retry_after` seconds.
+ */
+export async function countLoginAttempt(kv: Kv, limits: LoginLimits, email: string, address: string): Promise<void> {
+  const [account, client] = await Promise.all([
+    kv.incr(accountKey(email), limits.windowSeconds),
+    address ? kv.incr(addressKey(address), limits.windowSeconds) : Promise.resolve(undefined),
+  ]);
+  const over = [
+    account.count > limits.perAccount ? account.ttlSeconds : 0,
+    client && client.count > limits.perAddress ? client.ttlSeconds : 0,
+  ];
+  const retryAfter = Math.max(...over);
+  if (retryAfter > 0) throw domainError("RATE_LIMITED", undefined, { metadata: { retry_after: String(retryAfter) } });
+}
+
+/** A successful login clears the account's failures (the address window keeps running). */
+export async function clearAccountAttempts(kv: Kv, email: string): Promise<void> {
+  await kv.del(accountKey(email));
+}

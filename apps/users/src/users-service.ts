@@ -1,0 +1,117 @@
+import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
+import type { Db } from "@gatehouse/db";
+import { domainError, errorFacts, validationError } from "@gatehouse/errors";
+import type { DeliveryLocale } from "@gatehouse/jobs";
+import type { Kv } from "@gatehouse/kv";
+import type { Logger } from "@gatehouse/logging";
+import type { Caller, Entrypoint, Session, User, UsersService } from "@gatehouse/proto";
+import type { KeyRing } from "@gatehouse/secrets";
+import { confirmIdentifier } from "./confirmation/confirm.ts";
+import type { Enqueue } from "./confirmation/issue.ts";
+import { DEFAULT_CONFIRMATION_OPTIONS, type ConfirmationOptions } from "./confirmation/options.ts";
+import { argon2Passwords, type Passwords } from "./credentials/passwords.ts";
+import { login } from "./login/login.ts";
+import { DEFAULT_LOGIN_LIMITS, type LoginLimits } from "./login/throttle.ts";
+import { registerUser } from "./registration/register.ts";
+import { toUser } from "./users/model.ts";
+import { userStore } from "./users/store.ts";
+
+export interface ResolvedEntrypoint {
+  entrypoint: Entrypoint;
+  clientId: string;
+}
+
+export interface UsersServiceDeps {
+  db: Db;
+  kv: Kv;
+  keys: KeyRing;
+  logger: Logger;
+  /** The registry's GetEntrypoint; undefined when the entry point does not exist. */
+  entrypoints: (entrypointId: string) => Promise<ResolvedEntrypoint | undefined>;
+  /** Queues a confirmation delivery; throws when the queue cannot take it. */
+  enqueue: Enqueue;
+  /** Opens the OAuth session of a user (the auth service); absent = no session in responses. */
+  openSession?: (user: User, caller: Caller | undefined) => Promise<Session>;
+  passwords?: Passwords;
+  loginLimits?: LoginLimits;
+  confirmation?: ConfirmationOptions;
+}
+
+const localeOf = (caller: Caller | undefined): DeliveryLocale => (caller?.locale === "es" ? "es" : "en");
+
+/** UsersService over the domain modules: maps requests in and results out, nothing more. */
+export function createUsersService(deps: UsersServiceDeps): ServiceImpl<typeof UsersService> {
+  const passwords = deps.passwords ?? argon2Passwords();
+  const limits = deps.loginLimits ?? DEFAULT_LOGIN_LIMITS;
+  const options = deps.confirmation ?? DEFAULT_CONFIRMATION_OPTIONS;
+
+  /** The caller's entry point, which must belong to the caller's application. */
+  async function entrypointOf(caller: Caller | undefined): Promise<ResolvedEntrypoint> {
+    const id = caller?.entrypointId ?? "";
+    const found = id ? await deps.entrypoints(id) : undefined;
+    if (!found) throw domainError("ENTRYPOINT_NOT_FOUND", undefined, { metadata: { entrypoint_id: id } });
+    if (found.clientId !== caller?.clientId) {
+      throw domainError("PERMISSION_DENIED", "The entry point does not belong to the calling application.", {
+        metadata: { entrypoint_id: id },
+      });
+    }
+    return found;
+  }
+
+  return {
+    async registerUser(req) {
+      const { entrypoint, clientId } = await entrypointOf(req.caller);
+      try {
+        const done = await registerUser(
+          { db: deps.db, keys: deps.keys, enqueue: deps.enqueue, options, passwords },
+          { entrypoint, clientId, object: req.object, locale: localeOf(req.caller) },
+        );
+        const user = toUser(done.user);
+        deps.logger.info({ userId: user.id, entrypointId: entrypoint.id, pending: done.pendingConfirmation }, "user registered");
+        const session = done.pendingConfirmation.length === 0 && deps.openSession ? await deps.openSession(user, req.caller) : undefined;
+        return { user, session };
+      } catch (err) {
+        if (errorFacts(err).reason === "CONFIRMATION_NOT_QUEUED") {
+          deps.logger.error({ err: (err as ConnectError).cause, entrypointId: entrypoint.id }, "confirmation delivery not queued");
+        }
+        throw err;
+      }
+    },
+
+    async loginUser(req) {
+      const { entrypoint } = await entrypointOf(req.caller);
+      const done = await login(
+        { db: deps.db, kv: deps.kv, passwords, limits },
+        { email: req.email, password: req.password, entrypoint, clientAddress: req.caller?.clientAddress ?? "" },
+      );
+      const user = toUser(done.user);
+      const session = deps.openSession ? await deps.openSession(user, req.caller) : undefined;
+      return { user, session, missingFields: req.fca ? done.missingFields : [] };
+    },
+
+    async getUser(req) {
+      if (!req.userId && !req.pulseId) throw validationError([{ field: "userId", code: "required" }]);
+      const store = userStore(deps.db);
+      const found = req.userId ? await store.byId(req.userId) : await store.byPulseId(req.pulseId);
+      if (!found || (req.pulseId && req.userId && found.pulseId !== req.pulseId)) throw domainError("USER_NOT_FOUND");
+      return { user: toUser(found) };
+    },
+
+    async updateUser() {
+      throw new ConnectError("UpdateUser is not implemented yet", Code.Unimplemented);
+    },
+
+    async confirmIdentifier(req) {
+      const done = await confirmIdentifier(
+        { db: deps.db, keys: deps.keys, options },
+        req.linkToken ? { linkToken: req.linkToken } : { userId: req.userId, key: req.key, code: req.code },
+      );
+      deps.logger.info({ userId: done.user.id, key: done.key }, "identifier confirmed");
+      return { user: toUser(done.user), redirectUrl: done.contextUrl ?? "" };
+    },
+
+    async resendConfirmation() {
+      throw new ConnectError("ResendConfirmation is not implemented yet", Code.Unimplemented);
+    },
+  };
+}
