@@ -17,6 +17,13 @@ export const ErrorEnvelope = Type.Object(
 
 export const Result = Type.Object({ status: Type.Integer(), elapsed: Type.Integer() });
 
+/** The error envelope with content too (412: the URL that resends the code). */
+export const ErrorEnvelopeWithUrl = Type.Object({
+  content: Type.Object({ url: Type.String() }),
+  result: ErrorEnvelope.properties.result,
+  errors: ErrorEnvelope.properties.errors,
+});
+
 /** `{content, result}` */
 export const SuccessEnvelope = <T extends Parameters<typeof Type.Object>[0]>(content: ReturnType<typeof Type.Object<T>>) =>
   Type.Object({ content, result: Result });

@@ -4,7 +4,7 @@ import type { GatewayDeps } from "../../deps.ts";
 import { appPrincipal, callerOf } from "../../http/app-token.ts";
 import { elapsed, sendContent, sendError } from "../../http/envelope.ts";
 import { sessionToJson, userToJson } from "../../http/user-json.ts";
-import { errorResponses } from "../../schemas/common.ts";
+import { ErrorEnvelopeWithUrl, errorResponses } from "../../schemas/common.ts";
 import { LoginEnvelope, LoginQuery, UserHeaders } from "../../schemas/user.ts";
 
 /**
@@ -23,7 +23,7 @@ export const accessRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, d
         headers: UserHeaders,
         querystring: LoginQuery,
         body: LoginEnvelope,
-        response: errorResponses(400, 401, 403, 412, 429),
+        response: { ...errorResponses(400, 401, 403, 429), 412: ErrorEnvelopeWithUrl },
       },
     },
     async (req, reply) => {

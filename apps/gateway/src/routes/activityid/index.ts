@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { GatewayDeps } from "../../deps.ts";
 import { accessRoute } from "./access.ts";
+import { confirmRoutes } from "./confirm.ts";
 import { registerRoute } from "./register.ts";
 
 /** {base_url}/activityid/v1: the user operations, present when the users service is wired. */
@@ -8,4 +9,5 @@ export const activityIdRoutes: FastifyPluginAsync<GatewayDeps> = async (app, dep
   if (!deps.users) return;
   await app.register(registerRoute, deps);
   await app.register(accessRoute, deps);
+  await app.register(confirmRoutes, deps);
 };

@@ -1,0 +1,50 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import Type from "typebox";
+import { errorFacts } from "@gatehouse/errors";
+import type { GatewayDeps } from "../../deps.ts";
+import { sendError } from "../../http/envelope.ts";
+import { errorResponses } from "../../schemas/common.ts";
+
+const CONFIRMED_PATH = "/activityid/v1/user/confirmed";
+
+const page = (lang: "en" | "es", ok: boolean) => {
+  const t = {
+    en: ok ? ["Confirmed", "Your address is confirmed. You can close this page."] : ["Link not valid", "This confirmation link is not valid, was used or has expired."],
+    es: ok ? ["Confirmado", "Tu dirección está confirmada. Puedes cerrar esta página."] : ["Enlace no válido", "Este enlace de confirmación no es válido, ya se usó o ha caducado."],
+  }[lang];
+  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${t[0]}</title></head><body><main><h1>${t[0]}</h1><p>${t[1]}</p></main></body></html>`;
+};
+
+/**
+ * GET {base_url}/activityid/v1/user/confirm?token=: the link of the
+ * confirmation email. It confirms and redirects (302) to the whitelisted
+ * context.url the users service returns, else to the hosted confirmed page.
+ */
+export const confirmRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, deps) => {
+  app.get(
+    "/activityid/v1/user/confirm",
+    {
+      schema: {
+        summary: "Confirm an identifier by the emailed link",
+        tags: ["users"],
+        querystring: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: true }),
+        response: errorResponses(400, 429),
+      },
+    },
+    async (req, reply) => {
+      try {
+        const res = await deps.users!.confirmIdentifier({ linkToken: req.query.token });
+        return reply.header("cache-control", "no-store").redirect(res.redirectUrl || `${deps.config.publicBaseUrl}${CONFIRMED_PATH}`, 302);
+      } catch (err) {
+        const f = errorFacts(err);
+        if (f.reason === "INVALID_CODE") return reply.code(400).type("text/html; charset=utf-8").send(page(req.locale, false));
+        if (f.reason === "RATE_LIMITED") return sendError(reply, "RATE_LIMITED");
+        throw err;
+      }
+    },
+  );
+
+  app.get(CONFIRMED_PATH, { schema: { summary: "Hosted page shown after a confirmation", tags: ["users"] } }, async (req, reply) =>
+    reply.type("text/html; charset=utf-8").header("cache-control", "no-store").send(page(req.locale, true)),
+  );
+};
