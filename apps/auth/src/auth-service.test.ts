@@ -30,6 +30,8 @@ describe.each(backends)("AuthService on %s", (_name, open) => {
       h.anonymous.revokeToken({ client: creds(SHOP), token: "x" }),
       h.anonymous.getJwks({}),
       h.anonymous.getServerMetadata({}),
+      h.anonymous.issueUserSession({ userId: "u1", clientId: SHOP.clientId, scope: "profile" }),
+      h.anonymous.revokeUserSession({ sessionId: "s1" }),
     ];
     for (const call of calls) {
       const f = await failure(call);
@@ -54,7 +56,7 @@ describe.each(backends)("AuthService on %s", (_name, open) => {
   it("describes the server for the discovery documents", async () => {
     const m = await h.auth.getServerMetadata({});
     expect(m.issuer).toBe("http://auth.test");
-    expect(m.grantTypesSupported).toEqual(["client_credentials"]);
+    expect(m.grantTypesSupported).toEqual(["client_credentials", "refresh_token"]);
     expect(m.signingAlgValuesSupported).toEqual(["EdDSA"]);
     expect(m.scopesSupported).toEqual(["apps:write", "apps:read", "admin", "users:access"]);
   });

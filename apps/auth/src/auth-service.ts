@@ -5,6 +5,8 @@ import type { GrantRegistry } from "./grants/index.ts";
 import { introspectToken } from "./introspection/introspect.ts";
 import type { KeyManager } from "./keys/key-manager.ts";
 import { revokeToken } from "./revocation/revoke.ts";
+import type { Sessions } from "./sessions/sessions.ts";
+import { issueUserSession, revokeUserSession } from "./sessions/user-sessions.ts";
 import type { AuthSettings } from "./settings.ts";
 import { runTokenEndpoint } from "./token-endpoint/index.ts";
 import type { AccessTokens } from "./tokens/access-token.ts";
@@ -19,6 +21,7 @@ export interface AuthServiceDeps {
   keys: KeyManager;
   tokens: AccessTokens;
   revocations: RevocationList;
+  sessions: Sessions;
   settings: AuthSettings;
 }
 
@@ -49,13 +52,23 @@ export function createAuthService(deps: AuthServiceDeps): ServiceImpl<typeof Aut
         iat: BigInt(i.iat),
         iss: i.iss,
         aud: i.aud,
-        jti: i.jti,
-        tokenType: i.token_type,
+        jti: i.jti ?? "",
+        tokenType: i.token_type ?? "",
       };
     },
 
     async revokeToken(req) {
       await revokeToken(deps, { client: req.client, token: req.token });
+      return {};
+    },
+
+    async issueUserSession(req) {
+      const s = await issueUserSession(deps, { userId: req.userId, clientId: req.clientId, scope: req.scope });
+      return { ...s, expiresIn: BigInt(s.expiresIn) };
+    },
+
+    async revokeUserSession(req) {
+      await revokeUserSession(deps, { sessionId: req.sessionId });
       return {};
     },
 

@@ -9,7 +9,9 @@ import { createAuthService } from "./auth-service.ts";
 import type { ClientDirectory } from "./clients/client-directory.ts";
 import { grantRegistry } from "./grants/index.ts";
 import { createKeyManager } from "./keys/key-manager.ts";
-import type { AuthSettings } from "./settings.ts";
+import { createSessionStore } from "./sessions/session-store.ts";
+import { createSessions } from "./sessions/sessions.ts";
+import { sessionLifetimes, type AuthSettings } from "./settings.ts";
 import { createAccessTokens } from "./tokens/access-token.ts";
 import { createRevocationList } from "./tokens/revocation-list.ts";
 
@@ -23,8 +25,12 @@ export interface AuthDeps {
 }
 
 export type AuthModule = ServiceModule & {
-  /** Whether an access token id was revoked (the verifiers of other services ask this). */
-  isRevoked(jti: string): Promise<boolean>;
+  /**
+   * Whether an access token was revoked: its id (jti), or the login session
+   * named by its sid claim. Other services' verifiers must check both keys:
+   * `revoked:at:<jti>` and `revoked:sid:<sid>` (accessTokenRevocationCheck).
+   */
+  isRevoked(jti: string, sid?: string): Promise<boolean>;
   jwks(): Promise<JSONWebKeySet>;
 };
 
@@ -33,7 +39,15 @@ export async function createAuth(deps: AuthDeps): Promise<AuthModule> {
   const keys = await createKeyManager({ db: deps.db, keyRing: deps.keys, alg: deps.settings.signingAlg, logger: deps.logger });
   const revocations = createRevocationList(deps.kv);
   const tokens = createAccessTokens({ keys, revocations, settings: deps.settings });
-  const service = createAuthService({ clients: deps.clients, grants: grantRegistry(), keys, tokens, revocations, settings: deps.settings });
+  const lifetimes = sessionLifetimes(deps.settings);
+  const store = createSessionStore({
+    kv: deps.kv,
+    hashToken: deps.keys.mac("refresh-token"),
+    idleMs: lifetimes.idleSeconds * 1000,
+    accessTokenTtlMs: lifetimes.accessTokenTtlSeconds * 1000,
+  });
+  const sessions = createSessions({ store, revocations, lifetimes, logger: deps.logger });
+  const service = createAuthService({ clients: deps.clients, grants: grantRegistry(), keys, tokens, revocations, sessions, settings: deps.settings });
   const internal = [INTERNAL_SCOPE];
   return {
     name: "auth",
@@ -46,6 +60,8 @@ export async function createAuth(deps: AuthDeps): Promise<AuthModule> {
       revokeToken: internal,
       getJwks: internal,
       getServerMetadata: internal,
+      issueUserSession: internal,
+      revokeUserSession: internal,
     },
     async ready() {
       return (await deps.db.ping()) && (await deps.kv.ping());
@@ -53,7 +69,7 @@ export async function createAuth(deps: AuthDeps): Promise<AuthModule> {
     async close() {
       keys.close();
     },
-    isRevoked: (jti) => revocations.isRevoked(jti),
+    isRevoked: (jti, sid) => revocations.isRevoked(jti, sid),
     jwks: async () => keys.jwks(),
   };
 }

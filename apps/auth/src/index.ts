@@ -10,3 +10,5 @@ export type { SigningAlg } from "./keys/key-material.ts";
 export type { AuthenticatedClient, ClientDirectory } from "./clients/client-directory.ts";
 export { registryClientDirectory } from "./clients/registry-client-directory.ts";
 export { SCOPES_SUPPORTED } from "./auth-service.ts";
+export { accessTokenRevocationCheck, revokedSessionKey, revokedTokenKey } from "./tokens/revocation-list.ts";
+export { DEFAULT_REFRESH_IDLE_TTL_SECONDS, DEFAULT_REFRESH_TOKEN_TTL_SECONDS } from "./settings.ts";

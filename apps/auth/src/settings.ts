@@ -7,4 +7,22 @@ export interface AuthSettings {
   audience: string;
   accessTokenTtlSeconds: number;
   signingAlg: SigningAlg;
+  /** Absolute lifetime of a login session and its refresh family (REFRESH_TOKEN_TTL); default 30 days. */
+  refreshTokenTtlSeconds?: number;
+  /** A refresh token unused this long expires (the session idles out); default 7 days. */
+  refreshIdleTtlSeconds?: number;
 }
+
+export const DEFAULT_REFRESH_TOKEN_TTL_SECONDS = 30 * 86_400;
+export const DEFAULT_REFRESH_IDLE_TTL_SECONDS = 7 * 86_400;
+
+/** The lifetimes of a login session, with the defaults filled in. */
+export function sessionLifetimes(settings: AuthSettings) {
+  return {
+    absoluteSeconds: settings.refreshTokenTtlSeconds ?? DEFAULT_REFRESH_TOKEN_TTL_SECONDS,
+    idleSeconds: settings.refreshIdleTtlSeconds ?? DEFAULT_REFRESH_IDLE_TTL_SECONDS,
+    accessTokenTtlSeconds: settings.accessTokenTtlSeconds,
+  };
+}
+
+export type SessionLifetimes = ReturnType<typeof sessionLifetimes>;

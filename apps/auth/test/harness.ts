@@ -143,6 +143,26 @@ export async function tokenFor(h: AuthHarness, c: { clientId: string; secret: st
   return res.accessToken;
 }
 
+export const USER_ID = "8f14e45fceea167a5a36dedd4bea2543";
+export const SESSION_SCOPE = "profile offline_access";
+
+/** Opens a login session as the users service does after a login. */
+export function openSession(h: AuthHarness, c: { clientId: string } = SHOP, scope = SESSION_SCOPE, userId = USER_ID) {
+  return h.auth.issueUserSession({ userId, clientId: c.clientId, scope });
+}
+
+/** The refresh_token grant. */
+export function refresh(h: AuthHarness, refreshToken: string, c: { clientId: string; secret: string } = SHOP, scope?: string) {
+  const parameters: Record<string, string> = { refresh_token: refreshToken };
+  if (scope !== undefined) parameters.scope = scope;
+  return h.auth.issueToken({ client: creds(c), grantType: "refresh_token", parameters });
+}
+
+/** Whether a token introspects active for its own client (an operator sees every client's). */
+export async function isActive(h: AuthHarness, token: string): Promise<boolean> {
+  return (await h.auth.introspectToken({ client: creds(OPERATOR), token })).active;
+}
+
 /** The error a rejected call ended with, as reason, code and message. */
 export async function failure(call: Promise<unknown>): Promise<ErrorFacts> {
   try {

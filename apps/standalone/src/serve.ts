@@ -38,6 +38,7 @@ export async function serveOne(name: ServiceName, config: Config, logger: Logger
         issuer: config.publicAuthUrl,
         audience: config.publicBaseUrl,
         accessTokenTtlSeconds: config.accessTokenTtlSeconds,
+        refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
         signingAlg: config.signingAlg,
       },
     });

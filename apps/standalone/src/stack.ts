@@ -9,6 +9,7 @@ import { createRegistry } from "@gatehouse/registry";
 import { callerInterceptors, directTransport, InternalTokens } from "@gatehouse/rpc";
 import { bootstrapOperator } from "./bootstrap.ts";
 import { closeStores, migrateAll, openStores, type Stores } from "./stores.ts";
+import { wireUsers } from "./users-wiring.ts";
 import { accessTokenVerifier, serverInterceptors } from "./wiring.ts";
 
 export interface Stack {
@@ -49,6 +50,7 @@ export async function buildStack(config: Config, logger: Logger = createLogger("
       issuer: config.publicAuthUrl,
       audience: config.publicBaseUrl,
       accessTokenTtlSeconds: config.accessTokenTtlSeconds,
+      refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
       signingAlg: config.signingAlg,
     },
   });
@@ -60,13 +62,16 @@ export async function buildStack(config: Config, logger: Logger = createLogger("
   const registry = registryAs("gateway");
   const auth = authAs("gateway");
   if (config.bootstrapOperator) await bootstrapOperator(registryAs("bootstrap"), config.bootstrapOperator, logger);
+  const users = await wireUsers({ config, stores, logger, internal, registry: registryAs("users"), auth: authAs("users") });
 
   const app = await createGateway(
     {
       registry,
       auth,
+      users: users.clientAs("gateway"),
+      verifyAccessToken: verify,
       config,
-      ready: async () => (await registryMod.ready()) && (await authMod.ready()),
+      ready: async () => (await registryMod.ready()) && (await authMod.ready()) && (await users.module.ready()),
     },
     logger,
   );
@@ -77,6 +82,7 @@ export async function buildStack(config: Config, logger: Logger = createLogger("
     auth,
     async close() {
       await app.close();
+      await users.close();
       await authMod.close();
       await registryMod.close();
       await closeStores(stores);

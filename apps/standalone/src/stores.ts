@@ -5,8 +5,9 @@ import { openKv, type Kv } from "@gatehouse/kv";
 import { loadKeyRing, type KeyRing } from "@gatehouse/secrets";
 import { authMigrations } from "@gatehouse/auth";
 import { registryMigrations } from "@gatehouse/registry";
+import { usersMigrations } from "@gatehouse/users";
 
-export const allMigrations: Migrations[] = [registryMigrations, authMigrations];
+export const allMigrations: Migrations[] = [registryMigrations, authMigrations, usersMigrations];
 
 export interface Stores {
   db: Db;

@@ -1,5 +1,6 @@
 import type { JSONWebKeySet } from "jose";
 import type { Client, Interceptor } from "@connectrpc/connect";
+import { accessTokenRevocationCheck } from "@gatehouse/auth";
 import type { Config } from "@gatehouse/config";
 import type { Kv } from "@gatehouse/kv";
 import type { Logger } from "@gatehouse/logging";
@@ -12,8 +13,6 @@ import {
   type ServiceModule,
 } from "@gatehouse/rpc";
 
-/** Revocation marks written by the auth service (RFC 7009), read by every verifier. */
-export const revocationCheck = (kv: Kv) => async (jti: string) => (await kv.get(`revoked:at:${jti}`)) !== null;
 
 /** Verifies access tokens of the auth service (JWKS over RPC, revocation in the shared store). */
 export function accessTokenVerifier(config: Config, kv: Kv, auth: () => Client<typeof AuthService>) {
@@ -21,7 +20,8 @@ export function accessTokenVerifier(config: Config, kv: Kv, auth: () => Client<t
     fetchJwks: async () => JSON.parse((await auth().getJwks({})).jwksJson) as JSONWebKeySet,
     issuer: config.publicAuthUrl,
     audiences: [...new Set([config.publicBaseUrl, config.publicGraphUrl, config.publicAuthUrl])],
-    isRevoked: revocationCheck(kv),
+    // Marks the auth service writes: revoked access tokens and ended sessions.
+    isRevoked: accessTokenRevocationCheck(kv),
   });
 }
 

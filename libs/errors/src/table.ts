@@ -30,6 +30,7 @@ export const errorTable = {
   INVALID_CREDENTIALS: def(Code.PermissionDenied, 403, "User id or password invalid.", "Usuario o contraseña no válidos."),
   USER_UNCONFIRMED: def(Code.FailedPrecondition, 412, "The user has not confirmed the email.", "El usuario no ha confirmado el correo."),
   USER_NOT_FOUND: def(Code.NotFound, 404, "The user does not exist.", "El usuario no existe."),
+  SESSION_NOT_FOUND: def(Code.NotFound, 404, "The session does not exist or has ended.", "La sesión no existe o ha terminado."),
   INVALID_CODE: def(Code.InvalidArgument, 400, "The confirmation code or link is invalid, used or expired.", "El código o enlace de confirmación no es válido, ya se usó o ha caducado."),
   RATE_LIMITED: def(Code.ResourceExhausted, 429, "Too many requests; try again later.", "Demasiadas peticiones; inténtelo más tarde."),
   SERVICE_UNAVAILABLE: def(Code.Unavailable, 503, "The service is temporarily unavailable.", "El servicio no está disponible temporalmente."),

@@ -14,6 +14,13 @@ export interface Kv {
   /** Reads and deletes in one step: at most one caller gets the value. */
   take(key: string): Promise<string | null>;
   del(key: string): Promise<void>;
+  /**
+   * Sets value only while the key holds exactly `expected`, in one step: of
+   * many racing callers with the same `expected`, at most one succeeds. A
+   * missing key never matches. With ttlSeconds the key gets that lifetime,
+   * without it keeps its own. True when this call set it.
+   */
+  compareAndSet(key: string, expected: string, value: string, ttlSeconds?: number): Promise<boolean>;
   /** Increments a counter; the first increment starts its window of ttlSeconds. */
   incr(key: string, ttlSeconds: number): Promise<{ count: number; ttlSeconds: number }>;
   ping(): Promise<boolean>;
@@ -26,6 +33,14 @@ export function openKv(opts: { redisUrl?: string | undefined; prefix?: string })
   const prefix = opts.prefix ?? "gh:";
   return opts.redisUrl ? redisKv(opts.redisUrl, prefix) : memoryKv();
 }
+
+// GET, compare and SET run in one script: Redis executes it atomically.
+const COMPARE_AND_SET = `
+local current = redis.call('GET', KEYS[1])
+if current ~= ARGV[1] then return 0 end
+if tonumber(ARGV[3]) > 0 then redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+else redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL') end
+return 1`;
 
 function redisKv(url: string, prefix: string): Kv {
   // Fail fast instead of queueing commands while Redis is away: callers answer 503.
@@ -45,6 +60,10 @@ function redisKv(url: string, prefix: string): Kv {
     take: (k) => r.getdel(k),
     async del(k) {
       await r.del(k);
+    },
+    async compareAndSet(k, expected, v, ttl) {
+      // ioredis applies keyPrefix to the script's KEYS.
+      return (await r.eval(COMPARE_AND_SET, 1, k, expected, v, String(ttl ?? 0))) === 1;
     },
     async incr(k, ttl) {
       const res = await r.multi().incr(k).expire(k, ttl, "NX").ttl(k).exec();
@@ -104,6 +123,12 @@ function memoryKv(): Kv {
     },
     async del(k) {
       data.delete(k);
+    },
+    async compareAndSet(k, expected, v, ttl) {
+      const e = live(k);
+      if (!e || e.v !== expected) return false;
+      data.set(k, { v, exp: ttl ? now() + ttl * 1000 : e.exp });
+      return true;
     },
     async incr(k, ttl) {
       const e = live(k);

@@ -26,6 +26,22 @@ describe.each(stores)("kv on %s", (_name, open) => {
     const takes = await Promise.all(Array.from({ length: 16 }, () => kv.take("once")));
     expect(takes.filter((t) => t === "x")).toHaveLength(1);
   });
+  it("compare-and-set: only on the expected value, one winner of many, ttl kept or replaced", async () => {
+    expect(await kv.compareAndSet("cas-missing", "", "x")).toBe(false);
+    expect(await kv.get("cas-missing")).toBeNull();
+    await kv.set("cas", "v1", 1);
+    expect(await kv.compareAndSet("cas", "other", "v2")).toBe(false);
+    expect(await kv.get("cas")).toBe("v1");
+    const wins = await Promise.all(Array.from({ length: 16 }, (_, i) => kv.compareAndSet("cas", "v1", `v2-${i}`)));
+    expect(wins.filter(Boolean)).toHaveLength(1);
+    expect(await kv.get("cas")).toBe(`v2-${wins.indexOf(true)}`);
+    // Without a ttl the key kept its 1 s lifetime; with one it gets the new one.
+    await kv.set("cas-ttl", "a", 1);
+    expect(await kv.compareAndSet("cas-ttl", "a", "b", 60)).toBe(true);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await kv.get("cas")).toBeNull();
+    expect(await kv.get("cas-ttl")).toBe("b");
+  });
   it("counts within a window", async () => {
     const counts = await Promise.all(Array.from({ length: 10 }, () => kv.incr("c", 60)));
     expect(counts.map((c) => c.count).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);

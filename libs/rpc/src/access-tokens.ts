@@ -7,8 +7,8 @@ export interface AccessTokenVerifierOptions {
   issuer: string;
   /** Accepted audiences; a token must name one of them. */
   audiences: string[];
-  /** Whether a token id was revoked (RFC 7009); shared state in Redis. */
-  isRevoked?: (jti: string) => Promise<boolean>;
+  /** Whether a token id, or the session (sid) it belongs to, was revoked; shared state in Redis. */
+  isRevoked?: (jti: string, sid?: string) => Promise<boolean>;
   /** How long a fetched key set is trusted before it is fetched again. */
   cacheMs?: number;
 }
@@ -49,7 +49,8 @@ export function createAccessTokenVerifier(opts: AccessTokenVerifierOptions) {
         algorithms: ["EdDSA", "ES256", "Ed25519"],
       });
       if (typeof payload.jti !== "string" || typeof payload.sub !== "string") return undefined;
-      if (opts.isRevoked && (await opts.isRevoked(payload.jti))) return undefined;
+      const sid = typeof payload.sid === "string" ? payload.sid : undefined;
+      if (opts.isRevoked && (await opts.isRevoked(payload.jti, sid))) return undefined;
       const scope = typeof payload.scope === "string" ? payload.scope : "";
       return {
         subject: payload.sub,

@@ -1,4 +1,5 @@
 import type { AuthenticatedClient } from "../clients/client-directory.ts";
+import type { Sessions } from "../sessions/sessions.ts";
 import type { AccessTokens } from "../tokens/access-token.ts";
 
 /** The form parameters a grant reads, besides grant_type and client authentication. */
@@ -15,6 +16,7 @@ export interface GrantContext {
   /** Only the grant's declared parameters that were given with a value. */
   params: Readonly<Record<string, string>>;
   tokens: AccessTokens;
+  sessions: Sessions;
 }
 
 /** RFC 6749 section 5.1 access token response. */

@@ -1,12 +1,14 @@
 import type { ClientCredentials } from "@gatehouse/proto";
 import type { AuthenticatedClient, ClientDirectory } from "../clients/client-directory.ts";
 import type { GrantModule, GrantRegistry, TokenResponse } from "../grants/index.ts";
+import type { Sessions } from "../sessions/sessions.ts";
 import type { AccessTokens } from "../tokens/access-token.ts";
 
 export interface TokenEndpointDeps {
   clients: ClientDirectory;
   grants: GrantRegistry;
   tokens: AccessTokens;
+  sessions: Sessions;
 }
 
 /** One token request as it moves through the steps; each step fills in what the next needs. */

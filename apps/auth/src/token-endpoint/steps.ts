@@ -51,5 +51,6 @@ export const runGrant: TokenStep = async (ctx) => {
     client: fromEarlierStep(ctx.client, "client"),
     params: fromEarlierStep(ctx.params, "params"),
     tokens: ctx.deps.tokens,
+    sessions: ctx.deps.sessions,
   });
 };

@@ -13,6 +13,8 @@ export interface AccessTokenClaims {
   jti: string;
   client_id: string;
   scope: string;
+  /** The login session of a user's token (absent for client_credentials). */
+  sid?: string;
 }
 
 export interface AccessTokenSettings {
@@ -28,7 +30,7 @@ export interface IssuedAccessToken {
 }
 
 export interface AccessTokens {
-  issue(grant: { clientId: string; subject: string; scopes: readonly string[] }): Promise<IssuedAccessToken>;
+  issue(grant: { clientId: string; subject: string; scopes: readonly string[]; sid?: string }): Promise<IssuedAccessToken>;
   /** The claims of a token this server issued that is still valid and not revoked; undefined otherwise. */
   verify(token: string): Promise<AccessTokenClaims | undefined>;
 }
@@ -39,7 +41,7 @@ const TYP = "at+jwt";
 export function createAccessTokens(deps: { keys: KeyManager; revocations: RevocationList; settings: AccessTokenSettings }): AccessTokens {
   const { settings } = deps;
   return {
-    async issue({ clientId, subject, scopes }) {
+    async issue({ clientId, subject, scopes, sid }) {
       const signing = deps.keys.signingKey();
       const iat = Math.floor(Date.now() / 1000);
       const exp = iat + settings.accessTokenTtlSeconds;
@@ -54,8 +56,10 @@ export function createAccessTokens(deps: { keys: KeyManager; revocations: Revoca
         jti,
         client_id: clientId,
         scope,
+        ...(sid === undefined ? {} : { sid }),
       });
-      const claims = { iss: settings.issuer, sub: subject, aud: [settings.audience], exp, iat, jti, client_id: clientId, scope };
+      const claims: AccessTokenClaims = { iss: settings.issuer, sub: subject, aud: [settings.audience], exp, iat, jti, client_id: clientId, scope };
+      if (sid !== undefined) claims.sid = sid;
       return { token, claims, expiresIn: settings.accessTokenTtlSeconds };
     },
 
@@ -69,13 +73,16 @@ export function createAccessTokens(deps: { keys: KeyManager; revocations: Revoca
           algorithms: ["EdDSA", "ES256"],
           requiredClaims: ["exp", "iat", "jti", "sub", "client_id"],
         });
-        const { jti, sub, client_id: clientId, scope = "", exp, iat, aud } = payload;
+        const { jti, sub, client_id: clientId, scope = "", exp, iat, aud, sid } = payload;
         if (typeof jti !== "string" || typeof sub !== "string" || typeof clientId !== "string" || typeof scope !== "string") {
           return undefined;
         }
-        if (await deps.revocations.isRevoked(jti)) return undefined;
+        if (sid !== undefined && typeof sid !== "string") return undefined;
+        if (await deps.revocations.isRevoked(jti, sid)) return undefined;
         const audiences = Array.isArray(aud) ? aud : [aud ?? ""];
-        return { iss: settings.issuer, sub, aud: audiences, exp: exp!, iat: iat!, jti, client_id: clientId, scope };
+        const claims: AccessTokenClaims = { iss: settings.issuer, sub, aud: audiences, exp: exp!, iat: iat!, jti, client_id: clientId, scope };
+        if (sid !== undefined) claims.sid = sid;
+        return claims;
       } catch {
         return undefined;
       }

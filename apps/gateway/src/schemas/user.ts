@@ -64,3 +64,24 @@ export const UserHeaders = Type.Object(
   { from: Type.String({ minLength: 1, maxLength: 200, description: "Entry point id" }) },
   { additionalProperties: true },
 );
+
+const AnyObject = Type.Record(Type.String(), Type.Unknown());
+const ResultOut = Type.Object({ status: Type.Integer(), elapsed: Type.Integer() });
+
+/** 200/201: `content.user` (and `content.session_info` when a session was opened). */
+export const UserContent = Type.Object({
+  content: Type.Object({ user: AnyObject, session_info: Type.Optional(AnyObject) }),
+  result: ResultOut,
+});
+
+/** 206 (fca): the login response plus `errors` naming the missing data. */
+export const UserContentIncomplete = Type.Object({
+  content: Type.Object({ user: AnyObject, session_info: Type.Optional(AnyObject) }),
+  result: ResultOut,
+  errors: Type.Object({
+    code: Type.String(),
+    message: Type.String(),
+    details: Type.String(),
+    items: Type.Array(Type.Object({ field: Type.String(), code: Type.String(), message: Type.String() })),
+  }),
+});

@@ -5,7 +5,7 @@ import { appPrincipal, callerOf } from "../../http/app-token.ts";
 import { elapsed, sendContent, sendError } from "../../http/envelope.ts";
 import { sessionToJson, userToJson } from "../../http/user-json.ts";
 import { ErrorEnvelopeWithUrl, errorResponses } from "../../schemas/common.ts";
-import { LoginEnvelope, LoginQuery, UserHeaders } from "../../schemas/user.ts";
+import { LoginEnvelope, LoginQuery, UserContent, UserContentIncomplete, UserHeaders } from "../../schemas/user.ts";
 
 /**
  * POST {base_url}/activityid/v1/user/access: login. The checks run in the
@@ -23,7 +23,7 @@ export const accessRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, d
         headers: UserHeaders,
         querystring: LoginQuery,
         body: LoginEnvelope,
-        response: { ...errorResponses(400, 401, 403, 429), 412: ErrorEnvelopeWithUrl },
+        response: { 200: UserContent, 206: UserContentIncomplete, ...errorResponses(400, 401, 403, 429), 412: ErrorEnvelopeWithUrl },
       },
     },
     async (req, reply) => {

@@ -5,7 +5,7 @@ import { appPrincipal, callerOf } from "../../http/app-token.ts";
 import { sendContent, sendError } from "../../http/envelope.ts";
 import { sessionToJson, userToJson } from "../../http/user-json.ts";
 import { errorResponses, ScQuery } from "../../schemas/common.ts";
-import { RegisterEnvelope, UserHeaders } from "../../schemas/user.ts";
+import { RegisterEnvelope, UserContent, UserHeaders } from "../../schemas/user.ts";
 
 /** POST {base_url}/activityid/v1/user/register (contract section 5). */
 export const registerRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, deps) => {
@@ -19,7 +19,7 @@ export const registerRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app,
         headers: UserHeaders,
         querystring: ScQuery,
         body: RegisterEnvelope,
-        response: errorResponses(400, 401, 403, 409, 502),
+        response: { 201: UserContent, ...errorResponses(400, 401, 403, 409, 502) },
       },
     },
     async (req, reply) => {

@@ -10,7 +10,127 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file gatehouse/auth/v1/auth_service.proto.
  */
 export const file_gatehouse_auth_v1_auth_service: GenFile = /*@__PURE__*/
-  fileDesc("CiRnYXRlaG91c2UvYXV0aC92MS9hdXRoX3NlcnZpY2UucHJvdG8SEWdhdGVob3VzZS5hdXRoLnYxInIKEUNsaWVudENyZWRlbnRpYWxzEjMKBm1ldGhvZBgBIAEoDjIjLmdhdGVob3VzZS5hdXRoLnYxLkNsaWVudEF1dGhNZXRob2QSEQoJY2xpZW50X2lkGAIgASgJEhUKDWNsaWVudF9zZWNyZXQYAyABKAki2gEKEUlzc3VlVG9rZW5SZXF1ZXN0EjQKBmNsaWVudBgBIAEoCzIkLmdhdGVob3VzZS5hdXRoLnYxLkNsaWVudENyZWRlbnRpYWxzEhIKCmdyYW50X3R5cGUYAiABKAkSSAoKcGFyYW1ldGVycxgDIAMoCzI0LmdhdGVob3VzZS5hdXRoLnYxLklzc3VlVG9rZW5SZXF1ZXN0LlBhcmFtZXRlcnNFbnRyeRoxCg9QYXJhbWV0ZXJzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASKKAQoSSXNzdWVUb2tlblJlc3BvbnNlEhQKDGFjY2Vzc190b2tlbhgBIAEoCRISCgp0b2tlbl90eXBlGAIgASgJEhIKCmV4cGlyZXNfaW4YAyABKAMSDQoFc2NvcGUYBCABKAkSFQoNcmVmcmVzaF90b2tlbhgFIAEoCRIQCghpZF90b2tlbhgGIAEoCSJ2ChZJbnRyb3NwZWN0VG9rZW5SZXF1ZXN0EjQKBmNsaWVudBgBIAEoCzIkLmdhdGVob3VzZS5hdXRoLnYxLkNsaWVudENyZWRlbnRpYWxzEg0KBXRva2VuGAIgASgJEhcKD3Rva2VuX3R5cGVfaGludBgDIAEoCSKtAQoXSW50cm9zcGVjdFRva2VuUmVzcG9uc2USDgoGYWN0aXZlGAEgASgIEg0KBXNjb3BlGAIgASgJEhEKCWNsaWVudF9pZBgDIAEoCRILCgNzdWIYBCABKAkSCwoDZXhwGAUgASgDEgsKA2lhdBgGIAEoAxILCgNpc3MYByABKAkSCwoDYXVkGAggAygJEgsKA2p0aRgJIAEoCRISCgp0b2tlbl90eXBlGAogASgJInIKElJldm9rZVRva2VuUmVxdWVzdBI0CgZjbGllbnQYASABKAsyJC5nYXRlaG91c2UuYXV0aC52MS5DbGllbnRDcmVkZW50aWFscxINCgV0b2tlbhgCIAEoCRIXCg90b2tlbl90eXBlX2hpbnQYAyABKAkiFQoTUmV2b2tlVG9rZW5SZXNwb25zZSIQCg5HZXRKd2tzUmVxdWVzdCIkCg9HZXRKd2tzUmVzcG9uc2USEQoJandrc19qc29uGAEgASgJIhoKGEdldFNlcnZlck1ldGFkYXRhUmVxdWVzdCKKAQoZR2V0U2VydmVyTWV0YWRhdGFSZXNwb25zZRIOCgZpc3N1ZXIYASABKAkSHQoVZ3JhbnRfdHlwZXNfc3VwcG9ydGVkGAIgAygJEiQKHHNpZ25pbmdfYWxnX3ZhbHVlc19zdXBwb3J0ZWQYAyADKAkSGAoQc2NvcGVzX3N1cHBvcnRlZBgEIAMoCSqNAQoQQ2xpZW50QXV0aE1ldGhvZBIiCh5DTElFTlRfQVVUSF9NRVRIT0RfVU5TUEVDSUZJRUQQABIqCiZDTElFTlRfQVVUSF9NRVRIT0RfQ0xJRU5UX1NFQ1JFVF9CQVNJQxABEikKJUNMSUVOVF9BVVRIX01FVEhPRF9DTElFTlRfU0VDUkVUX1BPU1QQAjLyAwoLQXV0aFNlcnZpY2USWQoKSXNzdWVUb2tlbhIkLmdhdGVob3VzZS5hdXRoLnYxLklzc3VlVG9rZW5SZXF1ZXN0GiUuZ2F0ZWhvdXNlLmF1dGgudjEuSXNzdWVUb2tlblJlc3BvbnNlEmgKD0ludHJvc3BlY3RUb2tlbhIpLmdhdGVob3VzZS5hdXRoLnYxLkludHJvc3BlY3RUb2tlblJlcXVlc3QaKi5nYXRlaG91c2UuYXV0aC52MS5JbnRyb3NwZWN0VG9rZW5SZXNwb25zZRJcCgtSZXZva2VUb2tlbhIlLmdhdGVob3VzZS5hdXRoLnYxLlJldm9rZVRva2VuUmVxdWVzdBomLmdhdGVob3VzZS5hdXRoLnYxLlJldm9rZVRva2VuUmVzcG9uc2USUAoHR2V0SndrcxIhLmdhdGVob3VzZS5hdXRoLnYxLkdldEp3a3NSZXF1ZXN0GiIuZ2F0ZWhvdXNlLmF1dGgudjEuR2V0Sndrc1Jlc3BvbnNlEm4KEUdldFNlcnZlck1ldGFkYXRhEisuZ2F0ZWhvdXNlLmF1dGgudjEuR2V0U2VydmVyTWV0YWRhdGFSZXF1ZXN0GiwuZ2F0ZWhvdXNlLmF1dGgudjEuR2V0U2VydmVyTWV0YWRhdGFSZXNwb25zZWIGcHJvdG8z");
+  fileDesc("CiRnYXRlaG91c2UvYXV0aC92MS9hdXRoX3NlcnZpY2UucHJvdG8SEWdhdGVob3VzZS5hdXRoLnYxIkwKF0lzc3VlVXNlclNlc3Npb25SZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSEQoJY2xpZW50X2lkGAIgASgJEg0KBXNjb3BlGAMgASgJIn4KGElzc3VlVXNlclNlc3Npb25SZXNwb25zZRIUCgxhY2Nlc3NfdG9rZW4YASABKAkSFQoNcmVmcmVzaF90b2tlbhgCIAEoCRISCgpleHBpcmVzX2luGAMgASgDEg0KBXNjb3BlGAQgASgJEhIKCnNlc3Npb25faWQYBSABKAkiLgoYUmV2b2tlVXNlclNlc3Npb25SZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkiGwoZUmV2b2tlVXNlclNlc3Npb25SZXNwb25zZSJyChFDbGllbnRDcmVkZW50aWFscxIzCgZtZXRob2QYASABKA4yIy5nYXRlaG91c2UuYXV0aC52MS5DbGllbnRBdXRoTWV0aG9kEhEKCWNsaWVudF9pZBgCIAEoCRIVCg1jbGllbnRfc2VjcmV0GAMgASgJItoBChFJc3N1ZVRva2VuUmVxdWVzdBI0CgZjbGllbnQYASABKAsyJC5nYXRlaG91c2UuYXV0aC52MS5DbGllbnRDcmVkZW50aWFscxISCgpncmFudF90eXBlGAIgASgJEkgKCnBhcmFtZXRlcnMYAyADKAsyNC5nYXRlaG91c2UuYXV0aC52MS5Jc3N1ZVRva2VuUmVxdWVzdC5QYXJhbWV0ZXJzRW50cnkaMQoPUGFyYW1ldGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiigEKEklzc3VlVG9rZW5SZXNwb25zZRIUCgxhY2Nlc3NfdG9rZW4YASABKAkSEgoKdG9rZW5fdHlwZRgCIAEoCRISCgpleHBpcmVzX2luGAMgASgDEg0KBXNjb3BlGAQgASgJEhUKDXJlZnJlc2hfdG9rZW4YBSABKAkSEAoIaWRfdG9rZW4YBiABKAkidgoWSW50cm9zcGVjdFRva2VuUmVxdWVzdBI0CgZjbGllbnQYASABKAsyJC5nYXRlaG91c2UuYXV0aC52MS5DbGllbnRDcmVkZW50aWFscxINCgV0b2tlbhgCIAEoCRIXCg90b2tlbl90eXBlX2hpbnQYAyABKAkirQEKF0ludHJvc3BlY3RUb2tlblJlc3BvbnNlEg4KBmFjdGl2ZRgBIAEoCBINCgVzY29wZRgCIAEoCRIRCgljbGllbnRfaWQYAyABKAkSCwoDc3ViGAQgASgJEgsKA2V4cBgFIAEoAxILCgNpYXQYBiABKAMSCwoDaXNzGAcgASgJEgsKA2F1ZBgIIAMoCRILCgNqdGkYCSABKAkSEgoKdG9rZW5fdHlwZRgKIAEoCSJyChJSZXZva2VUb2tlblJlcXVlc3QSNAoGY2xpZW50GAEgASgLMiQuZ2F0ZWhvdXNlLmF1dGgudjEuQ2xpZW50Q3JlZGVudGlhbHMSDQoFdG9rZW4YAiABKAkSFwoPdG9rZW5fdHlwZV9oaW50GAMgASgJIhUKE1Jldm9rZVRva2VuUmVzcG9uc2UiEAoOR2V0Sndrc1JlcXVlc3QiJAoPR2V0Sndrc1Jlc3BvbnNlEhEKCWp3a3NfanNvbhgBIAEoCSIaChhHZXRTZXJ2ZXJNZXRhZGF0YVJlcXVlc3QiigEKGUdldFNlcnZlck1ldGFkYXRhUmVzcG9uc2USDgoGaXNzdWVyGAEgASgJEh0KFWdyYW50X3R5cGVzX3N1cHBvcnRlZBgCIAMoCRIkChxzaWduaW5nX2FsZ192YWx1ZXNfc3VwcG9ydGVkGAMgAygJEhgKEHNjb3Blc19zdXBwb3J0ZWQYBCADKAkqjQEKEENsaWVudEF1dGhNZXRob2QSIgoeQ0xJRU5UX0FVVEhfTUVUSE9EX1VOU1BFQ0lGSUVEEAASKgomQ0xJRU5UX0FVVEhfTUVUSE9EX0NMSUVOVF9TRUNSRVRfQkFTSUMQARIpCiVDTElFTlRfQVVUSF9NRVRIT0RfQ0xJRU5UX1NFQ1JFVF9QT1NUEAIyzwUKC0F1dGhTZXJ2aWNlElkKCklzc3VlVG9rZW4SJC5nYXRlaG91c2UuYXV0aC52MS5Jc3N1ZVRva2VuUmVxdWVzdBolLmdhdGVob3VzZS5hdXRoLnYxLklzc3VlVG9rZW5SZXNwb25zZRJoCg9JbnRyb3NwZWN0VG9rZW4SKS5nYXRlaG91c2UuYXV0aC52MS5JbnRyb3NwZWN0VG9rZW5SZXF1ZXN0GiouZ2F0ZWhvdXNlLmF1dGgudjEuSW50cm9zcGVjdFRva2VuUmVzcG9uc2USXAoLUmV2b2tlVG9rZW4SJS5nYXRlaG91c2UuYXV0aC52MS5SZXZva2VUb2tlblJlcXVlc3QaJi5nYXRlaG91c2UuYXV0aC52MS5SZXZva2VUb2tlblJlc3BvbnNlElAKB0dldEp3a3MSIS5nYXRlaG91c2UuYXV0aC52MS5HZXRKd2tzUmVxdWVzdBoiLmdhdGVob3VzZS5hdXRoLnYxLkdldEp3a3NSZXNwb25zZRJuChFHZXRTZXJ2ZXJNZXRhZGF0YRIrLmdhdGVob3VzZS5hdXRoLnYxLkdldFNlcnZlck1ldGFkYXRhUmVxdWVzdBosLmdhdGVob3VzZS5hdXRoLnYxLkdldFNlcnZlck1ldGFkYXRhUmVzcG9uc2USawoQSXNzdWVVc2VyU2Vzc2lvbhIqLmdhdGVob3VzZS5hdXRoLnYxLklzc3VlVXNlclNlc3Npb25SZXF1ZXN0GisuZ2F0ZWhvdXNlLmF1dGgudjEuSXNzdWVVc2VyU2Vzc2lvblJlc3BvbnNlEm4KEVJldm9rZVVzZXJTZXNzaW9uEisuZ2F0ZWhvdXNlLmF1dGgudjEuUmV2b2tlVXNlclNlc3Npb25SZXF1ZXN0GiwuZ2F0ZWhvdXNlLmF1dGgudjEuUmV2b2tlVXNlclNlc3Npb25SZXNwb25zZWIGcHJvdG8z");
+
+/**
+ * IssueUserSessionRequest names the user and the application.
+ *
+ * @generated from message gatehouse.auth.v1.IssueUserSessionRequest
+ */
+export type IssueUserSessionRequest = Message<"gatehouse.auth.v1.IssueUserSessionRequest"> & {
+  /**
+   * UserId is the user's object_id (the token's sub).
+   *
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * ClientId of the application the user logged in to.
+   *
+   * @generated from field: string client_id = 2;
+   */
+  clientId: string;
+
+  /**
+   * Scope to grant, space separated.
+   *
+   * @generated from field: string scope = 3;
+   */
+  scope: string;
+};
+
+/**
+ * Describes the message gatehouse.auth.v1.IssueUserSessionRequest.
+ * Use `create(IssueUserSessionRequestSchema)` to create a new message.
+ */
+export const IssueUserSessionRequestSchema: GenMessage<IssueUserSessionRequest> = /*@__PURE__*/
+  messageDesc(file_gatehouse_auth_v1_auth_service, 0);
+
+/**
+ * IssueUserSessionResponse carries the new session.
+ *
+ * @generated from message gatehouse.auth.v1.IssueUserSessionResponse
+ */
+export type IssueUserSessionResponse = Message<"gatehouse.auth.v1.IssueUserSessionResponse"> & {
+  /**
+   * AccessToken is a JWT (RFC 9068) for the user.
+   *
+   * @generated from field: string access_token = 1;
+   */
+  accessToken: string;
+
+  /**
+   * RefreshToken is the first of a new refresh family.
+   *
+   * @generated from field: string refresh_token = 2;
+   */
+  refreshToken: string;
+
+  /**
+   * ExpiresIn is the access token lifetime in seconds.
+   *
+   * @generated from field: int64 expires_in = 3;
+   */
+  expiresIn: bigint;
+
+  /**
+   * Scope granted.
+   *
+   * @generated from field: string scope = 4;
+   */
+  scope: string;
+
+  /**
+   * SessionId names the session (the access token's sid claim).
+   *
+   * @generated from field: string session_id = 5;
+   */
+  sessionId: string;
+};
+
+/**
+ * Describes the message gatehouse.auth.v1.IssueUserSessionResponse.
+ * Use `create(IssueUserSessionResponseSchema)` to create a new message.
+ */
+export const IssueUserSessionResponseSchema: GenMessage<IssueUserSessionResponse> = /*@__PURE__*/
+  messageDesc(file_gatehouse_auth_v1_auth_service, 1);
+
+/**
+ * RevokeUserSessionRequest names a session.
+ *
+ * @generated from message gatehouse.auth.v1.RevokeUserSessionRequest
+ */
+export type RevokeUserSessionRequest = Message<"gatehouse.auth.v1.RevokeUserSessionRequest"> & {
+  /**
+   * SessionId of the session to end.
+   *
+   * @generated from field: string session_id = 1;
+   */
+  sessionId: string;
+};
+
+/**
+ * Describes the message gatehouse.auth.v1.RevokeUserSessionRequest.
+ * Use `create(RevokeUserSessionRequestSchema)` to create a new message.
+ */
+export const RevokeUserSessionRequestSchema: GenMessage<RevokeUserSessionRequest> = /*@__PURE__*/
+  messageDesc(file_gatehouse_auth_v1_auth_service, 2);
+
+/**
+ * RevokeUserSessionResponse is empty.
+ *
+ * @generated from message gatehouse.auth.v1.RevokeUserSessionResponse
+ */
+export type RevokeUserSessionResponse = Message<"gatehouse.auth.v1.RevokeUserSessionResponse"> & {
+};
+
+/**
+ * Describes the message gatehouse.auth.v1.RevokeUserSessionResponse.
+ * Use `create(RevokeUserSessionResponseSchema)` to create a new message.
+ */
+export const RevokeUserSessionResponseSchema: GenMessage<RevokeUserSessionResponse> = /*@__PURE__*/
+  messageDesc(file_gatehouse_auth_v1_auth_service, 3);
 
 /**
  * ClientCredentials are the credentials a client presented.
@@ -45,7 +165,7 @@ export type ClientCredentials = Message<"gatehouse.auth.v1.ClientCredentials"> &
  * Use `create(ClientCredentialsSchema)` to create a new message.
  */
 export const ClientCredentialsSchema: GenMessage<ClientCredentials> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 0);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 4);
 
 /**
  * IssueTokenRequest is one token endpoint request.
@@ -80,7 +200,7 @@ export type IssueTokenRequest = Message<"gatehouse.auth.v1.IssueTokenRequest"> &
  * Use `create(IssueTokenRequestSchema)` to create a new message.
  */
 export const IssueTokenRequestSchema: GenMessage<IssueTokenRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 1);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 5);
 
 /**
  * IssueTokenResponse is the RFC 6749 section 5.1 access token response.
@@ -136,7 +256,7 @@ export type IssueTokenResponse = Message<"gatehouse.auth.v1.IssueTokenResponse">
  * Use `create(IssueTokenResponseSchema)` to create a new message.
  */
 export const IssueTokenResponseSchema: GenMessage<IssueTokenResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 2);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 6);
 
 /**
  * IntrospectTokenRequest is one RFC 7662 request.
@@ -171,7 +291,7 @@ export type IntrospectTokenRequest = Message<"gatehouse.auth.v1.IntrospectTokenR
  * Use `create(IntrospectTokenRequestSchema)` to create a new message.
  */
 export const IntrospectTokenRequestSchema: GenMessage<IntrospectTokenRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 3);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 7);
 
 /**
  * IntrospectTokenResponse is the RFC 7662 section 2.2 response.
@@ -255,7 +375,7 @@ export type IntrospectTokenResponse = Message<"gatehouse.auth.v1.IntrospectToken
  * Use `create(IntrospectTokenResponseSchema)` to create a new message.
  */
 export const IntrospectTokenResponseSchema: GenMessage<IntrospectTokenResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 4);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 8);
 
 /**
  * RevokeTokenRequest is one RFC 7009 request.
@@ -290,7 +410,7 @@ export type RevokeTokenRequest = Message<"gatehouse.auth.v1.RevokeTokenRequest">
  * Use `create(RevokeTokenRequestSchema)` to create a new message.
  */
 export const RevokeTokenRequestSchema: GenMessage<RevokeTokenRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 5);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 9);
 
 /**
  * RevokeTokenResponse is empty: revocation always answers 200.
@@ -305,7 +425,7 @@ export type RevokeTokenResponse = Message<"gatehouse.auth.v1.RevokeTokenResponse
  * Use `create(RevokeTokenResponseSchema)` to create a new message.
  */
 export const RevokeTokenResponseSchema: GenMessage<RevokeTokenResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 6);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 10);
 
 /**
  * GetJwksRequest asks for the public keys.
@@ -320,7 +440,7 @@ export type GetJwksRequest = Message<"gatehouse.auth.v1.GetJwksRequest"> & {
  * Use `create(GetJwksRequestSchema)` to create a new message.
  */
 export const GetJwksRequestSchema: GenMessage<GetJwksRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 7);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 11);
 
 /**
  * GetJwksResponse carries the JWK Set as JSON.
@@ -341,7 +461,7 @@ export type GetJwksResponse = Message<"gatehouse.auth.v1.GetJwksResponse"> & {
  * Use `create(GetJwksResponseSchema)` to create a new message.
  */
 export const GetJwksResponseSchema: GenMessage<GetJwksResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 8);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 12);
 
 /**
  * GetServerMetadataRequest asks for the token server's capabilities.
@@ -356,7 +476,7 @@ export type GetServerMetadataRequest = Message<"gatehouse.auth.v1.GetServerMetad
  * Use `create(GetServerMetadataRequestSchema)` to create a new message.
  */
 export const GetServerMetadataRequestSchema: GenMessage<GetServerMetadataRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 9);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 13);
 
 /**
  * GetServerMetadataResponse lists the token server's capabilities.
@@ -398,7 +518,7 @@ export type GetServerMetadataResponse = Message<"gatehouse.auth.v1.GetServerMeta
  * Use `create(GetServerMetadataResponseSchema)` to create a new message.
  */
 export const GetServerMetadataResponseSchema: GenMessage<GetServerMetadataResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 10);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 14);
 
 /**
  * ClientAuthMethod is how a client authenticated at the token endpoint.
@@ -500,6 +620,30 @@ export const AuthService: GenService<{
     methodKind: "unary";
     input: typeof GetServerMetadataRequestSchema;
     output: typeof GetServerMetadataResponseSchema;
+  },
+  /**
+   * IssueUserSession opens a login session for a user of an application:
+   * an access token for the user and the first refresh token of a new
+   * refresh family. Scope: internal.
+   * Errors: INVALID_ARGUMENT/VALIDATION_FAILED.
+   *
+   * @generated from rpc gatehouse.auth.v1.AuthService.IssueUserSession
+   */
+  issueUserSession: {
+    methodKind: "unary";
+    input: typeof IssueUserSessionRequestSchema;
+    output: typeof IssueUserSessionResponseSchema;
+  },
+  /**
+   * RevokeUserSession ends a session and its whole refresh family (logout).
+   * Scope: internal. Errors: NOT_FOUND/SESSION_NOT_FOUND.
+   *
+   * @generated from rpc gatehouse.auth.v1.AuthService.RevokeUserSession
+   */
+  revokeUserSession: {
+    methodKind: "unary";
+    input: typeof RevokeUserSessionRequestSchema;
+    output: typeof RevokeUserSessionResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_gatehouse_auth_v1_auth_service, 0);

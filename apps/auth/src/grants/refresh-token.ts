@@ -1,0 +1,23 @@
+import type { GrantContext, GrantParameters, TokenResponse } from "./grant.ts";
+
+/**
+ * RFC 6749 section 6: a client trades a refresh token of its own for a new
+ * access token and, since refresh tokens rotate (RFC 9700 section 4.14.2), a
+ * new refresh token; the one presented is spent. invalid_grant for a token
+ * that is unknown, another client's, spent (which also ends its session),
+ * revoked, or past the session's absolute or idle lifetime. `scope` may
+ * only narrow the new access token.
+ */
+export const grantType = "refresh_token";
+
+export const parameters: GrantParameters = { required: ["refresh_token"], optional: ["scope"], forbidden: [] };
+
+export async function handler({ client, params, tokens, sessions }: GrantContext): Promise<TokenResponse> {
+  const { session, refreshToken, scopes } = await sessions.rotate({
+    refreshToken: params.refresh_token ?? "",
+    clientId: client.clientId,
+    ...(params.scope === undefined ? {} : { scope: params.scope }),
+  });
+  const issued = await tokens.issue({ clientId: session.clientId, subject: session.userId, scopes, sid: session.sid });
+  return { accessToken: issued.token, tokenType: "Bearer", expiresIn: issued.expiresIn, scope: issued.claims.scope, refreshToken };
+}

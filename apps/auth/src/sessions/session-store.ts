@@ -1,0 +1,80 @@
+import type { Kv } from "@gatehouse/kv";
+
+/** A user's login session; its refresh family is every refresh token issued for it. */
+export interface SessionRecord {
+  sid: string;
+  userId: string;
+  clientId: string;
+  /** The scope granted at login, space separated (a refresh may narrow its access token, never this). */
+  scope: string;
+  /** Times in milliseconds since the epoch. */
+  created: number;
+  /** Absolute end: no refresh at or after it (REFRESH_TOKEN_TTL). */
+  expiresAt: number;
+  /** When the current refresh token was issued: the idle window starts here. */
+  refreshedAt: number;
+  /** Generation of the current refresh token; older ones of the family are spent. */
+  generation: number;
+  state: "active" | "revoked";
+}
+
+/** What a refresh token's hash points to. */
+export interface RefreshRecord {
+  sid: string;
+  generation: number;
+}
+
+/** A session as stored, with the exact stored text (the expected value of a compare-and-set). */
+export interface StoredSession {
+  raw: string;
+  record: SessionRecord;
+}
+
+const sessionKey = (sid: string) => `session:${sid}`;
+const refreshKey = (hash: string) => `refresh:${hash}`;
+
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+/**
+ * Sessions and refresh-token hashes in the shared kv (Redis, or in-process).
+ * Refresh tokens are stored only as a keyed hash. The session key lives until
+ * it can no longer be refreshed plus one access-token lifetime, so a logout
+ * still finds it while any of its access tokens can be in use.
+ */
+export function createSessionStore(deps: { kv: Kv; hashToken: (token: string) => string; idleMs: number; accessTokenTtlMs: number }) {
+  const { kv } = deps;
+  const sessionTtl = (s: SessionRecord, now: number) => seconds(Math.min(s.expiresAt, s.refreshedAt + deps.idleMs) + deps.accessTokenTtlMs - now);
+
+  return {
+    async get(sid: string): Promise<StoredSession | undefined> {
+      const raw = await kv.get(sessionKey(sid));
+      return raw === null ? undefined : { raw, record: JSON.parse(raw) as SessionRecord };
+    },
+
+    async create(s: SessionRecord, now: number): Promise<void> {
+      await kv.set(sessionKey(s.sid), JSON.stringify(s), sessionTtl(s, now));
+    },
+
+    /** Replaces the session only if it is still exactly `current`: of racing writers one wins. */
+    async replace(current: StoredSession, next: SessionRecord, now: number): Promise<boolean> {
+      return kv.compareAndSet(sessionKey(next.sid), current.raw, JSON.stringify(next), sessionTtl(next, now));
+    },
+
+    /** Overwrites unconditionally (ending a session wins over any concurrent rotation). */
+    async put(s: SessionRecord, now: number): Promise<void> {
+      await kv.set(sessionKey(s.sid), JSON.stringify(s), sessionTtl(s, now));
+    },
+
+    /** Remembers a refresh token for the session's whole life, so that reuse of a spent one is recognised. */
+    async putRefresh(token: string, r: RefreshRecord, expiresAt: number, now: number): Promise<void> {
+      await kv.set(refreshKey(deps.hashToken(token)), JSON.stringify(r), seconds(expiresAt - now));
+    },
+
+    async findRefresh(token: string): Promise<RefreshRecord | undefined> {
+      const raw = await kv.get(refreshKey(deps.hashToken(token)));
+      return raw === null ? undefined : (JSON.parse(raw) as RefreshRecord);
+    },
+  };
+}
+
+export type SessionStore = ReturnType<typeof createSessionStore>;

@@ -1,0 +1,173 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestStack, validApplication, type TestStack } from "./stack-helpers.ts";
+
+// Registration, confirmation by the emailed link and login through the gateway,
+// with the confirmation worker delivering to the outbox (no SMTP configured).
+describe.each([
+  ["PostgreSQL + Redis + BullMQ", false],
+  ["the embedded default", true],
+])("users on %s", (_name, embedded) => {
+  let s: TestStack;
+  let app: { id: string; password: string; entrypoints: { id: string }[] };
+  let appToken: string;
+  beforeAll(async () => {
+    s = await startTestStack({ embedded });
+    const op = await s.operatorToken();
+    app = (
+      await s.app.inject({
+        method: "POST",
+        url: "/v2/apps",
+        headers: { authorization: `Bearer ${op}`, "content-type": "application/json" },
+        payload: JSON.stringify(validApplication()),
+      })
+    ).json().content;
+    const t = await s.app.inject({
+      method: "POST",
+      url: "/oauth2/token",
+      headers: { authorization: s.basic(app.id, app.password), "content-type": "application/x-www-form-urlencoded" },
+      payload: "grant_type=client_credentials",
+    });
+    appToken = t.json().access_token;
+  });
+  afterAll(() => s.close());
+
+  const send = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+    s.app.inject({
+      method: "POST",
+      url,
+      headers: { authorization: `Bearer ${appToken}`, "content-type": "application/json", accept: "application/json", from: app.entrypoints[0]!.id, ...headers },
+      payload: JSON.stringify(body),
+    });
+  const source = { id: "pc", objectType: "device" };
+  const register = (email: string, password = "correct horse battery") =>
+    send("/activityid/v1/user/register", {
+      actor: { id: app.id, objectType: "application" },
+      verb: "create",
+      object: {
+        objectType: "user",
+        password,
+        ids: { email: { objectType: "user_id", value: email } },
+        datas: { name: { objectType: "data", value: "Ana" } },
+        assertions: {},
+      },
+      source,
+    });
+  const login = (email: string, password: string, query = "") =>
+    send(`/activityid/v1/user/access${query}`, {
+      actor: { id: app.id, objectType: "application" },
+      verb: "access",
+      object: { objectType: "user", password, ids: { email: { objectType: "user_id", value: email } } },
+      source,
+    });
+
+  async function outboxLink(email: string): Promise<string> {
+    const dir = join(s.config.dataDir, "outbox");
+    for (let i = 0; i < 100; i++) {
+      for (const f of await readdir(dir).catch(() => [] as string[])) {
+        if (!f.endsWith(".json")) continue;
+        const msg = JSON.parse(await readFile(join(dir, f), "utf8")) as { to: string; text: string };
+        const m = msg.to === email ? /\/activityid\/v1\/user\/confirm\?token=([^\s"]+)/.exec(msg.text) : null;
+        if (m) return m[1]!;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`no confirmation message for ${email}`);
+  }
+
+  it("registers, refuses login until confirmed (412), confirms by link and logs in (200)", async () => {
+    const email = `ana.${Date.now()}@example.com`;
+    const reg = await register(email.toUpperCase());
+    expect(reg.statusCode).toBe(201);
+    const user = reg.json().content.user;
+    expect(user.ids.email).toMatchObject({ objectType: "user_id", value: email, confirmed: false });
+    expect(reg.json().content).not.toHaveProperty("session_info");
+
+    const early = await login(email, "correct horse battery");
+    expect(early.statusCode).toBe(412);
+    expect(typeof early.json().content.url).toBe("string");
+
+    const token = await outboxLink(email);
+    const confirmed = await s.app.inject({ method: "GET", url: `/activityid/v1/user/confirm?token=${token}` });
+    expect(confirmed.statusCode).toBe(302);
+    expect(confirmed.headers.location).toBe("http://gatehouse.test/activityid/v1/user/confirmed");
+    const again = await s.app.inject({ method: "GET", url: `/activityid/v1/user/confirm?token=${token}` });
+    expect(again.statusCode).toBe(400);
+
+    const ok = await login(email, "correct horse battery");
+    expect(ok.statusCode).toBe(200);
+    const body = ok.json();
+    expect(body.result.status).toBe(200);
+    expect(body.content.user.id).toBe(user.id);
+    const info = body.content.session_info;
+    expect(info.token_type).toBe("bearer");
+    expect(info.expires_in).toBe(3600);
+    expect(info.expires_at).toBeGreaterThan(Date.now());
+    expect(String(info.expires_at)).toHaveLength(13);
+    expect(info.login_status).toEqual({ uid: user.id, connect_state: "connected" });
+    expect(typeof info.access_token).toBe("string");
+    expect(typeof info.refresh_token).toBe("string");
+    expect(typeof info.scope).toBe("string");
+
+    // The refresh token rotates through the token endpoint; a spent one revokes the family.
+    const refresh = (token: string) =>
+      s.app.inject({
+        method: "POST",
+        url: "/oauth2/token",
+        headers: { authorization: s.basic(app.id, app.password), "content-type": "application/x-www-form-urlencoded" },
+        payload: new URLSearchParams({ grant_type: "refresh_token", refresh_token: token }).toString(),
+      });
+    const rotated = await refresh(info.refresh_token);
+    expect(rotated.statusCode).toBe(200);
+    expect(rotated.json().refresh_token).not.toBe(info.refresh_token);
+    const reused = await refresh(info.refresh_token);
+    expect(reused.statusCode).toBe(400);
+    expect(reused.json().error).toBe("invalid_grant");
+    expect((await refresh(rotated.json().refresh_token)).json().error).toBe("invalid_grant");
+  });
+
+  it("answers 409 for a taken email and 403 with one body for a wrong password or an unknown user", async () => {
+    const email = `bea.${Date.now()}@example.com`;
+    expect((await register(email)).statusCode).toBe(201);
+    const taken = await register(email);
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().errors.code).toBe("identifier_taken");
+    const wrong = await login(email, "wrong password!!");
+    const unknown = await login(`nobody.${Date.now()}@example.com`, "wrong password!!");
+    expect(wrong.statusCode).toBe(403);
+    expect(unknown.statusCode).toBe(403);
+    expect(unknown.json().errors).toEqual(wrong.json().errors);
+  });
+
+  it("checks the envelope (400), the app token (401) and From (403) in that order", async () => {
+    const bad = await send("/activityid/v1/user/access", { verb: "access" });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors.items.map((i: { field: string }) => i.field)).toEqual(expect.arrayContaining(["actor", "object", "source"]));
+    const anon = await login("a@example.com", "x".repeat(10));
+    expect(anon.statusCode).toBe(403);
+    const noToken = await s.app.inject({
+      method: "POST",
+      url: "/activityid/v1/user/access",
+      headers: { "content-type": "application/json", from: app.entrypoints[0]!.id },
+      payload: JSON.stringify({
+        actor: { id: app.id, objectType: "application" },
+        verb: "access",
+        object: { objectType: "user", password: "x", ids: { email: { objectType: "user_id", value: "a@example.com" } } },
+        source,
+      }),
+    });
+    expect(noToken.statusCode).toBe(401);
+    const wrongFrom = await send(
+      "/activityid/v1/user/access",
+      {
+        actor: { id: app.id, objectType: "application" },
+        verb: "access",
+        object: { objectType: "user", password: "x", ids: { email: { objectType: "user_id", value: "a@example.com" } } },
+        source,
+      },
+      { from: "999_nope" },
+    );
+    expect(wrongFrom.statusCode).toBe(403);
+  });
+});
