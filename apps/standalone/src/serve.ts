@@ -39,6 +39,7 @@ export async function serveOne(name: ServiceName, config: Config, logger: Logger
         audience: config.publicBaseUrl,
         accessTokenTtlSeconds: config.accessTokenTtlSeconds,
         refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
+        refreshIdleTtlSeconds: config.refreshIdleTtlSeconds,
         signingAlg: config.signingAlg,
       },
     });

@@ -51,6 +51,7 @@ export async function buildStack(config: Config, logger: Logger = createLogger("
       audience: config.publicBaseUrl,
       accessTokenTtlSeconds: config.accessTokenTtlSeconds,
       refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
+      refreshIdleTtlSeconds: config.refreshIdleTtlSeconds,
       signingAlg: config.signingAlg,
     },
   });

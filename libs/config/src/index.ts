@@ -19,6 +19,8 @@ export interface Config {
   bootstrapOperator: { clientId: string; clientSecret: string } | undefined;
   accessTokenTtlSeconds: number;
   refreshTokenTtlSeconds: number;
+  /** A refresh family unused this long ends (idle lifetime). */
+  refreshIdleTtlSeconds: number;
   signingAlg: SigningAlg;
   logLevel: string;
   /** Base URLs of the services' Connect endpoints when they run as separate processes. */
@@ -93,6 +95,7 @@ export function loadConfig(env: Env = process.env): Config {
     bootstrapOperator: opId && opSecret ? { clientId: opId, clientSecret: opSecret } : undefined,
     accessTokenTtlSeconds: int(env, "ACCESS_TOKEN_TTL", 3600, 60, 86_400),
     refreshTokenTtlSeconds: int(env, "REFRESH_TOKEN_TTL", 30 * 86_400, 60, 365 * 86_400),
+    refreshIdleTtlSeconds: int(env, "REFRESH_IDLE_TTL", 7 * 86_400, 60, 365 * 86_400),
     signingAlg: alg,
     logLevel: env.LOG_LEVEL || "info",
     serviceUrls: {
