@@ -140,6 +140,18 @@ describe.each([
     expect(unknown.json().errors).toEqual(wrong.json().errors);
   });
 
+  it("throttles failed logins per account: 429 with Retry-After, even for the right password", async () => {
+    const email = `cleo.${Date.now()}@example.com`;
+    expect((await register(email)).statusCode).toBe(201);
+    const tries = await Promise.all(Array.from({ length: 8 }, () => login(email, "wrong password!!")));
+    const statuses = tries.map((t) => t.statusCode).sort();
+    expect(statuses.filter((c) => c === 403).length).toBeLessThanOrEqual(5);
+    const limited = tries.find((t) => t.statusCode === 429)!;
+    expect(limited.json().errors.code).toBe("rate_limited");
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
+    expect((await login(email, "correct horse battery")).statusCode).toBe(429);
+  });
+
   it("checks the envelope (400), the app token (401) and From (403) in that order", async () => {
     const bad = await send("/activityid/v1/user/access", { verb: "access" });
     expect(bad.statusCode).toBe(400);
