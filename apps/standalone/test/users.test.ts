@@ -76,6 +76,19 @@ describe.each([
     throw new Error(`no confirmation message for ${email}`);
   }
 
+  async function outboxCode(to: string): Promise<string> {
+    const dir = join(s.config.dataDir, "outbox");
+    for (let i = 0; i < 100; i++) {
+      for (const f of await readdir(dir).catch(() => [] as string[])) {
+        if (!f.endsWith(".json")) continue;
+        const msg = JSON.parse(await readFile(join(dir, f), "utf8")) as { to: string; code: string; channel: string };
+        if (msg.to === to && msg.code) return msg.code;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`no confirmation code for ${to}`);
+  }
+
   it("registers, refuses login until confirmed (412), confirms by link and logs in (200)", async () => {
     const email = `ana.${Date.now()}@example.com`;
     const reg = await register(email.toUpperCase());
@@ -138,6 +151,76 @@ describe.each([
     expect(wrong.statusCode).toBe(403);
     expect(unknown.statusCode).toBe(403);
     expect(unknown.json().errors).toEqual(wrong.json().errors);
+  });
+
+  it("confirms a second identifier by code with the user's access token (POST /user/confirm)", async () => {
+    const op = await s.operatorToken();
+    const body = validApplication();
+    body.key = "sms";
+    body.entrypoints[0].fields[1].requiresConfirmation = true; // phone_number, not main
+    const smsApp = (
+      await s.app.inject({ method: "POST", url: "/v2/apps", headers: { authorization: `Bearer ${op}`, "content-type": "application/json" }, payload: JSON.stringify(body) })
+    ).json().content;
+    const smsAppToken = (
+      await s.app.inject({
+        method: "POST",
+        url: "/oauth2/token",
+        headers: { authorization: s.basic(smsApp.id, smsApp.password), "content-type": "application/x-www-form-urlencoded" },
+        payload: "grant_type=client_credentials",
+      })
+    ).json().access_token;
+    const headers = { authorization: `Bearer ${smsAppToken}`, "content-type": "application/json", from: smsApp.entrypoints[0].id };
+    const email = `dora.${Date.now()}@example.com`;
+    const phone = `+3461${String(Date.now()).slice(-7)}`;
+    const reg = await s.app.inject({
+      method: "POST",
+      url: "/activityid/v1/user/register",
+      headers,
+      payload: JSON.stringify({
+        actor: { id: smsApp.id, objectType: "application" },
+        verb: "create",
+        object: {
+          objectType: "user",
+          password: "correct horse battery",
+          ids: { email: { objectType: "user_id", value: email }, phone_number: { objectType: "user_id", value: phone } },
+          datas: { name: { objectType: "data", value: "Dora" } },
+          assertions: {},
+        },
+        source,
+      }),
+    });
+    expect(reg.statusCode).toBe(201);
+    const link = await outboxLink(email);
+    expect((await s.app.inject({ method: "GET", url: `/activityid/v1/user/confirm?token=${link}` })).statusCode).toBe(302);
+    const logged = await s.app.inject({
+      method: "POST",
+      url: "/activityid/v1/user/access",
+      headers,
+      payload: JSON.stringify({
+        actor: { id: smsApp.id, objectType: "application" },
+        verb: "access",
+        object: { objectType: "user", password: "correct horse battery", ids: { email: { objectType: "user_id", value: email } } },
+        source,
+      }),
+    });
+    expect(logged.statusCode).toBe(200);
+    const userToken = logged.json().content.session_info.access_token;
+    const code = await outboxCode(phone);
+    const confirm = (token: string, c: string) =>
+      s.app.inject({
+        method: "POST",
+        url: "/activityid/v1/user/confirm",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        payload: JSON.stringify({ objectType: "confirmation", id: "phone_number", code: c }),
+      });
+    expect((await confirm(smsAppToken, code)).statusCode).toBe(401);
+    const wrong = await confirm(userToken, code === "000000" ? "111111" : "000000");
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().errors.code).toBe("invalid_code");
+    const ok = await confirm(userToken, code);
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().content.user.ids.phone_number).toMatchObject({ value: phone, confirmed: true });
+    expect((await confirm(userToken, code)).statusCode).toBe(400);
   });
 
   it("throttles failed logins per account: 429 with Retry-After, even for the right password", async () => {

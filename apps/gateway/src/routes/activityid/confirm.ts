@@ -2,8 +2,20 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import Type from "typebox";
 import { errorFacts } from "@gatehouse/errors";
 import type { GatewayDeps } from "../../deps.ts";
-import { sendError } from "../../http/envelope.ts";
-import { errorResponses } from "../../schemas/common.ts";
+import { bearerToken } from "../../http/bearer.ts";
+import { sendContent, sendError } from "../../http/envelope.ts";
+import { userToJson } from "../../http/user-json.ts";
+import { errorResponses, ScQuery } from "../../schemas/common.ts";
+import { UserContent } from "../../schemas/user.ts";
+
+const ConfirmByCode = Type.Object(
+  {
+    objectType: Type.Literal("confirmation"),
+    id: Type.Union([Type.Literal("email"), Type.Literal("phone_number")]),
+    code: Type.String({ pattern: "^[0-9]{6}$" }),
+  },
+  { additionalProperties: false, $id: "ConfirmByCode" },
+);
 
 const CONFIRMED_PATH = "/activityid/v1/user/confirmed";
 
@@ -39,6 +51,38 @@ export const confirmRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app,
         const f = errorFacts(err);
         if (f.reason === "INVALID_CODE") return reply.code(400).type("text/html; charset=utf-8").send(page(req.locale, false));
         if (f.reason === "RATE_LIMITED") return sendError(reply, "RATE_LIMITED");
+        throw err;
+      }
+    },
+  );
+
+  // POST {base_url}/activityid/v1/user/confirm: the logged user confirms an identifier by its code.
+  app.post(
+    "/activityid/v1/user/confirm",
+    {
+      schema: {
+        summary: "Confirm an identifier by code (the user's access token)",
+        tags: ["users"],
+        security: [{ bearer: [] }],
+        querystring: ScQuery,
+        body: ConfirmByCode,
+        response: { 200: UserContent, ...errorResponses(400, 401, 429) },
+      },
+    },
+    async (req, reply) => {
+      const token = bearerToken(req);
+      const principal = token && deps.verifyAccessToken ? await deps.verifyAccessToken(token) : undefined;
+      // A user's token: its subject is the user, not the application.
+      if (!principal || !principal.clientId || principal.subject === principal.clientId) {
+        return sendError(reply, "UNAUTHENTICATED", { details: "Authorization: Bearer <ACCESS_TOKEN> of the user required" });
+      }
+      try {
+        const res = await deps.users!.confirmIdentifier({ userId: principal.subject, key: req.body.id, code: req.body.code });
+        return sendContent(reply, 200, { user: userToJson(res.user!) });
+      } catch (err) {
+        if (errorFacts(err).reason === "INVALID_CODE") {
+          return sendError(reply, "INVALID_CODE", { violations: [{ field: "code", code: "invalid_value" }] });
+        }
         throw err;
       }
     },
