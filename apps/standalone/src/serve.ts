@@ -10,7 +10,7 @@ import { loadKeyRing } from "@gatehouse/secrets";
 import { bootstrapOperator } from "./bootstrap.ts";
 import { onShutdown } from "./shutdown.ts";
 import { closeStores, migrateAll, openStores } from "./stores.ts";
-import { accessTokenVerifier, serverInterceptors } from "./wiring.ts";
+import { accessTokenVerifier, authSettings, serverInterceptors } from "./wiring.ts";
 
 export const SERVICES = ["gateway", "registry", "auth"] as const;
 export type ServiceName = (typeof SERVICES)[number];
@@ -34,14 +34,7 @@ export async function serveOne(name: ServiceName, config: Config, logger: Logger
       keys: stores.keys,
       logger,
       clients: registryClientDirectory(registry),
-      settings: {
-        issuer: config.publicAuthUrl,
-        audience: config.publicBaseUrl,
-        accessTokenTtlSeconds: config.accessTokenTtlSeconds,
-        refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
-        refreshIdleTtlSeconds: config.refreshIdleTtlSeconds,
-        signingAlg: config.signingAlg,
-      },
+      settings: authSettings(config),
     });
   }
   const verify = name === "registry" ? accessTokenVerifier(config, stores.kv, () => authClient) : undefined;

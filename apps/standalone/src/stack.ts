@@ -10,7 +10,7 @@ import { callerInterceptors, directTransport, InternalTokens } from "@gatehouse/
 import { bootstrapOperator } from "./bootstrap.ts";
 import { closeStores, migrateAll, openStores, type Stores } from "./stores.ts";
 import { wireUsers } from "./users-wiring.ts";
-import { accessTokenVerifier, serverInterceptors } from "./wiring.ts";
+import { accessTokenVerifier, authSettings, serverInterceptors } from "./wiring.ts";
 
 export interface Stack {
   app: FastifyInstance;
@@ -46,14 +46,7 @@ export async function buildStack(config: Config, logger: Logger = createLogger("
     keys,
     logger: logger.child({ service: "auth" }),
     clients: registryClientDirectory(registryAs("auth")),
-    settings: {
-      issuer: config.publicAuthUrl,
-      audience: config.publicBaseUrl,
-      accessTokenTtlSeconds: config.accessTokenTtlSeconds,
-      refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
-      refreshIdleTtlSeconds: config.refreshIdleTtlSeconds,
-      signingAlg: config.signingAlg,
-    },
+    settings: authSettings(config),
   });
   const authServer = serverInterceptors(authMod, logger, internal);
   const authAs = (caller: string) =>

@@ -34,3 +34,15 @@ export function serverInterceptors(
 ): Interceptor[] {
   return [observeInterceptor(logger, mod.name), authnInterceptor({ policy: mod.policy, internal, verifyAccessToken: verify })];
 }
+
+/** The auth service's token settings from the environment (one place for every launch path). */
+export function authSettings(config: Config) {
+  return {
+    issuer: config.publicAuthUrl,
+    audience: config.publicBaseUrl,
+    accessTokenTtlSeconds: config.accessTokenTtlSeconds,
+    refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
+    refreshIdleTtlSeconds: config.refreshIdleTtlSeconds,
+    signingAlg: config.signingAlg,
+  };
+}

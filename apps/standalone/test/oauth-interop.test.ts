@@ -1,5 +1,4 @@
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as oauth from "oauth4webapi";
@@ -7,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "@gatehouse/config";
 import { dropTestDatabases, freshDatabase, redisTestUrl, uniquePrefix } from "@gatehouse/testing";
 import { buildStack, type Stack } from "../src/stack.ts";
+import { freePort } from "./processes.ts";
 
 // The OAuth endpoints of `npm start` (PostgreSQL + Redis) driven by an
 // independent, strict client library (oauth4webapi) over real HTTP.
@@ -21,17 +21,6 @@ let stack: Stack | undefined;
 let dataDir: string;
 let publicUrl: string;
 let as: oauth.AuthorizationServer;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function issue(auth: oauth.ClientAuth, scope = SCOPE): Promise<oauth.TokenEndpointResponse> {
   const res = await oauth.clientCredentialsGrantRequest(as, client, auth, { scope }, insecure);
