@@ -239,6 +239,15 @@ describe.each([
     const bad = await send("/activityid/v1/user/access", { verb: "access" });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors.items.map((i: { field: string }) => i.field)).toEqual(expect.arrayContaining(["actor", "object", "source"]));
+    const extra = await send("/activityid/v1/user/access?sc=true", {
+      actor: { id: app.id, objectType: "application" },
+      verb: "access",
+      object: { objectType: "user", password: "x", ids: { email: { objectType: "user_id", value: "a@example.com" } } },
+      source,
+      admin: true,
+    });
+    expect(extra.statusCode).toBe(400);
+    expect(extra.json().errors.items).toEqual([expect.objectContaining({ field: "admin", code: "unknown_member" })]);
     const anon = await login("a@example.com", "x".repeat(10));
     expect(anon.statusCode).toBe(403);
     const noToken = await s.app.inject({
