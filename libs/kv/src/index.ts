@@ -23,6 +23,8 @@ export interface Kv {
   compareAndSet(key: string, expected: string, value: string, ttlSeconds?: number): Promise<boolean>;
   /** Increments a counter; the first increment starts its window of ttlSeconds. */
   incr(key: string, ttlSeconds: number): Promise<{ count: number; ttlSeconds: number }>;
+  /** Takes one back from a live counter (never below zero, never creating it); it keeps its window. */
+  decr(key: string): Promise<void>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
   /** The Redis connection options for libraries that need their own (BullMQ); undefined in memory. */
@@ -40,6 +42,12 @@ local current = redis.call('GET', KEYS[1])
 if current ~= ARGV[1] then return 0 end
 if tonumber(ARGV[3]) > 0 then redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
 else redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL') end
+return 1`;
+
+// DECR only while the key exists and is positive: a window that ended is not revived without its TTL.
+const DECR_IF_LIVE = `
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+if current > 0 then redis.call('DECR', KEYS[1]) end
 return 1`;
 
 function redisKv(url: string, prefix: string): Kv {
@@ -70,6 +78,9 @@ function redisKv(url: string, prefix: string): Kv {
       const count = Number(res?.[0]?.[1] ?? 0);
       const left = Number(res?.[2]?.[1] ?? ttl);
       return { count, ttlSeconds: left > 0 ? left : ttl };
+    },
+    async decr(k) {
+      await r.eval(DECR_IF_LIVE, 1, k);
     },
     async ping() {
       try {
@@ -135,6 +146,10 @@ function memoryKv(): Kv {
       const next = { v: String(Number(e?.v ?? 0) + 1), exp: e?.exp || now() + ttl * 1000 };
       data.set(k, next);
       return { count: Number(next.v), ttlSeconds: Math.max(1, Math.ceil((next.exp - now()) / 1000)) };
+    },
+    async decr(k) {
+      const e = live(k);
+      if (e && Number(e.v) > 0) e.v = String(Number(e.v) - 1);
     },
     async ping() {
       return true;

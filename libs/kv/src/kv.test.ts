@@ -48,4 +48,15 @@ describe.each(stores)("kv on %s", (_name, open) => {
     expect(counts[0]!.ttlSeconds).toBeGreaterThan(0);
     expect(await kv.ping()).toBe(true);
   });
+  it("takes one back from a live counter, never below zero and never reviving it", async () => {
+    await kv.incr("d", 60);
+    await kv.incr("d", 60);
+    await kv.decr("d");
+    expect((await kv.incr("d", 60)).count).toBe(2);
+    await kv.decr("d-missing");
+    expect(await kv.get("d-missing")).toBeNull();
+    await kv.set("d-zero", "0", 60);
+    await kv.decr("d-zero");
+    expect(await kv.get("d-zero")).toBe("0");
+  });
 });

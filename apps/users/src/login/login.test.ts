@@ -100,6 +100,15 @@ describe.each(backends)("login on %s", (_name, open) => {
     expect((await failure(byAddress.loginUser({ caller: from, email: uniqueEmail(), password: "x-x-x-x-x" }))).reason).toBe("RATE_LIMITED");
   });
 
+  it("successful logins do not spend the address budget (many users behind one NAT)", async () => {
+    const { email } = await openUser();
+    const client = await h.serve({ loginLimits: { perAccount: 100, perAddress: 2, windowSeconds: 900 } });
+    const at = caller("open", { clientAddress: `203.0.113.9-${Date.now()}` });
+    for (let i = 0; i < 6; i++) expect((await client.loginUser({ caller: at, email, password: PASSWORD })).user!.id).toBeTruthy();
+    for (let i = 0; i < 2; i++) expect((await failure(client.loginUser({ caller: at, email, password: "nope-nope" }))).reason).toBe("INVALID_CREDENTIALS");
+    expect((await failure(client.loginUser({ caller: at, email, password: PASSWORD }))).reason).toBe("RATE_LIMITED");
+  });
+
   it("an unconfirmed main email cannot log in (USER_UNCONFIRMED, 412), but only after the password is right", async () => {
     const email = uniqueEmail();
     const reg = await h.users.registerUser({ caller: caller("web"), object: userObject(email) });

@@ -53,7 +53,7 @@ export async function login(deps: LoginDeps, req: LoginRequest): Promise<LoggedI
   const ok = await deps.passwords.verify(user?.passwordHash ?? undefined, req.password);
   if (!user || !ok) throw domainError("INVALID_CREDENTIALS");
 
-  await clearAccountAttempts(deps.kv, email);
+  await clearAccountAttempts(deps.kv, email, req.clientAddress);
   if (deps.passwords.needsRehash(user.passwordHash!)) {
     const rehashed = await deps.passwords.hash(req.password);
     await store.setPasswordHash(user.id, rehashed);

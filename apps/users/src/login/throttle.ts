@@ -31,7 +31,11 @@ export async function countLoginAttempt(kv: Kv, limits: LoginLimits, email: stri
   if (retryAfter > 0) throw domainError("RATE_LIMITED", undefined, { metadata: { retry_after: String(retryAfter) } });
 }
 
-/** A successful login clears the account's failures (the address window keeps running). */
-export async function clearAccountAttempts(kv: Kv, email: string): Promise<void> {
-  await kv.del(accountKey(email));
+/**
+ * A successful login clears the account's failures and takes its own count
+ * back from the address window, so that only failures count there: many
+ * users behind one NAT must not lock each other out.
+ */
+export async function clearAccountAttempts(kv: Kv, email: string, address: string): Promise<void> {
+  await Promise.all([kv.del(accountKey(email)), address ? kv.decr(addressKey(address)) : undefined]);
 }
