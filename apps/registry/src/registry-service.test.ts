@@ -42,6 +42,9 @@ describe.each(backends)("RegistryService on %s", (_name, open) => {
     expect(got.clientId).toBe(app.id);
     expect(got.entrypoint?.id).toBe(ep.id);
     expect(got.entrypoint?.fields).toHaveLength(2);
+    // What a confirmation redirect may use: the whitelist starts as the redirect URIs.
+    expect(got.whitelist).toEqual(["https://shop.example.com/callback"]);
+    expect(got.defaultCallback).toBe("");
   });
 
   it("numbers entry points without a key and keeps explicit values", async () => {

@@ -56,7 +56,7 @@ export function createRegistryService(deps: RegistryServiceDeps): ServiceImpl<ty
     async getEntrypoint(req) {
       requireId("entrypointId", req.entrypointId);
       const found = await getEntrypoint(db, req.entrypointId);
-      return { entrypoint: found.entrypoint, clientId: found.clientId };
+      return { entrypoint: found.entrypoint, clientId: found.clientId, whitelist: found.whitelist, defaultCallback: found.defaultCallback };
     },
 
     async authenticateClient(req) {

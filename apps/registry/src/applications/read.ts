@@ -1,7 +1,7 @@
 import type { Queryable } from "@gatehouse/db";
 import { domainError } from "@gatehouse/errors";
 import type { Application, Entrypoint } from "@gatehouse/proto";
-import { applicationStore } from "./store.ts";
+import { applicationStore, type EntrypointOfClient } from "./store.ts";
 
 export async function getApplication(q: Queryable, clientId: string): Promise<Application> {
   const app = await applicationStore(q).get(clientId);
@@ -9,7 +9,7 @@ export async function getApplication(q: Queryable, clientId: string): Promise<Ap
   return app;
 }
 
-export async function getEntrypoint(q: Queryable, id: string): Promise<{ clientId: string; entrypoint: Entrypoint }> {
+export async function getEntrypoint(q: Queryable, id: string): Promise<EntrypointOfClient> {
   const found = await applicationStore(q).getEntrypoint(id);
   if (!found) throw domainError("ENTRYPOINT_NOT_FOUND", undefined, { metadata: { entrypoint_id: id } });
   return found;

@@ -11,12 +11,20 @@ export interface NewApplication {
   secretMac: string;
 }
 
+/** An entry point with what confirmations need of its application. */
+export interface EntrypointOfClient {
+  clientId: string;
+  entrypoint: Entrypoint;
+  whitelist: string[];
+  defaultCallback: string;
+}
+
 export interface ApplicationStore {
   /** Inserts the application and its entry points; false when the client_id is taken. */
   insert(a: NewApplication): Promise<{ createdAt: Date; updatedAt: Date } | undefined>;
   /** An application (never an operator client) with its entry points in order. */
   get(clientId: string): Promise<Application | undefined>;
-  getEntrypoint(id: string): Promise<{ clientId: string; entrypoint: Entrypoint } | undefined>;
+  getEntrypoint(id: string): Promise<EntrypointOfClient | undefined>;
 }
 
 /** Thrown when an entry point id is taken by another application: the caller retries with a new client_id. */
@@ -70,14 +78,21 @@ export function applicationStore(q: Queryable): ApplicationStore {
     },
 
     async getEntrypoint(id) {
-      const { rows } = await q.query<{ client_id: string; document: JsonValue }>(
-        `SELECT e.client_id, e.document FROM registry.entrypoints e
+      const { rows } = await q.query<{ client_id: string; document: JsonValue; whitelist: string[]; default_callback: string | null }>(
+        `SELECT e.client_id, e.document, c.whitelist, c.default_callback FROM registry.entrypoints e
            JOIN registry.clients c ON c.client_id = e.client_id AND c.kind = 'application'
          WHERE e.id = $1`,
         [id],
       );
       const row = rows[0];
-      return row && { clientId: row.client_id, entrypoint: fromJson(EntrypointSchema, row.document, readOptions) };
+      return (
+        row && {
+          clientId: row.client_id,
+          entrypoint: fromJson(EntrypointSchema, row.document, readOptions),
+          whitelist: row.whitelist ?? [],
+          defaultCallback: row.default_callback ?? "",
+        }
+      );
     },
   };
 }
