@@ -21,7 +21,7 @@ export function cachedEntrypoints(registry: Client<typeof RegistryService>, ttlM
     let value: ResolvedEntrypoint | undefined;
     try {
       const res = await registry.getEntrypoint({ entrypointId: id });
-      value = { entrypoint: res.entrypoint!, clientId: res.clientId };
+      value = { entrypoint: res.entrypoint!, clientId: res.clientId, whitelist: res.whitelist, defaultCallback: res.defaultCallback };
     } catch (err) {
       const code = ConnectError.from(err).code;
       if (code !== Code.NotFound && code !== Code.InvalidArgument) throw err;

@@ -19,6 +19,10 @@ import { userStore } from "./users/store.ts";
 export interface ResolvedEntrypoint {
   entrypoint: Entrypoint;
   clientId: string;
+  /** The application's context.url whitelist (exact strings). */
+  whitelist?: string[];
+  /** Where a confirmation link lands without a whitelisted context.url; empty = the hosted page. */
+  defaultCallback?: string;
 }
 
 export interface UsersServiceDeps {
