@@ -1,7 +1,8 @@
 import { fileURLToPath } from "node:url";
 import type { Migrations } from "@gatehouse/db";
-import { UsersService } from "@gatehouse/proto";
+import { ConfirmationDeliveryService, UsersService } from "@gatehouse/proto";
 import type { ServiceModule } from "@gatehouse/rpc";
+import { confirmationDeliveryPolicy, createConfirmationDeliveryService } from "./delivery-service.ts";
 import { usersPolicy } from "./policy.ts";
 import { createUsersService, type UsersServiceDeps } from "./users-service.ts";
 
@@ -18,8 +19,12 @@ export async function createUsers(deps: UsersDeps): Promise<ServiceModule> {
   const service = createUsersService(deps);
   return {
     name: "users",
-    routes: (router) => router.service(UsersService, service),
-    policy: usersPolicy,
+    routes: (router) => {
+      router.service(UsersService, service);
+      router.service(ConfirmationDeliveryService, createConfirmationDeliveryService(deps));
+    },
+    // Both services' methods, by local name (checkDelivery is not a UsersService method).
+    policy: { ...usersPolicy, ...confirmationDeliveryPolicy },
     ready: async () => (await deps.db.ping()) && (await deps.kv.ping()),
     // The database and kv belong to the launcher, which closes them.
     close: async () => undefined,

@@ -6,8 +6,6 @@ import { addressValue, assertionValue, dataValue, idValue, isBlank, isObject, ne
 import { isIdKey, type IdKey } from "../users/identifiers.ts";
 import type { StoredAddress } from "../users/model.ts";
 
-export { isIsoDate } from "../users/fields.ts";
-
 /** A registration object that passed every rule of its entry point. */
 export interface ValidRegistration {
   password: string | undefined;
