@@ -4,7 +4,7 @@ import { domainError, errorFacts, validationError } from "@gatehouse/errors";
 import type { DeliveryLocale } from "@gatehouse/jobs";
 import type { Kv } from "@gatehouse/kv";
 import type { Logger } from "@gatehouse/logging";
-import type { Caller, Entrypoint, Session, User, UsersService } from "@gatehouse/proto";
+import { UpdateMode, type Caller, type Entrypoint, type Session, type User, type UsersService } from "@gatehouse/proto";
 import type { KeyRing } from "@gatehouse/secrets";
 import { confirmIdentifier } from "./confirmation/confirm.ts";
 import type { Enqueue } from "./confirmation/issue.ts";
@@ -13,6 +13,7 @@ import { argon2Passwords, type Passwords } from "./credentials/passwords.ts";
 import { login } from "./login/login.ts";
 import { DEFAULT_LOGIN_LIMITS, type LoginLimits } from "./login/throttle.ts";
 import { registerUser } from "./registration/register.ts";
+import { updateUser } from "./update/update.ts";
 import { toUser } from "./users/model.ts";
 import { userStore } from "./users/store.ts";
 
@@ -101,8 +102,35 @@ export function createUsersService(deps: UsersServiceDeps): ServiceImpl<typeof U
       return { user: toUser(found) };
     },
 
-    async updateUser() {
-      throw new ConnectError("UpdateUser is not implemented yet", Code.Unimplemented);
+    async updateUser(req) {
+      const resolved = await entrypointOf(req.caller);
+      const mode = req.mode === UpdateMode.REPLACE ? "replace" : req.mode === UpdateMode.PATCH ? "patch" : undefined;
+      if (!mode) throw validationError([{ field: "mode", code: "required" }]);
+      if (!req.actorUserId) throw validationError([{ field: "actorUserId", code: "required" }]);
+      const target = req.targetPulseId ? { pulseId: req.targetPulseId } : { userId: req.targetUserId || req.actorUserId };
+      try {
+        const done = await updateUser(
+          { db: deps.db, kv: deps.kv, keys: deps.keys, enqueue: deps.enqueue, options, passwords, limits },
+          {
+            mode,
+            entrypoint: resolved.entrypoint,
+            clientId: resolved.clientId,
+            whitelist: resolved.whitelist ?? [],
+            actorUserId: req.actorUserId,
+            target,
+            object: req.object,
+            contextUrl: req.contextUrl,
+            reauthenticatedByChallenge: req.reauthenticatedByChallenge,
+            locale: localeOf(req.caller),
+            clientAddress: req.caller?.clientAddress ?? "",
+          },
+        );
+        if (done.changed) deps.logger.info({ userId: done.user.id, mode, pending: done.pending }, "user updated");
+        return { user: toUser(done.user), changed: done.changed, pendingFields: done.pending.map((k) => `object.ids.${k}.value`) };
+      } catch (err) {
+        if (errorFacts(err).reason === "CONFIRMATION_NOT_QUEUED") deps.logger.error({ err: (err as ConnectError).cause }, "confirmation delivery not queued");
+        throw err;
+      }
     },
 
     async confirmIdentifier(req) {

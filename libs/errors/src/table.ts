@@ -29,6 +29,7 @@ export const errorTable = {
   CONFIRMATION_NOT_QUEUED: def(Code.Unavailable, 502, "The confirmation code could not be sent.", "No se ha podido enviar el código de confirmación."),
   INVALID_CREDENTIALS: def(Code.PermissionDenied, 403, "User id or password invalid.", "Usuario o contraseña no válidos."),
   USER_UNCONFIRMED: def(Code.FailedPrecondition, 412, "The user has not confirmed the email.", "El usuario no ha confirmado el correo."),
+  CONSTRAINT_VIOLATION: def(Code.OutOfRange, 416, "Some fields do not meet the required rules.", "Algunos campos no cumplen las reglas exigidas."),
   USER_NOT_FOUND: def(Code.NotFound, 404, "The user does not exist.", "El usuario no existe."),
   SESSION_NOT_FOUND: def(Code.NotFound, 404, "The session does not exist or has ended.", "La sesión no existe o ha terminado."),
   INVALID_CODE: def(Code.InvalidArgument, 400, "The confirmation code or link is invalid, used or expired.", "El código o enlace de confirmación no es válido, ya se usó o ha caducado."),
@@ -86,6 +87,14 @@ export const itemMessages: Record<string, Record<Locale, string>> = {
   too_long: { en: "This value is too long.", es: "Este valor es demasiado largo." },
   too_few: { en: "Too few elements.", es: "Faltan elementos." },
   too_many: { en: "Too many elements.", es: "Sobran elementos." },
+  confirmed_identifier: {
+    en: "A confirmed identifier cannot be removed; replace it instead.",
+    es: "Un identificador confirmado no se puede eliminar; sustitúyelo.",
+  },
+  confirmation_pending: {
+    en: "A confirmation code was sent; the new value applies once it is confirmed.",
+    es: "Se ha enviado un código de confirmación; el nuevo valor se aplicará al confirmarlo.",
+  },
   main_required: {
     en: "Exactly one identifier field must be main.",
     es: "Exactamente un campo identificador debe ser el principal.",

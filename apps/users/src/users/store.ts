@@ -165,6 +165,70 @@ export function userStore(q: Queryable) {
       return r.rowCount > 0;
     },
 
+    /** Locks the user's row until the transaction ends (serializes concurrent updates of one user). */
+    async lock(userId: string): Promise<boolean> {
+      const r = await q.query(`SELECT id FROM users.users WHERE id = $1 AND deleted_at IS NULL FOR UPDATE`, [userId]);
+      return r.rows.length > 0;
+    },
+
+    /** The user whose active value of `key` is `value`, if any. */
+    async holderOf(key: IdKey, value: string): Promise<string | undefined> {
+      const r = await q.query<{ user_id: string }>(`SELECT user_id FROM users.identifiers WHERE key = $1 AND value = $2`, [key, value]);
+      return r.rows[0]?.user_id;
+    },
+
+    /** A new active value, unconfirmed. Throws a unique violation when another user holds it. */
+    async replaceIdentifier(userId: string, key: IdKey, value: string): Promise<void> {
+      await q.query(
+        `UPDATE users.identifiers SET value = $3, confirmed = false, confirmed_at = NULL,
+                pending_value = NULL, pending_requested_at = NULL, updated_at = now()
+          WHERE user_id = $1 AND key = $2`,
+        [userId, key, value],
+      );
+    },
+
+    /** Sets (or with null clears) the replacement awaiting confirmation. */
+    async setPending(userId: string, key: IdKey, value: string | null): Promise<void> {
+      await q.query(
+        `UPDATE users.identifiers SET pending_value = $3, pending_requested_at = CASE WHEN $3::text IS NULL THEN NULL ELSE now() END,
+                updated_at = now()
+          WHERE user_id = $1 AND key = $2`,
+        [userId, key, value],
+      );
+    },
+
+    async deleteIdentifier(userId: string, key: IdKey): Promise<void> {
+      await q.query(`DELETE FROM users.identifiers WHERE user_id = $1 AND key = $2`, [userId, key]);
+    },
+
+    /** Live codes for an identifier stop working (its value was removed or its replacement dropped). */
+    async supersedeConfirmations(userId: string, key: IdKey): Promise<void> {
+      await q.query(
+        `UPDATE users.confirmations SET superseded_at = now() WHERE user_id = $1 AND key = $2 AND used_at IS NULL AND superseded_at IS NULL`,
+        [userId, key],
+      );
+    },
+
+    /** Writes the profile maps given (and the password hash) and bumps updated/version. */
+    async saveProfile(
+      userId: string,
+      p: { datas?: JsonMap; addresses?: JsonMap; assertions?: JsonMap; passwordHash?: string },
+    ): Promise<void> {
+      await q.query(
+        `UPDATE users.users SET datas = COALESCE($2::jsonb, datas), addresses = COALESCE($3::jsonb, addresses),
+                assertions = COALESCE($4::jsonb, assertions), password_hash = COALESCE($5, password_hash),
+                updated_at = now(), version = version + 1
+          WHERE id = $1`,
+        [
+          userId,
+          p.datas ? JSON.stringify(p.datas) : null,
+          p.addresses ? JSON.stringify(p.addresses) : null,
+          p.assertions ? JSON.stringify(p.assertions) : null,
+          p.passwordHash ?? null,
+        ],
+      );
+    },
+
     async touch(userId: string): Promise<void> {
       await q.query(`UPDATE users.users SET updated_at = now(), version = version + 1 WHERE id = $1`, [userId]);
     },
