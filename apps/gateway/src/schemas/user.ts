@@ -34,6 +34,43 @@ export const RegisterEnvelope = Type.Object(
   { ...closed, $id: "RegisterEnvelope" },
 );
 
+/** Replace (spec endpoint 2): verb `create`, the application as actor, the whole user. */
+export const ReplaceEnvelope = Type.Object(
+  { actor: Actor("application"), verb: Type.Literal("create"), object: UserObject, source: Source },
+  { ...closed, $id: "ReplaceEnvelope" },
+);
+
+/** Patch (spec endpoint 3): verb `update`, the person as actor, any members of the user; null removes. */
+export const PatchEnvelope = Type.Object(
+  {
+    actor: Actor("person"),
+    verb: Type.Literal("update"),
+    object: Type.Object(
+      {
+        objectType: Type.Literal("user"),
+        password: Type.Optional(Type.String({ maxLength: 1024 })),
+        newPassword: Type.Optional(Type.String({ maxLength: 1024 })),
+        ids: Type.Optional(Members),
+        datas: Type.Optional(Members),
+        addresses: Type.Optional(Members),
+        assertions: Type.Optional(Members),
+      },
+      closed,
+    ),
+    source: Source,
+    context: Type.Optional(Type.Object({ url: Type.Optional(Type.String({ maxLength: 2048 })) }, closed)),
+  },
+  { ...closed, $id: "PatchEnvelope" },
+);
+
+export const PatchQuery = Type.Object(
+  {
+    sc: Type.Optional(Type.Boolean()),
+    code_verifier: Type.Optional(Type.String({ minLength: 43, maxLength: 128, pattern: "^[A-Za-z0-9._~-]+$" })),
+  },
+  { additionalProperties: true },
+);
+
 export const LoginEnvelope = Type.Object(
   {
     actor: Actor("application"),

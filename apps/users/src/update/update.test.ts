@@ -25,13 +25,14 @@ describe.each(backends)("replace and patch on %s", (_name, open) => {
     return { email, userId: reg.user!.id, pulseId: reg.user!.pulseId };
   }
 
-  const patch = (userId: string, object: JsonObject, extra: Record<string, unknown> = {}) =>
+  // JSON round trip: a member set to undefined is left out, as over the wire.
+  const patch = (userId: string, object: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
     h.users.updateUser({
       caller: caller("web"),
       mode: UpdateMode.PATCH,
       actorUserId: userId,
       targetUserId: userId,
-      object: { objectType: "user", password: PASSWORD, ...object },
+      object: JSON.parse(JSON.stringify({ objectType: "user", password: PASSWORD, ...object })) as JsonObject,
       ...extra,
     });
 

@@ -1,13 +1,18 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { GatewayDeps } from "../../deps.ts";
+import { requireJsonAccept } from "../../http/accept.ts";
 import { accessRoute } from "./access.ts";
 import { confirmRoutes } from "./confirm.ts";
 import { registerRoute } from "./register.ts";
+import { updateRoutes } from "./update.ts";
 
 /** {base_url}/activityid/v1: the user operations, present when the users service is wired. */
 export const activityIdRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) => {
   if (!deps.users) return;
+  // The user operations answer JSON only (spec: Accept application/json); pages are GETs.
+  app.addHook("onRequest", requireJsonAccept);
   await app.register(registerRoute, deps);
   await app.register(accessRoute, deps);
   await app.register(confirmRoutes, deps);
+  await app.register(updateRoutes, deps);
 };

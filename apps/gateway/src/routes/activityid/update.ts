@@ -1,0 +1,110 @@
+import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { JsonObject } from "@bufbuild/protobuf";
+import type { Static } from "typebox";
+import { errorFacts } from "@gatehouse/errors";
+import { UpdateMode, type UpdateUserResponse } from "@gatehouse/proto";
+import type { GatewayDeps } from "../../deps.ts";
+import { callerOf } from "../../http/app-token.ts";
+import { sendContent, sendError } from "../../http/envelope.ts";
+import { sendPartial } from "../../http/partial.ts";
+import { userToJson } from "../../http/user-json.ts";
+import { userPrincipal } from "../../http/user-token.ts";
+import { errorResponses } from "../../schemas/common.ts";
+import { PatchEnvelope, PatchQuery, ReplaceEnvelope, UserContent, UserContentIncomplete, UserHeaders } from "../../schemas/user.ts";
+
+const responses = {
+  200: UserContent,
+  206: UserContentIncomplete,
+  304: { type: "null", description: "Nothing would change; no body" },
+  ...errorResponses(400, 401, 403, 404, 416, 429, 502),
+};
+
+interface UpdateCall {
+  mode: UpdateMode;
+  actorId: string;
+  target: { targetUserId: string } | { targetPulseId: string };
+  object: unknown;
+  sourceId: string;
+  contextUrl?: string;
+}
+
+/** 200 changed, 206 changed but identifiers await confirmation, 304 nothing to change. */
+function sendUpdated(reply: FastifyReply, res: UpdateUserResponse) {
+  if (!res.changed) return reply.code(304).header("cache-control", "no-store").send();
+  const content = { user: userToJson(res.user!) };
+  if (!res.pendingFields.length) return sendContent(reply, 200, content);
+  return sendPartial(reply, content, "confirmation_pending", res.pendingFields.map((field) => ({ field, code: "confirmation_pending" })));
+}
+
+/**
+ * Replace and patch (spec endpoints 2 and 3). Checks in order: envelope
+ * (400, by the schema), the user's token (401), actor.id against the token
+ * or the path (400), then the users service: From an entry point of the
+ * token's application (403), the target (404), its owner (403), the password
+ * (403), the entry point's rules (416), the confirmation queue (502).
+ */
+export const updateRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, deps) => {
+  async function update(req: FastifyRequest, reply: FastifyReply, call: (p: { clientId: string; subject: string }) => UpdateCall | undefined) {
+    const principal = await userPrincipal(req, deps);
+    if (!principal) return sendError(reply, "UNAUTHENTICATED", { details: "Authorization: Bearer <ACCESS_TOKEN> of the user required" });
+    const c = call({ clientId: principal.clientId!, subject: principal.subject });
+    if (!c) return sendError(reply, "VALIDATION_FAILED", { violations: [{ field: "actor.id", code: "invalid_value" }] });
+    try {
+      const res = await deps.users!.updateUser({
+        caller: callerOf(req, principal.clientId!, c.sourceId),
+        mode: c.mode,
+        actorUserId: principal.subject,
+        ...c.target,
+        object: c.object as JsonObject,
+        contextUrl: c.contextUrl ?? "",
+        reauthenticatedByChallenge: false,
+      });
+      return sendUpdated(reply, res);
+    } catch (err) {
+      const f = errorFacts(err);
+      if (f.reason === "ENTRYPOINT_NOT_FOUND") return sendError(reply, "PERMISSION_DENIED", { details: "From is not an entry point of this application" });
+      if (f.reason === "RATE_LIMITED" && f.metadata.retry_after) reply.header("retry-after", f.metadata.retry_after);
+      throw err;
+    }
+  }
+
+  const common = { tags: ["users"], security: [{ bearer: [] }], headers: UserHeaders, response: responses };
+
+  app.post(
+    "/activityid/v1/user/update",
+    { schema: { ...common, summary: "Replace the logged user's data", body: ReplaceEnvelope } },
+    (req, reply) =>
+      update(req, reply, (p) =>
+        req.body.actor.id !== p.clientId
+          ? undefined
+          : { mode: UpdateMode.REPLACE, actorId: req.body.actor.id, target: { targetUserId: p.subject }, object: req.body.object, sourceId: req.body.source.id },
+      ),
+  );
+
+  const patch = (target: (id: string) => UpdateCall["target"]) => (req: FastifyRequest<{ Params: { id: string }; Body: Static<typeof PatchEnvelope> }>, reply: FastifyReply) =>
+    update(req, reply, () =>
+      req.body.actor.id !== req.params.id
+        ? undefined
+        : {
+            mode: UpdateMode.PATCH,
+            actorId: req.body.actor.id,
+            target: target(req.params.id),
+            object: req.body.object,
+            sourceId: req.body.source.id,
+            contextUrl: req.body.context?.url,
+          },
+    );
+
+  const params = { type: "object", properties: { id: { type: "string", minLength: 1, maxLength: 64 } }, required: ["id"] } as const;
+  app.patch(
+    "/activityid/v1/user/update/:id",
+    { schema: { ...common, summary: "Patch a user by object_id", params, querystring: PatchQuery, body: PatchEnvelope } },
+    patch((id) => ({ targetUserId: id })),
+  );
+  app.patch(
+    "/activityid/v1/user/update/pulse-id/:id",
+    { schema: { ...common, summary: "Patch a user by pulse_id", params, querystring: PatchQuery, body: PatchEnvelope } },
+    patch((id) => ({ targetPulseId: id })),
+  );
+};
