@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import Type from "typebox";
 import { errorFacts } from "@gatehouse/errors";
 import type { GatewayDeps } from "../../deps.ts";
-import { bearerToken } from "../../http/bearer.ts";
 import { sendContent, sendError } from "../../http/envelope.ts";
 import { userToJson } from "../../http/user-json.ts";
+import { userPrincipal } from "../../http/user-token.ts";
 import { errorResponses, ScQuery } from "../../schemas/common.ts";
 import { UserContent } from "../../schemas/user.ts";
 
@@ -70,10 +70,8 @@ export const confirmRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app,
       },
     },
     async (req, reply) => {
-      const token = bearerToken(req);
-      const principal = token && deps.verifyAccessToken ? await deps.verifyAccessToken(token) : undefined;
-      // A user's token: its subject is the user, not the application.
-      if (!principal || !principal.clientId || principal.subject === principal.clientId) {
+      const principal = await userPrincipal(req, deps);
+      if (!principal) {
         return sendError(reply, "UNAUTHENTICATED", { details: "Authorization: Bearer <ACCESS_TOKEN> of the user required" });
       }
       try {
