@@ -11,7 +11,15 @@ import { parse, parseAllDocuments } from "yaml";
 
 const here = import.meta.dirname;
 const IMAGE = "ghcr.io/gatehouse/gatehouse";
-const SERVICES = { gateway: { port: 8080, servicePort: 80 }, registry: { port: 8081, servicePort: 8081 }, auth: { port: 8082, servicePort: 8082 } };
+const SERVICES = {
+  gateway: { port: 8080, servicePort: 80 },
+  registry: { port: 8081, servicePort: 8081 },
+  auth: { port: 8082, servicePort: 8082 },
+  users: { port: 8083, servicePort: 8083 },
+};
+// The confirmation worker has no RPC API: no Service, only its probe and metrics port.
+const WORKER = { name: "confirmation-worker", port: 8084 };
+const DEPLOYMENTS = [...Object.keys(SERVICES), WORKER.name];
 
 // Every kind we ship, mapped to its schema model; an unlisted kind fails the suite.
 const MODELS: Record<string, new (data: never) => { validate(): void }> = {
@@ -85,7 +93,7 @@ function expectHardened(pod: IPodSpec, container: IContainer) {
 
 describe("kubernetes manifests", () => {
   it("parse into named objects", () => {
-    expect(manifests.length).toBeGreaterThanOrEqual(14);
+    expect(manifests.length).toBeGreaterThanOrEqual(21);
     for (const { file, obj } of manifests) expect([file, obj.apiVersion, obj.kind, obj.metadata?.name].every(Boolean), file).toBe(true);
   });
 
@@ -153,8 +161,34 @@ describe("kubernetes manifests", () => {
     });
   });
 
-  it("autoscales gateway and auth on CPU", () => {
-    for (const name of ["gateway", "auth"]) {
+  describe(WORKER.name, () => {
+    const deployment = find<IDeployment>("Deployment", WORKER.name)!;
+    const pod = deployment?.spec?.template.spec as IPodSpec;
+    const container = pod?.containers[0] as IContainer;
+
+    it("runs `serve confirmation-worker` with 2 hardened replicas and a PDB, without a Service or an HPA", () => {
+      expect(deployment.spec?.replicas).toBe(2);
+      expect(container.args).toEqual(["serve", WORKER.name]);
+      expect(container.ports).toEqual([{ name: "metrics", containerPort: WORKER.port }]);
+      expectHardened(pod, container);
+      const match = deployment.spec?.selector.matchLabels;
+      expect(match).toMatchObject({ "app.kubernetes.io/component": WORKER.name });
+      expect(deployment.spec?.template.metadata?.labels).toMatchObject(match!);
+      expect(find<IPodDisruptionBudget>("PodDisruptionBudget", WORKER.name)?.spec).toEqual({ minAvailable: 1, selector: { matchLabels: match } });
+      expect(find("Service", WORKER.name)).toBeUndefined();
+      expect(find("HorizontalPodAutoscaler", WORKER.name)).toBeUndefined();
+    });
+
+    it("probes /readyz and /healthz on WORKER_PORT", () => {
+      for (const probe of [container.startupProbe, container.livenessProbe]) expect(probe?.httpGet).toMatchObject({ path: "/healthz", port: "metrics" });
+      expect(container.readinessProbe?.httpGet).toMatchObject({ path: "/readyz", port: "metrics" });
+      const data = find<IConfigMap>("ConfigMap", "gatehouse-config")!.data!;
+      expect(data.WORKER_PORT).toBe(String(WORKER.port));
+    });
+  });
+
+  it("autoscales gateway, auth and users on CPU", () => {
+    for (const name of ["gateway", "auth", "users"]) {
       const hpa = find<IHorizontalPodAutoscaler>("HorizontalPodAutoscaler", name)!;
       expect(hpa.spec?.scaleTargetRef).toEqual({ apiVersion: "apps/v1", kind: "Deployment", name });
       expect(hpa.spec?.metrics?.[0]?.resource).toEqual({ name: "cpu", target: { type: "Utilization", averageUtilization: 70 } });
@@ -163,7 +197,7 @@ describe("kubernetes manifests", () => {
 
   it("configures service URLs that match the Services", () => {
     const data = find<IConfigMap>("ConfigMap", "gatehouse-config")!.data!;
-    for (const name of ["registry", "auth"] as const) {
+    for (const name of ["registry", "auth", "users"] as const) {
       const key = name.toUpperCase();
       expect(data[`${key}_URL`]).toBe(`http://${name}:${SERVICES[name].servicePort}`);
       expect(data[`${key}_PORT`]).toBe(String(SERVICES[name].port));
@@ -187,7 +221,7 @@ describe("kubernetes manifests", () => {
       replicas: { name: string; count: number }[];
       images: { name: string; newTag: string }[];
     };
-    expect(dev.replicas.map((r) => [r.name, r.count]).sort()).toEqual(Object.keys(SERVICES).map((s) => [s, 1]).sort());
+    expect(dev.replicas.map((r) => [r.name, r.count]).sort()).toEqual(DEPLOYMENTS.map((s) => [s, 1]).sort());
     expect(dev.images).toEqual([{ name: IMAGE, newTag: expect.not.stringMatching(/^latest$/) }]);
   });
 
@@ -202,7 +236,7 @@ describe("kubernetes manifests", () => {
   })();
   it.skipIf(!kubectl).each(["base", "overlays/dev"])("kubectl kustomize k8s/%s renders valid objects", (dir) => {
     const rendered = parseYamlStream(execFileSync("kubectl", ["kustomize", join(here, "k8s", dir)], { encoding: "utf8" }), dir);
-    expect(rendered.length).toBeGreaterThanOrEqual(13);
+    expect(rendered.length).toBeGreaterThanOrEqual(20);
     for (const obj of rendered) {
       expect(() => validateObject(obj), `${obj.kind}/${obj.metadata.name}`).not.toThrow();
       expect(obj.metadata.labels?.["app.kubernetes.io/part-of"]).toBe("gatehouse");
@@ -218,9 +252,9 @@ describe("compose.yaml", () => {
   };
 
   it("defines the services, the one-shot migration first", () => {
-    expect(Object.keys(compose.services).sort()).toEqual(["auth", "gateway", "migrate", "postgres", "redis", "registry"]);
+    expect(Object.keys(compose.services).sort()).toEqual(["auth", "confirmation-worker", "gateway", "migrate", "postgres", "redis", "registry", "users"]);
     expect(compose.services.migrate!.command).toEqual(["migrate"]);
-    for (const name of Object.keys(SERVICES)) {
+    for (const name of DEPLOYMENTS) {
       const svc = compose.services[name]!;
       expect(svc.command).toEqual(["serve", name]);
       expect(svc.depends_on?.migrate).toEqual({ condition: "service_completed_successfully" });
@@ -228,6 +262,19 @@ describe("compose.yaml", () => {
       expect(svc.environment?.DATABASE_URL).toBe("postgres://gatehouse:gatehouse@postgres:5432/gatehouse");
     }
     expect(compose.services.redis!.command).toContain("noeviction");
+  });
+
+  it("gives each service its port, URL and health port, and starts the gateway after its services", () => {
+    const env = compose.services.gateway!.environment!;
+    for (const name of ["registry", "auth", "users"] as const) {
+      const key = name.toUpperCase();
+      expect(env[`${key}_URL`]).toBe(`http://${name}:${SERVICES[name].port}`);
+      expect(env[`${key}_PORT`]).toBe(String(SERVICES[name].port));
+      expect(compose.services[name]!.environment?.HEALTH_PORT).toBe(String(SERVICES[name].port));
+      expect(compose.services.gateway!.depends_on?.[name]).toEqual({ condition: "service_healthy" });
+    }
+    expect(env.WORKER_PORT).toBe(String(WORKER.port));
+    expect(compose.services[WORKER.name]!.environment?.HEALTH_PORT).toBe(String(WORKER.port));
   });
 });
 

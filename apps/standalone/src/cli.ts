@@ -6,12 +6,13 @@ import { RegistryService } from "@gatehouse/proto";
 import { createRegistry } from "@gatehouse/registry";
 import { callerInterceptors, inProcessTransport, InternalTokens } from "@gatehouse/rpc";
 import { bootstrapOperator } from "./bootstrap.ts";
-import { serveOne, SERVICES, type ServiceName } from "./serve.ts";
+import { serveOne, SERVICES, type ServiceName } from "./serve/index.ts";
 import { closeStores, migrateAll, openStores } from "./stores.ts";
 import { serverInterceptors } from "./wiring.ts";
 
 const usage = `usage: gatehouse <command>
-  serve <gateway|registry|auth>          run one service as its own process
+  serve <gateway|registry|auth|users|confirmation-worker>
+                                         run one service as its own process
   migrate                                apply every service's pending migrations
   bootstrap-operator [--client-id ID] [--client-secret SECRET]
                                          create or update an operator client and print its credentials`;

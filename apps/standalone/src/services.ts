@@ -1,15 +1,18 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { ConfigError, loadConfig } from "@gatehouse/config";
+import { createLogger } from "@gatehouse/logging";
+import type { ServiceName } from "./serve/index.ts";
 
 // npm run start:services: each service its own process, Connect over HTTP
 // between them (the Kubernetes topology on one machine). The gateway listens
-// on PORT; registry and auth on REGISTRY_PORT and AUTH_PORT.
+// on PORT; registry, auth and users on REGISTRY_PORT, AUTH_PORT, USERS_PORT;
+// the confirmation worker serves its probes on WORKER_PORT.
 const cli = fileURLToPath(new URL("./cli.ts", import.meta.url));
-const order = ["registry", "auth", "gateway"] as const;
 const children: ChildProcess[] = [];
 let stopping = false;
 
-function start(name: string): ChildProcess {
+function start(name: ServiceName): ChildProcess {
   const child = spawn(process.execPath, [...process.execArgv, cli, "serve", name], { stdio: "inherit", env: process.env });
   child.on("exit", (code, signal) => {
     if (stopping) return;
@@ -29,9 +32,26 @@ function stop(code: number) {
   setTimeout(() => process.exit(code), 25_000).unref();
 }
 
+let config;
+try {
+  config = loadConfig();
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  console.error(`configuration error: ${err.message}`);
+  process.exit(2);
+}
+const logger = createLogger("services", config.logLevel);
+
+// The delivery queue is shared through Redis. Without REDIS_URL it lives in
+// the users process's memory, so that process runs the worker itself.
+const order: ServiceName[] = config.redisUrl
+  ? ["registry", "auth", "users", "confirmation-worker", "gateway"]
+  : ["registry", "auth", "users", "gateway"];
+if (!config.redisUrl) logger.info("no REDIS_URL: no separate confirmation-worker process; the users process delivers on its in-process queue");
+
 process.once("SIGTERM", () => stop(0));
 process.once("SIGINT", () => stop(0));
 
 // No start order is needed: each service migrates its own schema and only
-// calls its peers when a request arrives.
+// calls its peers when a request arrives (or, for the worker, a job).
 for (const name of order) children.push(start(name));

@@ -56,7 +56,7 @@ export async function buildStack(config: Config, logger: Logger = createLogger("
   const registry = registryAs("gateway");
   const auth = authAs("gateway");
   if (config.bootstrapOperator) await bootstrapOperator(registryAs("bootstrap"), config.bootstrapOperator, logger);
-  const users = await wireUsers({ config, stores, logger, internal, registry: registryAs("users"), auth: authAs("users") });
+  const users = await wireUsers({ config, stores, logger, internal, registry: registryAs("users"), auth: authAs("users"), hostWorker: true });
 
   const app = await createGateway(
     {
@@ -65,7 +65,7 @@ export async function buildStack(config: Config, logger: Logger = createLogger("
       users: users.clientAs("gateway"),
       verifyAccessToken: verify,
       config,
-      ready: async () => (await registryMod.ready()) && (await authMod.ready()) && (await users.module.ready()),
+      ready: async () => (await registryMod.ready()) && (await authMod.ready()) && (await users.ready()),
     },
     logger,
   );

@@ -1,11 +1,21 @@
-import { Code, ConnectError, createClient, type Client } from "@connectrpc/connect";
+import { Code, ConnectError, createClient, type Client, type Interceptor } from "@connectrpc/connect";
 import type { Config } from "@gatehouse/config";
-import { createConfirmationWorker } from "@gatehouse/confirmation-worker";
-import { bullmqQueue, memoryQueue, type DeliveryQueue, type MemoryDeliveryQueue } from "@gatehouse/jobs";
+import { createConfirmationWorker, type ConfirmationWorker } from "@gatehouse/confirmation-worker";
+import { bullmqQueue, memoryQueue, type DeliveryQueue, type MemoryDeliveryQueue, type StillWanted } from "@gatehouse/jobs";
 import type { Logger } from "@gatehouse/logging";
-import { AuthService, RegistryService, UsersService, type Caller, type Session, type User } from "@gatehouse/proto";
+import {
+  AuthService,
+  ConfirmationDeliveryService,
+  DeliveryDecision,
+  RegistryService,
+  UsersService,
+  type Caller,
+  type Session,
+  type User,
+} from "@gatehouse/proto";
 import { callerInterceptors, directTransport, type InternalTokens, type ServiceModule } from "@gatehouse/rpc";
-import { confirmationStillWanted, createUsers, type ResolvedEntrypoint } from "@gatehouse/users";
+import type { KeyRing } from "@gatehouse/secrets";
+import { createUsers, type ResolvedEntrypoint } from "@gatehouse/users";
 import type { Stores } from "./stores.ts";
 import { serverInterceptors } from "./wiring.ts";
 
@@ -48,7 +58,69 @@ export function sessionOpener(auth: Client<typeof AuthService>) {
   };
 }
 
-/** The users service and the confirmation worker of one process, with their queue. */
+/** The delivery queue: BullMQ with REDIS_URL (any process may consume it), else in-process (the worker must share the process). */
+export function deliveryQueue(config: Config, logger: Logger): DeliveryQueue {
+  return config.redisUrl ? bullmqQueue({ redisUrl: config.redisUrl, prefix: config.redisPrefix, logger }) : memoryQueue();
+}
+
+const CHECK_TIMEOUT_MS = 10_000;
+
+const timestampOfMs = (ms: number) => ({ seconds: BigInt(Math.floor(ms / 1000)), nanos: (ms % 1000) * 1_000_000 });
+
+const VERDICTS: Partial<Record<DeliveryDecision, "send" | "wait" | "drop">> = {
+  [DeliveryDecision.SEND]: "send",
+  [DeliveryDecision.WAIT]: "wait",
+  [DeliveryDecision.DROP]: "drop",
+};
+
+/** The worker's "did this change commit" check, asked of the users service over RPC (in-process or HTTP). */
+export function deliveryCheck(deliveries: Client<typeof ConfirmationDeliveryService>): StillWanted {
+  return async (deliveryId, info) => {
+    // Bounded: a hung users service must not hold a worker slot; the attempt fails and is retried.
+    const res = await deliveries.checkDelivery(
+      { deliveryId, enqueueTime: timestampOfMs(info.enqueuedAt), attempt: info.attempt },
+      { timeoutMs: CHECK_TIMEOUT_MS },
+    );
+    const verdict = VERDICTS[res.decision];
+    // An unknown answer is the users service's bug: fail the attempt, the queue retries.
+    if (!verdict) throw new Error(`unexpected delivery decision ${res.decision}`);
+    return verdict;
+  };
+}
+
+/** The confirmation worker: consumes BullMQ (REDIS_URL) or the given in-process queue; checks each delivery over RPC. */
+export function wireWorker(args: {
+  config: Config;
+  keys: KeyRing;
+  logger: Logger;
+  deliveries: Client<typeof ConfirmationDeliveryService>;
+  memoryQueue?: MemoryDeliveryQueue;
+}): Promise<ConfirmationWorker> {
+  return createConfirmationWorker({
+    config: args.config,
+    keys: args.keys,
+    logger: args.logger.child({ service: "confirmation-worker" }),
+    isStillWanted: deliveryCheck(args.deliveries),
+    memoryQueue: args.memoryQueue,
+  });
+}
+
+export interface WiredUsers {
+  module: ServiceModule;
+  /** The server interceptors of the users module (observe, authenticate). */
+  interceptors: Interceptor[];
+  /** Stores, queue and (when hosted here) the worker answer. */
+  ready(): Promise<boolean>;
+  clientAs(caller: string): Client<typeof UsersService>;
+  close(): Promise<void>;
+}
+
+/**
+ * The users service with its delivery queue and, when `hostWorker`, the
+ * confirmation worker in the same process (npm start; start:services without
+ * REDIS_URL, where the in-process queue cannot be shared). The worker asks
+ * CheckDelivery through the in-process transport, as a separate worker does over HTTP.
+ */
 export async function wireUsers(args: {
   config: Config;
   stores: Stores;
@@ -56,9 +128,10 @@ export async function wireUsers(args: {
   internal: InternalTokens;
   registry: Client<typeof RegistryService>;
   auth: Client<typeof AuthService>;
-}): Promise<{ module: ServiceModule; clientAs(caller: string): Client<typeof UsersService>; close(): Promise<void> }> {
-  const { config, stores, logger } = args;
-  const queue: DeliveryQueue = config.redisUrl ? bullmqQueue({ redisUrl: config.redisUrl, prefix: config.redisPrefix }) : memoryQueue();
+  hostWorker: boolean;
+}): Promise<WiredUsers> {
+  const { config, stores, logger, internal } = args;
+  const queue = deliveryQueue(config, logger);
   const mod = await createUsers({
     db: stores.db,
     kv: stores.kv,
@@ -68,19 +141,24 @@ export async function wireUsers(args: {
     enqueue: (job) => queue.enqueue(job),
     openSession: sessionOpener(args.auth),
   });
-  const worker = await createConfirmationWorker({
-    config,
-    keys: stores.keys,
-    logger: logger.child({ service: "confirmation-worker" }),
-    isStillWanted: confirmationStillWanted(stores.db),
-    memoryQueue: config.redisUrl ? undefined : (queue as MemoryDeliveryQueue),
-  });
-  const server = serverInterceptors(mod, logger, args.internal);
+  const interceptors = serverInterceptors(mod, logger, internal);
+  const as = (caller: string) => directTransport(mod.routes, interceptors, callerInterceptors(internal, caller));
+  const worker = args.hostWorker
+    ? await wireWorker({
+        config,
+        keys: stores.keys,
+        logger,
+        deliveries: createClient(ConfirmationDeliveryService, as("confirmation-worker")),
+        memoryQueue: config.redisUrl ? undefined : (queue as MemoryDeliveryQueue),
+      })
+    : undefined;
   return {
     module: mod,
-    clientAs: (caller) => createClient(UsersService, directTransport(mod.routes, server, callerInterceptors(args.internal, caller))),
+    interceptors,
+    ready: async () => (await mod.ready()) && (await queue.ping()) && (worker ? await worker.ready() : true),
+    clientAs: (caller) => createClient(UsersService, as(caller)),
     async close() {
-      await worker.close();
+      await worker?.close(); // active deliveries finish first
       await queue.close();
       await mod.close();
     },

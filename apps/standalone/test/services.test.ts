@@ -5,45 +5,57 @@ import { join } from "node:path";
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RegistryService } from "@gatehouse/proto";
+import { ConfirmationDeliveryService, DeliveryDecision, RegistryService } from "@gatehouse/proto";
 import { InternalTokens } from "@gatehouse/rpc";
 import { KeyRing, parseSecretKey } from "@gatehouse/secrets";
 import { freshDatabase, redisTestUrl, uniquePrefix } from "@gatehouse/testing";
+import { createAppWithToken, expectUserJourney } from "./http-users.ts";
 import { freePort, runEntry, stopChild, waitReady } from "./processes.ts";
 import { OPERATOR, validApplication } from "./stack-helpers.ts";
 
-// npm run start:services over real HTTP: gateway, registry and auth as three
-// processes on PostgreSQL + Redis, Connect between them.
+// npm run start:services over real HTTP: gateway, registry, auth, users and
+// the confirmation worker as five processes on PostgreSQL + Redis + BullMQ,
+// Connect between them.
 let child: ReturnType<typeof runEntry>;
 let gw: string;
 let registryUrl: string;
 let authUrl: string;
+let usersUrl: string;
+let workerUrl: string;
+let dataDir: string;
 const secretKey = randomBytes(32).toString("base64url");
 
 beforeAll(async () => {
-  const [port, registryPort, authPort] = [await freePort(), await freePort(), await freePort()];
+  const [port, registryPort, authPort, usersPort, workerPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
   gw = `http://127.0.0.1:${port}`;
   registryUrl = `http://127.0.0.1:${registryPort}`;
   authUrl = `http://127.0.0.1:${authPort}`;
+  usersUrl = `http://127.0.0.1:${usersPort}`;
+  workerUrl = `http://127.0.0.1:${workerPort}`;
+  dataDir = await mkdtemp(join(tmpdir(), "gh-svc-"));
   child = runEntry("services.ts", [], {
     PORT: String(port),
     HOST: "127.0.0.1",
     REGISTRY_PORT: String(registryPort),
     AUTH_PORT: String(authPort),
+    USERS_PORT: String(usersPort),
+    WORKER_PORT: String(workerPort),
     REGISTRY_URL: registryUrl,
     AUTH_URL: authUrl,
+    USERS_URL: usersUrl,
     PUBLIC_URL: gw,
     DATABASE_URL: (await freshDatabase()).url,
     REDIS_URL: redisTestUrl(),
     REDIS_PREFIX: uniquePrefix(),
     SECRET_KEY: secretKey,
-    DATA_DIR: await mkdtemp(join(tmpdir(), "gh-svc-")),
+    DATA_DIR: dataDir,
     BOOTSTRAP_OPERATOR_CLIENT_ID: OPERATOR.id,
     BOOTSTRAP_OPERATOR_CLIENT_SECRET: OPERATOR.secret,
     LOG_LEVEL: "warn",
   });
   await waitReady(`${gw}/readyz`, child, 90_000);
-}, 120_000);
+  await waitReady(`${workerUrl}/readyz`, child, 30_000);
+}, 150_000);
 
 afterAll(async () => {
   if (child) expect(await stopChild(child)).toBe(0);
@@ -79,12 +91,31 @@ describe("start:services", () => {
     expect(((await bad.json()) as { errors: { items: { field: string }[] } }).errors.items[0]!.field).toBe("url");
   });
 
+  it("registers a user, delivers the confirmation from the worker process, confirms by link and logs in", async () => {
+    const app = await createAppWithToken(gw);
+    await expectUserJourney(gw, dataDir, app);
+    // The separate worker asked the users process over HTTP whether the registration committed.
+    expect(await (await fetch(`${usersUrl}/metrics`)).text()).toMatch(/gatehouse_rpc_duration_seconds_count\{service="users",method="CheckDelivery",code="ok"\} [1-9]/);
+  }, 60_000);
+
+  it("answers CheckDelivery only to internal callers", async () => {
+    const url = `${usersUrl}/gatehouse.users.v1.ConfirmationDeliveryService/CheckDelivery`;
+    const anon = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ deliveryId: "x" }) });
+    expect(anon.status).toBe(401);
+    const internal = new InternalTokens(new KeyRing(parseSecretKey(secretKey)));
+    const client = createClient(ConfirmationDeliveryService, createGrpcTransport({ baseUrl: usersUrl }));
+    const headers = { authorization: `Bearer ${await internal.token("e2e")}` };
+    const enqueueTime = { seconds: BigInt(Math.floor(Date.now() / 1000)), nanos: 0 };
+    expect((await client.checkDelivery({ deliveryId: "f".repeat(32), enqueueTime, attempt: 1 }, { headers })).decision).toBe(DeliveryDecision.WAIT);
+  });
+
   it("serves health, readiness and metrics on every process", async () => {
-    for (const base of [gw, registryUrl, authUrl]) {
+    for (const base of [gw, registryUrl, authUrl, usersUrl, workerUrl]) {
       expect((await fetch(`${base}/healthz`)).status).toBe(200);
       expect((await fetch(`${base}/readyz`)).status).toBe(200);
       expect(await (await fetch(`${base}/metrics`)).text()).toContain("process_cpu");
     }
+    expect((await fetch(`${workerUrl}/nope`)).status).toBe(404);
   });
 
   it("authenticates every RPC and refuses malformed calls with Connect codes", async () => {

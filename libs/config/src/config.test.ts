@@ -17,7 +17,19 @@ describe("loadConfig", () => {
     expect(c.publicGraphUrl).toBe("https://id.example.com");
     expect(c.publicAuthUrl).toBe("https://auth.example.com");
   });
+  it("gives each service process a port and a URL, overridable one by one", () => {
+    const c = loadConfig({});
+    expect(c.servicePorts).toEqual({ registry: 8081, auth: 8082, users: 8083, worker: 8084 });
+    expect(c.serviceUrls).toEqual({ registry: "http://127.0.0.1:8081", auth: "http://127.0.0.1:8082", users: "http://127.0.0.1:8083" });
+    const o = loadConfig({ USERS_PORT: "9093", WORKER_PORT: "9094", USERS_URL: "http://users:8083/" });
+    expect(o.servicePorts).toMatchObject({ users: 9093, worker: 9094 });
+    expect(o.serviceUrls.users).toBe("http://users:8083");
+    expect(loadConfig({ USERS_PORT: "9093" }).serviceUrls.users).toBe("http://127.0.0.1:9093");
+  });
   it("refuses malformed values with the variable's name", () => {
+    expect(() => loadConfig({ USERS_PORT: "70000" })).toThrow(/USERS_PORT/);
+    expect(() => loadConfig({ WORKER_PORT: "x" })).toThrow(/WORKER_PORT/);
+    expect(() => loadConfig({ USERS_URL: "grpc://users" })).toThrow(/USERS_URL/);
     expect(() => loadConfig({ PORT: "80a" })).toThrow(ConfigError);
     expect(() => loadConfig({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({ BOOTSTRAP_OPERATOR_CLIENT_ID: "op" })).toThrow(/go together/);

@@ -24,9 +24,12 @@ export interface Config {
   signingAlg: SigningAlg;
   logLevel: string;
   /** Base URLs of the services' Connect endpoints when they run as separate processes. */
-  serviceUrls: { registry: string; auth: string };
-  /** Listening ports of the service processes (start:services, Kubernetes). */
-  servicePorts: { registry: number; auth: number };
+  serviceUrls: { registry: string; auth: string; users: string };
+  /**
+   * Listening ports of the service processes (start:services, Kubernetes);
+   * `worker` is the confirmation worker's health, readiness and metrics port.
+   */
+  servicePorts: { registry: number; auth: number; users: number; worker: number };
   /** Maximum request body the gateway accepts, in bytes. */
   bodyLimitBytes: number;
 }
@@ -79,6 +82,8 @@ export function loadConfig(env: Env = process.env): Config {
   if (opSecret && opSecret.length < 16) throw new ConfigError("BOOTSTRAP_OPERATOR_CLIENT_SECRET must be 16 characters or more");
   const registryPort = int(env, "REGISTRY_PORT", 8081, 0, 65535);
   const authPort = int(env, "AUTH_PORT", 8082, 0, 65535);
+  const usersPort = int(env, "USERS_PORT", 8083, 0, 65535);
+  const workerPort = int(env, "WORKER_PORT", 8084, 0, 65535);
   return {
     port,
     host: env.HOST || "0.0.0.0",
@@ -101,8 +106,9 @@ export function loadConfig(env: Env = process.env): Config {
     serviceUrls: {
       registry: stripSlash(url(env, "REGISTRY_URL", `http://127.0.0.1:${registryPort}`, ["http:", "https:"])!),
       auth: stripSlash(url(env, "AUTH_URL", `http://127.0.0.1:${authPort}`, ["http:", "https:"])!),
+      users: stripSlash(url(env, "USERS_URL", `http://127.0.0.1:${usersPort}`, ["http:", "https:"])!),
     },
-    servicePorts: { registry: registryPort, auth: authPort },
+    servicePorts: { registry: registryPort, auth: authPort, users: usersPort, worker: workerPort },
     bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 64 * 1024, 1024, 16 * 1024 * 1024),
   };
 }

@@ -1,0 +1,72 @@
+import { createClient, type Interceptor } from "@connectrpc/connect";
+import { authMigrations, createAuth, registryClientDirectory } from "@gatehouse/auth";
+import type { Config } from "@gatehouse/config";
+import type { Logger } from "@gatehouse/logging";
+import { AuthService, RegistryService } from "@gatehouse/proto";
+import { createRegistry, registryMigrations } from "@gatehouse/registry";
+import { callerInterceptors, httpTransport, inProcessTransport, InternalTokens, serveService, type ServiceModule } from "@gatehouse/rpc";
+import { bootstrapOperator } from "../bootstrap.ts";
+import { closeStores, migrateAll, openStores, type Stores } from "../stores.ts";
+import { accessTokenVerifier, authSettings, serverInterceptors } from "../wiring.ts";
+
+/** Opens a service process's own stores (its schema, migrated) and its internal token minter. */
+export async function openServiceStores(config: Config, name: string, migrations: Parameters<typeof migrateAll>[1]) {
+  const stores = await openStores(config, name);
+  await migrateAll(stores.db, migrations);
+  return { stores, internal: new InternalTokens(stores.keys) };
+}
+
+/** Serves a module's routes on its port, with /healthz, /readyz and /metrics; close() also closes the module and stores. */
+export async function serveModule(opts: {
+  config: Config;
+  logger: Logger;
+  port: number;
+  mod: Pick<ServiceModule, "name" | "routes" | "close">;
+  interceptors: Interceptor[];
+  ready: () => Promise<boolean>;
+  stores: Stores;
+}): Promise<() => Promise<void>> {
+  const server = await serveService({
+    name: opts.mod.name,
+    host: opts.config.host,
+    port: opts.port,
+    routes: opts.mod.routes,
+    interceptors: opts.interceptors,
+    ready: opts.ready,
+    logger: opts.logger,
+  });
+  return async () => {
+    await server.close();
+    await opts.mod.close();
+    await closeStores(opts.stores);
+  };
+}
+
+/** The registry: applications, entry points, catalogs; verifies operator access tokens with auth's JWKS. */
+export async function serveRegistry(config: Config, logger: Logger): Promise<() => Promise<void>> {
+  const { stores, internal } = await openServiceStores(config, "registry", [registryMigrations]);
+  const auth = createClient(AuthService, httpTransport(config.serviceUrls.auth, callerInterceptors(internal, "registry")));
+  const mod = await createRegistry({ db: stores.db, keys: stores.keys, logger });
+  const interceptors = serverInterceptors(mod, logger, internal, accessTokenVerifier(config, stores.kv, () => auth));
+  if (config.bootstrapOperator) {
+    const self = createClient(RegistryService, inProcessTransport(mod.routes, interceptors, callerInterceptors(internal, "bootstrap")));
+    await bootstrapOperator(self, config.bootstrapOperator, logger);
+  }
+  return serveModule({ config, logger, port: config.servicePorts.registry, mod, interceptors, ready: () => mod.ready(), stores });
+}
+
+/** The auth service: OAuth grants, keys, sessions; authenticates clients through the registry. */
+export async function serveAuth(config: Config, logger: Logger): Promise<() => Promise<void>> {
+  const { stores, internal } = await openServiceStores(config, "auth", [authMigrations]);
+  const registry = createClient(RegistryService, httpTransport(config.serviceUrls.registry, callerInterceptors(internal, "auth")));
+  const mod = await createAuth({
+    db: stores.db,
+    kv: stores.kv,
+    keys: stores.keys,
+    logger,
+    clients: registryClientDirectory(registry),
+    settings: authSettings(config),
+  });
+  const interceptors = serverInterceptors(mod, logger, internal);
+  return serveModule({ config, logger, port: config.servicePorts.auth, mod, interceptors, ready: () => mod.ready(), stores });
+}

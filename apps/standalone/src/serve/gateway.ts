@@ -1,0 +1,43 @@
+import { createClient } from "@connectrpc/connect";
+import type { Config } from "@gatehouse/config";
+import { createGateway } from "@gatehouse/gateway";
+import { openKv } from "@gatehouse/kv";
+import type { Logger } from "@gatehouse/logging";
+import { AuthService, RegistryService, UsersService } from "@gatehouse/proto";
+import { callerInterceptors, httpTransport, InternalTokens } from "@gatehouse/rpc";
+import { loadKeyRing } from "@gatehouse/secrets";
+import { accessTokenVerifier } from "../wiring.ts";
+
+/**
+ * The public REST gateway over registry, auth and users. It keeps no data: the
+ * key that signs its internal service tokens, and Redis only to read the
+ * revocation marks the auth service writes when it verifies access tokens.
+ */
+export async function serveGateway(config: Config, logger: Logger): Promise<() => Promise<void>> {
+  const keys = await loadKeyRing(config.secretKey, config.dataDir);
+  const internal = new InternalTokens(keys);
+  const caller = callerInterceptors(internal, "gateway");
+  const kv = openKv({ redisUrl: config.redisUrl, prefix: config.redisPrefix });
+  if (!config.redisUrl) {
+    logger.warn("no REDIS_URL: the auth process's revocation marks are not visible here; a revoked access token stays valid until it expires");
+  }
+  const urls = config.serviceUrls;
+  const auth = createClient(AuthService, httpTransport(urls.auth, caller));
+  const probe = async (base: string) => (await fetch(`${base}/readyz`).catch(() => undefined))?.ok === true;
+  const app = await createGateway(
+    {
+      registry: createClient(RegistryService, httpTransport(urls.registry, caller)),
+      auth,
+      users: createClient(UsersService, httpTransport(urls.users, caller)),
+      verifyAccessToken: accessTokenVerifier(config, kv, () => auth),
+      config,
+      ready: async () => (await Promise.all([urls.registry, urls.auth, urls.users].map(probe))).every(Boolean),
+    },
+    logger,
+  );
+  await app.listen({ port: config.port, host: config.host });
+  return async () => {
+    await app.close();
+    await kv.close();
+  };
+}
