@@ -32,7 +32,6 @@ export async function createUsers(deps: UsersDeps): Promise<ServiceModule> {
 }
 
 export { usersPolicy } from "./policy.ts";
-export { confirmationStillWanted } from "./confirmation/still-wanted.ts";
 export { argon2Passwords, DEFAULT_HASH_PARAMS, type Passwords, type HashParams } from "./credentials/passwords.ts";
 export { DEFAULT_LOGIN_LIMITS, type LoginLimits } from "./login/throttle.ts";
 export { DEFAULT_CONFIRMATION_OPTIONS, type ConfirmationOptions } from "./confirmation/options.ts";
