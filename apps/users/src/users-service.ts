@@ -1,4 +1,4 @@
-import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
+import type { ConnectError, ServiceImpl } from "@connectrpc/connect";
 import type { Db } from "@gatehouse/db";
 import { domainError, errorFacts, validationError } from "@gatehouse/errors";
 import type { DeliveryLocale } from "@gatehouse/jobs";
@@ -9,11 +9,13 @@ import type { KeyRing } from "@gatehouse/secrets";
 import { confirmIdentifier } from "./confirmation/confirm.ts";
 import type { Enqueue } from "./confirmation/issue.ts";
 import { DEFAULT_CONFIRMATION_OPTIONS, type ConfirmationOptions } from "./confirmation/options.ts";
+import { openResendToken, resendAtLogin, resendConfirmation } from "./confirmation/resend.ts";
 import { argon2Passwords, type Passwords } from "./credentials/passwords.ts";
 import { login } from "./login/login.ts";
 import { DEFAULT_LOGIN_LIMITS, type LoginLimits } from "./login/throttle.ts";
 import { registerUser } from "./registration/register.ts";
 import { updateUser } from "./update/update.ts";
+import type { IdKey } from "./users/identifiers.ts";
 import { toUser } from "./users/model.ts";
 import { userStore } from "./users/store.ts";
 
@@ -50,6 +52,8 @@ export function createUsersService(deps: UsersServiceDeps): ServiceImpl<typeof U
   const limits = deps.loginLimits ?? DEFAULT_LOGIN_LIMITS;
   const options = deps.confirmation ?? DEFAULT_CONFIRMATION_OPTIONS;
 
+  const resendDeps = () => ({ db: deps.db, kv: deps.kv, keys: deps.keys, enqueue: deps.enqueue, options });
+
   /** The caller's entry point, which must belong to the caller's application. */
   async function entrypointOf(caller: Caller | undefined): Promise<ResolvedEntrypoint> {
     const id = caller?.entrypointId ?? "";
@@ -85,8 +89,13 @@ export function createUsersService(deps: UsersServiceDeps): ServiceImpl<typeof U
 
     async loginUser(req) {
       const { entrypoint } = await entrypointOf(req.caller);
+      const onUnconfirmed = async (user: { id: string }, unconfirmed: IdKey[]) => {
+        const done = await resendAtLogin(resendDeps(), { userId: user.id, unconfirmed, locale: localeOf(req.caller) });
+        if (done.notQueued) deps.logger.error({ err: (done.notQueued as ConnectError).cause, userId: user.id }, "confirmation resend not queued");
+        return done.metadata;
+      };
       const done = await login(
-        { db: deps.db, kv: deps.kv, passwords, limits },
+        { db: deps.db, kv: deps.kv, passwords, limits, onUnconfirmed },
         { email: req.email, password: req.password, entrypoint, clientAddress: req.caller?.clientAddress ?? "" },
       );
       const user = toUser(done.user);
@@ -142,8 +151,24 @@ export function createUsersService(deps: UsersServiceDeps): ServiceImpl<typeof U
       return { user: toUser(done.user), redirectUrl: done.contextUrl ?? "" };
     },
 
-    async resendConfirmation() {
-      throw new ConnectError("ResendConfirmation is not implemented yet", Code.Unimplemented);
+    async resendConfirmation(req) {
+      const target = req.resendToken ? openResendToken(deps.keys, req.resendToken) : { userId: req.userId, key: req.key };
+      if (!target.userId || !target.key) throw validationError([{ field: target.userId ? "key" : "userId", code: "required" }]);
+      try {
+        const outcome = await resendConfirmation(resendDeps(), { ...target, locale: localeOf(req.caller) });
+        if (outcome.status === "limited") {
+          throw domainError("RATE_LIMITED", "Too many confirmation messages were sent; try again later.", {
+            metadata: { retry_after: String(outcome.retryAfterSeconds) },
+          });
+        }
+        deps.logger.info({ userId: target.userId, key: target.key, sent: outcome.status === "sent" }, "confirmation resend");
+        return {};
+      } catch (err) {
+        if (errorFacts(err).reason === "CONFIRMATION_NOT_QUEUED") {
+          deps.logger.error({ err: (err as ConnectError).cause, userId: target.userId }, "confirmation resend not queued");
+        }
+        throw err;
+      }
     },
   };
 }

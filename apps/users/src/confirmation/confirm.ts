@@ -31,38 +31,51 @@ interface ConfirmationRow {
   context_url: string | null;
   client_id: string | null;
   attempts: number;
+  created_at: Date;
 }
 
 const invalid = (metadata: Record<string, string> = {}) => domainError("INVALID_CODE", undefined, { metadata });
 
 const LIVE = "used_at IS NULL AND superseded_at IS NULL AND expires_at > now() AND attempts < $2";
 
+const COLUMNS = "id, user_id, key, value, code_hash, link_token_hash, context_url, client_id, attempts, created_at";
+
 /**
- * Spends one try of a live confirmation. The increment is committed on its
- * own, so that wrong guesses count even though the request fails; once
- * `maxAttempts` tries are spent the confirmation is dead.
+ * Spends one try of the live confirmation a link token names. The increment
+ * is committed on its own, so that wrong guesses count even though the
+ * request fails; once `maxAttempts` tries are spent the confirmation is dead.
  */
-async function spendTry(deps: ConfirmDeps, req: ConfirmRequest): Promise<ConfirmationRow | undefined> {
-  const max = deps.options.maxAttempts;
-  const cols = "id, user_id, key, value, code_hash, link_token_hash, context_url, client_id, attempts";
-  if ("linkToken" in req) {
-    const hash = deps.keys.mac(CONFIRMATION_MAC)(req.linkToken);
-    const r = await deps.db.query<ConfirmationRow>(
-      `UPDATE users.confirmations SET attempts = attempts + 1 WHERE link_token_hash = $1 AND ${LIVE} RETURNING ${cols}`,
-      [hash, max],
-    );
-    return r.rows[0];
-  }
+async function spendLinkTry(deps: ConfirmDeps, linkToken: string): Promise<ConfirmationRow | undefined> {
+  const hash = deps.keys.mac(CONFIRMATION_MAC)(linkToken);
   const r = await deps.db.query<ConfirmationRow>(
-    `UPDATE users.confirmations SET attempts = attempts + 1
-      WHERE id = (SELECT id FROM users.confirmations
-                   WHERE user_id = $1 AND key = $3 AND used_at IS NULL AND superseded_at IS NULL
-                   ORDER BY created_at DESC LIMIT 1)
-        AND ${LIVE}
-      RETURNING ${cols}`,
-    [req.userId, max, req.key],
+    `UPDATE users.confirmations SET attempts = attempts + 1 WHERE link_token_hash = $1 AND ${LIVE} RETURNING ${COLUMNS}`,
+    [hash, deps.options.maxAttempts],
   );
   return r.rows[0];
+}
+
+/**
+ * Spends one try of EVERY live confirmation of (user, key): a resend leaves
+ * the earlier codes live, so a code may match any of them, and each guess
+ * costs each of them a try (5 guesses kill them all, however many there are).
+ * Every row is compared in constant time, without stopping at a match.
+ */
+async function spendCodeTry(deps: ConfirmDeps, req: { userId: string; key: string; code: string }) {
+  const r = await deps.db.query<ConfirmationRow>(
+    `UPDATE users.confirmations SET attempts = attempts + 1
+      WHERE user_id = $1 AND key = $3 AND ${LIVE}
+      RETURNING ${COLUMNS}`,
+    [req.userId, deps.options.maxAttempts, req.key],
+  );
+  const mac = deps.keys.mac(CONFIRMATION_MAC);
+  let match: ConfirmationRow | undefined;
+  // Newest first, so that the rare double match takes the latest code.
+  for (const row of r.rows.sort((a, b) => b.created_at.getTime() - a.created_at.getTime())) {
+    const equal = constantTimeEqual(mac(`${row.id}:${req.code}`), row.code_hash);
+    if (equal && !match) match = row;
+  }
+  const fewestSpent = Math.min(...r.rows.map((row) => row.attempts));
+  return { match, any: r.rows.length > 0, attemptsLeft: Math.max(0, deps.options.maxAttempts - fewestSpent) };
 }
 
 /**
@@ -73,18 +86,31 @@ async function spendTry(deps: ConfirmDeps, req: ConfirmRequest): Promise<Confirm
  */
 export async function confirmIdentifier(deps: ConfirmDeps, req: ConfirmRequest): Promise<Confirmed> {
   if ("linkToken" in req ? !req.linkToken : !req.userId || !req.code || !isIdKey(req.key)) throw invalid();
-  const row = await spendTry(deps, req);
-  if (!row) throw invalid();
-  if (!("linkToken" in req)) {
-    const presented = deps.keys.mac(CONFIRMATION_MAC)(`${row.id}:${req.code}`);
-    if (!constantTimeEqual(presented, row.code_hash)) {
-      throw invalid({ attempts_left: String(Math.max(0, deps.options.maxAttempts - row.attempts)) });
-    }
+  let row: ConfirmationRow | undefined;
+  if ("linkToken" in req) {
+    row = await spendLinkTry(deps, req.linkToken);
+  } else {
+    const spent = await spendCodeTry(deps, req);
+    if (spent.any && !spent.match) throw invalid({ attempts_left: String(spent.attemptsLeft) });
+    row = spent.match;
   }
+  if (!row) throw invalid();
 
   const user = await deps.db.tx(async (q) => {
-    const used = await q.query(`UPDATE users.confirmations SET used_at = now() WHERE id = $1 AND used_at IS NULL RETURNING id`, [row.id]);
-    if (used.rowCount === 0) throw invalid(); // a parallel request used it first
+    // One confirmation of an identifier at a time: two live codes of one value
+    // (a resend) used in parallel must not both succeed.
+    await q.query(`SELECT 1 FROM users.identifiers WHERE user_id = $1 AND key = $2 FOR UPDATE`, [row.user_id, row.key]);
+    const used = await q.query(
+      `UPDATE users.confirmations SET used_at = now() WHERE id = $1 AND used_at IS NULL AND superseded_at IS NULL RETURNING id`,
+      [row.id],
+    );
+    if (used.rowCount === 0) throw invalid(); // a parallel request used it (or a sibling) first
+    // The other live codes of this value (earlier sends) have done their job.
+    await q.query(
+      `UPDATE users.confirmations SET superseded_at = now()
+        WHERE user_id = $1 AND key = $2 AND value = $3 AND id <> $4 AND used_at IS NULL AND superseded_at IS NULL`,
+      [row.user_id, row.key, row.value, row.id],
+    );
     const store = userStore(q);
     let applied: boolean;
     try {

@@ -28,7 +28,9 @@ export interface IssueDeps {
 
 /**
  * Stores a new code and link token (as MACs only) for one identifier value,
- * supersedes the older live ones, and enqueues the delivery. Call it inside
+ * supersedes the older live ones (except for a resend: the user may still
+ * use the code or link of an earlier message for the same value), and
+ * enqueues the delivery. Call it inside
  * the transaction of the change: enqueueing before commit means a failed
  * enqueue rolls the whole change back (502), and the worker waits for the
  * commit before sending (jobs' gatedProcessor).
@@ -40,11 +42,13 @@ export async function issueConfirmation(q: Queryable, deps: IssueDeps, req: Issu
   const deliveryId = randomBytes(16).toString("hex");
   const ttl = req.key === "email" ? deps.options.emailTtlSeconds : deps.options.smsTtlSeconds;
 
-  await q.query(
-    `UPDATE users.confirmations SET superseded_at = now()
-      WHERE user_id = $1 AND key = $2 AND used_at IS NULL AND superseded_at IS NULL`,
-    [req.userId, req.key],
-  );
+  if (req.purpose !== "resend") {
+    await q.query(
+      `UPDATE users.confirmations SET superseded_at = now()
+        WHERE user_id = $1 AND key = $2 AND used_at IS NULL AND superseded_at IS NULL`,
+      [req.userId, req.key],
+    );
+  }
   await q.query(
     `INSERT INTO users.confirmations
        (id, user_id, key, value, purpose, code_hash, link_token_hash, context_url, client_id, entrypoint_id, expires_at)

@@ -12,6 +12,11 @@ export interface LoginDeps {
   kv: Kv;
   passwords: Passwords;
   limits: LoginLimits;
+  /**
+   * Runs when the password is right but identifiers are unconfirmed (412),
+   * to resend a code; returns extra metadata of the USER_UNCONFIRMED error.
+   */
+  onUnconfirmed?: (user: UserRecord, unconfirmed: IdKey[]) => Promise<Record<string, string>>;
 }
 
 export interface LoginRequest {
@@ -64,7 +69,10 @@ export async function login(deps: LoginDeps, req: LoginRequest): Promise<LoggedI
     const id = user.identifiers.find((i) => i.key === key);
     return !id?.confirmed;
   });
-  if (unconfirmed.length) throw domainError("USER_UNCONFIRMED", undefined, { metadata: { user_id: user.id, keys: unconfirmed.join(",") } });
+  if (unconfirmed.length) {
+    const extra = deps.onUnconfirmed ? await deps.onUnconfirmed(user, unconfirmed) : {};
+    throw domainError("USER_UNCONFIRMED", undefined, { metadata: { ...extra, user_id: user.id, keys: unconfirmed.join(",") } });
+  }
 
   const missingFields = req.entrypoint.fields
     .filter((f) => f.type === "field" && (f.mandatory ?? true))

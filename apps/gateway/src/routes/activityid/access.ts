@@ -6,11 +6,14 @@ import { elapsed, sendContent, sendError } from "../../http/envelope.ts";
 import { sessionToJson, userToJson } from "../../http/user-json.ts";
 import { ErrorEnvelopeWithUrl, errorResponses } from "../../schemas/common.ts";
 import { LoginEnvelope, LoginQuery, UserContent, UserContentIncomplete, UserHeaders } from "../../schemas/user.ts";
+import { RESEND_PATH } from "./resend.ts";
 
 /**
  * POST {base_url}/activityid/v1/user/access: login. The checks run in the
  * contract's order: envelope (400, by the schema), app token (401), entry
- * point (403), credentials (403), unconfirmed (412), then 200 or 206 (fca).
+ * point (403), credentials (403), unconfirmed (412, `content.url` = the
+ * resend link; `errors.subcode` 429 when the resend limit is hit), then 200
+ * or 206 (fca).
  */
 export const accessRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, deps) => {
   app.post(
@@ -57,9 +60,12 @@ export const accessRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, d
         const f = errorFacts(err);
         if (f.reason === "ENTRYPOINT_NOT_FOUND") return sendError(reply, "PERMISSION_DENIED", { details: "From is not an entry point of this application" });
         if (f.reason === "RATE_LIMITED" && f.metadata.retry_after) reply.header("retry-after", f.metadata.retry_after);
-        if ((f.reason as string) === "USER_UNCONFIRMED") {
-          const url = f.metadata.resend_url ?? `${deps.config.publicBaseUrl}/activityid/v1/user/confirm/resend`;
+        if (f.reason === "USER_UNCONFIRMED") {
+          // The users service already tried to resend a code; the link asks for another (GET, resend.ts).
+          const token = f.metadata.resend_token ? `?token=${encodeURIComponent(f.metadata.resend_token)}` : "";
+          const url = `${deps.config.publicBaseUrl}${RESEND_PATH}${token}`;
           const subcode = f.metadata.subcode ? Number(f.metadata.subcode) : undefined;
+          if (subcode === 429 && f.metadata.retry_after) reply.header("retry-after", f.metadata.retry_after);
           return sendError(reply, f.reason, { subcode, content: { url } });
         }
         throw err;

@@ -4,6 +4,7 @@ import { requireJsonAccept } from "../../http/accept.ts";
 import { accessRoute } from "./access.ts";
 import { confirmRoutes } from "./confirm.ts";
 import { registerRoute } from "./register.ts";
+import { resendRoute } from "./resend.ts";
 import { updateRoutes } from "./update.ts";
 
 /** {base_url}/activityid/v1: the user operations, present when the users service is wired. */
@@ -14,5 +15,6 @@ export const activityIdRoutes: FastifyPluginAsync<GatewayDeps> = async (app, dep
   await app.register(registerRoute, deps);
   await app.register(accessRoute, deps);
   await app.register(confirmRoutes, deps);
+  await app.register(resendRoute, deps);
   await app.register(updateRoutes, deps);
 };
