@@ -113,9 +113,12 @@ export class SecretBox {
   open(sealed: string, associatedData = ""): string {
     const [v, iv, ct, tag] = sealed.split(".");
     if (v !== "v1" || !iv || ct === undefined || !tag) throw new Error("not a sealed value");
-    const decipher = createDecipheriv("aes-256-gcm", this.#key, Buffer.from(iv, "base64url"));
+    const authTag = Buffer.from(tag, "base64url");
+    // A shortened tag would weaken the forgery bound: only the full 16 bytes are accepted.
+    if (authTag.length !== 16) throw new Error("not a sealed value");
+    const decipher = createDecipheriv("aes-256-gcm", this.#key, Buffer.from(iv, "base64url"), { authTagLength: 16 });
     decipher.setAAD(Buffer.from(associatedData));
-    decipher.setAuthTag(Buffer.from(tag, "base64url"));
+    decipher.setAuthTag(authTag);
     return Buffer.concat([decipher.update(Buffer.from(ct, "base64url")), decipher.final()]).toString("utf8");
   }
 }

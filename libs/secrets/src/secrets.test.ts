@@ -27,6 +27,10 @@ describe("secrets", () => {
     expect(box.open(sealed, "app-1")).toBe("s3cret");
     expect(() => box.open(sealed, "app-2")).toThrow();
     expect(() => ring.box("other").open(sealed, "app-1")).toThrow();
+    // A truncated authentication tag is refused, not checked on fewer bytes.
+    const [v, iv, ct, tag] = sealed.split(".");
+    const short = [v, iv, ct, Buffer.from(tag!, "base64url").subarray(0, 8).toString("base64url")].join(".");
+    expect(() => box.open(short, "app-1")).toThrow();
   });
   it("derives distinct MAC keys per label", () => {
     const ring = new KeyRing(Buffer.alloc(32, 1));
