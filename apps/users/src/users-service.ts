@@ -12,6 +12,7 @@ import { DEFAULT_CONFIRMATION_OPTIONS, type ConfirmationOptions } from "./confir
 import { openResendToken, resendAtLogin, resendConfirmation } from "./confirmation/resend.ts";
 import { argon2Passwords, type Passwords } from "./credentials/passwords.ts";
 import { login } from "./login/login.ts";
+import { runLoginSteps, type LoginStep } from "./login/steps.ts";
 import { DEFAULT_LOGIN_LIMITS, type LoginLimits } from "./login/throttle.ts";
 import { registerUser } from "./registration/register.ts";
 import { updateUser } from "./update/update.ts";
@@ -51,6 +52,10 @@ export function createUsersService(deps: UsersServiceDeps): ServiceImpl<typeof U
   const passwords = deps.passwords ?? argon2Passwords();
   const limits = deps.loginLimits ?? DEFAULT_LOGIN_LIMITS;
   const options = deps.confirmation ?? DEFAULT_CONFIRMATION_OPTIONS;
+
+  // The login's policy steps after the password, in the contract's order:
+  // MFA (428), then terms (451). Each arrives with its feature (issue 4).
+  const loginSteps: LoginStep[] = [];
 
   const resendDeps = () => ({ db: deps.db, kv: deps.kv, keys: deps.keys, enqueue: deps.enqueue, options });
 
@@ -98,6 +103,14 @@ export function createUsersService(deps: UsersServiceDeps): ServiceImpl<typeof U
         { db: deps.db, kv: deps.kv, passwords, limits, onUnconfirmed },
         { email: req.email, password: req.password, entrypoint, clientAddress: req.caller?.clientAddress ?? "" },
       );
+      await runLoginSteps(loginSteps, {
+        user: done.user,
+        entrypoint,
+        clientId: req.caller?.clientId ?? "",
+        caller: req.caller,
+        assertions: undefined,
+        mfaPassed: false,
+      });
       const user = toUser(done.user);
       const session = deps.openSession ? await deps.openSession(user, req.caller) : undefined;
       return { user, session, missingFields: req.fca ? done.missingFields : [] };
