@@ -17,14 +17,17 @@ export interface FlowApp {
   token: string;
 }
 
-export async function createApp(s: TestStack, key = "shop"): Promise<FlowApp> {
+/** The standard application (email must be confirmed), optionally edited, with its APP_TOKEN. */
+export async function createApp(s: TestStack, key = "shop", edit?: (body: Record<string, any>) => void): Promise<FlowApp> {
   const op = await s.operatorToken();
+  const body = { ...validApplication(), key };
+  edit?.(body);
   const app = (
     await s.app.inject({
       method: "POST",
       url: "/v2/apps",
       headers: { authorization: `Bearer ${op}`, "content-type": "application/json" },
-      payload: JSON.stringify({ ...validApplication(), key }),
+      payload: JSON.stringify(body),
     })
   ).json().content;
   const t = await s.app.inject({
@@ -78,6 +81,20 @@ export async function outboxLinks(s: TestStack, to: string, atLeast = 1): Promis
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`no confirmation message for ${to}`);
+}
+
+/** The first confirmation code the outbox holds for `to` (email or SMS). */
+export async function outboxCode(s: TestStack, to: string): Promise<string> {
+  const dir = join(s.config.dataDir, "outbox");
+  for (let i = 0; i < 100; i++) {
+    for (const f of await readdir(dir).catch(() => [] as string[])) {
+      if (!f.endsWith(".json")) continue;
+      const msg = JSON.parse(await readFile(join(dir, f), "utf8")) as { to: string; code: string };
+      if (msg.to === to && msg.code) return msg.code;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no confirmation code for ${to}`);
 }
 
 export interface LoggedUser {

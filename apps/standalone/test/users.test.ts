@@ -1,7 +1,6 @@
-import { readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestStack, validApplication, type TestStack } from "./stack-helpers.ts";
+import { startTestStack, type TestStack } from "./stack-helpers.ts";
+import { createApp, loginEnvelope, outboxCode, outboxLinks, registerEnvelope, send as sendAs, SOURCE as source, type FlowApp } from "./user-flows.ts";
 
 // Registration, confirmation by the emailed link and login through the gateway,
 // with the confirmation worker delivering to the outbox (no SMTP configured).
@@ -10,84 +9,17 @@ describe.each([
   ["the embedded default", true],
 ])("users on %s", (_name, embedded) => {
   let s: TestStack;
-  let app: { id: string; password: string; entrypoints: { id: string }[] };
-  let appToken: string;
+  let app: FlowApp;
   beforeAll(async () => {
     s = await startTestStack({ embedded });
-    const op = await s.operatorToken();
-    app = (
-      await s.app.inject({
-        method: "POST",
-        url: "/v2/apps",
-        headers: { authorization: `Bearer ${op}`, "content-type": "application/json" },
-        payload: JSON.stringify(validApplication()),
-      })
-    ).json().content;
-    const t = await s.app.inject({
-      method: "POST",
-      url: "/oauth2/token",
-      headers: { authorization: s.basic(app.id, app.password), "content-type": "application/x-www-form-urlencoded" },
-      payload: "grant_type=client_credentials",
-    });
-    appToken = t.json().access_token;
+    app = await createApp(s);
   });
   afterAll(() => s.close());
 
-  const send = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-    s.app.inject({
-      method: "POST",
-      url,
-      headers: { authorization: `Bearer ${appToken}`, "content-type": "application/json", accept: "application/json", from: app.entrypoints[0]!.id, ...headers },
-      payload: JSON.stringify(body),
-    });
-  const source = { id: "pc", objectType: "device" };
-  const register = (email: string, password = "correct horse battery") =>
-    send("/activityid/v1/user/register", {
-      actor: { id: app.id, objectType: "application" },
-      verb: "create",
-      object: {
-        objectType: "user",
-        password,
-        ids: { email: { objectType: "user_id", value: email } },
-        datas: { name: { objectType: "data", value: "Ana" } },
-        assertions: {},
-      },
-      source,
-    });
-  const login = (email: string, password: string, query = "") =>
-    send(`/activityid/v1/user/access${query}`, {
-      actor: { id: app.id, objectType: "application" },
-      verb: "access",
-      object: { objectType: "user", password, ids: { email: { objectType: "user_id", value: email } } },
-      source,
-    });
-
-  async function outboxLink(email: string): Promise<string> {
-    const dir = join(s.config.dataDir, "outbox");
-    for (let i = 0; i < 100; i++) {
-      for (const f of await readdir(dir).catch(() => [] as string[])) {
-        if (!f.endsWith(".json")) continue;
-        const msg = JSON.parse(await readFile(join(dir, f), "utf8")) as { to: string; text: string };
-        const m = msg.to === email ? /\/activityid\/v1\/user\/confirm\?token=([^\s"]+)/.exec(msg.text) : null;
-        if (m) return m[1]!;
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`no confirmation message for ${email}`);
-  }
-
-  async function outboxCode(to: string): Promise<string> {
-    const dir = join(s.config.dataDir, "outbox");
-    for (let i = 0; i < 100; i++) {
-      for (const f of await readdir(dir).catch(() => [] as string[])) {
-        if (!f.endsWith(".json")) continue;
-        const msg = JSON.parse(await readFile(join(dir, f), "utf8")) as { to: string; code: string; channel: string };
-        if (msg.to === to && msg.code) return msg.code;
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`no confirmation code for ${to}`);
-  }
+  const send = (url: string, body: unknown, headers: Record<string, string> = {}) => sendAs(s, "POST", url, app.token, app.entrypoint, body, headers);
+  const register = (email: string, password = "correct horse battery") => send("/activityid/v1/user/register", registerEnvelope(app, email, password));
+  const login = (email: string, password: string, query = "") => send(`/activityid/v1/user/access${query}`, loginEnvelope(app, email, password));
+  const outboxLink = async (email: string) => (await outboxLinks(s, email))[0]!;
 
   it("registers, refuses login until confirmed (412), confirms by link and logs in (200)", async () => {
     const email = `ana.${Date.now()}@example.com`;
@@ -154,22 +86,10 @@ describe.each([
   });
 
   it("confirms a second identifier by code with the user's access token (POST /user/confirm)", async () => {
-    const op = await s.operatorToken();
-    const body = validApplication();
-    body.key = "sms";
-    body.entrypoints[0].fields[1].requiresConfirmation = true; // phone_number, not main
-    const smsApp = (
-      await s.app.inject({ method: "POST", url: "/v2/apps", headers: { authorization: `Bearer ${op}`, "content-type": "application/json" }, payload: JSON.stringify(body) })
-    ).json().content;
-    const smsAppToken = (
-      await s.app.inject({
-        method: "POST",
-        url: "/oauth2/token",
-        headers: { authorization: s.basic(smsApp.id, smsApp.password), "content-type": "application/x-www-form-urlencoded" },
-        payload: "grant_type=client_credentials",
-      })
-    ).json().access_token;
-    const headers = { authorization: `Bearer ${smsAppToken}`, "content-type": "application/json", from: smsApp.entrypoints[0].id };
+    // phone_number (not main) must be confirmed too.
+    const smsApp = await createApp(s, "sms", (body) => void (body.entrypoints[0].fields[1].requiresConfirmation = true));
+    const smsAppToken = smsApp.token;
+    const headers = { authorization: `Bearer ${smsAppToken}`, "content-type": "application/json", from: smsApp.entrypoint };
     const email = `dora.${Date.now()}@example.com`;
     const phone = `+3461${String(Date.now()).slice(-7)}`;
     const reg = await s.app.inject({
@@ -205,7 +125,7 @@ describe.each([
     });
     expect(logged.statusCode).toBe(200);
     const userToken = logged.json().content.session_info.access_token;
-    const code = await outboxCode(phone);
+    const code = await outboxCode(s, phone);
     const confirm = (token: string, c: string) =>
       s.app.inject({
         method: "POST",
@@ -253,7 +173,7 @@ describe.each([
     const noToken = await s.app.inject({
       method: "POST",
       url: "/activityid/v1/user/access",
-      headers: { "content-type": "application/json", from: app.entrypoints[0]!.id },
+      headers: { "content-type": "application/json", from: app.entrypoint },
       payload: JSON.stringify({
         actor: { id: app.id, objectType: "application" },
         verb: "access",
