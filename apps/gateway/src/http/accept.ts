@@ -15,8 +15,12 @@ export function acceptsJson(header: string | undefined): boolean {
   });
 }
 
-/** onRequest hook of the JSON user operations: the spec requires `Accept: application/json`. */
+/**
+ * onRequest hook of the JSON user operations: the spec requires `Accept:
+ * application/json`. Hosted pages (GETs and their HTML form posts) answer HTML.
+ */
 export function requireJsonAccept(req: FastifyRequest, reply: FastifyReply, done: () => void) {
-  if (req.method === "GET" || req.method === "HEAD" || acceptsJson(req.headers.accept)) return done();
+  const formPost = (req.headers["content-type"] ?? "").toLowerCase().startsWith("application/x-www-form-urlencoded");
+  if (req.method === "GET" || req.method === "HEAD" || formPost || acceptsJson(req.headers.accept)) return done();
   return sendError(reply, "NOT_ACCEPTABLE", { details: `Accept: ${req.headers.accept}` });
 }
