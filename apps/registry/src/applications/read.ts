@@ -1,6 +1,6 @@
 import type { Queryable } from "@gatehouse/db";
 import { domainError } from "@gatehouse/errors";
-import type { Application, Entrypoint } from "@gatehouse/proto";
+import type { Application } from "@gatehouse/proto";
 import { applicationStore, type EntrypointOfClient } from "./store.ts";
 
 export async function getApplication(q: Queryable, clientId: string): Promise<Application> {
