@@ -56,9 +56,9 @@ describe.each(backends)("AuthService on %s", (_name, open) => {
   it("describes the server for the discovery documents", async () => {
     const m = await h.auth.getServerMetadata({});
     expect(m.issuer).toBe("http://auth.test");
-    expect(m.grantTypesSupported).toEqual(["client_credentials", "refresh_token"]);
+    expect(m.grantTypesSupported).toEqual(["authorization_code", "client_credentials", "refresh_token"]);
     expect(m.signingAlgValuesSupported).toEqual(["EdDSA"]);
-    expect(m.scopesSupported).toEqual(["apps:write", "apps:read", "admin", "users:access"]);
+    expect(m.scopesSupported).toEqual(["apps:write", "apps:read", "admin", "users:access", "openid", "profile", "email", "offline_access"]);
   });
 
   it("is ready while its stores answer", async () => {

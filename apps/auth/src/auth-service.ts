@@ -1,19 +1,27 @@
 import type { ServiceImpl } from "@connectrpc/connect";
+import type { Logger } from "@gatehouse/logging";
 import type { AuthService } from "@gatehouse/proto";
 import type { ClientDirectory } from "./clients/client-directory.ts";
+import type { AuthorizationCodes } from "./codes/authorization-codes.ts";
+import { issueAuthorizationCode } from "./codes/issue-code.ts";
 import type { GrantRegistry } from "./grants/index.ts";
 import { introspectToken } from "./introspection/introspect.ts";
 import type { KeyManager } from "./keys/key-manager.ts";
 import { revokeToken } from "./revocation/revoke.ts";
+import { endSession } from "./sessions/end-session.ts";
 import type { Sessions } from "./sessions/sessions.ts";
 import { issueUserSession, revokeUserSession } from "./sessions/user-sessions.ts";
 import type { AuthSettings } from "./settings.ts";
 import { runTokenEndpoint } from "./token-endpoint/index.ts";
 import type { AccessTokens } from "./tokens/access-token.ts";
+import type { IdTokens } from "./tokens/id-token.ts";
 import type { RevocationList } from "./tokens/revocation-list.ts";
 
+/** Scopes a user may grant an application at the hosted login (authorization code flow). */
+export const USER_SCOPES = ["openid", "profile", "email", "offline_access"];
+
 /** Scopes the server knows; the gateway publishes them in its discovery documents. */
-export const SCOPES_SUPPORTED = ["apps:write", "apps:read", "admin", "users:access"];
+export const SCOPES_SUPPORTED = ["apps:write", "apps:read", "admin", "users:access", ...USER_SCOPES];
 
 export interface AuthServiceDeps {
   clients: ClientDirectory;
@@ -22,7 +30,10 @@ export interface AuthServiceDeps {
   tokens: AccessTokens;
   revocations: RevocationList;
   sessions: Sessions;
+  codes: AuthorizationCodes;
+  idTokens: IdTokens;
   settings: AuthSettings;
+  logger?: Logger;
 }
 
 /** AuthService: the OAuth 2.0 authorization server over Connect (the gateway speaks the HTTP forms). */
@@ -70,6 +81,15 @@ export function createAuthService(deps: AuthServiceDeps): ServiceImpl<typeof Aut
     async revokeUserSession(req) {
       await revokeUserSession(deps, { sessionId: req.sessionId });
       return {};
+    },
+
+    async issueAuthorizationCode(req) {
+      const c = await issueAuthorizationCode(deps, req);
+      return { code: c.code, expiresIn: BigInt(c.expiresIn) };
+    },
+
+    async endSession(req) {
+      return endSession(deps, { idTokenHint: req.idTokenHint, clientId: req.clientId });
     },
 
     async getJwks() {

@@ -7,12 +7,14 @@ import { INTERNAL_SCOPE, type ServiceModule } from "@gatehouse/rpc";
 import type { KeyRing } from "@gatehouse/secrets";
 import { createAuthService } from "./auth-service.ts";
 import type { ClientDirectory } from "./clients/client-directory.ts";
+import { createAuthorizationCodes, DEFAULT_CODE_TTL_SECONDS } from "./codes/authorization-codes.ts";
 import { grantRegistry } from "./grants/index.ts";
 import { createKeyManager } from "./keys/key-manager.ts";
 import { createSessionStore } from "./sessions/session-store.ts";
 import { createSessions } from "./sessions/sessions.ts";
 import { sessionLifetimes, type AuthSettings } from "./settings.ts";
 import { createAccessTokens } from "./tokens/access-token.ts";
+import { createIdTokens } from "./tokens/id-token.ts";
 import { createRevocationList } from "./tokens/revocation-list.ts";
 
 export interface AuthDeps {
@@ -47,7 +49,24 @@ export async function createAuth(deps: AuthDeps): Promise<AuthModule> {
     accessTokenTtlMs: lifetimes.accessTokenTtlSeconds * 1000,
   });
   const sessions = createSessions({ store, revocations, lifetimes, logger: deps.logger });
-  const service = createAuthService({ clients: deps.clients, grants: grantRegistry(), keys, tokens, revocations, sessions, settings: deps.settings });
+  const codes = createAuthorizationCodes({
+    kv: deps.kv,
+    hashCode: deps.keys.mac("authorization-code"),
+    ttlSeconds: deps.settings.authorizationCodeTtlSeconds ?? DEFAULT_CODE_TTL_SECONDS,
+  });
+  const idTokens = createIdTokens({ keys, settings: deps.settings });
+  const service = createAuthService({
+    clients: deps.clients,
+    grants: grantRegistry(),
+    keys,
+    tokens,
+    revocations,
+    sessions,
+    codes,
+    idTokens,
+    settings: deps.settings,
+    logger: deps.logger,
+  });
   const internal = [INTERNAL_SCOPE];
   return {
     name: "auth",
@@ -62,6 +81,8 @@ export async function createAuth(deps: AuthDeps): Promise<AuthModule> {
       getServerMetadata: internal,
       issueUserSession: internal,
       revokeUserSession: internal,
+      issueAuthorizationCode: internal,
+      endSession: internal,
     },
     async ready() {
       return (await deps.db.ping()) && (await deps.kv.ping());

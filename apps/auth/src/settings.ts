@@ -11,6 +11,8 @@ export interface AuthSettings {
   refreshTokenTtlSeconds?: number;
   /** A refresh token unused this long expires (the session idles out); default 7 days. */
   refreshIdleTtlSeconds?: number;
+  /** Lifetime of an authorization code, 60-600 s; default 60 s. */
+  authorizationCodeTtlSeconds?: number;
 }
 
 export const DEFAULT_REFRESH_TOKEN_TTL_SECONDS = 30 * 86_400;

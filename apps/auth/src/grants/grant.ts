@@ -1,6 +1,9 @@
+import type { Logger } from "@gatehouse/logging";
 import type { AuthenticatedClient } from "../clients/client-directory.ts";
+import type { AuthorizationCodes } from "../codes/authorization-codes.ts";
 import type { Sessions } from "../sessions/sessions.ts";
 import type { AccessTokens } from "../tokens/access-token.ts";
+import type { IdTokens } from "../tokens/id-token.ts";
 
 /** The form parameters a grant reads, besides grant_type and client authentication. */
 export interface GrantParameters {
@@ -17,6 +20,9 @@ export interface GrantContext {
   params: Readonly<Record<string, string>>;
   tokens: AccessTokens;
   sessions: Sessions;
+  codes: AuthorizationCodes;
+  idTokens: IdTokens;
+  logger?: Logger;
 }
 
 /** RFC 6749 section 5.1 access token response. */

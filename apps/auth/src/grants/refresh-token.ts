@@ -18,6 +18,12 @@ export async function handler({ client, params, tokens, sessions }: GrantContext
     clientId: client.clientId,
     ...(params.scope === undefined ? {} : { scope: params.scope }),
   });
-  const issued = await tokens.issue({ clientId: session.clientId, subject: session.userId, scopes, sid: session.sid });
+  const issued = await tokens.issue({
+    clientId: session.clientId,
+    subject: session.userId,
+    scopes,
+    sid: session.sid,
+    ...(session.codeChallenge ? { codeChallenge: session.codeChallenge } : {}),
+  });
   return { accessToken: issued.token, tokenType: "Bearer", expiresIn: issued.expiresIn, scope: issued.claims.scope, refreshToken };
 }

@@ -11,6 +11,8 @@ export interface SigningKey {
   key: CryptoKey;
   /** Signs an access token (typ at+jwt) with this key (node:crypto, on the thread pool). */
   signAccessToken(payload: Record<string, unknown>): Promise<string>;
+  /** Signs an OpenID Connect ID token (typ JWT) with this key. */
+  signIdToken(payload: Record<string, unknown>): Promise<string>;
 }
 
 export interface VerificationKey {
@@ -73,19 +75,20 @@ export async function createKeyManager(deps: {
       kid: newest.kid,
       alg: newest.alg,
       key: await importOnce(`private:${newest.kid}`, () => importPrivate(newest)),
-      signAccessToken: signerOnce(newest),
+      signAccessToken: signerOnce(newest, "at+jwt"),
+      signIdToken: signerOnce(newest, "JWT"),
     };
     return { signing, verifying, jwks: { keys: rows.map((r) => publishedJwk(r.publicJwk, r.kid, r.alg)) } };
   }
 
   const importPrivate = (row: StoredKey) => importKey(openPrivateJwk(deps.keyRing, row.kid, row.privateSealed), row.alg);
   const signers = new Map<string, SigningKey["signAccessToken"]>();
-  const signerOnce = (row: StoredKey) => {
-    let signer = signers.get(row.kid);
+  const signerOnce = (row: StoredKey, typ: "at+jwt" | "JWT") => {
+    let signer = signers.get(`${typ}:${row.kid}`);
     if (!signer) {
       const privateJwk = openPrivateJwk(deps.keyRing, row.kid, row.privateSealed);
-      signer = compactJwsSigner({ alg: row.alg, privateJwk: privateJwk as never, kid: row.kid, typ: "at+jwt" });
-      signers.set(row.kid, signer);
+      signer = compactJwsSigner({ alg: row.alg, privateJwk: privateJwk as never, kid: row.kid, typ });
+      signers.set(`${typ}:${row.kid}`, signer);
     }
     return signer;
   };

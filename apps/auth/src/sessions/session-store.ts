@@ -16,6 +16,10 @@ export interface SessionRecord {
   /** Generation of the current refresh token; older ones of the family are spent. */
   generation: number;
   state: "active" | "revoked";
+  /** The PKCE challenge of the authorization code the session came from; its access tokens carry it. */
+  codeChallenge?: string;
+  /** When the user authenticated (seconds since the epoch), for ID tokens (auth_time). */
+  authTime?: number;
 }
 
 /** What a refresh token's hash points to. */

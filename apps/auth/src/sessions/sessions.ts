@@ -71,10 +71,18 @@ export function createSessions(deps: SessionsDeps) {
 
   return {
     /** A new session and the first refresh token of its family. */
-    async open(input: { userId: string; clientId: string; scope: string }): Promise<{ session: SessionRecord; refreshToken: string }> {
+    async open(input: {
+      userId: string;
+      clientId: string;
+      scope: string;
+      /** A session id chosen beforehand (the authorization code grant names it before the session exists). */
+      sid?: string;
+      codeChallenge?: string;
+      authTime?: number;
+    }): Promise<{ session: SessionRecord; refreshToken: string }> {
       const t = now();
       const session: SessionRecord = {
-        sid: randomSecret(16),
+        sid: input.sid ?? randomSecret(16),
         userId: input.userId,
         clientId: input.clientId,
         scope: input.scope,
@@ -83,6 +91,8 @@ export function createSessions(deps: SessionsDeps) {
         refreshedAt: t,
         generation: 1,
         state: "active",
+        ...(input.codeChallenge ? { codeChallenge: input.codeChallenge } : {}),
+        ...(input.authTime === undefined ? {} : { authTime: input.authTime }),
       };
       const refreshToken = randomSecret(32);
       await store.create(session, t);
@@ -119,6 +129,20 @@ export function createSessions(deps: SessionsDeps) {
     /** Ends a session and its family (logout). False when there is no such session. */
     async end(sid: string): Promise<boolean> {
       return end(sid ? await store.get(sid) : undefined);
+    },
+
+    /**
+     * Ends the family of a session id even if the session is not stored (yet):
+     * the revocation mark covers every token it may ever get, for as long as
+     * a session opened now could live.
+     */
+    async endFamily(sid: string): Promise<void> {
+      const current = await store.get(sid);
+      if (current) {
+        await end(current);
+        return;
+      }
+      await revocations.revokeSession(sid, Math.ceil(now() / 1000) + lifetimes.absoluteSeconds + lifetimes.accessTokenTtlSeconds);
     },
 
     /** The session a refresh token belongs to, live or not (for revocation). */

@@ -1,5 +1,8 @@
+import type { Logger } from "@gatehouse/logging";
 import type { ClientCredentials } from "@gatehouse/proto";
 import type { AuthenticatedClient, ClientDirectory } from "../clients/client-directory.ts";
+import type { AuthorizationCodes } from "../codes/authorization-codes.ts";
+import type { IdTokens } from "../tokens/id-token.ts";
 import type { GrantModule, GrantRegistry, TokenResponse } from "../grants/index.ts";
 import type { Sessions } from "../sessions/sessions.ts";
 import type { AccessTokens } from "../tokens/access-token.ts";
@@ -9,6 +12,9 @@ export interface TokenEndpointDeps {
   grants: GrantRegistry;
   tokens: AccessTokens;
   sessions: Sessions;
+  codes: AuthorizationCodes;
+  idTokens: IdTokens;
+  logger?: Logger;
 }
 
 /** One token request as it moves through the steps; each step fills in what the next needs. */

@@ -52,5 +52,8 @@ export const runGrant: TokenStep = async (ctx) => {
     params: fromEarlierStep(ctx.params, "params"),
     tokens: ctx.deps.tokens,
     sessions: ctx.deps.sessions,
+    codes: ctx.deps.codes,
+    idTokens: ctx.deps.idTokens,
+    ...(ctx.deps.logger ? { logger: ctx.deps.logger } : {}),
   });
 };

@@ -128,7 +128,7 @@ describe.each(backends)("token endpoint on %s", (_name, open) => {
       expect(f.message).toContain("grant_type");
     });
 
-    it.each([["password"], ["implicit"], ["urn:ietf:params:oauth:grant-type:device_code"], ["authorization_code"]])(
+    it.each([["password"], ["implicit"], ["urn:ietf:params:oauth:grant-type:device_code"], ["token"]])(
       "grant_type %s: unsupported_grant_type",
       async (grantType) => {
         const f = await failure(issue({ code: "x", refresh_token: "y" }, creds(SHOP), grantType));

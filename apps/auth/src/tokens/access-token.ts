@@ -15,6 +15,11 @@ export interface AccessTokenClaims {
   scope: string;
   /** The login session of a user's token (absent for client_credentials). */
   sid?: string;
+  /**
+   * The PKCE challenge (S256) of the authorization request the token comes
+   * from: a CHALLENGE_CODE_TOKEN (contract section 4). Kept by its refreshes.
+   */
+  code_challenge?: string;
 }
 
 export interface AccessTokenSettings {
@@ -30,7 +35,7 @@ export interface IssuedAccessToken {
 }
 
 export interface AccessTokens {
-  issue(grant: { clientId: string; subject: string; scopes: readonly string[]; sid?: string }): Promise<IssuedAccessToken>;
+  issue(grant: { clientId: string; subject: string; scopes: readonly string[]; sid?: string; codeChallenge?: string }): Promise<IssuedAccessToken>;
   /** The claims of a token this server issued that is still valid and not revoked; undefined otherwise. */
   verify(token: string): Promise<AccessTokenClaims | undefined>;
 }
@@ -41,7 +46,7 @@ const TYP = "at+jwt";
 export function createAccessTokens(deps: { keys: KeyManager; revocations: RevocationList; settings: AccessTokenSettings }): AccessTokens {
   const { settings } = deps;
   return {
-    async issue({ clientId, subject, scopes, sid }) {
+    async issue({ clientId, subject, scopes, sid, codeChallenge }) {
       const signing = deps.keys.signingKey();
       const iat = Math.floor(Date.now() / 1000);
       const exp = iat + settings.accessTokenTtlSeconds;
@@ -57,9 +62,11 @@ export function createAccessTokens(deps: { keys: KeyManager; revocations: Revoca
         client_id: clientId,
         scope,
         ...(sid === undefined ? {} : { sid }),
+        ...(codeChallenge ? { code_challenge: codeChallenge } : {}),
       });
       const claims: AccessTokenClaims = { iss: settings.issuer, sub: subject, aud: [settings.audience], exp, iat, jti, client_id: clientId, scope };
       if (sid !== undefined) claims.sid = sid;
+      if (codeChallenge) claims.code_challenge = codeChallenge;
       return { token, claims, expiresIn: settings.accessTokenTtlSeconds };
     },
 
@@ -73,7 +80,7 @@ export function createAccessTokens(deps: { keys: KeyManager; revocations: Revoca
           algorithms: ["EdDSA", "ES256"],
           requiredClaims: ["exp", "iat", "jti", "sub", "client_id"],
         });
-        const { jti, sub, client_id: clientId, scope = "", exp, iat, aud, sid } = payload;
+        const { jti, sub, client_id: clientId, scope = "", exp, iat, aud, sid, code_challenge: challenge } = payload;
         if (typeof jti !== "string" || typeof sub !== "string" || typeof clientId !== "string" || typeof scope !== "string") {
           return undefined;
         }
@@ -82,6 +89,7 @@ export function createAccessTokens(deps: { keys: KeyManager; revocations: Revoca
         const audiences = Array.isArray(aud) ? aud : [aud ?? ""];
         const claims: AccessTokenClaims = { iss: settings.issuer, sub, aud: audiences, exp: exp!, iat: iat!, jti, client_id: clientId, scope };
         if (sid !== undefined) claims.sid = sid;
+        if (typeof challenge === "string") claims.code_challenge = challenge;
         return claims;
       } catch {
         return undefined;
@@ -101,7 +109,7 @@ export function looksLikeJwt(token: string): boolean {
   }
 }
 
-async function keyFor(keys: KeyManager, header: JWTHeaderParameters) {
+export async function keyFor(keys: KeyManager, header: JWTHeaderParameters) {
   const found = typeof header.kid === "string" ? await keys.verificationKey(header.kid) : undefined;
   // The key's own algorithm, never the one the token claims (no algorithm confusion).
   if (!found || found.alg !== header.alg) throw new Error("unknown signing key");

@@ -1,11 +1,14 @@
 import formbody from "@fastify/formbody";
 import type { FastifyPluginAsync } from "fastify";
 import type { GatewayDeps } from "../../deps.ts";
+import { authorizeRoutes } from "./authorize.ts";
 import { discoveryRoutes } from "./discovery.ts";
 import { introspectRoute } from "./introspect.ts";
 import { jwksRoute } from "./jwks.ts";
+import { logoutRoutes } from "./logout.ts";
 import { revokeRoute } from "./revoke.ts";
 import { tokenRoute } from "./token.ts";
+import { userinfoRoutes } from "./userinfo.ts";
 
 /** {auth_url}: the OAuth 2.0 endpoints. Form bodies are parsed only in this scope. */
 export const oauthRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) => {
@@ -18,4 +21,7 @@ export const oauthRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) =>
   await app.register(revokeRoute, deps);
   await app.register(jwksRoute, deps);
   await app.register(discoveryRoutes, deps);
+  await app.register(logoutRoutes, deps);
+  if (deps.users) await app.register(userinfoRoutes, deps);
+  if (deps.users && deps.hostedLoginKey) await app.register(authorizeRoutes, { ...deps, hostedLoginKey: deps.hostedLoginKey });
 };

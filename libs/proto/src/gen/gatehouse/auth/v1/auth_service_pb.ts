@@ -10,7 +10,161 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file gatehouse/auth/v1/auth_service.proto.
  */
 export const file_gatehouse_auth_v1_auth_service: GenFile = /*@__PURE__*/
-  fileDesc("CiRnYXRlaG91c2UvYXV0aC92MS9hdXRoX3NlcnZpY2UucHJvdG8SEWdhdGVob3VzZS5hdXRoLnYxIkwKF0lzc3VlVXNlclNlc3Npb25SZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSEQoJY2xpZW50X2lkGAIgASgJEg0KBXNjb3BlGAMgASgJIn4KGElzc3VlVXNlclNlc3Npb25SZXNwb25zZRIUCgxhY2Nlc3NfdG9rZW4YASABKAkSFQoNcmVmcmVzaF90b2tlbhgCIAEoCRISCgpleHBpcmVzX2luGAMgASgDEg0KBXNjb3BlGAQgASgJEhIKCnNlc3Npb25faWQYBSABKAkiLgoYUmV2b2tlVXNlclNlc3Npb25SZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkiGwoZUmV2b2tlVXNlclNlc3Npb25SZXNwb25zZSJyChFDbGllbnRDcmVkZW50aWFscxIzCgZtZXRob2QYASABKA4yIy5nYXRlaG91c2UuYXV0aC52MS5DbGllbnRBdXRoTWV0aG9kEhEKCWNsaWVudF9pZBgCIAEoCRIVCg1jbGllbnRfc2VjcmV0GAMgASgJItoBChFJc3N1ZVRva2VuUmVxdWVzdBI0CgZjbGllbnQYASABKAsyJC5nYXRlaG91c2UuYXV0aC52MS5DbGllbnRDcmVkZW50aWFscxISCgpncmFudF90eXBlGAIgASgJEkgKCnBhcmFtZXRlcnMYAyADKAsyNC5nYXRlaG91c2UuYXV0aC52MS5Jc3N1ZVRva2VuUmVxdWVzdC5QYXJhbWV0ZXJzRW50cnkaMQoPUGFyYW1ldGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiigEKEklzc3VlVG9rZW5SZXNwb25zZRIUCgxhY2Nlc3NfdG9rZW4YASABKAkSEgoKdG9rZW5fdHlwZRgCIAEoCRISCgpleHBpcmVzX2luGAMgASgDEg0KBXNjb3BlGAQgASgJEhUKDXJlZnJlc2hfdG9rZW4YBSABKAkSEAoIaWRfdG9rZW4YBiABKAkidgoWSW50cm9zcGVjdFRva2VuUmVxdWVzdBI0CgZjbGllbnQYASABKAsyJC5nYXRlaG91c2UuYXV0aC52MS5DbGllbnRDcmVkZW50aWFscxINCgV0b2tlbhgCIAEoCRIXCg90b2tlbl90eXBlX2hpbnQYAyABKAkirQEKF0ludHJvc3BlY3RUb2tlblJlc3BvbnNlEg4KBmFjdGl2ZRgBIAEoCBINCgVzY29wZRgCIAEoCRIRCgljbGllbnRfaWQYAyABKAkSCwoDc3ViGAQgASgJEgsKA2V4cBgFIAEoAxILCgNpYXQYBiABKAMSCwoDaXNzGAcgASgJEgsKA2F1ZBgIIAMoCRILCgNqdGkYCSABKAkSEgoKdG9rZW5fdHlwZRgKIAEoCSJyChJSZXZva2VUb2tlblJlcXVlc3QSNAoGY2xpZW50GAEgASgLMiQuZ2F0ZWhvdXNlLmF1dGgudjEuQ2xpZW50Q3JlZGVudGlhbHMSDQoFdG9rZW4YAiABKAkSFwoPdG9rZW5fdHlwZV9oaW50GAMgASgJIhUKE1Jldm9rZVRva2VuUmVzcG9uc2UiEAoOR2V0Sndrc1JlcXVlc3QiJAoPR2V0Sndrc1Jlc3BvbnNlEhEKCWp3a3NfanNvbhgBIAEoCSIaChhHZXRTZXJ2ZXJNZXRhZGF0YVJlcXVlc3QiigEKGUdldFNlcnZlck1ldGFkYXRhUmVzcG9uc2USDgoGaXNzdWVyGAEgASgJEh0KFWdyYW50X3R5cGVzX3N1cHBvcnRlZBgCIAMoCRIkChxzaWduaW5nX2FsZ192YWx1ZXNfc3VwcG9ydGVkGAMgAygJEhgKEHNjb3Blc19zdXBwb3J0ZWQYBCADKAkqjQEKEENsaWVudEF1dGhNZXRob2QSIgoeQ0xJRU5UX0FVVEhfTUVUSE9EX1VOU1BFQ0lGSUVEEAASKgomQ0xJRU5UX0FVVEhfTUVUSE9EX0NMSUVOVF9TRUNSRVRfQkFTSUMQARIpCiVDTElFTlRfQVVUSF9NRVRIT0RfQ0xJRU5UX1NFQ1JFVF9QT1NUEAIyzwUKC0F1dGhTZXJ2aWNlElkKCklzc3VlVG9rZW4SJC5nYXRlaG91c2UuYXV0aC52MS5Jc3N1ZVRva2VuUmVxdWVzdBolLmdhdGVob3VzZS5hdXRoLnYxLklzc3VlVG9rZW5SZXNwb25zZRJoCg9JbnRyb3NwZWN0VG9rZW4SKS5nYXRlaG91c2UuYXV0aC52MS5JbnRyb3NwZWN0VG9rZW5SZXF1ZXN0GiouZ2F0ZWhvdXNlLmF1dGgudjEuSW50cm9zcGVjdFRva2VuUmVzcG9uc2USXAoLUmV2b2tlVG9rZW4SJS5nYXRlaG91c2UuYXV0aC52MS5SZXZva2VUb2tlblJlcXVlc3QaJi5nYXRlaG91c2UuYXV0aC52MS5SZXZva2VUb2tlblJlc3BvbnNlElAKB0dldEp3a3MSIS5nYXRlaG91c2UuYXV0aC52MS5HZXRKd2tzUmVxdWVzdBoiLmdhdGVob3VzZS5hdXRoLnYxLkdldEp3a3NSZXNwb25zZRJuChFHZXRTZXJ2ZXJNZXRhZGF0YRIrLmdhdGVob3VzZS5hdXRoLnYxLkdldFNlcnZlck1ldGFkYXRhUmVxdWVzdBosLmdhdGVob3VzZS5hdXRoLnYxLkdldFNlcnZlck1ldGFkYXRhUmVzcG9uc2USawoQSXNzdWVVc2VyU2Vzc2lvbhIqLmdhdGVob3VzZS5hdXRoLnYxLklzc3VlVXNlclNlc3Npb25SZXF1ZXN0GisuZ2F0ZWhvdXNlLmF1dGgudjEuSXNzdWVVc2VyU2Vzc2lvblJlc3BvbnNlEm4KEVJldm9rZVVzZXJTZXNzaW9uEisuZ2F0ZWhvdXNlLmF1dGgudjEuUmV2b2tlVXNlclNlc3Npb25SZXF1ZXN0GiwuZ2F0ZWhvdXNlLmF1dGgudjEuUmV2b2tlVXNlclNlc3Npb25SZXNwb25zZWIGcHJvdG8z");
+  fileDesc("CiRnYXRlaG91c2UvYXV0aC92MS9hdXRoX3NlcnZpY2UucHJvdG8SEWdhdGVob3VzZS5hdXRoLnYxIrkBCh1Jc3N1ZUF1dGhvcml6YXRpb25Db2RlUmVxdWVzdBIaChJsb2dpbl9hY2Nlc3NfdG9rZW4YASABKAkSEQoJY2xpZW50X2lkGAIgASgJEhQKDHJlZGlyZWN0X3VyaRgDIAEoCRINCgVzY29wZRgEIAEoCRIWCg5jb2RlX2NoYWxsZW5nZRgFIAEoCRIdChVjb2RlX2NoYWxsZW5nZV9tZXRob2QYBiABKAkSDQoFbm9uY2UYByABKAkiQgoeSXNzdWVBdXRob3JpemF0aW9uQ29kZVJlc3BvbnNlEgwKBGNvZGUYASABKAkSEgoKZXhwaXJlc19pbhgCIAEoAyI9ChFFbmRTZXNzaW9uUmVxdWVzdBIVCg1pZF90b2tlbl9oaW50GAEgASgJEhEKCWNsaWVudF9pZBgCIAEoCSJLChJFbmRTZXNzaW9uUmVzcG9uc2USEQoJY2xpZW50X2lkGAEgASgJEgsKA3N1YhgCIAEoCRIVCg1zZXNzaW9uX2VuZGVkGAMgASgIIkwKF0lzc3VlVXNlclNlc3Npb25SZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSEQoJY2xpZW50X2lkGAIgASgJEg0KBXNjb3BlGAMgASgJIn4KGElzc3VlVXNlclNlc3Npb25SZXNwb25zZRIUCgxhY2Nlc3NfdG9rZW4YASABKAkSFQoNcmVmcmVzaF90b2tlbhgCIAEoCRISCgpleHBpcmVzX2luGAMgASgDEg0KBXNjb3BlGAQgASgJEhIKCnNlc3Npb25faWQYBSABKAkiLgoYUmV2b2tlVXNlclNlc3Npb25SZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkiGwoZUmV2b2tlVXNlclNlc3Npb25SZXNwb25zZSJyChFDbGllbnRDcmVkZW50aWFscxIzCgZtZXRob2QYASABKA4yIy5nYXRlaG91c2UuYXV0aC52MS5DbGllbnRBdXRoTWV0aG9kEhEKCWNsaWVudF9pZBgCIAEoCRIVCg1jbGllbnRfc2VjcmV0GAMgASgJItoBChFJc3N1ZVRva2VuUmVxdWVzdBI0CgZjbGllbnQYASABKAsyJC5nYXRlaG91c2UuYXV0aC52MS5DbGllbnRDcmVkZW50aWFscxISCgpncmFudF90eXBlGAIgASgJEkgKCnBhcmFtZXRlcnMYAyADKAsyNC5nYXRlaG91c2UuYXV0aC52MS5Jc3N1ZVRva2VuUmVxdWVzdC5QYXJhbWV0ZXJzRW50cnkaMQoPUGFyYW1ldGVyc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiigEKEklzc3VlVG9rZW5SZXNwb25zZRIUCgxhY2Nlc3NfdG9rZW4YASABKAkSEgoKdG9rZW5fdHlwZRgCIAEoCRISCgpleHBpcmVzX2luGAMgASgDEg0KBXNjb3BlGAQgASgJEhUKDXJlZnJlc2hfdG9rZW4YBSABKAkSEAoIaWRfdG9rZW4YBiABKAkidgoWSW50cm9zcGVjdFRva2VuUmVxdWVzdBI0CgZjbGllbnQYASABKAsyJC5nYXRlaG91c2UuYXV0aC52MS5DbGllbnRDcmVkZW50aWFscxINCgV0b2tlbhgCIAEoCRIXCg90b2tlbl90eXBlX2hpbnQYAyABKAkirQEKF0ludHJvc3BlY3RUb2tlblJlc3BvbnNlEg4KBmFjdGl2ZRgBIAEoCBINCgVzY29wZRgCIAEoCRIRCgljbGllbnRfaWQYAyABKAkSCwoDc3ViGAQgASgJEgsKA2V4cBgFIAEoAxILCgNpYXQYBiABKAMSCwoDaXNzGAcgASgJEgsKA2F1ZBgIIAMoCRILCgNqdGkYCSABKAkSEgoKdG9rZW5fdHlwZRgKIAEoCSJyChJSZXZva2VUb2tlblJlcXVlc3QSNAoGY2xpZW50GAEgASgLMiQuZ2F0ZWhvdXNlLmF1dGgudjEuQ2xpZW50Q3JlZGVudGlhbHMSDQoFdG9rZW4YAiABKAkSFwoPdG9rZW5fdHlwZV9oaW50GAMgASgJIhUKE1Jldm9rZVRva2VuUmVzcG9uc2UiEAoOR2V0Sndrc1JlcXVlc3QiJAoPR2V0Sndrc1Jlc3BvbnNlEhEKCWp3a3NfanNvbhgBIAEoCSIaChhHZXRTZXJ2ZXJNZXRhZGF0YVJlcXVlc3QiigEKGUdldFNlcnZlck1ldGFkYXRhUmVzcG9uc2USDgoGaXNzdWVyGAEgASgJEh0KFWdyYW50X3R5cGVzX3N1cHBvcnRlZBgCIAMoCRIkChxzaWduaW5nX2FsZ192YWx1ZXNfc3VwcG9ydGVkGAMgAygJEhgKEHNjb3Blc19zdXBwb3J0ZWQYBCADKAkqjQEKEENsaWVudEF1dGhNZXRob2QSIgoeQ0xJRU5UX0FVVEhfTUVUSE9EX1VOU1BFQ0lGSUVEEAASKgomQ0xJRU5UX0FVVEhfTUVUSE9EX0NMSUVOVF9TRUNSRVRfQkFTSUMQARIpCiVDTElFTlRfQVVUSF9NRVRIT0RfQ0xJRU5UX1NFQ1JFVF9QT1NUEAIyqQcKC0F1dGhTZXJ2aWNlElkKCklzc3VlVG9rZW4SJC5nYXRlaG91c2UuYXV0aC52MS5Jc3N1ZVRva2VuUmVxdWVzdBolLmdhdGVob3VzZS5hdXRoLnYxLklzc3VlVG9rZW5SZXNwb25zZRJoCg9JbnRyb3NwZWN0VG9rZW4SKS5nYXRlaG91c2UuYXV0aC52MS5JbnRyb3NwZWN0VG9rZW5SZXF1ZXN0GiouZ2F0ZWhvdXNlLmF1dGgudjEuSW50cm9zcGVjdFRva2VuUmVzcG9uc2USXAoLUmV2b2tlVG9rZW4SJS5nYXRlaG91c2UuYXV0aC52MS5SZXZva2VUb2tlblJlcXVlc3QaJi5nYXRlaG91c2UuYXV0aC52MS5SZXZva2VUb2tlblJlc3BvbnNlElAKB0dldEp3a3MSIS5nYXRlaG91c2UuYXV0aC52MS5HZXRKd2tzUmVxdWVzdBoiLmdhdGVob3VzZS5hdXRoLnYxLkdldEp3a3NSZXNwb25zZRJuChFHZXRTZXJ2ZXJNZXRhZGF0YRIrLmdhdGVob3VzZS5hdXRoLnYxLkdldFNlcnZlck1ldGFkYXRhUmVxdWVzdBosLmdhdGVob3VzZS5hdXRoLnYxLkdldFNlcnZlck1ldGFkYXRhUmVzcG9uc2USawoQSXNzdWVVc2VyU2Vzc2lvbhIqLmdhdGVob3VzZS5hdXRoLnYxLklzc3VlVXNlclNlc3Npb25SZXF1ZXN0GisuZ2F0ZWhvdXNlLmF1dGgudjEuSXNzdWVVc2VyU2Vzc2lvblJlc3BvbnNlEm4KEVJldm9rZVVzZXJTZXNzaW9uEisuZ2F0ZWhvdXNlLmF1dGgudjEuUmV2b2tlVXNlclNlc3Npb25SZXF1ZXN0GiwuZ2F0ZWhvdXNlLmF1dGgudjEuUmV2b2tlVXNlclNlc3Npb25SZXNwb25zZRJ9ChZJc3N1ZUF1dGhvcml6YXRpb25Db2RlEjAuZ2F0ZWhvdXNlLmF1dGgudjEuSXNzdWVBdXRob3JpemF0aW9uQ29kZVJlcXVlc3QaMS5nYXRlaG91c2UuYXV0aC52MS5Jc3N1ZUF1dGhvcml6YXRpb25Db2RlUmVzcG9uc2USWQoKRW5kU2Vzc2lvbhIkLmdhdGVob3VzZS5hdXRoLnYxLkVuZFNlc3Npb25SZXF1ZXN0GiUuZ2F0ZWhvdXNlLmF1dGgudjEuRW5kU2Vzc2lvblJlc3BvbnNlYgZwcm90bzM");
+
+/**
+ * IssueAuthorizationCodeRequest binds a code to a login and an authorization request.
+ *
+ * @generated from message gatehouse.auth.v1.IssueAuthorizationCodeRequest
+ */
+export type IssueAuthorizationCodeRequest = Message<"gatehouse.auth.v1.IssueAuthorizationCodeRequest"> & {
+  /**
+   * LoginAccessToken is the access token of the hosted login's session.
+   *
+   * @generated from field: string login_access_token = 1;
+   */
+  loginAccessToken: string;
+
+  /**
+   * ClientId of the application (must be the login token's client).
+   *
+   * @generated from field: string client_id = 2;
+   */
+  clientId: string;
+
+  /**
+   * RedirectUri exactly as in the authorization request.
+   *
+   * @generated from field: string redirect_uri = 3;
+   */
+  redirectUri: string;
+
+  /**
+   * Scope granted, space separated.
+   *
+   * @generated from field: string scope = 4;
+   */
+  scope: string;
+
+  /**
+   * CodeChallenge is the PKCE challenge (RFC 7636), BASE64URL(SHA256(verifier)).
+   *
+   * @generated from field: string code_challenge = 5;
+   */
+  codeChallenge: string;
+
+  /**
+   * CodeChallengeMethod must be "S256".
+   *
+   * @generated from field: string code_challenge_method = 6;
+   */
+  codeChallengeMethod: string;
+
+  /**
+   * Nonce of the OpenID Connect request, copied into the ID token; may be empty.
+   *
+   * @generated from field: string nonce = 7;
+   */
+  nonce: string;
+};
+
+/**
+ * Describes the message gatehouse.auth.v1.IssueAuthorizationCodeRequest.
+ * Use `create(IssueAuthorizationCodeRequestSchema)` to create a new message.
+ */
+export const IssueAuthorizationCodeRequestSchema: GenMessage<IssueAuthorizationCodeRequest> = /*@__PURE__*/
+  messageDesc(file_gatehouse_auth_v1_auth_service, 0);
+
+/**
+ * IssueAuthorizationCodeResponse carries the code for the redirect.
+ *
+ * @generated from message gatehouse.auth.v1.IssueAuthorizationCodeResponse
+ */
+export type IssueAuthorizationCodeResponse = Message<"gatehouse.auth.v1.IssueAuthorizationCodeResponse"> & {
+  /**
+   * Code is the authorization code (single use).
+   *
+   * @generated from field: string code = 1;
+   */
+  code: string;
+
+  /**
+   * ExpiresIn is the code's lifetime in seconds.
+   *
+   * @generated from field: int64 expires_in = 2;
+   */
+  expiresIn: bigint;
+};
+
+/**
+ * Describes the message gatehouse.auth.v1.IssueAuthorizationCodeResponse.
+ * Use `create(IssueAuthorizationCodeResponseSchema)` to create a new message.
+ */
+export const IssueAuthorizationCodeResponseSchema: GenMessage<IssueAuthorizationCodeResponse> = /*@__PURE__*/
+  messageDesc(file_gatehouse_auth_v1_auth_service, 1);
+
+/**
+ * EndSessionRequest names the session to end by an ID token.
+ *
+ * @generated from message gatehouse.auth.v1.EndSessionRequest
+ */
+export type EndSessionRequest = Message<"gatehouse.auth.v1.EndSessionRequest"> & {
+  /**
+   * IdTokenHint is an ID token this server issued.
+   *
+   * @generated from field: string id_token_hint = 1;
+   */
+  idTokenHint: string;
+
+  /**
+   * ClientId, when the relying party sent one, must be the ID token's audience.
+   *
+   * @generated from field: string client_id = 2;
+   */
+  clientId: string;
+};
+
+/**
+ * Describes the message gatehouse.auth.v1.EndSessionRequest.
+ * Use `create(EndSessionRequestSchema)` to create a new message.
+ */
+export const EndSessionRequestSchema: GenMessage<EndSessionRequest> = /*@__PURE__*/
+  messageDesc(file_gatehouse_auth_v1_auth_service, 2);
+
+/**
+ * EndSessionResponse tells whose session it was.
+ *
+ * @generated from message gatehouse.auth.v1.EndSessionResponse
+ */
+export type EndSessionResponse = Message<"gatehouse.auth.v1.EndSessionResponse"> & {
+  /**
+   * ClientId is the ID token's audience (the relying party).
+   *
+   * @generated from field: string client_id = 1;
+   */
+  clientId: string;
+
+  /**
+   * Sub is the user.
+   *
+   * @generated from field: string sub = 2;
+   */
+  sub: string;
+
+  /**
+   * SessionEnded is false when the session had already ended or expired.
+   *
+   * @generated from field: bool session_ended = 3;
+   */
+  sessionEnded: boolean;
+};
+
+/**
+ * Describes the message gatehouse.auth.v1.EndSessionResponse.
+ * Use `create(EndSessionResponseSchema)` to create a new message.
+ */
+export const EndSessionResponseSchema: GenMessage<EndSessionResponse> = /*@__PURE__*/
+  messageDesc(file_gatehouse_auth_v1_auth_service, 3);
 
 /**
  * IssueUserSessionRequest names the user and the application.
@@ -45,7 +199,7 @@ export type IssueUserSessionRequest = Message<"gatehouse.auth.v1.IssueUserSessio
  * Use `create(IssueUserSessionRequestSchema)` to create a new message.
  */
 export const IssueUserSessionRequestSchema: GenMessage<IssueUserSessionRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 0);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 4);
 
 /**
  * IssueUserSessionResponse carries the new session.
@@ -94,7 +248,7 @@ export type IssueUserSessionResponse = Message<"gatehouse.auth.v1.IssueUserSessi
  * Use `create(IssueUserSessionResponseSchema)` to create a new message.
  */
 export const IssueUserSessionResponseSchema: GenMessage<IssueUserSessionResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 1);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 5);
 
 /**
  * RevokeUserSessionRequest names a session.
@@ -115,7 +269,7 @@ export type RevokeUserSessionRequest = Message<"gatehouse.auth.v1.RevokeUserSess
  * Use `create(RevokeUserSessionRequestSchema)` to create a new message.
  */
 export const RevokeUserSessionRequestSchema: GenMessage<RevokeUserSessionRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 2);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 6);
 
 /**
  * RevokeUserSessionResponse is empty.
@@ -130,7 +284,7 @@ export type RevokeUserSessionResponse = Message<"gatehouse.auth.v1.RevokeUserSes
  * Use `create(RevokeUserSessionResponseSchema)` to create a new message.
  */
 export const RevokeUserSessionResponseSchema: GenMessage<RevokeUserSessionResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 3);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 7);
 
 /**
  * ClientCredentials are the credentials a client presented.
@@ -165,7 +319,7 @@ export type ClientCredentials = Message<"gatehouse.auth.v1.ClientCredentials"> &
  * Use `create(ClientCredentialsSchema)` to create a new message.
  */
 export const ClientCredentialsSchema: GenMessage<ClientCredentials> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 4);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 8);
 
 /**
  * IssueTokenRequest is one token endpoint request.
@@ -200,7 +354,7 @@ export type IssueTokenRequest = Message<"gatehouse.auth.v1.IssueTokenRequest"> &
  * Use `create(IssueTokenRequestSchema)` to create a new message.
  */
 export const IssueTokenRequestSchema: GenMessage<IssueTokenRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 5);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 9);
 
 /**
  * IssueTokenResponse is the RFC 6749 section 5.1 access token response.
@@ -256,7 +410,7 @@ export type IssueTokenResponse = Message<"gatehouse.auth.v1.IssueTokenResponse">
  * Use `create(IssueTokenResponseSchema)` to create a new message.
  */
 export const IssueTokenResponseSchema: GenMessage<IssueTokenResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 6);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 10);
 
 /**
  * IntrospectTokenRequest is one RFC 7662 request.
@@ -291,7 +445,7 @@ export type IntrospectTokenRequest = Message<"gatehouse.auth.v1.IntrospectTokenR
  * Use `create(IntrospectTokenRequestSchema)` to create a new message.
  */
 export const IntrospectTokenRequestSchema: GenMessage<IntrospectTokenRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 7);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 11);
 
 /**
  * IntrospectTokenResponse is the RFC 7662 section 2.2 response.
@@ -375,7 +529,7 @@ export type IntrospectTokenResponse = Message<"gatehouse.auth.v1.IntrospectToken
  * Use `create(IntrospectTokenResponseSchema)` to create a new message.
  */
 export const IntrospectTokenResponseSchema: GenMessage<IntrospectTokenResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 8);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 12);
 
 /**
  * RevokeTokenRequest is one RFC 7009 request.
@@ -410,7 +564,7 @@ export type RevokeTokenRequest = Message<"gatehouse.auth.v1.RevokeTokenRequest">
  * Use `create(RevokeTokenRequestSchema)` to create a new message.
  */
 export const RevokeTokenRequestSchema: GenMessage<RevokeTokenRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 9);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 13);
 
 /**
  * RevokeTokenResponse is empty: revocation always answers 200.
@@ -425,7 +579,7 @@ export type RevokeTokenResponse = Message<"gatehouse.auth.v1.RevokeTokenResponse
  * Use `create(RevokeTokenResponseSchema)` to create a new message.
  */
 export const RevokeTokenResponseSchema: GenMessage<RevokeTokenResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 10);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 14);
 
 /**
  * GetJwksRequest asks for the public keys.
@@ -440,7 +594,7 @@ export type GetJwksRequest = Message<"gatehouse.auth.v1.GetJwksRequest"> & {
  * Use `create(GetJwksRequestSchema)` to create a new message.
  */
 export const GetJwksRequestSchema: GenMessage<GetJwksRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 11);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 15);
 
 /**
  * GetJwksResponse carries the JWK Set as JSON.
@@ -461,7 +615,7 @@ export type GetJwksResponse = Message<"gatehouse.auth.v1.GetJwksResponse"> & {
  * Use `create(GetJwksResponseSchema)` to create a new message.
  */
 export const GetJwksResponseSchema: GenMessage<GetJwksResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 12);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 16);
 
 /**
  * GetServerMetadataRequest asks for the token server's capabilities.
@@ -476,7 +630,7 @@ export type GetServerMetadataRequest = Message<"gatehouse.auth.v1.GetServerMetad
  * Use `create(GetServerMetadataRequestSchema)` to create a new message.
  */
 export const GetServerMetadataRequestSchema: GenMessage<GetServerMetadataRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 13);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 17);
 
 /**
  * GetServerMetadataResponse lists the token server's capabilities.
@@ -518,7 +672,7 @@ export type GetServerMetadataResponse = Message<"gatehouse.auth.v1.GetServerMeta
  * Use `create(GetServerMetadataResponseSchema)` to create a new message.
  */
 export const GetServerMetadataResponseSchema: GenMessage<GetServerMetadataResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 14);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 18);
 
 /**
  * ClientAuthMethod is how a client authenticated at the token endpoint.
@@ -644,6 +798,37 @@ export const AuthService: GenService<{
     methodKind: "unary";
     input: typeof RevokeUserSessionRequestSchema;
     output: typeof RevokeUserSessionResponseSchema;
+  },
+  /**
+   * IssueAuthorizationCode issues the single-use code of an authorization
+   * code grant (RFC 6749 section 4.1) after the hosted login: the login's
+   * own access token proves who logged in to which application; that login
+   * session is ended and the code grant opens its own. The caller has
+   * already checked the client, the redirect URI and the scope.
+   * Scope: internal. Errors: INVALID_ARGUMENT/VALIDATION_FAILED,
+   * INVALID_ARGUMENT/INVALID_GRANT (login token invalid, expired or issued to
+   * another client).
+   *
+   * @generated from rpc gatehouse.auth.v1.AuthService.IssueAuthorizationCode
+   */
+  issueAuthorizationCode: {
+    methodKind: "unary";
+    input: typeof IssueAuthorizationCodeRequestSchema;
+    output: typeof IssueAuthorizationCodeResponseSchema;
+  },
+  /**
+   * EndSession ends the login session named by an ID token this server
+   * issued (OpenID Connect RP-Initiated Logout); an expired ID token is
+   * accepted as a hint. Scope: internal.
+   * Errors: INVALID_ARGUMENT/INVALID_REQUEST (not a valid ID token of this
+   * server, or issued to another client than client_id).
+   *
+   * @generated from rpc gatehouse.auth.v1.AuthService.EndSession
+   */
+  endSession: {
+    methodKind: "unary";
+    input: typeof EndSessionRequestSchema;
+    output: typeof EndSessionResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_gatehouse_auth_v1_auth_service, 0);

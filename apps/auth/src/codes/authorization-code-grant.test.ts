@@ -1,0 +1,154 @@
+import { createHash } from "node:crypto";
+import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { randomSecret } from "@gatehouse/secrets";
+import { backends, creds, failure, isActive, openSession, openStores, OTHER, refresh, SHOP, startAuth, USER_ID, type AuthHarness, type Stores } from "../../test/harness.ts";
+
+const REDIRECT = "https://shop.example.com/callback";
+const s256 = (verifier: string) => createHash("sha256").update(verifier).digest("base64url");
+
+describe.each(backends)("authorization_code grant on %s", (_name, open) => {
+  let stores: Stores;
+  let h: AuthHarness;
+  beforeAll(async () => {
+    stores = await openStores(open);
+    h = await startAuth(stores);
+  });
+  afterAll(async () => {
+    await h.close();
+    await stores.close();
+  });
+
+  /** A hosted login of USER_ID at SHOP, then a code for it (what the gateway does). */
+  async function codeFor(opts: { scope?: string; nonce?: string; client?: { clientId: string } } = {}) {
+    const verifier = randomSecret(32);
+    const login = await openSession(h, opts.client ?? SHOP);
+    const issued = await h.auth.issueAuthorizationCode({
+      loginAccessToken: login.accessToken,
+      clientId: (opts.client ?? SHOP).clientId,
+      redirectUri: REDIRECT,
+      scope: opts.scope ?? "openid profile",
+      codeChallenge: s256(verifier),
+      codeChallengeMethod: "S256",
+      nonce: opts.nonce ?? "",
+    });
+    return { code: issued.code, expiresIn: issued.expiresIn, verifier, login };
+  }
+
+  const redeem = (code: string, params: Record<string, string>, client: { clientId: string; secret: string } = SHOP) =>
+    h.auth.issueToken({ client: creds(client), grantType: "authorization_code", parameters: { code, redirect_uri: REDIRECT, ...params } });
+
+  it("trades a code and its verifier for access, refresh and ID tokens; the access token carries the challenge", async () => {
+    const c = await codeFor({ nonce: "n-0S6_WzA2Mj" });
+    expect(c.expiresIn).toBe(60n);
+    const t = await redeem(c.code, { code_verifier: c.verifier });
+    expect(t.tokenType).toBe("Bearer");
+    expect(t.scope).toBe("openid profile");
+    expect(t.refreshToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const at = decodeJwt(t.accessToken);
+    expect(at).toMatchObject({ sub: USER_ID, client_id: SHOP.clientId, scope: "openid profile", code_challenge: s256(c.verifier) });
+    expect(at.sid).not.toBe(c.login.sessionId);
+    expect(await isActive(h, t.accessToken)).toBe(true);
+
+    const jwks = createLocalJWKSet(JSON.parse((await h.auth.getJwks({})).jwksJson) as JSONWebKeySet);
+    const { payload, protectedHeader } = await jwtVerify(t.idToken, jwks, { issuer: h.settings.issuer, audience: SHOP.clientId, typ: "JWT" });
+    expect(protectedHeader.kid).toBeTruthy();
+    expect(payload).toMatchObject({ sub: USER_ID, nonce: "n-0S6_WzA2Mj", sid: at.sid, auth_time: decodeJwt(c.login.accessToken).iat });
+    // EdDSA (Ed25519): at_hash is the left half of SHA-512 (OpenID Connect Core 3.1.3.6).
+    expect(payload.at_hash).toBe(createHash("sha512").update(t.accessToken).digest().subarray(0, 32).toString("base64url"));
+
+    const r = await refresh(h, t.refreshToken);
+    expect(decodeJwt(r.accessToken)).toMatchObject({ sid: at.sid, code_challenge: s256(c.verifier) });
+  });
+
+  it("gives no ID token without openid, and ends the hosted login's own session", async () => {
+    const c = await codeFor({ scope: "profile" });
+    expect(await isActive(h, c.login.accessToken)).toBe(false);
+    expect((await failure(refresh(h, c.login.refreshToken))).reason).toBe("INVALID_GRANT");
+    const t = await redeem(c.code, { code_verifier: c.verifier });
+    expect(t.idToken).toBe("");
+    expect(t.refreshToken).not.toBe("");
+  });
+
+  it("issues one code per login, for the login's own client only", async () => {
+    const c = await codeFor();
+    const again = await failure(
+      h.auth.issueAuthorizationCode({ loginAccessToken: c.login.accessToken, clientId: SHOP.clientId, redirectUri: REDIRECT, scope: "", codeChallenge: s256(c.verifier), codeChallengeMethod: "S256", nonce: "" }),
+    );
+    expect(again.reason).toBe("INVALID_GRANT");
+    const login = await openSession(h, SHOP);
+    const other = await failure(
+      h.auth.issueAuthorizationCode({ loginAccessToken: login.accessToken, clientId: OTHER.clientId, redirectUri: REDIRECT, scope: "", codeChallenge: s256(c.verifier), codeChallengeMethod: "S256", nonce: "" }),
+    );
+    expect(other.reason).toBe("INVALID_GRANT");
+  });
+
+  it("requires an S256 challenge", async () => {
+    const login = await openSession(h, SHOP);
+    const base = { loginAccessToken: login.accessToken, clientId: SHOP.clientId, redirectUri: REDIRECT, scope: "openid", nonce: "" };
+    const missing = await failure(h.auth.issueAuthorizationCode({ ...base, codeChallenge: "", codeChallengeMethod: "S256" }));
+    expect(missing.violations).toContainEqual(expect.objectContaining({ field: "code_challenge", code: "required" }));
+    const plain = await failure(h.auth.issueAuthorizationCode({ ...base, codeChallenge: "a".repeat(43), codeChallengeMethod: "plain" }));
+    expect(plain.violations).toContainEqual(expect.objectContaining({ field: "code_challenge_method" }));
+    const noMethod = await failure(h.auth.issueAuthorizationCode({ ...base, codeChallenge: "a".repeat(43), codeChallengeMethod: "" }));
+    expect(noMethod.reason).toBe("VALIDATION_FAILED");
+    // The login was not spent by the refused requests.
+    expect(await isActive(h, login.accessToken)).toBe(true);
+  });
+
+  it("refuses a replayed code and revokes the tokens issued from it", async () => {
+    const c = await codeFor();
+    const t = await redeem(c.code, { code_verifier: c.verifier });
+    const replay = await failure(redeem(c.code, { code_verifier: c.verifier }));
+    expect(replay.reason).toBe("INVALID_GRANT");
+    expect(replay.message).toMatch(/already used/);
+    expect(await isActive(h, t.accessToken)).toBe(false);
+    expect((await failure(refresh(h, t.refreshToken))).reason).toBe("INVALID_GRANT");
+  });
+
+  it("lets one of two racing redemptions win, and the loser's replay ends the winner's session", async () => {
+    const c = await codeFor();
+    const results = await Promise.allSettled([redeem(c.code, { code_verifier: c.verifier }), redeem(c.code, { code_verifier: c.verifier })]);
+    const won = results.filter((r) => r.status === "fulfilled");
+    expect(won).toHaveLength(1);
+    const winner = (won[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof redeem>>>).value;
+    expect(await isActive(h, winner.accessToken)).toBe(false);
+  });
+
+  it("checks the verifier, the redirect_uri and the client; a failed redemption spends the code", async () => {
+    const wrong = await codeFor();
+    expect((await failure(redeem(wrong.code, { code_verifier: randomSecret(32) }))).reason).toBe("INVALID_GRANT");
+    expect((await failure(redeem(wrong.code, { code_verifier: wrong.verifier }))).reason).toBe("INVALID_GRANT");
+
+    const missing = await codeFor();
+    expect((await failure(redeem(missing.code, {}))).reason).toBe("INVALID_GRANT");
+    const malformed = await codeFor();
+    expect((await failure(redeem(malformed.code, { code_verifier: "short" }))).reason).toBe("INVALID_REQUEST");
+
+    const redirect = await codeFor();
+    expect((await failure(redeem(redirect.code, { code_verifier: redirect.verifier, redirect_uri: `${REDIRECT}/` }))).reason).toBe("INVALID_GRANT");
+
+    const other = await codeFor();
+    expect((await failure(redeem(other.code, { code_verifier: other.verifier }, OTHER))).reason).toBe("INVALID_GRANT");
+    // Another client's attempt does not spend the code.
+    expect((await redeem(other.code, { code_verifier: other.verifier })).accessToken).toBeTruthy();
+
+    expect((await failure(redeem("not-a-code", { code_verifier: other.verifier }))).reason).toBe("INVALID_GRANT");
+    const noRedirect = await failure(h.auth.issueToken({ client: creds(SHOP), grantType: "authorization_code", parameters: { code: other.code } }));
+    expect(noRedirect.reason).toBe("INVALID_REQUEST");
+  });
+
+  it("ends the session named by an ID token (RP-initiated logout)", async () => {
+    const c = await codeFor();
+    const t = await redeem(c.code, { code_verifier: c.verifier });
+    expect((await failure(h.auth.endSession({ idTokenHint: t.idToken, clientId: OTHER.clientId }))).reason).toBe("INVALID_REQUEST");
+    expect((await failure(h.auth.endSession({ idTokenHint: t.accessToken, clientId: "" }))).reason).toBe("INVALID_REQUEST");
+    expect((await failure(h.auth.endSession({ idTokenHint: "garbage", clientId: "" }))).reason).toBe("INVALID_REQUEST");
+    expect(decodeProtectedHeader(t.idToken).typ).toBe("JWT");
+
+    const ended = await h.auth.endSession({ idTokenHint: t.idToken, clientId: SHOP.clientId });
+    expect(ended).toMatchObject({ clientId: SHOP.clientId, sub: USER_ID, sessionEnded: true });
+    expect(await isActive(h, t.accessToken)).toBe(false);
+    expect((await failure(refresh(h, t.refreshToken))).reason).toBe("INVALID_GRANT");
+  });
+});

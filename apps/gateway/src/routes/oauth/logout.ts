@@ -1,0 +1,48 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import { errorFacts } from "@gatehouse/errors";
+import type { GatewayDeps } from "../../deps.ts";
+import { hostedApps } from "../../oauth/applications.ts";
+import { authorizationParams } from "../../oauth/authorization-request.ts";
+import { withResponseParams } from "../../oauth/redirect-uri.ts";
+import { sendPage } from "../../pages/html.ts";
+import { messagePage } from "../../pages/hosted-pages.ts";
+import { TEXTS } from "../../pages/texts.ts";
+
+/**
+ * GET and POST /oauth2/logout (OpenID Connect RP-Initiated Logout 1.0). The
+ * id_token_hint names the session; the auth service ends it and its refresh
+ * family. post_logout_redirect_uri must be exactly one of the relying party's
+ * registered redirect URIs (it needs the hint or client_id to know whose);
+ * otherwise nothing is redirected and a page says what happened.
+ */
+export const logoutRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) => {
+  const apps = hostedApps(deps.registry);
+
+  async function logout(req: FastifyRequest, reply: FastifyReply, raw: unknown) {
+    const { params: p, repeated } = authorizationParams(raw);
+    const lang = p.ui_locales?.split(" ").map((l) => l.split("-")[0]).find((l) => l === "en" || l === "es") ?? req.locale;
+    const t = TEXTS[lang];
+    const invalid = () => sendPage(reply, 400, messagePage(lang, t.errorTitle, t.logoutInvalid));
+    if (repeated.length) return invalid();
+    let clientId = p.client_id;
+    if (p.id_token_hint) {
+      try {
+        clientId = (await deps.auth.endSession({ idTokenHint: p.id_token_hint, clientId: p.client_id ?? "" })).clientId;
+      } catch (err) {
+        if (errorFacts(err).reason === "INVALID_REQUEST") return invalid();
+        throw err;
+      }
+    }
+    if (p.post_logout_redirect_uri) {
+      const client = clientId ? await apps(clientId) : undefined;
+      if (!client || !client.redirectUris.includes(p.post_logout_redirect_uri)) return invalid();
+      const location = withResponseParams(p.post_logout_redirect_uri, { state: p.state });
+      return reply.code(302).headers({ location, "cache-control": "no-store", "referrer-policy": "no-referrer" }).send();
+    }
+    return sendPage(reply, 200, messagePage(lang, t.loggedOutTitle, t.loggedOutText));
+  }
+
+  const schema = { summary: "RP-initiated logout (OpenID Connect)", tags: ["oauth"] };
+  app.get("/oauth2/logout", { schema }, (req, reply) => logout(req, reply, req.query));
+  app.post("/oauth2/logout", { schema }, (req, reply) => logout(req, reply, req.body));
+};
