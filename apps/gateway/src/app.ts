@@ -9,7 +9,9 @@ import { probeRoutes } from "./plugins/probes.ts";
 import { requestContext } from "./plugins/request-context.ts";
 import { validation } from "./plugins/validation.ts";
 import { activityIdRoutes } from "./routes/activityid/index.ts";
+import { termsRoutes } from "./routes/activityid/terms.ts";
 import { adminAppsRoutes } from "./routes/admin/apps.ts";
+import { adminAssertionsRoutes } from "./routes/admin/assertions.ts";
 import { appsRoutes } from "./routes/graph/apps.ts";
 import { oauthRoutes } from "./routes/oauth/index.ts";
 
@@ -42,7 +44,10 @@ export async function createGateway(deps: GatewayDeps, logger: Logger): Promise<
   await app.register(probeRoutes, deps);
   await app.register(appsRoutes, deps);
   await app.register(adminAppsRoutes, deps);
+  await app.register(adminAssertionsRoutes, deps);
   await app.register(activityIdRoutes, deps);
+  // The hosted terms page posts HTML forms: outside /activityid's JSON-only Accept hook (hooks reach every child route).
+  await app.register(termsRoutes, deps);
   await app.register(oauthRoutes, deps);
   return app as unknown as FastifyInstance;
 }

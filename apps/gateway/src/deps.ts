@@ -1,6 +1,6 @@
 import type { Client } from "@connectrpc/connect";
 import type { Config } from "@gatehouse/config";
-import type { AuthService, RegistryService, UsersService } from "@gatehouse/proto";
+import type { AssertionsService, AuthService, MfaService, RegistryService, UsersService } from "@gatehouse/proto";
 import type { AccessTokenVerifier } from "@gatehouse/rpc";
 
 /** What the gateway needs: clients of the services (in-process or HTTP) and its settings. */
@@ -9,6 +9,16 @@ export interface GatewayDeps {
   auth: Client<typeof AuthService>;
   /** The users service; the /activityid routes exist only when it is wired. */
   users?: Client<typeof UsersService>;
+  /** The registry's legal-assertion catalog; the /admin/v1/assertions routes exist only when it is wired. */
+  assertions?: Client<typeof AssertionsService>;
+  /** The users service's MfaService (TOTP, finishing a 428 login); the MFA routes exist only when it is wired. */
+  mfa?: Client<typeof MfaService>;
+  /**
+   * MAC key of the hosted login's CSRF form tokens (derived from SECRET_KEY,
+   * label "hosted-login", so every replica agrees). Without it (and the users
+   * service) there is no /oauth2/authorize.
+   */
+  hostedLoginKey?: (data: string) => string;
   /** Verifies the auth service's access tokens (APP_TOKEN, ACCESS_TOKEN) at the edge. */
   verifyAccessToken?: AccessTokenVerifier;
   config: Pick<Config, "publicBaseUrl" | "publicGraphUrl" | "publicAuthUrl" | "bodyLimitBytes">;

@@ -1,9 +1,10 @@
 import { fileURLToPath } from "node:url";
 import type { Db, Migrations } from "@gatehouse/db";
 import type { Logger } from "@gatehouse/logging";
-import { RegistryService } from "@gatehouse/proto";
+import { AssertionsService, RegistryService } from "@gatehouse/proto";
 import type { ServiceModule } from "@gatehouse/rpc";
 import type { KeyRing } from "@gatehouse/secrets";
+import { assertionsPolicy, createAssertionsService } from "./assertions/assertions-service.ts";
 import { catalogStore } from "./catalogs/store.ts";
 import { clientSecrets } from "./credentials/secrets.ts";
 import { registryPolicy } from "./policy.ts";
@@ -36,8 +37,12 @@ export async function createRegistry(deps: RegistryDeps): Promise<ServiceModule>
   });
   return {
     name: "registry",
-    routes: (router) => router.service(RegistryService, service),
-    policy: registryPolicy,
+    routes: (router) => {
+      router.service(RegistryService, service);
+      router.service(AssertionsService, createAssertionsService({ db: deps.db, catalogs: catalogStore(deps.db), logger: deps.logger }));
+    },
+    // Both services' methods, by local name (the assertion methods are not RegistryService's).
+    policy: { ...registryPolicy, ...assertionsPolicy },
     ready: () => deps.db.ping(),
     // The database belongs to the launcher, which closes it.
     close: async () => undefined,

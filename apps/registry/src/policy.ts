@@ -9,4 +9,5 @@ export const registryPolicy: ScopePolicy = {
   revealClientSecret: ["admin"],
   ensureOperatorClient: [INTERNAL_SCOPE],
   listCatalog: ["apps:read", "apps:write", "admin", INTERNAL_SCOPE],
+  updateApplicationSettings: ["admin"],
 };

@@ -7,6 +7,7 @@ import { ApplicationSchema, CatalogKind, ClientKind, RegistryService } from "@ga
 import { kPrincipal } from "@gatehouse/rpc";
 import { createApplication } from "./applications/create.ts";
 import { getApplication, getEntrypoint } from "./applications/read.ts";
+import { updateApplicationSettings } from "./applications/settings.ts";
 import type { FieldRuleOptions } from "./applications/validate/index.ts";
 import type { CatalogKindName, CatalogStore } from "./catalogs/store.ts";
 import { authenticateClient } from "./credentials/authenticate.ts";
@@ -56,7 +57,7 @@ export function createRegistryService(deps: RegistryServiceDeps): ServiceImpl<ty
     async getEntrypoint(req) {
       requireId("entrypointId", req.entrypointId);
       const found = await getEntrypoint(db, req.entrypointId);
-      return { entrypoint: found.entrypoint, clientId: found.clientId, whitelist: found.whitelist, defaultCallback: found.defaultCallback };
+      return { entrypoint: found.entrypoint, clientId: found.clientId, whitelist: found.whitelist, defaultCallback: found.defaultCallback, mfa: found.mfa };
     },
 
     async authenticateClient(req) {
@@ -86,6 +87,20 @@ export function createRegistryService(deps: RegistryServiceDeps): ServiceImpl<ty
       });
       if (op.created) deps.logger.info({ clientId: op.clientId }, "operator client written");
       return op;
+    },
+
+    async updateApplicationSettings(req, ctx) {
+      requireId("clientId", req.clientId);
+      const actor = ctx.values.get(kPrincipal)?.subject ?? "unknown";
+      const settings = await updateApplicationSettings(db, {
+        clientId: req.clientId,
+        whitelist: req.whitelist?.values,
+        defaultCallback: req.defaultCallback,
+        mfa: req.mfa,
+        actor,
+      });
+      deps.logger.info({ clientId: req.clientId, actor }, "application settings updated");
+      return { settings };
     },
 
     async listCatalog(req) {

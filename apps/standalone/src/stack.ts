@@ -4,7 +4,7 @@ import { createAuth, registryClientDirectory } from "@gatehouse/auth";
 import type { Config } from "@gatehouse/config";
 import { createGateway } from "@gatehouse/gateway";
 import { createLogger, type Logger } from "@gatehouse/logging";
-import { AuthService, RegistryService } from "@gatehouse/proto";
+import { AssertionsService, AuthService, RegistryService } from "@gatehouse/proto";
 import { createRegistry } from "@gatehouse/registry";
 import { callerInterceptors, directTransport, InternalTokens } from "@gatehouse/rpc";
 import { bootstrapOperator } from "./bootstrap.ts";
@@ -39,6 +39,8 @@ export async function buildStack(config: Config, logger: Logger = createLogger("
   const registryServer = serverInterceptors(registryMod, logger, internal, verify);
   const registryAs = (caller: string) =>
     createClient(RegistryService, directTransport(registryMod.routes, registryServer, callerInterceptors(internal, caller)));
+  const assertionsAs = (caller: string) =>
+    createClient(AssertionsService, directTransport(registryMod.routes, registryServer, callerInterceptors(internal, caller)));
 
   const authMod = await createAuth({
     db,
@@ -56,14 +58,17 @@ export async function buildStack(config: Config, logger: Logger = createLogger("
   const registry = registryAs("gateway");
   const auth = authAs("gateway");
   if (config.bootstrapOperator) await bootstrapOperator(registryAs("bootstrap"), config.bootstrapOperator, logger);
-  const users = await wireUsers({ config, stores, logger, internal, registry: registryAs("users"), auth: authAs("users"), hostWorker: true });
+  const users = await wireUsers({ config, stores, logger, internal, registry: registryAs("users"), assertions: assertionsAs("users"), auth: authAs("users"), hostWorker: true });
 
   const app = await createGateway(
     {
       registry,
       auth,
       users: users.clientAs("gateway"),
+      mfa: users.mfaClientAs("gateway"),
+      assertions: assertionsAs("gateway"),
       verifyAccessToken: verify,
+      hostedLoginKey: keys.mac("hosted-login"),
       config,
       ready: async () => (await registryMod.ready()) && (await authMod.ready()) && (await users.ready()),
     },

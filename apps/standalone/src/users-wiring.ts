@@ -4,9 +4,11 @@ import { createConfirmationWorker, type ConfirmationWorker } from "@gatehouse/co
 import { bullmqQueue, memoryQueue, type DeliveryQueue, type MemoryDeliveryQueue, type StillWanted } from "@gatehouse/jobs";
 import type { Logger } from "@gatehouse/logging";
 import {
+  AssertionsService,
   AuthService,
   ConfirmationDeliveryService,
   DeliveryDecision,
+  MfaService,
   RegistryService,
   UsersService,
   type Caller,
@@ -15,7 +17,7 @@ import {
 } from "@gatehouse/proto";
 import { callerInterceptors, directTransport, type InternalTokens, type ServiceModule } from "@gatehouse/rpc";
 import type { KeyRing } from "@gatehouse/secrets";
-import { createUsers, type ResolvedEntrypoint } from "@gatehouse/users";
+import { createUsers, type CatalogAssertion, type ResolvedEntrypoint } from "@gatehouse/users";
 import type { Stores } from "./stores.ts";
 import { serverInterceptors } from "./wiring.ts";
 
@@ -31,13 +33,44 @@ export function cachedEntrypoints(registry: Client<typeof RegistryService>, ttlM
     let value: ResolvedEntrypoint | undefined;
     try {
       const res = await registry.getEntrypoint({ entrypointId: id });
-      value = { entrypoint: res.entrypoint!, clientId: res.clientId, whitelist: res.whitelist, defaultCallback: res.defaultCallback };
+      value = { entrypoint: res.entrypoint!, clientId: res.clientId, whitelist: res.whitelist, defaultCallback: res.defaultCallback, mfa: res.mfa };
     } catch (err) {
       const code = ConnectError.from(err).code;
       if (code !== Code.NotFound && code !== Code.InvalidArgument) throw err;
     }
     if (cache.size >= 10_000) cache.clear();
     cache.set(id, { value, until: Date.now() + ttlMs });
+    return value;
+  };
+}
+
+/**
+ * The registry's legal-assertion catalog (latest versions) by typology set,
+ * each kept for `ttlMs` (ASSERTIONS_CACHE_TTL, 30 s): a new version is
+ * enforced at login within that time.
+ */
+export function cachedAssertions(assertions: Client<typeof AssertionsService>, ttlMs = 30_000) {
+  const cache = new Map<string, { value: CatalogAssertion[]; until: number }>();
+  return async (typologies: string[]): Promise<CatalogAssertion[]> => {
+    // No typology, no assertion (an empty filter would list the whole catalog).
+    if (!typologies.length) return [];
+    const key = [...typologies].sort().join(",");
+    const hit = cache.get(key);
+    if (hit && hit.until > Date.now()) return hit.value;
+    const res = await assertions.listAssertions({ typologies });
+    const value = res.assertions.map((a) => ({
+      key: a.key,
+      version: a.version,
+      displayName: { ...a.displayName },
+      type: a.type,
+      typology: a.typology,
+      property: a.property,
+      mandatory: a.mandatory,
+    }));
+    if (ttlMs > 0) {
+      if (cache.size >= 1_000) cache.clear();
+      cache.set(key, { value, until: Date.now() + ttlMs });
+    }
     return value;
   };
 }
@@ -112,6 +145,7 @@ export interface WiredUsers {
   /** Stores, queue and (when hosted here) the worker answer. */
   ready(): Promise<boolean>;
   clientAs(caller: string): Client<typeof UsersService>;
+  mfaClientAs(caller: string): Client<typeof MfaService>;
   close(): Promise<void>;
 }
 
@@ -127,6 +161,8 @@ export async function wireUsers(args: {
   logger: Logger;
   internal: InternalTokens;
   registry: Client<typeof RegistryService>;
+  /** The registry's AssertionsService (legal-assertion catalog). */
+  assertions: Client<typeof AssertionsService>;
   auth: Client<typeof AuthService>;
   hostWorker: boolean;
 }): Promise<WiredUsers> {
@@ -138,6 +174,7 @@ export async function wireUsers(args: {
     keys: stores.keys,
     logger: logger.child({ service: "users" }),
     entrypoints: cachedEntrypoints(args.registry),
+    assertions: cachedAssertions(args.assertions, config.assertionsCacheTtlSeconds * 1000),
     enqueue: (job) => queue.enqueue(job),
     openSession: sessionOpener(args.auth),
   });
@@ -157,6 +194,7 @@ export async function wireUsers(args: {
     interceptors,
     ready: async () => (await mod.ready()) && (await queue.ping()) && (worker ? await worker.ready() : true),
     clientAs: (caller) => createClient(UsersService, as(caller)),
+    mfaClientAs: (caller) => createClient(MfaService, as(caller)),
     async close() {
       await worker?.close(); // active deliveries finish first
       await queue.close();

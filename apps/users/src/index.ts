@@ -1,10 +1,12 @@
 import { fileURLToPath } from "node:url";
 import type { Migrations } from "@gatehouse/db";
-import { ConfirmationDeliveryService, UsersService } from "@gatehouse/proto";
+import type { MfaLimits } from "./mfa/factor.ts";
+import { ConfirmationDeliveryService, MfaService, UsersService } from "@gatehouse/proto";
 import type { ServiceModule } from "@gatehouse/rpc";
 import { confirmationDeliveryPolicy, createConfirmationDeliveryService } from "./delivery-service.ts";
+import { createMfaService, mfaPolicy } from "./mfa/mfa-service.ts";
 import { usersPolicy } from "./policy.ts";
-import { createUsersService, type UsersServiceDeps } from "./users-service.ts";
+import { createLoginFlow, createUsersService, type UsersServiceDeps } from "./users-service.ts";
 
 /** The users service's tables live in the `users` schema. */
 export const usersMigrations: Migrations = {
@@ -12,19 +14,22 @@ export const usersMigrations: Migrations = {
   dir: fileURLToPath(new URL("../migrations", import.meta.url)),
 };
 
-export type UsersDeps = UsersServiceDeps;
+export type UsersDeps = UsersServiceDeps & { mfaLimits?: MfaLimits };
 
 /** The users service module: users, credentials, identifiers and their confirmation. */
 export async function createUsers(deps: UsersDeps): Promise<ServiceModule> {
-  const service = createUsersService(deps);
+  const flow = createLoginFlow(deps);
+  const service = createUsersService(deps, flow);
+  const mfa = createMfaService({ ...deps, flow });
   return {
     name: "users",
     routes: (router) => {
       router.service(UsersService, service);
       router.service(ConfirmationDeliveryService, createConfirmationDeliveryService(deps));
+      router.service(MfaService, mfa);
     },
     // Both services' methods, by local name (checkDelivery is not a UsersService method).
-    policy: { ...usersPolicy, ...confirmationDeliveryPolicy },
+    policy: { ...usersPolicy, ...confirmationDeliveryPolicy, ...mfaPolicy },
     ready: async () => (await deps.db.ping()) && (await deps.kv.ping()),
     // The database and kv belong to the launcher, which closes them.
     close: async () => undefined,
@@ -36,3 +41,6 @@ export { argon2Passwords, DEFAULT_HASH_PARAMS, type Passwords, type HashParams }
 export { DEFAULT_LOGIN_LIMITS, type LoginLimits } from "./login/throttle.ts";
 export { DEFAULT_CONFIRMATION_OPTIONS, type ConfirmationOptions } from "./confirmation/options.ts";
 export type { ResolvedEntrypoint } from "./users-service.ts";
+export type { AssertionCatalog, CatalogAssertion } from "./terms/catalog.ts";
+export { DEFAULT_MFA_LIMITS, type MfaLimits } from "./mfa/factor.ts";
+export { totpCode } from "./mfa/totp.ts";

@@ -8,4 +8,6 @@ export const usersPolicy: ScopePolicy = {
   updateUser: [INTERNAL_SCOPE],
   confirmIdentifier: [INTERNAL_SCOPE],
   resendConfirmation: [INTERNAL_SCOPE],
+  getPendingTerms: [INTERNAL_SCOPE],
+  answerTerms: [INTERNAL_SCOPE],
 };

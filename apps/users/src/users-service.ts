@@ -11,10 +11,14 @@ import type { Enqueue } from "./confirmation/issue.ts";
 import { DEFAULT_CONFIRMATION_OPTIONS, type ConfirmationOptions } from "./confirmation/options.ts";
 import { openResendToken, resendAtLogin, resendConfirmation } from "./confirmation/resend.ts";
 import { argon2Passwords, type Passwords } from "./credentials/passwords.ts";
-import { login } from "./login/login.ts";
-import { runLoginSteps, type LoginStep } from "./login/steps.ts";
+import { login, missingMandatoryFields } from "./login/login.ts";
+import { runLoginSteps, type LoginContext, type LoginStep } from "./login/steps.ts";
+import { mfaLoginStep, type MfaPolicy } from "./mfa/login-step.ts";
 import { DEFAULT_LOGIN_LIMITS, type LoginLimits } from "./login/throttle.ts";
 import { registerUser } from "./registration/register.ts";
+import { noAssertions, type AssertionCatalog } from "./terms/catalog.ts";
+import { createTerms } from "./terms/terms.ts";
+import { termsRpc } from "./terms/terms-rpc.ts";
 import { updateUser } from "./update/update.ts";
 import type { IdKey } from "./users/identifiers.ts";
 import { toUser } from "./users/model.ts";
@@ -27,6 +31,8 @@ export interface ResolvedEntrypoint {
   whitelist?: string[];
   /** Where a confirmation link lands without a whitelisted context.url; empty = the hosted page. */
   defaultCallback?: string;
+  /** The application's MFA policy: off (default), optional or required. */
+  mfa?: string;
 }
 
 export interface UsersServiceDeps {
@@ -36,6 +42,8 @@ export interface UsersServiceDeps {
   logger: Logger;
   /** The registry's GetEntrypoint; undefined when the entry point does not exist. */
   entrypoints: (entrypointId: string) => Promise<ResolvedEntrypoint | undefined>;
+  /** The registry's legal-assertion catalog (latest versions by typology); absent = no assertions. */
+  assertions?: AssertionCatalog;
   /** Queues a confirmation delivery; throws when the queue cannot take it. */
   enqueue: Enqueue;
   /** Opens the OAuth session of a user (the auth service); absent = no session in responses. */
@@ -47,17 +55,23 @@ export interface UsersServiceDeps {
 
 const localeOf = (caller: Caller | undefined): DeliveryLocale => (caller?.locale === "es" ? "es" : "en");
 
-/** UsersService over the domain modules: maps requests in and results out, nothing more. */
-export function createUsersService(deps: UsersServiceDeps): ServiceImpl<typeof UsersService> {
-  const passwords = deps.passwords ?? argon2Passwords();
-  const limits = deps.loginLimits ?? DEFAULT_LOGIN_LIMITS;
-  const options = deps.confirmation ?? DEFAULT_CONFIRMATION_OPTIONS;
+export type LoginFlow = ReturnType<typeof createLoginFlow>;
+
+/**
+ * What a login does once the password is right: the policy steps and the
+ * session. Shared by LoginUser and MfaService.CompleteMfaLogin (a 428 finished).
+ */
+export function createLoginFlow(deps: UsersServiceDeps) {
+  const mfaPolicy = async (ctx: LoginContext): Promise<MfaPolicy> => {
+    const p = (await deps.entrypoints(ctx.entrypoint.id))?.mfa;
+    return p === "optional" || p === "required" ? p : "off";
+  };
 
   // The login's policy steps after the password, in the contract's order:
   // MFA (428), then terms (451). Each arrives with its feature (issue 4).
-  const loginSteps: LoginStep[] = [];
-
-  const resendDeps = () => ({ db: deps.db, kv: deps.kv, keys: deps.keys, enqueue: deps.enqueue, options });
+  const loginSteps: LoginStep[] = [mfaLoginStep({ db: deps.db, kv: deps.kv, policyOf: mfaPolicy })];
+  // Terms (451) stays the last step.
+  loginSteps.push(createTerms({ db: deps.db, keys: deps.keys, catalog: deps.assertions ?? noAssertions }).step());
 
   /** The caller's entry point, which must belong to the caller's application. */
   async function entrypointOf(caller: Caller | undefined): Promise<ResolvedEntrypoint> {
@@ -72,13 +86,37 @@ export function createUsersService(deps: UsersServiceDeps): ServiceImpl<typeof U
     return found;
   }
 
+  /** Runs the steps (a 428 or 451 interrupts), then opens the session. */
+  async function finishLogin(ctx: LoginContext) {
+    await runLoginSteps(loginSteps, ctx);
+    const user = toUser(ctx.user);
+    const session = deps.openSession ? await deps.openSession(user, ctx.caller) : undefined;
+    return { user, session, missingFields: ctx.fca ? missingMandatoryFields(ctx.entrypoint, ctx.user) : [] };
+  }
+
+  return { entrypointOf, finishLogin };
+}
+
+/** UsersService over the domain modules: maps requests in and results out, nothing more. */
+export function createUsersService(deps: UsersServiceDeps, flow: LoginFlow = createLoginFlow(deps)): ServiceImpl<typeof UsersService> {
+  const passwords = deps.passwords ?? argon2Passwords();
+  const limits = deps.loginLimits ?? DEFAULT_LOGIN_LIMITS;
+  const options = deps.confirmation ?? DEFAULT_CONFIRMATION_OPTIONS;
+  const { entrypointOf, finishLogin } = flow;
+
+  const resendDeps = () => ({ db: deps.db, kv: deps.kv, keys: deps.keys, enqueue: deps.enqueue, options });
+  const catalog = deps.assertions ?? noAssertions;
+  const terms = createTerms({ db: deps.db, keys: deps.keys, catalog });
+
   return {
+    ...termsRpc(terms, deps.entrypoints, deps.logger),
+
     async registerUser(req) {
       const { entrypoint, clientId } = await entrypointOf(req.caller);
       try {
         const done = await registerUser(
-          { db: deps.db, keys: deps.keys, enqueue: deps.enqueue, options, passwords },
-          { entrypoint, clientId, object: req.object, locale: localeOf(req.caller) },
+          { db: deps.db, keys: deps.keys, enqueue: deps.enqueue, options, passwords, catalog },
+          { entrypoint, clientId, object: req.object, locale: localeOf(req.caller), sourceId: req.caller?.sourceId ?? "" },
         );
         const user = toUser(done.user);
         deps.logger.info({ userId: user.id, entrypointId: entrypoint.id, pending: done.pendingConfirmation }, "user registered");
@@ -99,21 +137,22 @@ export function createUsersService(deps: UsersServiceDeps): ServiceImpl<typeof U
         if (done.notQueued) deps.logger.error({ err: (done.notQueued as ConnectError).cause, userId: user.id }, "confirmation resend not queued");
         return done.metadata;
       };
+      // object.assertions: checked before the password (400), recorded once it is right, before MFA and terms.
+      const answers = await terms.readLoginAnswers(entrypoint, req.assertions);
       const done = await login(
         { db: deps.db, kv: deps.kv, passwords, limits, onUnconfirmed },
         { email: req.email, password: req.password, entrypoint, clientAddress: req.caller?.clientAddress ?? "" },
       );
-      await runLoginSteps(loginSteps, {
+      await terms.recordLoginAnswers(done.user, answers, { clientId: req.caller?.clientId ?? "", sourceId: req.caller?.sourceId ?? "" });
+      return finishLogin({
         user: done.user,
         entrypoint,
         clientId: req.caller?.clientId ?? "",
         caller: req.caller,
-        assertions: undefined,
+        assertions: req.assertions,
         mfaPassed: false,
+        fca: req.fca,
       });
-      const user = toUser(done.user);
-      const session = deps.openSession ? await deps.openSession(user, req.caller) : undefined;
-      return { user, session, missingFields: req.fca ? done.missingFields : [] };
     },
 
     async getUser(req) {
@@ -132,7 +171,7 @@ export function createUsersService(deps: UsersServiceDeps): ServiceImpl<typeof U
       const target = req.targetPulseId ? { pulseId: req.targetPulseId } : { userId: req.targetUserId || req.actorUserId };
       try {
         const done = await updateUser(
-          { db: deps.db, kv: deps.kv, keys: deps.keys, enqueue: deps.enqueue, options, passwords, limits },
+          { db: deps.db, kv: deps.kv, keys: deps.keys, enqueue: deps.enqueue, options, passwords, limits, catalog },
           {
             mode,
             entrypoint: resolved.entrypoint,
@@ -145,6 +184,7 @@ export function createUsersService(deps: UsersServiceDeps): ServiceImpl<typeof U
             reauthenticatedByChallenge: req.reauthenticatedByChallenge,
             locale: localeOf(req.caller),
             clientAddress: req.caller?.clientAddress ?? "",
+            sourceId: req.caller?.sourceId ?? "",
           },
         );
         if (done.changed) deps.logger.info({ userId: done.user.id, mode, pending: done.pending }, "user updated");
@@ -161,7 +201,9 @@ export function createUsersService(deps: UsersServiceDeps): ServiceImpl<typeof U
         req.linkToken ? { linkToken: req.linkToken } : { userId: req.userId, key: req.key, code: req.code },
       );
       deps.logger.info({ userId: done.user.id, key: done.key }, "identifier confirmed");
-      return { user: toUser(done.user), redirectUrl: done.contextUrl ?? "" };
+      // No whitelisted context.url: the application's default callback (empty = the hosted page).
+      const fallback = !done.contextUrl && done.entrypointId ? ((await deps.entrypoints(done.entrypointId).catch(() => undefined))?.defaultCallback ?? "") : "";
+      return { user: toUser(done.user), redirectUrl: done.contextUrl || fallback };
     },
 
     async resendConfirmation(req) {

@@ -7,6 +7,7 @@ import { openJobSecrets, type ConfirmationJob, type JobSecrets } from "@gatehous
 import { openKv, type Kv } from "@gatehouse/kv";
 import { createLogger } from "@gatehouse/logging";
 import { CallerSchema, EntrypointSchema, FieldConfigSchema, UsersService, type Caller, type Entrypoint, type FieldConfig } from "@gatehouse/proto";
+import type { CatalogAssertion } from "../src/terms/catalog.ts";
 import { authnInterceptor, callerInterceptors, inProcessTransport, InternalTokens, observeInterceptor } from "@gatehouse/rpc";
 import { KeyRing } from "@gatehouse/secrets";
 import { dropTestDatabases, freshDatabase, redisTestUrl, uniquePrefix } from "@gatehouse/testing";
@@ -36,6 +37,7 @@ export function entrypoint(key: string, opts: { passwordless?: boolean; fields?:
     key,
     assisted: false,
     passwordless: opts.passwordless ?? false,
+    typology: { register: { objectType: "typology", id: "consumer" }, work: { objectType: "typology", id: "consumer" } },
     fields: opts.fields ?? [
       field({ type: "id", key: "email", main: true, mandatory: true, requiresConfirmation: true, requiresVerification: false }),
       field({ type: "id", key: "phone_number", main: false, mandatory: false, requiresConfirmation: false, requiresVerification: false }),
@@ -84,8 +86,22 @@ export function userObject(email = uniqueEmail(), extra: JsonObject = {}): JsonO
   };
 }
 
+/** A legal assertion of the test catalog (typology consumer, version "1"). */
+export const catalogAssertion = (key: string, extra: Partial<CatalogAssertion> = {}): CatalogAssertion => ({
+  key,
+  version: "1",
+  displayName: { en: `Accept ${key}`, es: `Acepta ${key}` },
+  type: "terms",
+  typology: "consumer",
+  property: "default",
+  mandatory: false,
+  ...extra,
+});
+
 export interface Harness {
   db: Db;
+  /** The legal-assertion catalog the service sees (latest versions; edit it in place). */
+  catalog: CatalogAssertion[];
   kv: Kv;
   keys: KeyRing;
   users: Client<typeof UsersService>;
@@ -117,6 +133,7 @@ export async function startUsers(open: () => Promise<{ db: Db; kv: Kv }>): Promi
       const ep = Object.values(ENTRYPOINTS).find((e) => e.id === id);
       return ep ? { entrypoint: ep, clientId: CLIENT_ID } : undefined;
     },
+    assertions: async (typologies) => h.catalog.filter((a) => typologies.includes(a.typology)),
     enqueue: async (job) => {
       if (h.failEnqueue) throw new Error("queue down");
       h.jobs.push(job);
@@ -132,6 +149,8 @@ export async function startUsers(open: () => Promise<{ db: Db; kv: Kv }>): Promi
     kv,
     keys,
     jobs: [],
+    // Optional ones only: a mandatory assertion would stop every login of the other suites at 451.
+    catalog: [catalogAssertion("terms"), catalogAssertion("newsletter", { type: "marketing" })],
     failEnqueue: false,
     users: await serve({}),
     serve,

@@ -32,6 +32,8 @@ export interface Config {
   servicePorts: { registry: number; auth: number; users: number; worker: number };
   /** Maximum request body the gateway accepts, in bytes. */
   bodyLimitBytes: number;
+  /** How long the users service keeps the registry's legal-assertion catalog (0 = ask every time). */
+  assertionsCacheTtlSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -110,5 +112,6 @@ export function loadConfig(env: Env = process.env): Config {
     },
     servicePorts: { registry: registryPort, auth: authPort, users: usersPort, worker: workerPort },
     bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 64 * 1024, 1024, 16 * 1024 * 1024),
+    assertionsCacheTtlSeconds: int(env, "ASSERTIONS_CACHE_TTL", 30, 0, 3600),
   };
 }

@@ -29,6 +29,15 @@ export const errorTable = {
   CONFIRMATION_NOT_QUEUED: def(Code.Unavailable, 502, "The confirmation code could not be sent.", "No se ha podido enviar el código de confirmación."),
   INVALID_CREDENTIALS: def(Code.PermissionDenied, 403, "User id or password invalid.", "Usuario o contraseña no válidos."),
   USER_UNCONFIRMED: def(Code.FailedPrecondition, 412, "The user has not confirmed the email.", "El usuario no ha confirmado el correo."),
+  // MFA (issue 4): 428 asks for a second factor (or its enrolment) before the login or change goes on.
+  MFA_REQUIRED: def(Code.FailedPrecondition, 428, "A second factor (MFA) is required.", "Se requiere un segundo factor (MFA)."),
+  MFA_CODE_INVALID: def(Code.PermissionDenied, 403, "The MFA code is invalid or was already used.", "El código MFA no es válido o ya se usó."),
+  MFA_TOKEN_INVALID: def(Code.PermissionDenied, 403, "The MFA token is invalid, used or expired; log in again.", "El token MFA no es válido, ya se usó o ha caducado; inicie sesión de nuevo."),
+  MFA_STATE_CONFLICT: def(Code.FailedPrecondition, 409, "The second factor is not in a state that allows this.", "El segundo factor no está en un estado que permita esto."),
+  // Legal assertions (issue 4): 451 until the latest version of each mandatory one is accepted.
+  TERMS_NOT_ACCEPTED: def(Code.FailedPrecondition, 451, "The user must accept the terms and conditions.", "El usuario debe aceptar los términos y condiciones."),
+  ASSERTION_NOT_FOUND: def(Code.NotFound, 404, "The legal assertion does not exist.", "La declaración legal no existe."),
+  ASSERTION_VERSION_TAKEN: def(Code.AlreadyExists, 409, "That version of the legal assertion already exists.", "Esa versión de la declaración legal ya existe."),
   CONSTRAINT_VIOLATION: def(Code.OutOfRange, 416, "Some fields do not meet the required rules.", "Algunos campos no cumplen las reglas exigidas."),
   USER_NOT_FOUND: def(Code.NotFound, 404, "The user does not exist.", "El usuario no existe."),
   SESSION_NOT_FOUND: def(Code.NotFound, 404, "The session does not exist or has ended.", "La sesión no existe o ha terminado."),

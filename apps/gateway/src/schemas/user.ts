@@ -21,6 +21,8 @@ export const UserObject = Type.Object(
     objectType: Type.Literal("user"),
     password: Type.Optional(Type.String({ maxLength: 1024 })),
     newPassword: Type.Optional(Type.String({ maxLength: 1024 })),
+    /** A fresh TOTP or recovery code: changing email, phone or password of a user with MFA on needs it (else 428). */
+    mfaCode: Type.Optional(Type.String({ maxLength: 32 })),
     ids: Members,
     datas: Members,
     addresses: Type.Optional(Members),
@@ -50,6 +52,7 @@ export const PatchEnvelope = Type.Object(
         objectType: Type.Literal("user"),
         password: Type.Optional(Type.String({ maxLength: 1024 })),
         newPassword: Type.Optional(Type.String({ maxLength: 1024 })),
+        mfaCode: Type.Optional(Type.String({ maxLength: 32 })),
         ids: Type.Optional(Members),
         datas: Type.Optional(Members),
         addresses: Type.Optional(Members),

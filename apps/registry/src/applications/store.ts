@@ -17,6 +17,8 @@ export interface EntrypointOfClient {
   entrypoint: Entrypoint;
   whitelist: string[];
   defaultCallback: string;
+  /** MFA policy: off, optional or required. */
+  mfa: string;
 }
 
 export interface ApplicationStore {
@@ -78,8 +80,8 @@ export function applicationStore(q: Queryable): ApplicationStore {
     },
 
     async getEntrypoint(id) {
-      const { rows } = await q.query<{ client_id: string; document: JsonValue; whitelist: string[]; default_callback: string | null }>(
-        `SELECT e.client_id, e.document, c.whitelist, c.default_callback FROM registry.entrypoints e
+      const { rows } = await q.query<{ client_id: string; document: JsonValue; whitelist: string[]; default_callback: string | null; mfa: string }>(
+        `SELECT e.client_id, e.document, c.whitelist, c.default_callback, c.mfa FROM registry.entrypoints e
            JOIN registry.clients c ON c.client_id = e.client_id AND c.kind = 'application'
          WHERE e.id = $1`,
         [id],
@@ -91,6 +93,7 @@ export function applicationStore(q: Queryable): ApplicationStore {
           entrypoint: fromJson(EntrypointSchema, row.document, readOptions),
           whitelist: row.whitelist ?? [],
           defaultCallback: row.default_callback ?? "",
+          mfa: row.mfa,
         }
       );
     },

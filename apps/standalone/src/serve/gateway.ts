@@ -3,7 +3,7 @@ import type { Config } from "@gatehouse/config";
 import { createGateway } from "@gatehouse/gateway";
 import { openKv } from "@gatehouse/kv";
 import type { Logger } from "@gatehouse/logging";
-import { AuthService, RegistryService, UsersService } from "@gatehouse/proto";
+import { AssertionsService, AuthService, MfaService, RegistryService, UsersService } from "@gatehouse/proto";
 import { callerInterceptors, httpTransport, InternalTokens } from "@gatehouse/rpc";
 import { loadKeyRing } from "@gatehouse/secrets";
 import { accessTokenVerifier } from "../wiring.ts";
@@ -29,7 +29,10 @@ export async function serveGateway(config: Config, logger: Logger): Promise<() =
       registry: createClient(RegistryService, httpTransport(urls.registry, caller)),
       auth,
       users: createClient(UsersService, httpTransport(urls.users, caller)),
+      mfa: createClient(MfaService, httpTransport(urls.users, caller)),
+      assertions: createClient(AssertionsService, httpTransport(urls.registry, caller)),
       verifyAccessToken: accessTokenVerifier(config, kv, () => auth),
+      hostedLoginKey: keys.mac("hosted-login"),
       config,
       ready: async () => (await Promise.all([urls.registry, urls.auth, urls.users].map(probe))).every(Boolean),
     },

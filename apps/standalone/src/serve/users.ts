@@ -1,7 +1,7 @@
 import { createClient } from "@connectrpc/connect";
 import type { Config } from "@gatehouse/config";
 import type { Logger } from "@gatehouse/logging";
-import { AuthService, RegistryService } from "@gatehouse/proto";
+import { AssertionsService, AuthService, RegistryService } from "@gatehouse/proto";
 import { callerInterceptors, httpTransport } from "@gatehouse/rpc";
 import { usersMigrations } from "@gatehouse/users";
 import { wireUsers } from "../users-wiring.ts";
@@ -24,6 +24,7 @@ export async function serveUsers(config: Config, logger: Logger): Promise<() => 
     logger,
     internal,
     registry: createClient(RegistryService, httpTransport(config.serviceUrls.registry, caller)),
+    assertions: createClient(AssertionsService, httpTransport(config.serviceUrls.registry, caller)),
     auth: createClient(AuthService, httpTransport(config.serviceUrls.auth, caller)),
     hostWorker,
   });

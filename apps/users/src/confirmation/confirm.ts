@@ -19,6 +19,8 @@ export interface Confirmed {
   /** The patch's context.url, when the confirmation carried one. */
   contextUrl: string | null;
   clientId: string | null;
+  /** The entry point of the change (its application's default callback applies without a context.url). */
+  entrypointId: string | null;
 }
 
 interface ConfirmationRow {
@@ -30,6 +32,7 @@ interface ConfirmationRow {
   link_token_hash: string;
   context_url: string | null;
   client_id: string | null;
+  entrypoint_id: string | null;
   attempts: number;
   created_at: Date;
 }
@@ -38,7 +41,7 @@ const invalid = (metadata: Record<string, string> = {}) => domainError("INVALID_
 
 const LIVE = "used_at IS NULL AND superseded_at IS NULL AND expires_at > now() AND attempts < $2";
 
-const COLUMNS = "id, user_id, key, value, code_hash, link_token_hash, context_url, client_id, attempts, created_at";
+const COLUMNS = "id, user_id, key, value, code_hash, link_token_hash, context_url, client_id, entrypoint_id, attempts, created_at";
 
 /**
  * Spends one try of the live confirmation a link token names. The increment
@@ -125,5 +128,5 @@ export async function confirmIdentifier(deps: ConfirmDeps, req: ConfirmRequest):
     return store.byId(row.user_id);
   });
   if (!user) throw invalid();
-  return { user, key: row.key, contextUrl: row.context_url, clientId: row.client_id };
+  return { user, key: row.key, contextUrl: row.context_url, clientId: row.client_id, entrypointId: row.entrypoint_id };
 }

@@ -74,12 +74,16 @@ export async function login(deps: LoginDeps, req: LoginRequest): Promise<LoggedI
     throw domainError("USER_UNCONFIRMED", undefined, { metadata: { ...extra, user_id: user.id, keys: unconfirmed.join(",") } });
   }
 
-  const missingFields = req.entrypoint.fields
+  return { user, missingFields: missingMandatoryFields(req.entrypoint, user) };
+}
+
+/** Mandatory data fields of the entry point the user has not filled in (fca). */
+export function missingMandatoryFields(ep: Entrypoint, user: UserRecord): string[] {
+  return ep.fields
     .filter((f) => f.type === "field" && (f.mandatory ?? true))
     .map((f) => f.key)
     .filter((key) => {
       const v = user.datas[key];
       return v === undefined || v === null || v === "";
     });
-  return { user, missingFields };
 }

@@ -17,6 +17,8 @@ export interface LoginContext {
   assertions: JsonObject | undefined;
   /** True when this login already passed its MFA step (finishing a 428). */
   mfaPassed: boolean;
+  /** The login asked for the complete-account check (206); kept across a 428. */
+  fca?: boolean;
 }
 
 export type LoginStep = (ctx: LoginContext) => Promise<void>;

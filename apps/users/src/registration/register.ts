@@ -6,13 +6,16 @@ import type { Entrypoint } from "@gatehouse/proto";
 import { issueConfirmation, type IssueDeps } from "../confirmation/issue.ts";
 import type { Passwords } from "../credentials/passwords.ts";
 import { CONFIRMABLE_KEYS, newPulseId, newUserId, type IdKey } from "../users/identifiers.ts";
-import type { StoredAssertion } from "../users/model.ts";
+import { answersToRecord, applyAnswers, insertAcceptances, unknownKeys } from "../terms/answers.ts";
+import { catalogFor, type AssertionCatalog } from "../terms/catalog.ts";
 import { IDENTIFIER_UNIQUE, isUniqueViolation, userStore, type UserRecord } from "../users/store.ts";
 import { validateRegistration } from "./validate.ts";
 
 export interface RegisterDeps extends IssueDeps {
   db: Db;
   passwords: Passwords;
+  /** The legal-assertion catalog: answers record its latest versions. */
+  catalog: AssertionCatalog;
 }
 
 export interface RegisterRequest {
@@ -20,6 +23,8 @@ export interface RegisterRequest {
   clientId: string;
   object: JsonObject | undefined;
   locale: DeliveryLocale;
+  /** source.id of the envelope (recorded with answers to legal assertions). */
+  sourceId: string;
 }
 
 export interface Registered {
@@ -37,17 +42,20 @@ export async function registerUser(deps: RegisterDeps, req: RegisterRequest): Pr
   const checked = validateRegistration(req.entrypoint, req.object);
   if (!checked.ok) throw validationError(checked.violations);
   const valid = checked.value;
+  // Answers name assertions of the catalog of the entry point's typologies and record their latest versions.
+  const wanted = new Map(Object.entries(valid.assertions));
+  const catalog = wanted.size ? await catalogFor(deps.catalog, req.entrypoint) : new Map();
+  const unknown = unknownKeys(wanted.keys(), catalog);
+  if (unknown.length) throw validationError(unknown);
   // Hash before the transaction: argon2 must not hold a database connection.
   const passwordHash = valid.password === undefined ? null : await deps.passwords.hash(valid.password);
   const fields = new Map(req.entrypoint.fields.filter((f) => f.type === "id").map((f) => [f.key, f]));
   const needsConfirmation = valid.ids
     .filter((i) => fields.get(i.key)?.requiresConfirmation && CONFIRMABLE_KEYS.includes(i.key))
     .map((i) => i.key);
-  const accepted = new Date().toISOString();
-  const assertions: Record<string, StoredAssertion> = Object.fromEntries(
-    // Versions come from the legal-assertion catalog once it exists.
-    Object.entries(valid.assertions).map(([k, value]) => [k, { value, version: "", accepted }]),
-  );
+  const now = new Date();
+  const answers = answersToRecord({}, wanted, catalog);
+  const assertions = applyAnswers({}, answers, now);
 
   const id = newUserId();
   const user = await deps.db.tx(async (q) => {
@@ -62,6 +70,7 @@ export async function registerUser(deps: RegisterDeps, req: RegisterRequest): Pr
       clientId: req.clientId,
       entrypointId: req.entrypoint.id,
     });
+    await insertAcceptances(q, id, answers, { clientId: req.clientId, sourceId: req.sourceId, via: "register" }, now);
     for (const { key, value } of valid.ids) {
       try {
         await store.insertIdentifier(id, key, value, false);

@@ -16,6 +16,8 @@ export type UpdateMode = "replace" | "patch";
 export interface UpdateInput {
   password: string | undefined;
   newPassword: string | undefined;
+  /** A fresh MFA code (TOTP or recovery) for changes of email, phone or password (step-up, 428). */
+  mfaCode?: string | undefined;
   ids: Map<IdKey, string | null> | undefined;
   datas: Map<string, string | null> | undefined;
   addresses: Map<string, StoredAddress | null> | undefined;
@@ -33,7 +35,7 @@ export interface ParsedUpdate {
   constraints: Violation[];
 }
 
-const OBJECT_MEMBERS = new Set(["objectType", "password", "newPassword", "ids", "datas", "addresses", "assertions"]);
+const OBJECT_MEMBERS = new Set(["objectType", "password", "newPassword", "mfaCode", "ids", "datas", "addresses", "assertions"]);
 const MALFORMED_CODES = new Set(["invalid_type", "unknown_member", "invalid_value", "required"]);
 
 function readMap<T>(
@@ -67,7 +69,7 @@ export function parseUpdate(ep: Entrypoint, object: JsonObject | undefined, mode
   if (obj.objectType !== "user") ctx.add("object.objectType", obj.objectType === undefined ? "required" : "invalid_value");
   if (mode === "replace") for (const m of ["ids", "datas", "assertions"]) if (obj[m] === undefined || obj[m] === null) ctx.add(`object.${m}`, "required");
 
-  const text = (member: "password" | "newPassword"): string | undefined => {
+  const text = (member: "password" | "newPassword" | "mfaCode"): string | undefined => {
     const v = obj[member];
     if (v === undefined || v === null) return undefined;
     if (typeof v !== "string") return void ctx.add(`object.${member}`, "invalid_type");
@@ -75,6 +77,7 @@ export function parseUpdate(ep: Entrypoint, object: JsonObject | undefined, mode
   };
   const password = text("password");
   const newPassword = text("newPassword");
+  const mfaCode = text("mfaCode");
   if (newPassword !== undefined) {
     const problem = passwordPolicy(newPassword);
     if (problem) ctx.add("object.newPassword", problem);
@@ -99,5 +102,5 @@ export function parseUpdate(ep: Entrypoint, object: JsonObject | undefined, mode
 
   const malformed = ctx.violations.filter((v) => MALFORMED_CODES.has(v.code));
   const constraints = ctx.violations.filter((v) => !MALFORMED_CODES.has(v.code));
-  return { input: { password, newPassword, ids, datas, addresses, assertions }, malformed, constraints };
+  return { input: { password, newPassword, mfaCode, ids, datas, addresses, assertions }, malformed, constraints };
 }

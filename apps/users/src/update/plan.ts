@@ -2,7 +2,8 @@ import { isDeepStrictEqual } from "node:util";
 import type { Violation } from "@gatehouse/errors";
 import type { Entrypoint } from "@gatehouse/proto";
 import { CONFIRMABLE_KEYS, isIdKey, type IdKey } from "../users/identifiers.ts";
-import type { StoredAssertion } from "../users/model.ts";
+import { answersToRecord, applyAnswers, unknownKeys, type Answer } from "../terms/answers.ts";
+import type { CatalogAssertion } from "../terms/catalog.ts";
 import type { JsonMap, UserRecord } from "../users/store.ts";
 import type { UpdateInput, UpdateMode } from "./parse.ts";
 
@@ -24,6 +25,8 @@ export interface UpdatePlan {
   datas?: JsonMap;
   addresses?: JsonMap;
   assertions?: JsonMap;
+  /** Answers to legal assertions to append to the acceptance history (with `assertions`). */
+  answers: Answer[];
   /** Identifier keys that now await confirmation (206). */
   pending: IdKey[];
   /** Rule violations against the stored user (416). */
@@ -93,17 +96,15 @@ function planAddresses(user: UserRecord, wanted: Map<string, unknown>, mode: Upd
   if (!isDeepStrictEqual(next, user.addresses)) out.addresses = next;
 }
 
-/** Answers are recorded with the time; re-sending the same answer changes nothing. */
-function planAssertions(user: UserRecord, wanted: Map<string, boolean>, now: Date, out: UpdatePlan): void {
-  const next: JsonMap = { ...user.assertions };
-  let changed = false;
-  for (const [key, value] of wanted) {
-    const current = user.assertions[key] as StoredAssertion | undefined;
-    if (current?.value === value) continue;
-    next[key] = { value, version: current?.version ?? "", accepted: now.toISOString() } satisfies StoredAssertion;
-    changed = true;
-  }
-  if (changed) out.assertions = next;
+/**
+ * Answers to the latest version of each assertion of the entry point's
+ * catalog (an unknown key is a 416), recorded with the time; re-sending the
+ * same answer to the same version changes nothing.
+ */
+function planAssertions(user: UserRecord, wanted: Map<string, boolean>, catalog: ReadonlyMap<string, CatalogAssertion>, now: Date, out: UpdatePlan): void {
+  out.violations.push(...unknownKeys(wanted.keys(), catalog));
+  out.answers = answersToRecord(user.assertions, wanted, catalog);
+  if (out.answers.length) out.assertions = applyAnswers(user.assertions, out.answers, now);
 }
 
 /**
@@ -111,12 +112,19 @@ function planAssertions(user: UserRecord, wanted: Map<string, boolean>, now: Dat
  * apply, the identifiers that will wait for confirmation, and the rules the
  * request would break. Pure: the caller applies the plan in a transaction.
  */
-export function planUpdate(ep: Entrypoint, user: UserRecord, input: UpdateInput, mode: UpdateMode, now = new Date()): UpdatePlan {
-  const out: UpdatePlan = { ids: [], pending: [], violations: [], changed: false };
+export function planUpdate(
+  ep: Entrypoint,
+  user: UserRecord,
+  input: UpdateInput,
+  mode: UpdateMode,
+  now = new Date(),
+  catalog: ReadonlyMap<string, CatalogAssertion> = new Map(),
+): UpdatePlan {
+  const out: UpdatePlan = { ids: [], answers: [], pending: [], violations: [], changed: false };
   planIds(ep, user, input.ids ?? new Map(), mode, out);
   if (input.datas || mode === "replace") planDatas(ep, user, input.datas ?? new Map(), mode, out);
   if (input.addresses || mode === "replace") planAddresses(user, input.addresses ?? new Map(), mode, out);
-  if (input.assertions) planAssertions(user, input.assertions, now, out);
+  if (input.assertions) planAssertions(user, input.assertions, catalog, now, out);
   out.changed =
     out.ids.length > 0 || out.datas !== undefined || out.addresses !== undefined || out.assertions !== undefined || input.newPassword !== undefined;
   return out;

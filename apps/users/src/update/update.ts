@@ -7,7 +7,11 @@ import type { Entrypoint } from "@gatehouse/proto";
 import { issueConfirmation, type IssueDeps } from "../confirmation/issue.ts";
 import type { Passwords } from "../credentials/passwords.ts";
 import { clearAccountAttempts, countLoginAttempt, type LoginLimits } from "../login/throttle.ts";
+import { insertAcceptances } from "../terms/answers.ts";
+import { catalogFor, type AssertionCatalog } from "../terms/catalog.ts";
 import { IDENTIFIER_UNIQUE, isUniqueViolation, userStore, type UserRecord } from "../users/store.ts";
+import { DEFAULT_MFA_LIMITS, type MfaLimits } from "../mfa/factor.ts";
+import { requireStepUp } from "../mfa/step-up.ts";
 import { parseUpdate, type UpdateMode } from "./parse.ts";
 import { planUpdate, type IdOp, type UpdatePlan } from "./plan.ts";
 
@@ -16,6 +20,9 @@ export interface UpdateDeps extends IssueDeps {
   kv: Kv;
   passwords: Passwords;
   limits: LoginLimits;
+  /** The legal-assertion catalog: answers record its latest versions. */
+  catalog: AssertionCatalog;
+  mfaLimits?: MfaLimits;
 }
 
 export interface UpdateRequest {
@@ -33,6 +40,8 @@ export interface UpdateRequest {
   reauthenticatedByChallenge: boolean;
   locale: DeliveryLocale;
   clientAddress: string;
+  /** source.id of the envelope (recorded with answers to legal assertions). */
+  sourceId: string;
 }
 
 export interface Updated {
@@ -113,19 +122,24 @@ export async function updateUser(deps: UpdateDeps, req: UpdateRequest): Promise<
   if (found.id !== req.actorUserId) throw domainError("PERMISSION_DENIED", "The token's user is not the target user.");
   await reauthenticate(deps, req, found, parsed.input.password);
   if (parsed.constraints.length) throw constraintViolation(parsed.constraints);
+  // MFA step-up (428) for changes of email, phone or password.
+  await requireStepUp({ ...deps, limits: deps.mfaLimits ?? DEFAULT_MFA_LIMITS }, req.entrypoint, found, parsed.input, req.mode);
   // Hash before the transaction: argon2 must not hold a database connection.
   const passwordHash = parsed.input.newPassword === undefined ? undefined : await deps.passwords.hash(parsed.input.newPassword);
+  const catalog = parsed.input.assertions ? await catalogFor(deps.catalog, req.entrypoint) : new Map();
 
   return deps.db.tx(async (q) => {
     const locked = userStore(q);
     if (!(await locked.lock(found.id))) throw domainError("USER_NOT_FOUND");
     const user = (await locked.byId(found.id))!;
-    const plan = planUpdate(req.entrypoint, user, parsed.input, req.mode);
+    const now = new Date();
+    const plan = planUpdate(req.entrypoint, user, parsed.input, req.mode, now, catalog);
     const violations = [...plan.violations, ...(await takenValues(q, user.id, plan.ids))];
     if (violations.length) throw constraintViolation(violations);
     if (!plan.changed) return { user, changed: false, pending: [] };
 
     for (const op of plan.ids) await applyIdOp(q, deps, req, user.id, op);
+    await insertAcceptances(q, user.id, plan.answers, { clientId: req.clientId, sourceId: req.sourceId, via: "update" }, now);
     await locked.saveProfile(user.id, { datas: plan.datas, addresses: plan.addresses, assertions: plan.assertions, passwordHash });
     return { user: (await locked.byId(user.id))!, changed: true, pending: plan.pending };
   });

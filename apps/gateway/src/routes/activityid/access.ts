@@ -1,3 +1,4 @@
+import type { JsonObject } from "@bufbuild/protobuf";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { errorFacts } from "@gatehouse/errors";
 import type { GatewayDeps } from "../../deps.ts";
@@ -6,6 +7,10 @@ import { elapsed, sendContent, sendError } from "../../http/envelope.ts";
 import { sessionToJson, userToJson } from "../../http/user-json.ts";
 import { ErrorEnvelopeWithUrl, errorResponses } from "../../schemas/common.ts";
 import { LoginEnvelope, LoginQuery, UserContent, UserContentIncomplete, UserHeaders } from "../../schemas/user.ts";
+import { sendMfaRequired } from "../../http/mfa.ts";
+import { MfaRequiredEnvelope } from "../../schemas/mfa.ts";
+import { sendTermsRequired } from "../../http/terms.ts";
+import { TermsRequired } from "../../schemas/assertions.ts";
 import { RESEND_PATH } from "./resend.ts";
 
 /**
@@ -26,7 +31,7 @@ export const accessRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, d
         headers: UserHeaders,
         querystring: LoginQuery,
         body: LoginEnvelope,
-        response: { 200: UserContent, 206: UserContentIncomplete, ...errorResponses(400, 401, 403, 429), 412: ErrorEnvelopeWithUrl },
+        response: { 200: UserContent, 206: UserContentIncomplete, ...errorResponses(400, 401, 403, 429), 412: ErrorEnvelopeWithUrl, 451: TermsRequired, 428: MfaRequiredEnvelope },
       },
     },
     async (req, reply) => {
@@ -41,6 +46,8 @@ export const accessRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, d
           email: req.body.object.ids.email.value,
           password: req.body.object.password,
           fca: req.query.fca === true,
+          // Answers to legal assertions, recorded once the password is right (they may clear a 451).
+          assertions: req.body.object.assertions as JsonObject | undefined,
         });
         const content = { user: userToJson(res.user!), session_info: sessionToJson(res.session!, res.user!.id) };
         if (!res.missingFields.length) return sendContent(reply, 200, content);
@@ -59,6 +66,8 @@ export const accessRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, d
       } catch (err) {
         const f = errorFacts(err);
         if (f.reason === "ENTRYPOINT_NOT_FOUND") return sendError(reply, "PERMISSION_DENIED", { details: "From is not an entry point of this application" });
+        if (f.reason === "TERMS_NOT_ACCEPTED") return sendTermsRequired(reply, deps.config.publicBaseUrl, f);
+        if (f.reason === "MFA_REQUIRED") return sendMfaRequired(reply, f.metadata);
         if (f.reason === "RATE_LIMITED" && f.metadata.retry_after) reply.header("retry-after", f.metadata.retry_after);
         if (f.reason === "USER_UNCONFIRMED") {
           // The users service already tried to resend a code; the link asks for another (GET, resend.ts).

@@ -1,8 +1,11 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { GatewayDeps } from "../../deps.ts";
 import { requireJsonAccept } from "../../http/accept.ts";
+import { accessMfaRoute } from "./access-mfa.ts";
 import { accessRoute } from "./access.ts";
 import { confirmRoutes } from "./confirm.ts";
+import { logoutRoute } from "./logout.ts";
+import { mfaRoutes } from "./mfa.ts";
 import { registerRoute } from "./register.ts";
 import { resendRoute } from "./resend.ts";
 import { updateRoutes } from "./update.ts";
@@ -17,4 +20,9 @@ export const activityIdRoutes: FastifyPluginAsync<GatewayDeps> = async (app, dep
   await app.register(confirmRoutes, deps);
   await app.register(resendRoute, deps);
   await app.register(updateRoutes, deps);
+  await app.register(logoutRoute, deps);
+  if (deps.mfa) {
+    await app.register(accessMfaRoute, deps);
+    await app.register(mfaRoutes, deps);
+  }
 };

@@ -6,11 +6,14 @@ import { errorFacts } from "@gatehouse/errors";
 import { UpdateMode, type UpdateUserResponse } from "@gatehouse/proto";
 import type { GatewayDeps } from "../../deps.ts";
 import { callerOf } from "../../http/app-token.ts";
+import { checkCodeVerifier } from "../../http/code-verifier.ts";
 import { sendContent, sendError } from "../../http/envelope.ts";
 import { sendPartial } from "../../http/partial.ts";
 import { userToJson } from "../../http/user-json.ts";
+import { sendMfaRequired } from "../../http/mfa.ts";
 import { userPrincipal } from "../../http/user-token.ts";
 import { errorResponses } from "../../schemas/common.ts";
+import { MfaRequiredEnvelope } from "../../schemas/mfa.ts";
 import { PatchEnvelope, PatchQuery, ReplaceEnvelope, UserContent, UserContentIncomplete, UserHeaders } from "../../schemas/user.ts";
 
 const responses = {
@@ -18,6 +21,7 @@ const responses = {
   206: UserContentIncomplete,
   304: { type: "null", description: "Nothing would change; no body" },
   ...errorResponses(400, 401, 403, 404, 416, 429, 502),
+  428: MfaRequiredEnvelope,
 };
 
 interface UpdateCall {
@@ -48,6 +52,9 @@ export const updateRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, 
   async function update(req: FastifyRequest, reply: FastifyReply, call: (p: { clientId: string; subject: string }) => UpdateCall | undefined) {
     const principal = await userPrincipal(req, deps);
     if (!principal) return sendError(reply, "UNAUTHENTICATED", { details: "Authorization: Bearer <ACCESS_TOKEN> of the user required" });
+    // A CHALLENGE_CODE_TOKEN needs its verifier on PATCH (contract section 4); on replace a verifier is optional.
+    const challenge = checkCodeVerifier(principal, (req.query as { code_verifier?: string } | undefined)?.code_verifier, req.method === "PATCH");
+    if (challenge === "refused") return sendError(reply, "UNAUTHENTICATED", { details: "code_verifier missing or not matching the token's code_challenge" });
     const c = call({ clientId: principal.clientId!, subject: principal.subject });
     if (!c) return sendError(reply, "VALIDATION_FAILED", { violations: [{ field: "actor.id", code: "invalid_value" }] });
     try {
@@ -58,13 +65,16 @@ export const updateRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, 
         ...c.target,
         object: c.object as JsonObject,
         contextUrl: c.contextUrl ?? "",
-        reauthenticatedByChallenge: false,
+        reauthenticatedByChallenge: challenge === "verified",
       });
       return sendUpdated(reply, res);
     } catch (err) {
       const f = errorFacts(err);
       if (f.reason === "ENTRYPOINT_NOT_FOUND") return sendError(reply, "PERMISSION_DENIED", { details: "From is not an entry point of this application" });
       if (f.reason === "RATE_LIMITED" && f.metadata.retry_after) reply.header("retry-after", f.metadata.retry_after);
+      // Step-up: send a fresh code in object.mfaCode (428 without it, 403 when wrong).
+      if (f.reason === "MFA_REQUIRED") return sendMfaRequired(reply, f.metadata, [{ field: "object.mfaCode", code: "required" }]);
+      if (f.reason === "MFA_CODE_INVALID") return sendError(reply, f.reason, { violations: [{ field: "object.mfaCode", code: "invalid_value" }] });
       throw err;
     }
   }

@@ -5,8 +5,48 @@ import { asCaller, bearerToken } from "../../http/bearer.ts";
 import { sendContent, sendError } from "../../http/envelope.ts";
 import { errorResponses, Result } from "../../schemas/common.ts";
 
+const AppSettings = Type.Object(
+  {
+    whitelist: Type.Optional(Type.Array(Type.String({ maxLength: 2048 }), { maxItems: 1000 })),
+    defaultCallback: Type.Optional(Type.String({ maxLength: 2048 })),
+    mfa: Type.Optional(Type.String({ maxLength: 16 })),
+  },
+  { additionalProperties: false, $id: "AppSettings" },
+);
+const AppSettingsOut = Type.Object({ id: Type.String(), whitelist: Type.Array(Type.String()), defaultCallback: Type.String(), mfa: Type.String() });
+
 /** /admin/v1/apps: operator operations on applications (contract sections 6 and 7). */
 export const adminAppsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, deps) => {
+  // PATCH: the context.url whitelist, the default callback ("" = the hosted page) and the MFA policy; each only when sent.
+  app.patch(
+    "/admin/v1/apps/:client_id",
+    {
+      schema: {
+        summary: "Change an application's whitelist, default callback and MFA policy (audited)",
+        tags: ["admin"],
+        security: [{ bearer: [] }],
+        params: Type.Object({ client_id: Type.String({ maxLength: 128 }) }),
+        body: AppSettings,
+        response: { 200: Type.Object({ content: AppSettingsOut, result: Result }), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (req, reply) => {
+      const token = bearerToken(req);
+      if (!token) return sendError(reply, "UNAUTHENTICATED", { details: "operator token required" });
+      const res = await deps.registry.updateApplicationSettings(
+        {
+          clientId: req.params.client_id,
+          whitelist: req.body.whitelist ? { values: req.body.whitelist } : undefined,
+          defaultCallback: req.body.defaultCallback,
+          mfa: req.body.mfa,
+        },
+        asCaller(token),
+      );
+      const s = res.settings!;
+      return sendContent(reply, 200, { id: req.params.client_id, whitelist: s.whitelist, defaultCallback: s.defaultCallback, mfa: s.mfa });
+    },
+  );
+
   app.get(
     "/admin/v1/apps/:client_id/password",
     {

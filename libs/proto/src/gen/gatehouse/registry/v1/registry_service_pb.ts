@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file gatehouse/registry/v1/registry_service.proto.
  */
 export const file_gatehouse_registry_v1_registry_service: GenFile = /*@__PURE__*/
-  fileDesc("CixnYXRlaG91c2UvcmVnaXN0cnkvdjEvcmVnaXN0cnlfc2VydmljZS5wcm90bxIVZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxIlMKGENyZWF0ZUFwcGxpY2F0aW9uUmVxdWVzdBI3CgthcHBsaWNhdGlvbhgBIAEoCzIiLmdhdGVob3VzZS5yZWdpc3RyeS52MS5BcHBsaWNhdGlvbiJmChlDcmVhdGVBcHBsaWNhdGlvblJlc3BvbnNlEjcKC2FwcGxpY2F0aW9uGAEgASgLMiIuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkFwcGxpY2F0aW9uEhAKCHBhc3N3b3JkGAIgASgJIioKFUdldEFwcGxpY2F0aW9uUmVxdWVzdBIRCgljbGllbnRfaWQYASABKAkiUQoWR2V0QXBwbGljYXRpb25SZXNwb25zZRI3CgthcHBsaWNhdGlvbhgBIAEoCzIiLmdhdGVob3VzZS5yZWdpc3RyeS52MS5BcHBsaWNhdGlvbiItChRHZXRFbnRyeXBvaW50UmVxdWVzdBIVCg1lbnRyeXBvaW50X2lkGAEgASgJIo4BChVHZXRFbnRyeXBvaW50UmVzcG9uc2USNQoKZW50cnlwb2ludBgBIAEoCzIhLmdhdGVob3VzZS5yZWdpc3RyeS52MS5FbnRyeXBvaW50EhEKCWNsaWVudF9pZBgCIAEoCRIRCgl3aGl0ZWxpc3QYAyADKAkSGAoQZGVmYXVsdF9jYWxsYmFjaxgEIAEoCSJFChlBdXRoZW50aWNhdGVDbGllbnRSZXF1ZXN0EhEKCWNsaWVudF9pZBgBIAEoCRIVCg1jbGllbnRfc2VjcmV0GAIgASgJIqcBChpBdXRoZW50aWNhdGVDbGllbnRSZXNwb25zZRIRCgljbGllbnRfaWQYASABKAkSLwoEa2luZBgCIAEoDjIhLmdhdGVob3VzZS5yZWdpc3RyeS52MS5DbGllbnRLaW5kEhYKDmFsbG93ZWRfc2NvcGVzGAMgAygJEhUKDXJlZGlyZWN0X3VyaXMYBCADKAkSFgoOc2VjcmV0X3ZlcnNpb24YBSABKAUiPgoZUmV2ZWFsQ2xpZW50U2VjcmV0UmVxdWVzdBIRCgljbGllbnRfaWQYASABKAkSDgoGcmVhc29uGAIgASgJIjMKGlJldmVhbENsaWVudFNlY3JldFJlc3BvbnNlEhUKDWNsaWVudF9zZWNyZXQYASABKAkiXQobRW5zdXJlT3BlcmF0b3JDbGllbnRSZXF1ZXN0EhEKCWNsaWVudF9pZBgBIAEoCRIVCg1jbGllbnRfc2VjcmV0GAIgASgJEhQKDGRpc3BsYXlfbmFtZRgDIAEoCSJZChxFbnN1cmVPcGVyYXRvckNsaWVudFJlc3BvbnNlEhEKCWNsaWVudF9pZBgBIAEoCRIVCg1jbGllbnRfc2VjcmV0GAIgASgJEg8KB2NyZWF0ZWQYAyABKAgiRQoMQ2F0YWxvZ0VudHJ5EgsKA2tleRgBIAEoCRIUCgxkaXNwbGF5X25hbWUYAiABKAkSEgoKdmFsdWVfdHlwZRgDIAEoCSJGChJMaXN0Q2F0YWxvZ1JlcXVlc3QSMAoEa2luZBgBIAEoDjIiLmdhdGVob3VzZS5yZWdpc3RyeS52MS5DYXRhbG9nS2luZCJLChNMaXN0Q2F0YWxvZ1Jlc3BvbnNlEjQKB2VudHJpZXMYASADKAsyIy5nYXRlaG91c2UucmVnaXN0cnkudjEuQ2F0YWxvZ0VudHJ5KmAKCkNsaWVudEtpbmQSGwoXQ0xJRU5UX0tJTkRfVU5TUEVDSUZJRUQQABIbChdDTElFTlRfS0lORF9BUFBMSUNBVElPThABEhgKFENMSUVOVF9LSU5EX09QRVJBVE9SEAIqtQEKC0NhdGFsb2dLaW5kEhwKGENBVEFMT0dfS0lORF9VTlNQRUNJRklFRBAAEh0KGUNBVEFMT0dfS0lORF9PUkdBTklaQVRJT04QARIWChJDQVRBTE9HX0tJTkRfQlJBTkQQAhIZChVDQVRBTE9HX0tJTkRfUFJPUEVSVFkQAxIbChdDQVRBTE9HX0tJTkRfREFUQV9GSUVMRBAEEhkKFUNBVEFMT0dfS0lORF9UWVBPTE9HWRAFMsEGCg9SZWdpc3RyeVNlcnZpY2USdgoRQ3JlYXRlQXBwbGljYXRpb24SLy5nYXRlaG91c2UucmVnaXN0cnkudjEuQ3JlYXRlQXBwbGljYXRpb25SZXF1ZXN0GjAuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkNyZWF0ZUFwcGxpY2F0aW9uUmVzcG9uc2USbQoOR2V0QXBwbGljYXRpb24SLC5nYXRlaG91c2UucmVnaXN0cnkudjEuR2V0QXBwbGljYXRpb25SZXF1ZXN0Gi0uZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkdldEFwcGxpY2F0aW9uUmVzcG9uc2USagoNR2V0RW50cnlwb2ludBIrLmdhdGVob3VzZS5yZWdpc3RyeS52MS5HZXRFbnRyeXBvaW50UmVxdWVzdBosLmdhdGVob3VzZS5yZWdpc3RyeS52MS5HZXRFbnRyeXBvaW50UmVzcG9uc2USeQoSQXV0aGVudGljYXRlQ2xpZW50EjAuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZUNsaWVudFJlcXVlc3QaMS5nYXRlaG91c2UucmVnaXN0cnkudjEuQXV0aGVudGljYXRlQ2xpZW50UmVzcG9uc2USeQoSUmV2ZWFsQ2xpZW50U2VjcmV0EjAuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLlJldmVhbENsaWVudFNlY3JldFJlcXVlc3QaMS5nYXRlaG91c2UucmVnaXN0cnkudjEuUmV2ZWFsQ2xpZW50U2VjcmV0UmVzcG9uc2USfwoURW5zdXJlT3BlcmF0b3JDbGllbnQSMi5nYXRlaG91c2UucmVnaXN0cnkudjEuRW5zdXJlT3BlcmF0b3JDbGllbnRSZXF1ZXN0GjMuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkVuc3VyZU9wZXJhdG9yQ2xpZW50UmVzcG9uc2USZAoLTGlzdENhdGFsb2cSKS5nYXRlaG91c2UucmVnaXN0cnkudjEuTGlzdENhdGFsb2dSZXF1ZXN0GiouZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkxpc3RDYXRhbG9nUmVzcG9uc2ViBnByb3RvMw", [file_gatehouse_registry_v1_application]);
+  fileDesc("CixnYXRlaG91c2UvcmVnaXN0cnkvdjEvcmVnaXN0cnlfc2VydmljZS5wcm90bxIVZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxIlMKGENyZWF0ZUFwcGxpY2F0aW9uUmVxdWVzdBI3CgthcHBsaWNhdGlvbhgBIAEoCzIiLmdhdGVob3VzZS5yZWdpc3RyeS52MS5BcHBsaWNhdGlvbiJmChlDcmVhdGVBcHBsaWNhdGlvblJlc3BvbnNlEjcKC2FwcGxpY2F0aW9uGAEgASgLMiIuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkFwcGxpY2F0aW9uEhAKCHBhc3N3b3JkGAIgASgJIioKFUdldEFwcGxpY2F0aW9uUmVxdWVzdBIRCgljbGllbnRfaWQYASABKAkiUQoWR2V0QXBwbGljYXRpb25SZXNwb25zZRI3CgthcHBsaWNhdGlvbhgBIAEoCzIiLmdhdGVob3VzZS5yZWdpc3RyeS52MS5BcHBsaWNhdGlvbiItChRHZXRFbnRyeXBvaW50UmVxdWVzdBIVCg1lbnRyeXBvaW50X2lkGAEgASgJIpsBChVHZXRFbnRyeXBvaW50UmVzcG9uc2USNQoKZW50cnlwb2ludBgBIAEoCzIhLmdhdGVob3VzZS5yZWdpc3RyeS52MS5FbnRyeXBvaW50EhEKCWNsaWVudF9pZBgCIAEoCRIRCgl3aGl0ZWxpc3QYAyADKAkSGAoQZGVmYXVsdF9jYWxsYmFjaxgEIAEoCRILCgNtZmEYBSABKAkiRQoZQXV0aGVudGljYXRlQ2xpZW50UmVxdWVzdBIRCgljbGllbnRfaWQYASABKAkSFQoNY2xpZW50X3NlY3JldBgCIAEoCSKnAQoaQXV0aGVudGljYXRlQ2xpZW50UmVzcG9uc2USEQoJY2xpZW50X2lkGAEgASgJEi8KBGtpbmQYAiABKA4yIS5nYXRlaG91c2UucmVnaXN0cnkudjEuQ2xpZW50S2luZBIWCg5hbGxvd2VkX3Njb3BlcxgDIAMoCRIVCg1yZWRpcmVjdF91cmlzGAQgAygJEhYKDnNlY3JldF92ZXJzaW9uGAUgASgFIj4KGVJldmVhbENsaWVudFNlY3JldFJlcXVlc3QSEQoJY2xpZW50X2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSIzChpSZXZlYWxDbGllbnRTZWNyZXRSZXNwb25zZRIVCg1jbGllbnRfc2VjcmV0GAEgASgJIl0KG0Vuc3VyZU9wZXJhdG9yQ2xpZW50UmVxdWVzdBIRCgljbGllbnRfaWQYASABKAkSFQoNY2xpZW50X3NlY3JldBgCIAEoCRIUCgxkaXNwbGF5X25hbWUYAyABKAkiWQocRW5zdXJlT3BlcmF0b3JDbGllbnRSZXNwb25zZRIRCgljbGllbnRfaWQYASABKAkSFQoNY2xpZW50X3NlY3JldBgCIAEoCRIPCgdjcmVhdGVkGAMgASgIIkUKDENhdGFsb2dFbnRyeRILCgNrZXkYASABKAkSFAoMZGlzcGxheV9uYW1lGAIgASgJEhIKCnZhbHVlX3R5cGUYAyABKAkiRgoSTGlzdENhdGFsb2dSZXF1ZXN0EjAKBGtpbmQYASABKA4yIi5nYXRlaG91c2UucmVnaXN0cnkudjEuQ2F0YWxvZ0tpbmQiSwoTTGlzdENhdGFsb2dSZXNwb25zZRI0CgdlbnRyaWVzGAEgAygLMiMuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkNhdGFsb2dFbnRyeSJPChNBcHBsaWNhdGlvblNldHRpbmdzEhEKCXdoaXRlbGlzdBgBIAMoCRIYChBkZWZhdWx0X2NhbGxiYWNrGAIgASgJEgsKA21mYRgDIAEoCSK5AQogVXBkYXRlQXBwbGljYXRpb25TZXR0aW5nc1JlcXVlc3QSEQoJY2xpZW50X2lkGAEgASgJEjQKCXdoaXRlbGlzdBgCIAEoCzIhLmdhdGVob3VzZS5yZWdpc3RyeS52MS5TdHJpbmdMaXN0Eh0KEGRlZmF1bHRfY2FsbGJhY2sYAyABKAlIAIgBARIQCgNtZmEYBCABKAlIAYgBAUITChFfZGVmYXVsdF9jYWxsYmFja0IGCgRfbWZhIhwKClN0cmluZ0xpc3QSDgoGdmFsdWVzGAEgAygJImEKIVVwZGF0ZUFwcGxpY2F0aW9uU2V0dGluZ3NSZXNwb25zZRI8CghzZXR0aW5ncxgBIAEoCzIqLmdhdGVob3VzZS5yZWdpc3RyeS52MS5BcHBsaWNhdGlvblNldHRpbmdzKmAKCkNsaWVudEtpbmQSGwoXQ0xJRU5UX0tJTkRfVU5TUEVDSUZJRUQQABIbChdDTElFTlRfS0lORF9BUFBMSUNBVElPThABEhgKFENMSUVOVF9LSU5EX09QRVJBVE9SEAIqtQEKC0NhdGFsb2dLaW5kEhwKGENBVEFMT0dfS0lORF9VTlNQRUNJRklFRBAAEh0KGUNBVEFMT0dfS0lORF9PUkdBTklaQVRJT04QARIWChJDQVRBTE9HX0tJTkRfQlJBTkQQAhIZChVDQVRBTE9HX0tJTkRfUFJPUEVSVFkQAxIbChdDQVRBTE9HX0tJTkRfREFUQV9GSUVMRBAEEhkKFUNBVEFMT0dfS0lORF9UWVBPTE9HWRAFMtIHCg9SZWdpc3RyeVNlcnZpY2USdgoRQ3JlYXRlQXBwbGljYXRpb24SLy5nYXRlaG91c2UucmVnaXN0cnkudjEuQ3JlYXRlQXBwbGljYXRpb25SZXF1ZXN0GjAuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkNyZWF0ZUFwcGxpY2F0aW9uUmVzcG9uc2USbQoOR2V0QXBwbGljYXRpb24SLC5nYXRlaG91c2UucmVnaXN0cnkudjEuR2V0QXBwbGljYXRpb25SZXF1ZXN0Gi0uZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkdldEFwcGxpY2F0aW9uUmVzcG9uc2USagoNR2V0RW50cnlwb2ludBIrLmdhdGVob3VzZS5yZWdpc3RyeS52MS5HZXRFbnRyeXBvaW50UmVxdWVzdBosLmdhdGVob3VzZS5yZWdpc3RyeS52MS5HZXRFbnRyeXBvaW50UmVzcG9uc2USeQoSQXV0aGVudGljYXRlQ2xpZW50EjAuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZUNsaWVudFJlcXVlc3QaMS5nYXRlaG91c2UucmVnaXN0cnkudjEuQXV0aGVudGljYXRlQ2xpZW50UmVzcG9uc2USeQoSUmV2ZWFsQ2xpZW50U2VjcmV0EjAuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLlJldmVhbENsaWVudFNlY3JldFJlcXVlc3QaMS5nYXRlaG91c2UucmVnaXN0cnkudjEuUmV2ZWFsQ2xpZW50U2VjcmV0UmVzcG9uc2USfwoURW5zdXJlT3BlcmF0b3JDbGllbnQSMi5nYXRlaG91c2UucmVnaXN0cnkudjEuRW5zdXJlT3BlcmF0b3JDbGllbnRSZXF1ZXN0GjMuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkVuc3VyZU9wZXJhdG9yQ2xpZW50UmVzcG9uc2USZAoLTGlzdENhdGFsb2cSKS5nYXRlaG91c2UucmVnaXN0cnkudjEuTGlzdENhdGFsb2dSZXF1ZXN0GiouZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkxpc3RDYXRhbG9nUmVzcG9uc2USjgEKGVVwZGF0ZUFwcGxpY2F0aW9uU2V0dGluZ3MSNy5nYXRlaG91c2UucmVnaXN0cnkudjEuVXBkYXRlQXBwbGljYXRpb25TZXR0aW5nc1JlcXVlc3QaOC5nYXRlaG91c2UucmVnaXN0cnkudjEuVXBkYXRlQXBwbGljYXRpb25TZXR0aW5nc1Jlc3BvbnNlYgZwcm90bzM", [file_gatehouse_registry_v1_application]);
 
 /**
  * CreateApplicationRequest carries the application as the client sent it.
@@ -161,6 +161,13 @@ export type GetEntrypointResponse = Message<"gatehouse.registry.v1.GetEntrypoint
    * @generated from field: string default_callback = 4;
    */
   defaultCallback: string;
+
+  /**
+   * Mfa is the application's MFA policy: "off", "optional" or "required".
+   *
+   * @generated from field: string mfa = 5;
+   */
+  mfa: string;
 };
 
 /**
@@ -444,6 +451,125 @@ export const ListCatalogResponseSchema: GenMessage<ListCatalogResponse> = /*@__P
   messageDesc(file_gatehouse_registry_v1_registry_service, 14);
 
 /**
+ * ApplicationSettings are the operator-managed settings of an application.
+ *
+ * @generated from message gatehouse.registry.v1.ApplicationSettings
+ */
+export type ApplicationSettings = Message<"gatehouse.registry.v1.ApplicationSettings"> & {
+  /**
+   * Whitelist of context.url values a confirmation may redirect to.
+   *
+   * @generated from field: repeated string whitelist = 1;
+   */
+  whitelist: string[];
+
+  /**
+   * DefaultCallback after a confirmation; empty = the hosted confirmed page.
+   *
+   * @generated from field: string default_callback = 2;
+   */
+  defaultCallback: string;
+
+  /**
+   * Mfa is the MFA policy: "off", "optional" or "required".
+   *
+   * @generated from field: string mfa = 3;
+   */
+  mfa: string;
+};
+
+/**
+ * Describes the message gatehouse.registry.v1.ApplicationSettings.
+ * Use `create(ApplicationSettingsSchema)` to create a new message.
+ */
+export const ApplicationSettingsSchema: GenMessage<ApplicationSettings> = /*@__PURE__*/
+  messageDesc(file_gatehouse_registry_v1_registry_service, 15);
+
+/**
+ * UpdateApplicationSettingsRequest names the application and the changes.
+ *
+ * @generated from message gatehouse.registry.v1.UpdateApplicationSettingsRequest
+ */
+export type UpdateApplicationSettingsRequest = Message<"gatehouse.registry.v1.UpdateApplicationSettingsRequest"> & {
+  /**
+   * ClientId of the application.
+   *
+   * @generated from field: string client_id = 1;
+   */
+  clientId: string;
+
+  /**
+   * Whitelist replaces the whitelist when set.
+   *
+   * @generated from field: gatehouse.registry.v1.StringList whitelist = 2;
+   */
+  whitelist?: StringList | undefined;
+
+  /**
+   * DefaultCallback replaces the default callback when set ("" = hosted page).
+   *
+   * @generated from field: optional string default_callback = 3;
+   */
+  defaultCallback?: string | undefined;
+
+  /**
+   * Mfa replaces the MFA policy when set.
+   *
+   * @generated from field: optional string mfa = 4;
+   */
+  mfa?: string | undefined;
+};
+
+/**
+ * Describes the message gatehouse.registry.v1.UpdateApplicationSettingsRequest.
+ * Use `create(UpdateApplicationSettingsRequestSchema)` to create a new message.
+ */
+export const UpdateApplicationSettingsRequestSchema: GenMessage<UpdateApplicationSettingsRequest> = /*@__PURE__*/
+  messageDesc(file_gatehouse_registry_v1_registry_service, 16);
+
+/**
+ * StringList wraps a list so that an absent list differs from an empty one.
+ *
+ * @generated from message gatehouse.registry.v1.StringList
+ */
+export type StringList = Message<"gatehouse.registry.v1.StringList"> & {
+  /**
+   * Values of the list.
+   *
+   * @generated from field: repeated string values = 1;
+   */
+  values: string[];
+};
+
+/**
+ * Describes the message gatehouse.registry.v1.StringList.
+ * Use `create(StringListSchema)` to create a new message.
+ */
+export const StringListSchema: GenMessage<StringList> = /*@__PURE__*/
+  messageDesc(file_gatehouse_registry_v1_registry_service, 17);
+
+/**
+ * UpdateApplicationSettingsResponse returns the settings after the change.
+ *
+ * @generated from message gatehouse.registry.v1.UpdateApplicationSettingsResponse
+ */
+export type UpdateApplicationSettingsResponse = Message<"gatehouse.registry.v1.UpdateApplicationSettingsResponse"> & {
+  /**
+   * Settings as stored.
+   *
+   * @generated from field: gatehouse.registry.v1.ApplicationSettings settings = 1;
+   */
+  settings?: ApplicationSettings | undefined;
+};
+
+/**
+ * Describes the message gatehouse.registry.v1.UpdateApplicationSettingsResponse.
+ * Use `create(UpdateApplicationSettingsResponseSchema)` to create a new message.
+ */
+export const UpdateApplicationSettingsResponseSchema: GenMessage<UpdateApplicationSettingsResponse> = /*@__PURE__*/
+  messageDesc(file_gatehouse_registry_v1_registry_service, 18);
+
+/**
  * ClientKind tells operator clients from applications.
  *
  * @generated from enum gatehouse.registry.v1.ClientKind
@@ -625,6 +751,20 @@ export const RegistryService: GenService<{
     methodKind: "unary";
     input: typeof ListCatalogRequestSchema;
     output: typeof ListCatalogResponseSchema;
+  },
+  /**
+   * UpdateApplicationSettings changes an application's context.url
+   * whitelist, default callback and MFA policy (each only when set) and
+   * writes an audit record. Scope: admin.
+   * Errors: INVALID_ARGUMENT/VALIDATION_FAILED + BadRequest,
+   * NOT_FOUND/APPLICATION_NOT_FOUND.
+   *
+   * @generated from rpc gatehouse.registry.v1.RegistryService.UpdateApplicationSettings
+   */
+  updateApplicationSettings: {
+    methodKind: "unary";
+    input: typeof UpdateApplicationSettingsRequestSchema;
+    output: typeof UpdateApplicationSettingsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_gatehouse_registry_v1_registry_service, 0);

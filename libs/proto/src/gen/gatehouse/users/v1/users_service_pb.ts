@@ -13,7 +13,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file gatehouse/users/v1/users_service.proto.
  */
 export const file_gatehouse_users_v1_users_service: GenFile = /*@__PURE__*/
-  fileDesc("CiZnYXRlaG91c2UvdXNlcnMvdjEvdXNlcnNfc2VydmljZS5wcm90bxISZ2F0ZWhvdXNlLnVzZXJzLnYxIm0KBkNhbGxlchIRCgljbGllbnRfaWQYASABKAkSFQoNZW50cnlwb2ludF9pZBgCIAEoCRIRCglzb3VyY2VfaWQYAyABKAkSFgoOY2xpZW50X2FkZHJlc3MYBCABKAkSDgoGbG9jYWxlGAUgASgJIocBCgdTZXNzaW9uEhQKDGFjY2Vzc190b2tlbhgBIAEoCRIVCg1yZWZyZXNoX3Rva2VuGAIgASgJEhIKCmV4cGlyZXNfaW4YAyABKAMSFQoNZXhwaXJlc19hdF9tcxgEIAEoAxINCgVzY29wZRgFIAEoCRIVCg1jb25uZWN0X3N0YXRlGAYgASgJImoKE1JlZ2lzdGVyVXNlclJlcXVlc3QSKgoGY2FsbGVyGAEgASgLMhouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNhbGxlchInCgZvYmplY3QYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0ImwKFFJlZ2lzdGVyVXNlclJlc3BvbnNlEiYKBHVzZXIYASABKAsyGC5nYXRlaG91c2UudXNlcnMudjEuVXNlchIsCgdzZXNzaW9uGAIgASgLMhsuZ2F0ZWhvdXNlLnVzZXJzLnYxLlNlc3Npb24ibAoQTG9naW5Vc2VyUmVxdWVzdBIqCgZjYWxsZXIYASABKAsyGi5nYXRlaG91c2UudXNlcnMudjEuQ2FsbGVyEg0KBWVtYWlsGAIgASgJEhAKCHBhc3N3b3JkGAMgASgJEgsKA2ZjYRgEIAEoCCKBAQoRTG9naW5Vc2VyUmVzcG9uc2USJgoEdXNlchgBIAEoCzIYLmdhdGVob3VzZS51c2Vycy52MS5Vc2VyEiwKB3Nlc3Npb24YAiABKAsyGy5nYXRlaG91c2UudXNlcnMudjEuU2Vzc2lvbhIWCg5taXNzaW5nX2ZpZWxkcxgDIAMoCSIzCg5HZXRVc2VyUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEhAKCHB1bHNlX2lkGAIgASgJIjkKD0dldFVzZXJSZXNwb25zZRImCgR1c2VyGAEgASgLMhguZ2F0ZWhvdXNlLnVzZXJzLnYxLlVzZXIimQIKEVVwZGF0ZVVzZXJSZXF1ZXN0EioKBmNhbGxlchgBIAEoCzIaLmdhdGVob3VzZS51c2Vycy52MS5DYWxsZXISLAoEbW9kZRgCIAEoDjIeLmdhdGVob3VzZS51c2Vycy52MS5VcGRhdGVNb2RlEhUKDWFjdG9yX3VzZXJfaWQYAyABKAkSFgoOdGFyZ2V0X3VzZXJfaWQYBCABKAkSFwoPdGFyZ2V0X3B1bHNlX2lkGAUgASgJEicKBm9iamVjdBgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEwoLY29udGV4dF91cmwYByABKAkSJAoccmVhdXRoZW50aWNhdGVkX2J5X2NoYWxsZW5nZRgIIAEoCCJlChJVcGRhdGVVc2VyUmVzcG9uc2USJgoEdXNlchgBIAEoCzIYLmdhdGVob3VzZS51c2Vycy52MS5Vc2VyEg8KB2NoYW5nZWQYAiABKAgSFgoOcGVuZGluZ19maWVsZHMYAyADKAkiWgoYQ29uZmlybUlkZW50aWZpZXJSZXF1ZXN0EhIKCmxpbmtfdG9rZW4YASABKAkSDwoHdXNlcl9pZBgCIAEoCRILCgNrZXkYAyABKAkSDAoEY29kZRgEIAEoCSJZChlDb25maXJtSWRlbnRpZmllclJlc3BvbnNlEiYKBHVzZXIYASABKAsyGC5nYXRlaG91c2UudXNlcnMudjEuVXNlchIUCgxyZWRpcmVjdF91cmwYAiABKAkiewoZUmVzZW5kQ29uZmlybWF0aW9uUmVxdWVzdBIqCgZjYWxsZXIYASABKAsyGi5nYXRlaG91c2UudXNlcnMudjEuQ2FsbGVyEg8KB3VzZXJfaWQYAiABKAkSCwoDa2V5GAMgASgJEhQKDHJlc2VuZF90b2tlbhgEIAEoCSIcChpSZXNlbmRDb25maXJtYXRpb25SZXNwb25zZSpZCgpVcGRhdGVNb2RlEhsKF1VQREFURV9NT0RFX1VOU1BFQ0lGSUVEEAASFwoTVVBEQVRFX01PREVfUkVQTEFDRRABEhUKEVVQREFURV9NT0RFX1BBVENIEAIy4wQKDFVzZXJzU2VydmljZRJhCgxSZWdpc3RlclVzZXISJy5nYXRlaG91c2UudXNlcnMudjEuUmVnaXN0ZXJVc2VyUmVxdWVzdBooLmdhdGVob3VzZS51c2Vycy52MS5SZWdpc3RlclVzZXJSZXNwb25zZRJYCglMb2dpblVzZXISJC5nYXRlaG91c2UudXNlcnMudjEuTG9naW5Vc2VyUmVxdWVzdBolLmdhdGVob3VzZS51c2Vycy52MS5Mb2dpblVzZXJSZXNwb25zZRJSCgdHZXRVc2VyEiIuZ2F0ZWhvdXNlLnVzZXJzLnYxLkdldFVzZXJSZXF1ZXN0GiMuZ2F0ZWhvdXNlLnVzZXJzLnYxLkdldFVzZXJSZXNwb25zZRJbCgpVcGRhdGVVc2VyEiUuZ2F0ZWhvdXNlLnVzZXJzLnYxLlVwZGF0ZVVzZXJSZXF1ZXN0GiYuZ2F0ZWhvdXNlLnVzZXJzLnYxLlVwZGF0ZVVzZXJSZXNwb25zZRJwChFDb25maXJtSWRlbnRpZmllchIsLmdhdGVob3VzZS51c2Vycy52MS5Db25maXJtSWRlbnRpZmllclJlcXVlc3QaLS5nYXRlaG91c2UudXNlcnMudjEuQ29uZmlybUlkZW50aWZpZXJSZXNwb25zZRJzChJSZXNlbmRDb25maXJtYXRpb24SLS5nYXRlaG91c2UudXNlcnMudjEuUmVzZW5kQ29uZmlybWF0aW9uUmVxdWVzdBouLmdhdGVob3VzZS51c2Vycy52MS5SZXNlbmRDb25maXJtYXRpb25SZXNwb25zZWIGcHJvdG8z", [file_gatehouse_users_v1_user, file_google_protobuf_struct]);
+  fileDesc("CiZnYXRlaG91c2UvdXNlcnMvdjEvdXNlcnNfc2VydmljZS5wcm90bxISZ2F0ZWhvdXNlLnVzZXJzLnYxIm0KBkNhbGxlchIRCgljbGllbnRfaWQYASABKAkSFQoNZW50cnlwb2ludF9pZBgCIAEoCRIRCglzb3VyY2VfaWQYAyABKAkSFgoOY2xpZW50X2FkZHJlc3MYBCABKAkSDgoGbG9jYWxlGAUgASgJIocBCgdTZXNzaW9uEhQKDGFjY2Vzc190b2tlbhgBIAEoCRIVCg1yZWZyZXNoX3Rva2VuGAIgASgJEhIKCmV4cGlyZXNfaW4YAyABKAMSFQoNZXhwaXJlc19hdF9tcxgEIAEoAxINCgVzY29wZRgFIAEoCRIVCg1jb25uZWN0X3N0YXRlGAYgASgJImoKE1JlZ2lzdGVyVXNlclJlcXVlc3QSKgoGY2FsbGVyGAEgASgLMhouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNhbGxlchInCgZvYmplY3QYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0ImwKFFJlZ2lzdGVyVXNlclJlc3BvbnNlEiYKBHVzZXIYASABKAsyGC5nYXRlaG91c2UudXNlcnMudjEuVXNlchIsCgdzZXNzaW9uGAIgASgLMhsuZ2F0ZWhvdXNlLnVzZXJzLnYxLlNlc3Npb24imQEKEExvZ2luVXNlclJlcXVlc3QSKgoGY2FsbGVyGAEgASgLMhouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNhbGxlchINCgVlbWFpbBgCIAEoCRIQCghwYXNzd29yZBgDIAEoCRILCgNmY2EYBCABKAgSKwoKYXNzZXJ0aW9ucxgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QigQEKEUxvZ2luVXNlclJlc3BvbnNlEiYKBHVzZXIYASABKAsyGC5nYXRlaG91c2UudXNlcnMudjEuVXNlchIsCgdzZXNzaW9uGAIgASgLMhsuZ2F0ZWhvdXNlLnVzZXJzLnYxLlNlc3Npb24SFgoObWlzc2luZ19maWVsZHMYAyADKAkiMwoOR2V0VXNlclJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIQCghwdWxzZV9pZBgCIAEoCSI5Cg9HZXRVc2VyUmVzcG9uc2USJgoEdXNlchgBIAEoCzIYLmdhdGVob3VzZS51c2Vycy52MS5Vc2VyIpkCChFVcGRhdGVVc2VyUmVxdWVzdBIqCgZjYWxsZXIYASABKAsyGi5nYXRlaG91c2UudXNlcnMudjEuQ2FsbGVyEiwKBG1vZGUYAiABKA4yHi5nYXRlaG91c2UudXNlcnMudjEuVXBkYXRlTW9kZRIVCg1hY3Rvcl91c2VyX2lkGAMgASgJEhYKDnRhcmdldF91c2VyX2lkGAQgASgJEhcKD3RhcmdldF9wdWxzZV9pZBgFIAEoCRInCgZvYmplY3QYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhMKC2NvbnRleHRfdXJsGAcgASgJEiQKHHJlYXV0aGVudGljYXRlZF9ieV9jaGFsbGVuZ2UYCCABKAgiZQoSVXBkYXRlVXNlclJlc3BvbnNlEiYKBHVzZXIYASABKAsyGC5nYXRlaG91c2UudXNlcnMudjEuVXNlchIPCgdjaGFuZ2VkGAIgASgIEhYKDnBlbmRpbmdfZmllbGRzGAMgAygJIloKGENvbmZpcm1JZGVudGlmaWVyUmVxdWVzdBISCgpsaW5rX3Rva2VuGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSCwoDa2V5GAMgASgJEgwKBGNvZGUYBCABKAkiWQoZQ29uZmlybUlkZW50aWZpZXJSZXNwb25zZRImCgR1c2VyGAEgASgLMhguZ2F0ZWhvdXNlLnVzZXJzLnYxLlVzZXISFAoMcmVkaXJlY3RfdXJsGAIgASgJInsKGVJlc2VuZENvbmZpcm1hdGlvblJlcXVlc3QSKgoGY2FsbGVyGAEgASgLMhouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNhbGxlchIPCgd1c2VyX2lkGAIgASgJEgsKA2tleRgDIAEoCRIUCgxyZXNlbmRfdG9rZW4YBCABKAkiHAoaUmVzZW5kQ29uZmlybWF0aW9uUmVzcG9uc2Ui9gEKEFBlbmRpbmdBc3NlcnRpb24SCwoDa2V5GAEgASgJEg8KB3ZlcnNpb24YAiABKAkSSwoMZGlzcGxheV9uYW1lGAMgAygLMjUuZ2F0ZWhvdXNlLnVzZXJzLnYxLlBlbmRpbmdBc3NlcnRpb24uRGlzcGxheU5hbWVFbnRyeRIMCgR0eXBlGAQgASgJEhAKCHR5cG9sb2d5GAUgASgJEhAKCHByb3BlcnR5GAYgASgJEhEKCW1hbmRhdG9yeRgHIAEoCBoyChBEaXNwbGF5TmFtZUVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiLQoWR2V0UGVuZGluZ1Rlcm1zUmVxdWVzdBITCgt0ZXJtc190b2tlbhgBIAEoCSJTChdHZXRQZW5kaW5nVGVybXNSZXNwb25zZRI4Cgphc3NlcnRpb25zGAEgAygLMiQuZ2F0ZWhvdXNlLnVzZXJzLnYxLlBlbmRpbmdBc3NlcnRpb24iPgoPQXNzZXJ0aW9uQW5zd2VyEgsKA2tleRgBIAEoCRIPCgd2ZXJzaW9uGAIgASgJEg0KBXZhbHVlGAMgASgIIosBChJBbnN3ZXJUZXJtc1JlcXVlc3QSKgoGY2FsbGVyGAEgASgLMhouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNhbGxlchITCgt0ZXJtc190b2tlbhgCIAEoCRI0CgdhbnN3ZXJzGAMgAygLMiMuZ2F0ZWhvdXNlLnVzZXJzLnYxLkFzc2VydGlvbkFuc3dlciJOChNBbnN3ZXJUZXJtc1Jlc3BvbnNlEjcKCXJlbWFpbmluZxgBIAMoCzIkLmdhdGVob3VzZS51c2Vycy52MS5QZW5kaW5nQXNzZXJ0aW9uKlkKClVwZGF0ZU1vZGUSGwoXVVBEQVRFX01PREVfVU5TUEVDSUZJRUQQABIXChNVUERBVEVfTU9ERV9SRVBMQUNFEAESFQoRVVBEQVRFX01PREVfUEFUQ0gQAjKvBgoMVXNlcnNTZXJ2aWNlEmEKDFJlZ2lzdGVyVXNlchInLmdhdGVob3VzZS51c2Vycy52MS5SZWdpc3RlclVzZXJSZXF1ZXN0GiguZ2F0ZWhvdXNlLnVzZXJzLnYxLlJlZ2lzdGVyVXNlclJlc3BvbnNlElgKCUxvZ2luVXNlchIkLmdhdGVob3VzZS51c2Vycy52MS5Mb2dpblVzZXJSZXF1ZXN0GiUuZ2F0ZWhvdXNlLnVzZXJzLnYxLkxvZ2luVXNlclJlc3BvbnNlElIKB0dldFVzZXISIi5nYXRlaG91c2UudXNlcnMudjEuR2V0VXNlclJlcXVlc3QaIy5nYXRlaG91c2UudXNlcnMudjEuR2V0VXNlclJlc3BvbnNlElsKClVwZGF0ZVVzZXISJS5nYXRlaG91c2UudXNlcnMudjEuVXBkYXRlVXNlclJlcXVlc3QaJi5nYXRlaG91c2UudXNlcnMudjEuVXBkYXRlVXNlclJlc3BvbnNlEnAKEUNvbmZpcm1JZGVudGlmaWVyEiwuZ2F0ZWhvdXNlLnVzZXJzLnYxLkNvbmZpcm1JZGVudGlmaWVyUmVxdWVzdBotLmdhdGVob3VzZS51c2Vycy52MS5Db25maXJtSWRlbnRpZmllclJlc3BvbnNlEnMKElJlc2VuZENvbmZpcm1hdGlvbhItLmdhdGVob3VzZS51c2Vycy52MS5SZXNlbmRDb25maXJtYXRpb25SZXF1ZXN0Gi4uZ2F0ZWhvdXNlLnVzZXJzLnYxLlJlc2VuZENvbmZpcm1hdGlvblJlc3BvbnNlEmoKD0dldFBlbmRpbmdUZXJtcxIqLmdhdGVob3VzZS51c2Vycy52MS5HZXRQZW5kaW5nVGVybXNSZXF1ZXN0GisuZ2F0ZWhvdXNlLnVzZXJzLnYxLkdldFBlbmRpbmdUZXJtc1Jlc3BvbnNlEl4KC0Fuc3dlclRlcm1zEiYuZ2F0ZWhvdXNlLnVzZXJzLnYxLkFuc3dlclRlcm1zUmVxdWVzdBonLmdhdGVob3VzZS51c2Vycy52MS5BbnN3ZXJUZXJtc1Jlc3BvbnNlYgZwcm90bzM", [file_gatehouse_users_v1_user, file_google_protobuf_struct]);
 
 /**
  * Caller describes the request's origin for policies and throttling.
@@ -209,6 +209,14 @@ export type LoginUserRequest = Message<"gatehouse.users.v1.LoginUserRequest"> & 
    * @generated from field: bool fca = 4;
    */
   fca: boolean;
+
+  /**
+   * Assertions is the envelope's `object.assertions`: answers to legal
+   * assertions recorded (latest version) before the terms check (451).
+   *
+   * @generated from field: google.protobuf.Struct assertions = 5;
+   */
+  assertions?: JsonObject | undefined;
 };
 
 /**
@@ -538,6 +546,203 @@ export const ResendConfirmationResponseSchema: GenMessage<ResendConfirmationResp
   messageDesc(file_gatehouse_users_v1_users_service, 13);
 
 /**
+ * PendingAssertion is the latest version of a legal assertion a user has
+ * not answered (or, when mandatory, not accepted).
+ *
+ * @generated from message gatehouse.users.v1.PendingAssertion
+ */
+export type PendingAssertion = Message<"gatehouse.users.v1.PendingAssertion"> & {
+  /**
+   * Key of the assertion.
+   *
+   * @generated from field: string key = 1;
+   */
+  key: string;
+
+  /**
+   * Version the answer will record.
+   *
+   * @generated from field: string version = 2;
+   */
+  version: string;
+
+  /**
+   * DisplayName by language ("en" always present).
+   *
+   * @generated from field: map<string, string> display_name = 3;
+   */
+  displayName: { [key: string]: string };
+
+  /**
+   * Type of the assertion.
+   *
+   * @generated from field: string type = 4;
+   */
+  type: string;
+
+  /**
+   * Typology key the assertion belongs to.
+   *
+   * @generated from field: string typology = 5;
+   */
+  typology: string;
+
+  /**
+   * Property key of the assertion.
+   *
+   * @generated from field: string property = 6;
+   */
+  property: string;
+
+  /**
+   * Mandatory assertions must be accepted to log in.
+   *
+   * @generated from field: bool mandatory = 7;
+   */
+  mandatory: boolean;
+};
+
+/**
+ * Describes the message gatehouse.users.v1.PendingAssertion.
+ * Use `create(PendingAssertionSchema)` to create a new message.
+ */
+export const PendingAssertionSchema: GenMessage<PendingAssertion> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_service, 14);
+
+/**
+ * GetPendingTermsRequest carries the terms token of a 451 answer.
+ *
+ * @generated from message gatehouse.users.v1.GetPendingTermsRequest
+ */
+export type GetPendingTermsRequest = Message<"gatehouse.users.v1.GetPendingTermsRequest"> & {
+  /**
+   * TermsToken is the sealed token of the 451 `content.url`.
+   *
+   * @generated from field: string terms_token = 1;
+   */
+  termsToken: string;
+};
+
+/**
+ * Describes the message gatehouse.users.v1.GetPendingTermsRequest.
+ * Use `create(GetPendingTermsRequestSchema)` to create a new message.
+ */
+export const GetPendingTermsRequestSchema: GenMessage<GetPendingTermsRequest> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_service, 15);
+
+/**
+ * GetPendingTermsResponse lists what the user still has to answer.
+ *
+ * @generated from message gatehouse.users.v1.GetPendingTermsResponse
+ */
+export type GetPendingTermsResponse = Message<"gatehouse.users.v1.GetPendingTermsResponse"> & {
+  /**
+   * Assertions pending, in key order; empty when nothing is left.
+   *
+   * @generated from field: repeated gatehouse.users.v1.PendingAssertion assertions = 1;
+   */
+  assertions: PendingAssertion[];
+};
+
+/**
+ * Describes the message gatehouse.users.v1.GetPendingTermsResponse.
+ * Use `create(GetPendingTermsResponseSchema)` to create a new message.
+ */
+export const GetPendingTermsResponseSchema: GenMessage<GetPendingTermsResponse> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_service, 16);
+
+/**
+ * AssertionAnswer is one answer of the hosted terms page.
+ *
+ * @generated from message gatehouse.users.v1.AssertionAnswer
+ */
+export type AssertionAnswer = Message<"gatehouse.users.v1.AssertionAnswer"> & {
+  /**
+   * Key of the assertion.
+   *
+   * @generated from field: string key = 1;
+   */
+  key: string;
+
+  /**
+   * Version the user read; must still be the latest.
+   *
+   * @generated from field: string version = 2;
+   */
+  version: string;
+
+  /**
+   * Value is true to accept, false to decline.
+   *
+   * @generated from field: bool value = 3;
+   */
+  value: boolean;
+};
+
+/**
+ * Describes the message gatehouse.users.v1.AssertionAnswer.
+ * Use `create(AssertionAnswerSchema)` to create a new message.
+ */
+export const AssertionAnswerSchema: GenMessage<AssertionAnswer> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_service, 17);
+
+/**
+ * AnswerTermsRequest records answers by the terms token.
+ *
+ * @generated from message gatehouse.users.v1.AnswerTermsRequest
+ */
+export type AnswerTermsRequest = Message<"gatehouse.users.v1.AnswerTermsRequest"> & {
+  /**
+   * Caller of the request (source and application of the acceptance).
+   *
+   * @generated from field: gatehouse.users.v1.Caller caller = 1;
+   */
+  caller?: Caller | undefined;
+
+  /**
+   * TermsToken is the sealed token of the 451 `content.url`.
+   *
+   * @generated from field: string terms_token = 2;
+   */
+  termsToken: string;
+
+  /**
+   * Answers to record.
+   *
+   * @generated from field: repeated gatehouse.users.v1.AssertionAnswer answers = 3;
+   */
+  answers: AssertionAnswer[];
+};
+
+/**
+ * Describes the message gatehouse.users.v1.AnswerTermsRequest.
+ * Use `create(AnswerTermsRequestSchema)` to create a new message.
+ */
+export const AnswerTermsRequestSchema: GenMessage<AnswerTermsRequest> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_service, 18);
+
+/**
+ * AnswerTermsResponse lists what is still pending after the answers.
+ *
+ * @generated from message gatehouse.users.v1.AnswerTermsResponse
+ */
+export type AnswerTermsResponse = Message<"gatehouse.users.v1.AnswerTermsResponse"> & {
+  /**
+   * Assertions still pending (mandatory ones not accepted included).
+   *
+   * @generated from field: repeated gatehouse.users.v1.PendingAssertion remaining = 1;
+   */
+  remaining: PendingAssertion[];
+};
+
+/**
+ * Describes the message gatehouse.users.v1.AnswerTermsResponse.
+ * Use `create(AnswerTermsResponseSchema)` to create a new message.
+ */
+export const AnswerTermsResponseSchema: GenMessage<AnswerTermsResponse> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_service, 19);
+
+/**
  * UpdateMode tells replacement from partial update.
  *
  * @generated from enum gatehouse.users.v1.UpdateMode
@@ -660,6 +865,32 @@ export const UsersService: GenService<{
     methodKind: "unary";
     input: typeof ResendConfirmationRequestSchema;
     output: typeof ResendConfirmationResponseSchema;
+  },
+  /**
+   * GetPendingTerms reads, by the terms token of a 451 login answer, the
+   * legal assertions the user still has to answer (hosted terms page).
+   * Scope: internal. Errors: INVALID_ARGUMENT/INVALID_CODE (token invalid or
+   * expired), NOT_FOUND/USER_NOT_FOUND.
+   *
+   * @generated from rpc gatehouse.users.v1.UsersService.GetPendingTerms
+   */
+  getPendingTerms: {
+    methodKind: "unary";
+    input: typeof GetPendingTermsRequestSchema;
+    output: typeof GetPendingTermsResponseSchema;
+  },
+  /**
+   * AnswerTerms records, by the terms token, the user's answers to the
+   * latest versions of legal assertions. Scope: internal. Errors:
+   * INVALID_ARGUMENT/INVALID_CODE, OUT_OF_RANGE/CONSTRAINT_VIOLATION +
+   * BadRequest (unknown key, outdated version, mandatory one declined).
+   *
+   * @generated from rpc gatehouse.users.v1.UsersService.AnswerTerms
+   */
+  answerTerms: {
+    methodKind: "unary";
+    input: typeof AnswerTermsRequestSchema;
+    output: typeof AnswerTermsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_gatehouse_users_v1_users_service, 0);

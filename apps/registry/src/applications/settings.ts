@@ -1,0 +1,90 @@
+import type { Db } from "@gatehouse/db";
+import { domainError, validationError, type Violation } from "@gatehouse/errors";
+import { auditStore } from "../audit/store.ts";
+import { MAX_URL_LENGTH } from "./validate/formats.ts";
+
+export const SETTINGS_ACTION = "application.settings.update";
+export const MAX_WHITELIST = 50;
+const MFA_POLICIES = new Set(["off", "optional", "required"]);
+
+export interface ApplicationSettings {
+  whitelist: string[];
+  defaultCallback: string;
+  mfa: string;
+}
+
+export interface SettingsChange {
+  clientId: string;
+  whitelist?: string[];
+  defaultCallback?: string;
+  mfa?: string;
+  actor: string;
+}
+
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** Absolute https URL (http only for loopback), no fragment, no credentials; stored and matched as the exact string. */
+function urlProblem(value: string): Violation["code"] | undefined {
+  // eslint-disable-next-line no-control-regex
+  if (value.length > MAX_URL_LENGTH || /[\s\u0000-\u001f\u007f]/.test(value)) return "invalid_format";
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return "invalid_format";
+  }
+  if (value.includes("#")) return "invalid_format";
+  if (url.username || url.password) return "invalid_format";
+  if (url.protocol === "https:") return undefined;
+  if (url.protocol === "http:" && LOOPBACK.has(url.hostname)) return undefined;
+  return "invalid_value";
+}
+
+export function settingsViolations(c: Omit<SettingsChange, "actor" | "clientId">): Violation[] {
+  const v: Violation[] = [];
+  if (c.whitelist) {
+    if (c.whitelist.length > MAX_WHITELIST) v.push({ field: "whitelist", code: "too_many", description: `at most ${MAX_WHITELIST} URLs` });
+    const seen = new Set<string>();
+    c.whitelist.forEach((u, i) => {
+      const problem = urlProblem(u);
+      if (problem) v.push({ field: `whitelist.${i}`, code: problem, description: "absolute https URL (http only for loopback), no fragment" });
+      else if (seen.has(u)) v.push({ field: `whitelist.${i}`, code: "duplicate" });
+      seen.add(u);
+    });
+  }
+  if (c.defaultCallback) {
+    const problem = urlProblem(c.defaultCallback);
+    if (problem) v.push({ field: "defaultCallback", code: problem, description: "absolute https URL (http only for loopback), no fragment" });
+  }
+  if (c.mfa !== undefined && !MFA_POLICIES.has(c.mfa)) v.push({ field: "mfa", code: "invalid_value", description: "off, optional or required" });
+  return v;
+}
+
+/**
+ * Changes the operator-managed settings of an application (each only when
+ * given) and writes the audit record in the same transaction.
+ */
+export async function updateApplicationSettings(db: Db, c: SettingsChange): Promise<ApplicationSettings> {
+  const violations = settingsViolations(c);
+  if (violations.length) throw validationError(violations);
+  return db.tx(async (q) => {
+    const { rows } = await q.query<{ whitelist: string[]; default_callback: string | null; mfa: string }>(
+      `UPDATE registry.clients SET
+          whitelist = COALESCE($2::text[], whitelist),
+          default_callback = CASE WHEN $3::text IS NULL THEN default_callback ELSE NULLIF($3::text, '') END,
+          mfa = COALESCE($4::text, mfa),
+          updated_at = now()
+        WHERE client_id = $1 AND kind = 'application'
+        RETURNING whitelist, default_callback, mfa`,
+      [c.clientId, c.whitelist ?? null, c.defaultCallback ?? null, c.mfa ?? null],
+    );
+    const row = rows[0];
+    if (!row) throw domainError("APPLICATION_NOT_FOUND", undefined, { metadata: { client_id: c.clientId } });
+    const changed: Record<string, string> = {};
+    if (c.whitelist) changed.whitelist = JSON.stringify(c.whitelist);
+    if (c.defaultCallback !== undefined) changed.default_callback = c.defaultCallback;
+    if (c.mfa !== undefined) changed.mfa = c.mfa;
+    await auditStore(q).record({ actor: c.actor, action: SETTINGS_ACTION, target: c.clientId, reason: "", metadata: changed });
+    return { whitelist: row.whitelist, defaultCallback: row.default_callback ?? "", mfa: row.mfa };
+  });
+}

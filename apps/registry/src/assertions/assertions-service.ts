@@ -1,0 +1,66 @@
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import type { ServiceImpl } from "@connectrpc/connect";
+import type { Db } from "@gatehouse/db";
+import { domainError, validationError } from "@gatehouse/errors";
+import type { Logger } from "@gatehouse/logging";
+import { LegalAssertionSchema, type AssertionsService, type LegalAssertion } from "@gatehouse/proto";
+import { INTERNAL_SCOPE, kPrincipal, type ScopePolicy } from "@gatehouse/rpc";
+import type { CatalogStore } from "../catalogs/store.ts";
+import { publishAssertion } from "./publish.ts";
+import { assertionStore, type AssertionRow } from "./store.ts";
+
+/** Operators publish and read; the users service reads (login 451, answers). */
+export const assertionsPolicy: ScopePolicy = {
+  publishAssertion: ["admin"],
+  listAssertions: ["admin", INTERNAL_SCOPE],
+  getAssertion: ["admin", INTERNAL_SCOPE],
+};
+
+export interface AssertionsServiceDeps {
+  db: Db;
+  catalogs: CatalogStore;
+  logger: Logger;
+}
+
+const MAX_TYPOLOGY_FILTER = 50;
+
+export function toLegalAssertion(r: AssertionRow): LegalAssertion {
+  return create(LegalAssertionSchema, {
+    key: r.key,
+    displayName: r.displayName,
+    type: r.type,
+    typology: r.typology,
+    property: r.property,
+    mandatory: r.mandatory,
+    version: r.version,
+    publishTime: timestampFromDate(r.publishedAt),
+  });
+}
+
+/** AssertionsService over the legal-assertion catalog: maps requests in and rows out. */
+export function createAssertionsService(deps: AssertionsServiceDeps): ServiceImpl<typeof AssertionsService> {
+  return {
+    async publishAssertion(req, ctx) {
+      const a = req.assertion;
+      if (!a) throw validationError([{ field: "assertion", code: "required" }]);
+      const actor = ctx.values.get(kPrincipal)?.subject ?? "unknown";
+      const stored = await publishAssertion(deps.db, await deps.catalogs.snapshot(), a, actor);
+      deps.logger.info({ key: stored.key, version: stored.version, actor }, "legal assertion published");
+      return { assertion: toLegalAssertion(stored) };
+    },
+
+    async listAssertions(req) {
+      if (req.typologies.length > MAX_TYPOLOGY_FILTER) throw validationError([{ field: "typologies", code: "too_many" }]);
+      const rows = await assertionStore(deps.db).latest(req.typologies);
+      return { assertions: rows.map(toLegalAssertion) };
+    },
+
+    async getAssertion(req) {
+      if (!req.key) throw validationError([{ field: "key", code: "required" }]);
+      const rows = await assertionStore(deps.db).versions(req.key);
+      if (!rows.length) throw domainError("ASSERTION_NOT_FOUND", undefined, { metadata: { key: req.key } });
+      return { versions: rows.map(toLegalAssertion) };
+    },
+  };
+}

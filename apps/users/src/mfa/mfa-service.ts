@@ -1,0 +1,101 @@
+import type { ServiceImpl } from "@connectrpc/connect";
+import { domainError, validationError } from "@gatehouse/errors";
+import type { Caller, MfaService } from "@gatehouse/proto";
+import { INTERNAL_SCOPE, type ScopePolicy } from "@gatehouse/rpc";
+import { argon2Passwords } from "../credentials/passwords.ts";
+import { DEFAULT_LOGIN_LIMITS } from "../login/throttle.ts";
+import type { LoginFlow, UsersServiceDeps } from "../users-service.ts";
+import { userStore } from "../users/store.ts";
+import { confirmTotp, disableTotp, enrollTotp } from "./enrolment.ts";
+import { DEFAULT_MFA_LIMITS, requireFactor, type FactorDeps, type MfaLimits } from "./factor.ts";
+import { MFA_METHODS } from "./login-step.ts";
+import { countTokenGuess, markMfaTokenProven, readMfaToken, spendMfaToken } from "./login-token.ts";
+import { mfaStore } from "./store.ts";
+
+/** Only other Gatehouse services (the gateway) call it. */
+export const mfaPolicy: ScopePolicy = {
+  enrollTotp: [INTERNAL_SCOPE],
+  confirmTotp: [INTERNAL_SCOPE],
+  disableTotp: [INTERNAL_SCOPE],
+  completeMfaLogin: [INTERNAL_SCOPE],
+};
+
+export interface MfaServiceDeps extends UsersServiceDeps {
+  flow: LoginFlow;
+  mfaLimits?: MfaLimits;
+  /** Issuer shown by authenticator apps. */
+  totpIssuer?: string;
+}
+
+/** MfaService: TOTP enrolment, confirmation, disabling, and finishing a login's 428. */
+export function createMfaService(deps: MfaServiceDeps): ServiceImpl<typeof MfaService> {
+  const factor: FactorDeps = { db: deps.db, kv: deps.kv, keys: deps.keys, limits: deps.mfaLimits ?? DEFAULT_MFA_LIMITS };
+  const passwords = deps.passwords ?? argon2Passwords();
+
+  /** The user named by user_id, or by the MFA token of a login that must enrol (policy `required`). */
+  async function subject(req: { userId: string; mfaToken: string; caller?: Caller }) {
+    if (req.userId) return { userId: req.userId };
+    if (!req.mfaToken) throw validationError([{ field: "userId", code: "required" }]);
+    const current = await readMfaToken(deps.kv, req.mfaToken, { clientId: req.caller?.clientId ?? "" });
+    if (!current.binding.enroll) throw domainError("MFA_TOKEN_INVALID", "This MFA token is not for an enrolment.");
+    return { userId: current.binding.userId, token: { value: req.mfaToken, current } };
+  }
+
+  return {
+    async enrollTotp(req) {
+      const { userId } = await subject(req);
+      const done = await enrollTotp(factor, userId, deps.totpIssuer ?? "Gatehouse");
+      deps.logger.info({ userId }, "totp enrolled (not yet on)");
+      return done;
+    },
+
+    async confirmTotp(req) {
+      const who = await subject(req);
+      if (who.token) await countTokenGuess(deps.kv, who.token.value, factor.limits.perToken);
+      const recoveryCodes = await confirmTotp(factor, who.userId, req.code);
+      // The code just proved also passes this login's MFA step.
+      if (who.token) await markMfaTokenProven(deps.kv, who.token.value, who.token.current);
+      deps.logger.info({ userId: who.userId }, "totp on");
+      return { recoveryCodes };
+    },
+
+    async disableTotp(req) {
+      if (!req.userId) throw validationError([{ field: "userId", code: "required" }]);
+      await disableTotp(
+        { ...factor, passwords, loginLimits: deps.loginLimits ?? DEFAULT_LOGIN_LIMITS },
+        { userId: req.userId, password: req.password, code: req.code, clientAddress: req.caller?.clientAddress ?? "" },
+      );
+      deps.logger.info({ userId: req.userId }, "totp off");
+      return {};
+    },
+
+    async completeMfaLogin(req) {
+      const caller = req.caller;
+      const current = await readMfaToken(deps.kv, req.mfaToken, { clientId: caller?.clientId ?? "", entrypointId: caller?.entrypointId ?? "" });
+      const { entrypoint } = await deps.flow.entrypointOf(caller);
+      if (!current.binding.proven) {
+        if (!req.code) throw validationError([{ field: "code", code: "required" }]);
+        const state = await mfaStore(deps.db).state(current.binding.userId);
+        if (!state?.enabledAt) {
+          // Policy `required` and still no factor: enrol first (same token).
+          throw domainError("MFA_REQUIRED", undefined, { metadata: { mfa_token: req.mfaToken, methods: MFA_METHODS.join(","), enroll: "true" } });
+        }
+        const left = await countTokenGuess(deps.kv, req.mfaToken, factor.limits.perToken);
+        await requireFactor(factor, state, req.code, { attempts_left: String(left) });
+      }
+      const binding = await spendMfaToken(deps.kv, req.mfaToken);
+      const user = await userStore(deps.db).byId(binding.userId);
+      if (!user) throw domainError("MFA_TOKEN_INVALID");
+      deps.logger.info({ userId: user.id }, "mfa passed");
+      return deps.flow.finishLogin({
+        user,
+        entrypoint,
+        clientId: binding.clientId,
+        caller,
+        assertions: binding.assertions,
+        mfaPassed: true,
+        fca: binding.fca || req.fca,
+      });
+    },
+  };
+}

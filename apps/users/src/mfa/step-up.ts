@@ -1,0 +1,29 @@
+import type { Entrypoint } from "@gatehouse/proto";
+import { domainError } from "@gatehouse/errors";
+import type { UpdateInput, UpdateMode } from "../update/parse.ts";
+import { planUpdate } from "../update/plan.ts";
+import type { UserRecord } from "../users/store.ts";
+import { requireFactor, type FactorDeps } from "./factor.ts";
+import { MFA_METHODS } from "./login-step.ts";
+import { mfaStore } from "./store.ts";
+
+const GUARDED_IDS = new Set(["email", "phone_number"]);
+
+/** Whether a replace/patch changes what protects the account: email, phone or password. */
+export function changesCredentials(ep: Entrypoint, user: UserRecord, input: UpdateInput, mode: UpdateMode): boolean {
+  if (input.newPassword !== undefined) return true;
+  return planUpdate(ep, user, input, mode).ids.some((op) => GUARDED_IDS.has(op.key) && op.kind !== "unpend");
+}
+
+/**
+ * Step-up for a replace/patch of a user with TOTP on that changes email,
+ * phone or password: a fresh code in `object.mfaCode` (TOTP, each time step
+ * once; or a recovery code), else MFA_REQUIRED (428).
+ */
+export async function requireStepUp(deps: FactorDeps, ep: Entrypoint, user: UserRecord, input: UpdateInput, mode: UpdateMode): Promise<void> {
+  if (!changesCredentials(ep, user, input, mode)) return;
+  const state = await mfaStore(deps.db).state(user.id);
+  if (!state?.enabledAt) return;
+  if (!input.mfaCode) throw domainError("MFA_REQUIRED", undefined, { metadata: { methods: MFA_METHODS.join(","), field: "object.mfaCode" } });
+  await requireFactor(deps, state, input.mfaCode);
+}
