@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authorizePath, confirmedUser, createOAuthApp, pkce, validAuthorize } from "./oauth-flow.ts";
 import { freePort } from "./processes.ts";
 import { startTestStack, type TestStack } from "./stack-helpers.ts";
-import { PASSWORD, type FlowApp, type LoggedUser } from "./user-flows.ts";
+import { totpCode } from "@gatehouse/users";
+import { loggedUser, PASSWORD, send, type FlowApp, type LoggedUser } from "./user-flows.ts";
 
 // The hosted login in a real browser: Debian's headless Chromium driven by
 // playwright-core against the stack (PostgreSQL + Redis) on a real port. The
@@ -98,6 +99,40 @@ describe("hosted login in headless Chromium", () => {
     await Promise.all([page.waitForLoadState("load"), page.getByRole("button", { name: "Iniciar sesión" }).click()]);
     await expect.poll(() => page.getByRole("alert").textContent()).toContain("no son correctos");
     expect(new URL(page.url()).pathname).toBe("/oauth2/authorize");
+    await context.close();
+  });
+
+  it("asks for the TOTP code of a user with MFA on (428): a wrong code re-asks, the right one lands on the redirect URI", async () => {
+    const mfaUser = await loggedUser(s, app);
+    const post = (url: string, body: unknown) => send(s, "POST", url, mfaUser.accessToken, app.entrypoint, body);
+    const secret = (await post("/activityid/v1/user/mfa/totp", {})).json().content.totp.secret as string;
+    // The previous time step confirms the factor; the current one is left for the login.
+    expect((await post("/activityid/v1/user/mfa/totp/confirm", { code: totpCode(secret, Date.now() - 30_000) })).statusCode).toBe(200);
+
+    const { verifier, challenge } = pkce();
+    const params = validAuthorize(app, challenge, { redirect_uri: redirectUri });
+    const context = await browser.newContext({ locale: "en-US" });
+    const page = await context.newPage();
+    await page.goto(`${base}${authorizePath(params)}`);
+    await page.getByLabel("Email").fill(mfaUser.email);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await Promise.all([page.waitForLoadState("load"), page.getByRole("button").click()]);
+    await expect.poll(() => page.getByRole("heading").textContent()).toBe("Two-step verification");
+
+    await page.getByLabel("Verification code").fill("000000" === totpCode(secret) ? "111111" : "000000");
+    await Promise.all([page.waitForLoadState("load"), page.getByRole("button").click()]);
+    await expect.poll(() => page.getByRole("alert").textContent()).toContain("not correct");
+
+    await page.getByLabel("Verification code").fill(totpCode(secret));
+    await Promise.all([page.waitForURL((u) => u.pathname === "/callback"), page.getByRole("button").click()]);
+    const back = new URL(page.url());
+    expect(back.searchParams.get("state")).toBe(params.state);
+    const res = await fetch(`${base}/oauth2/token`, {
+      method: "POST",
+      headers: { authorization: s.basic(app.id, app.password), "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "authorization_code", code: back.searchParams.get("code")!, redirect_uri: redirectUri, code_verifier: verifier }),
+    });
+    expect(res.status).toBe(200);
     await context.close();
   });
 

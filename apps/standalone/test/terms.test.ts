@@ -3,6 +3,7 @@ import { totpCode } from "@gatehouse/users";
 import { startTestStack, type TestStack } from "./stack-helpers.ts";
 import { loggedUser, PASSWORD, send, SOURCE } from "./user-flows.ts";
 import { acceptances, answer, login, newTypology, published, termsForm, typologyApp } from "./terms-flows.ts";
+import { authorizePath, formOf, pkce, postLogin, REDIRECT, validAuthorize } from "./oauth-flow.ts";
 
 // Legal assertions at login (contract sections 5 and 7): 451 with the spec's
 // body, acceptance by login `object.assertions`, by patch and by the hosted
@@ -155,6 +156,25 @@ describe.each([
     const ok = await post("/activityid/v1/user/access/mfa", app.token, { token: second.json().content.mfa.token, code: recovery[1] });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().content.user.assertions[T(typology)]).toMatchObject({ value: true, version: "2024-01" });
+  });
+
+  it("the hosted OAuth login stops at 451 with a link to the terms page, and goes on once they are accepted", async () => {
+    const typology = await newTypology(s);
+    const app = await typologyApp(s, typology);
+    const u = await loggedUser(s, app);
+    await published(s, terms(typology));
+    const params = validAuthorize(app, pkce().challenge, { redirect_uri: REDIRECT });
+    const signIn = async () => postLogin(s, formOf(await s.app.inject({ method: "GET", url: authorizePath(params) })), u.email, PASSWORD);
+    const stopped = await signIn();
+    expect(stopped.statusCode).toBe(451);
+    expect(stopped.headers.location).toBeUndefined();
+    const link = /href="([^"]*\/activityid\/v1\/user\/terms\?token=[^"]+)"/.exec(stopped.body)?.[1];
+    expect(link).toBeTruthy();
+    // Accepted (here at login with object.assertions): the hosted login now ends at the redirect URI.
+    expect((await login(s, app, u.email, { assertions: { [T(typology)]: answer(true) } })).statusCode).toBe(200);
+    const done = await signIn();
+    expect(done.statusCode).toBe(303);
+    expect(String(done.headers.location).startsWith(`${REDIRECT}?`)).toBe(true);
   });
 
   it("the hosted page (content.url): lists the assertions, refuses a missing mandatory answer, records accepts and declines", async () => {

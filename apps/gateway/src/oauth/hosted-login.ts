@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { errorFacts, type Locale } from "@gatehouse/errors";
 import type { GatewayDeps } from "../deps.ts";
 import { sendPage } from "../pages/html.ts";
-import { loginPage, messagePage } from "../pages/hosted-pages.ts";
+import { loginPage, messagePage, mfaPage } from "../pages/hosted-pages.ts";
 import { TEXTS } from "../pages/texts.ts";
 import { RESEND_PATH } from "../routes/activityid/resend.ts";
 import type { HostedApp } from "./applications.ts";
@@ -40,6 +40,13 @@ export function showLogin(
   );
 }
 
+/** The code form of the second step, with a fresh form token for the same authorization request. */
+function showMfa(h: HostedLoginDeps, req: FastifyRequest, reply: FastifyReply, pending: PendingAuthorization, mfaToken: string, error?: string) {
+  const lang = pageLocale(req, pending);
+  const formToken = h.forms.issue(req, reply, pending);
+  return sendPage(reply, error ? 400 : 200, mfaPage({ lang, formToken, mfaToken, error }));
+}
+
 /** The authorization response (RFC 6749 section 4.1.2; `iss` per RFC 9207) at the exact redirect URI. */
 export function redirectToClient(h: HostedLoginDeps, reply: FastifyReply, status: 302 | 303, redirectUri: string, params: Record<string, string | undefined>) {
   const location = withResponseParams(redirectUri, { ...params, iss: h.deps.config.publicAuthUrl });
@@ -74,22 +81,31 @@ export async function submitLogin(
 ) {
   const lang = pageLocale(req, pending);
   const t = TEXTS[lang];
+  const caller = { clientId: pending.clientId, entrypointId: pending.entrypointId, sourceId: "unknown", clientAddress: req.ip, locale: lang };
+  // The second step: the code for the MFA token of a 428.
+  if (form.mfa_token !== undefined) {
+    if (!h.deps.mfa) return sendMessage(reply, 500, lang, t.unexpected);
+    try {
+      const res = await h.deps.mfa.completeMfaLogin({ caller, mfaToken: form.mfa_token, code: (form.code ?? "").trim(), fca: false });
+      return await issueCode(h, reply, pending, res.session?.accessToken);
+    } catch (err) {
+      return interrupted(h, req, reply, app, pending, "", err, form.mfa_token);
+    }
+  }
   const email = (form.email ?? "").trim();
   const password = form.password ?? "";
   if (!email || !password) return showLogin(h, req, reply, app, pending, { status: 400, error: t.missingCredentials, email });
-  let loginToken: string;
   try {
-    const res = await h.deps.users!.loginUser({
-      caller: { clientId: pending.clientId, entrypointId: pending.entrypointId, sourceId: "unknown", clientAddress: req.ip, locale: lang },
-      email,
-      password,
-      fca: false,
-    });
-    if (!res.session?.accessToken) throw new Error("the users service opened no session");
-    loginToken = res.session.accessToken;
+    const res = await h.deps.users!.loginUser({ caller, email, password, fca: false });
+    return await issueCode(h, reply, pending, res.session?.accessToken);
   } catch (err) {
     return interrupted(h, req, reply, app, pending, email, err);
   }
+}
+
+/** A finished login: a code bound to it, sent to the exact redirect URI (303). */
+async function issueCode(h: HostedLoginDeps, reply: FastifyReply, pending: PendingAuthorization, loginToken: string | undefined) {
+  if (!loginToken) throw new Error("the users service opened no session");
   const issued = await h.deps.auth.issueAuthorizationCode({
     loginAccessToken: loginToken,
     clientId: pending.clientId,
@@ -103,12 +119,20 @@ export async function submitLogin(
 }
 
 /**
- * A login that did not end in a session, by the users service's reason.
- * The seam for the next login policies: terms (451, TERMS_NOT_ACCEPTED) and
- * MFA (428) each get a case here with their own page; until then they fall
- * to the generic error page.
+ * A login that did not end in a session, by the users service's reason:
+ * each interruption of the contract's order gets its page (412 resend, 428
+ * code, 451 terms).
  */
-function interrupted(h: HostedLoginDeps, req: FastifyRequest, reply: FastifyReply, app: HostedApp, pending: PendingAuthorization, email: string, err: unknown) {
+function interrupted(
+  h: HostedLoginDeps,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  app: HostedApp,
+  pending: PendingAuthorization,
+  email: string,
+  err: unknown,
+  mfaToken?: string,
+) {
   const lang = pageLocale(req, pending);
   const t = TEXTS[lang];
   const f = errorFacts(err);
@@ -127,6 +151,24 @@ function interrupted(h: HostedLoginDeps, req: FastifyRequest, reply: FastifyRepl
       }
       const text = limited ? `${t.unconfirmedText} ${t.resendLimited}` : t.unconfirmedText;
       return sendPage(reply, 403, messagePage(lang, t.unconfirmedTitle, text, links));
+    }
+    case "MFA_REQUIRED": {
+      // Enrolment needs the application (secret, authenticator); the hosted page only takes codes.
+      if (f.metadata.enroll === "true" || !f.metadata.mfa_token) {
+        return sendPage(reply, 428, messagePage(lang, t.mfaTitle, t.mfaEnrollText, [{ href: restartUrl(pending), label: t.backToSignIn }]));
+      }
+      return showMfa(h, req, reply, pending, f.metadata.mfa_token);
+    }
+    case "MFA_CODE_INVALID":
+      return mfaToken ? showMfa(h, req, reply, pending, mfaToken, t.mfaWrong) : sendMessage(reply, 400, lang, t.unexpected);
+    case "MFA_TOKEN_INVALID":
+      return sendMessage(reply, 400, lang, t.formExpired, [{ href: restartUrl(pending), label: t.backToSignIn }]);
+    case "TERMS_NOT_ACCEPTED": {
+      const links = [{ href: restartUrl(pending), label: t.backToSignIn }];
+      if (f.metadata.terms_token) {
+        links.unshift({ href: `${h.deps.config.publicBaseUrl}/activityid/v1/user/terms?token=${encodeURIComponent(f.metadata.terms_token)}`, label: t.termsLink });
+      }
+      return sendPage(reply, 451, messagePage(lang, t.termsTitle, t.termsText, links));
     }
     case "SERVICE_UNAVAILABLE":
     case "UPSTREAM_TIMEOUT":

@@ -38,6 +38,25 @@ export function loginPage(input: LoginPageInput): string {
   return page(input.lang, title, body.filter(Boolean).join("\n"));
 }
 
+/** The second step of the hosted login: one code input; the MFA token and form token ride hidden. */
+export function mfaPage(input: { lang: Locale; formToken: string; mfaToken: string; error?: string }): string {
+  const t = TEXTS[input.lang];
+  const invalid = input.error ? ' aria-invalid="true" aria-describedby="form-error"' : "";
+  const body = [
+    `<h1>${esc(t.mfaTitle)}</h1>`,
+    `<p>${esc(t.mfaText)}</p>`,
+    input.error ? `<p id="form-error" class="error" role="alert">${esc(input.error)}</p>` : "",
+    '<form method="post" action="authorize">',
+    `<input type="hidden" name="form_token" value="${esc(input.formToken)}">`,
+    `<input type="hidden" name="mfa_token" value="${esc(input.mfaToken)}">`,
+    `<label for="code">${esc(t.mfaCode)}</label>`,
+    `<input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" autocapitalize="none" spellcheck="false" maxlength="16" required${invalid}>`,
+    `<button type="submit">${esc(t.mfaSubmit)}</button>`,
+    "</form>",
+  ];
+  return page(input.lang, t.mfaTitle, body.filter(Boolean).join("\n"));
+}
+
 /** A page with a heading, a message and optional links (errors, sign-out, interruptions). */
 export function messagePage(lang: Locale, title: string, text: string, links: { href: string; label: string }[] = []): string {
   const items = links.map((l) => `<p><a href="${esc(l.href)}">${esc(l.label)}</a></p>`);
