@@ -41,6 +41,7 @@ export function authSettings(config: Config) {
     issuer: config.publicAuthUrl,
     audience: config.publicBaseUrl,
     accessTokenTtlSeconds: config.accessTokenTtlSeconds,
+    authorizationCodeTtlSeconds: config.authorizationCodeTtlSeconds,
     refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
     refreshIdleTtlSeconds: config.refreshIdleTtlSeconds,
     signingAlg: config.signingAlg,

@@ -10,6 +10,7 @@ describe("loadConfig", () => {
     expect(c.publicAuthUrl).toBe("http://localhost:8080");
     expect(c.accessTokenTtlSeconds).toBe(3600);
     expect(c.refreshTokenTtlSeconds).toBe(30 * 86400);
+    expect(c.authorizationCodeTtlSeconds).toBe(60);
   });
   it("derives the public roots from PUBLIC_URL and lets each be overridden", () => {
     const c = loadConfig({ PUBLIC_URL: "https://id.example.com/", PUBLIC_AUTH_URL: "https://auth.example.com" });
@@ -34,6 +35,7 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({ BOOTSTRAP_OPERATOR_CLIENT_ID: "op" })).toThrow(/go together/);
     expect(() => loadConfig({ SIGNING_ALG: "HS256" })).toThrow(/SIGNING_ALG/);
+    expect(() => loadConfig({ AUTHORIZATION_CODE_TTL: "900" })).toThrow(/AUTHORIZATION_CODE_TTL/);
     expect(() => loadConfig({ BOOTSTRAP_OPERATOR_CLIENT_ID: "op", BOOTSTRAP_OPERATOR_CLIENT_SECRET: "x".repeat(20) })).toThrow(/3-64/);
     expect(() => loadConfig({ BOOTSTRAP_OPERATOR_CLIENT_ID: "operator", BOOTSTRAP_OPERATOR_CLIENT_SECRET: "short" })).toThrow(/16/);
   });

@@ -18,6 +18,8 @@ export interface Config {
   publicAuthUrl: string;
   bootstrapOperator: { clientId: string; clientSecret: string } | undefined;
   accessTokenTtlSeconds: number;
+  /** Lifetime of an authorization code (60 s to 10 min). */
+  authorizationCodeTtlSeconds: number;
   refreshTokenTtlSeconds: number;
   /** A refresh family unused this long ends (idle lifetime). */
   refreshIdleTtlSeconds: number;
@@ -101,6 +103,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicAuthUrl: stripSlash(url(env, "PUBLIC_AUTH_URL", publicUrl, ["http:", "https:"])!),
     bootstrapOperator: opId && opSecret ? { clientId: opId, clientSecret: opSecret } : undefined,
     accessTokenTtlSeconds: int(env, "ACCESS_TOKEN_TTL", 3600, 60, 86_400),
+    authorizationCodeTtlSeconds: int(env, "AUTHORIZATION_CODE_TTL", 60, 60, 600),
     refreshTokenTtlSeconds: int(env, "REFRESH_TOKEN_TTL", 30 * 86_400, 60, 365 * 86_400),
     refreshIdleTtlSeconds: int(env, "REFRESH_IDLE_TTL", 7 * 86_400, 60, 365 * 86_400),
     signingAlg: alg,
