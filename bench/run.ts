@@ -1,49 +1,69 @@
 import { cpus } from "node:os";
 import { fileURLToPath } from "node:url";
 import type { LoadSettings } from "./lib/load.ts";
-import { printTable, writeJson, type Measured } from "./lib/report.ts";
-import { measure, tokenRequest } from "./lib/scenario.ts";
-import { startGatehouse, startOidcProvider, type Target } from "./lib/targets.ts";
+import { printTable, writeJson } from "./lib/report.ts";
+import { printUserTable } from "./lib/user-report.ts";
+import { failedRequests as failedLoop, type LoopMeasured, type Skipped } from "./lib/user-scenario.ts";
+import { clientCredentialsComparison, failedRequests as failedAutocannon } from "./scenarios/client-credentials.ts";
+import { userScenarios } from "./scenarios/users.ts";
 
-// npm run bench: client_credentials throughput of `npm start` (PostgreSQL +
-// Redis) through the gateway, against oidc-provider issuing JWT access tokens.
-// Each server runs alone, one after the other; the load runs in this process.
+// npm run bench: client_credentials of Gatehouse against oidc-provider, then
+// logins, refresh rotations and patches on one Gatehouse (PostgreSQL + Redis).
+// Exits non-zero when any request failed; a missed target is printed only.
 
 const settings: LoadSettings = {
   seconds: Number(process.env.BENCH_SECONDS ?? 10),
   connections: Number(process.env.BENCH_CONNECTIONS ?? 32),
 };
-const TARGET_RATIO = 2;
-const form = { grant_type: "client_credentials", scope: "apps:read" };
 
-async function run(start: () => Promise<Target>): Promise<Measured> {
-  const target = await start();
-  try {
-    return await measure(target, tokenRequest(target, form), settings);
-  } catch (err) {
-    console.error(`${target.name} output:\n${target.child.output()}`);
-    throw err;
-  } finally {
-    await target.stop();
-  }
-}
+const cc = await clientCredentialsComparison(settings);
+const u = await userScenarios(settings);
 
-const gatehouse = await run(startGatehouse);
-const peer = await run(startOidcProvider);
-const ratio = gatehouse.result.requestsPerSecond / peer.result.requestsPerSecond;
-
-printTable("client_credentials (JWT access token)", [gatehouse, peer], ratio, settings);
+printTable("client_credentials (JWT access token)", [cc.gatehouse, cc["oidc-provider"]], cc.ratio, settings);
+printUserTable(
+  [
+    { measured: u.login, percentOfCeiling: u.login.percentOfCeiling, targetPercent: u.login.targetPercent },
+    { measured: u.refresh },
+    { measured: u.patch, percentOfCeiling: "skipped" in u.patch ? undefined : u.patch.percentOfCeiling },
+  ],
+  u.argon2Ceiling,
+  settings,
+);
 await writeJson(fileURLToPath(new URL("./results/latest.json", import.meta.url)), {
   date: new Date().toISOString(),
   node: process.version,
   cpus: cpus().length,
   settings,
   scenarios: {
-    client_credentials: { form, gatehouse, "oidc-provider": peer, ratio, target: TARGET_RATIO, met: ratio >= TARGET_RATIO },
+    client_credentials: cc,
+    argon2_ceiling: u.argon2Ceiling,
+    login: u.login,
+    refresh_rotation: u.refresh,
+    patch: u.patch,
   },
 });
 
-const failed = [gatehouse, peer].filter((m) => m.result.non2xx + m.result.errors + m.result.timeouts > 0);
-for (const m of failed) console.error(`${m.name}: ${m.result.non2xx} non-2xx, ${m.result.errors} errors, ${m.result.timeouts} timeouts`, m.result.statusCodes);
-if (ratio < TARGET_RATIO) console.error(`gatehouse is ${ratio.toFixed(2)}x the peer, below the ${TARGET_RATIO}x target`);
-process.exitCode = failed.length > 0 ? 1 : 0;
+let failed = 0;
+for (const m of [cc.gatehouse, cc["oidc-provider"]]) {
+  const n = failedAutocannon(m);
+  failed += n;
+  if (n > 0) console.error(`${m.name}: ${m.result.non2xx} non-2xx, ${m.result.errors} errors, ${m.result.timeouts} timeouts`, m.result.statusCodes);
+}
+for (const m of [u.login, u.refresh, u.patch] as (LoopMeasured | Skipped)[]) {
+  const n = failedLoop(m);
+  failed += n;
+  if (n > 0 && !("skipped" in m)) {
+    console.error(`${m.name}: ${n} failed requests (${m.warmUpFailed} in the warm-up), statuses`, m.result.statusCodes, m.result.failureSamples);
+  }
+}
+if (!cc.met) console.error(`client_credentials: gatehouse is ${cc.ratio.toFixed(2)}x the peer, below the ${cc.target}x target`);
+if (!u.login.met) {
+  const { serverCores, machineCores } = u.login.cpu;
+  console.error(
+    `login: ${u.login.result.requestsPerSecond.toFixed(1)}/s is ${u.login.percentOfCeiling}% of the argon2id ceiling, below the ${u.login.targetPercent}% target` +
+      ` (the server used ${serverCores ?? "?"} cores, ${u.login.cpuMicrosPerRequest ?? "?"} µs of CPU per login against ${Math.round(u.argon2Ceiling.verifyMedianMs * 1000)} µs per verify;` +
+      ` the machine was busy on ${machineCores ?? "?"} of ${u.argon2Ceiling.cores};` +
+      ` it is ${u.login.percentOfAllCores}% of the ${u.argon2Ceiling.allCoresPerSecond}/s that ${u.argon2Ceiling.cores} verifies at once reached in the bench process)`,
+  );
+}
+process.exitCode = failed > 0 ? 1 : 0;

@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { LoadResult, LoadSettings } from "./load.ts";
+import type { RunCpu } from "./machine.ts";
 
 export interface Measured {
   name: string;
@@ -10,19 +11,25 @@ export interface Measured {
   cpuMicrosPerRequest: number | undefined;
   /** Busy share of the machine's CPU just before the run, the server idle (noise indicator). */
   backgroundLoad: number;
+  /** Where the CPU went during the measured run. */
+  cpu: RunCpu;
 }
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
+/** Cores the server used / cores the whole machine was busy, during the run. */
+export const cores = (c: RunCpu) => `${c.serverCores === undefined ? "-" : fmt(c.serverCores, 2)}/${c.machineCores === undefined ? "-" : fmt(c.machineCores, 2)}`;
+
 /** The comparison table on stdout. */
 export function printTable(title: string, rows: Measured[], ratio: number, settings: LoadSettings) {
-  const head = ["server", "req/s", "p50 ms", "p99 ms", "CPU µs/req", "2xx", "non-2xx", "errors"];
+  const head = ["server", "req/s", "p50 ms", "p99 ms", "CPU µs/req", "cores srv/all", "2xx", "non-2xx", "errors"];
   const body = rows.map((r) => [
     r.name,
     fmt(r.result.requestsPerSecond),
     fmt(r.result.latencyP50Ms),
     fmt(r.result.latencyP99Ms),
     r.cpuMicrosPerRequest === undefined ? "-" : fmt(r.cpuMicrosPerRequest, 0),
+    cores(r.cpu),
     String(r.result.ok2xx),
     String(r.result.non2xx),
     String(r.result.errors + r.result.timeouts),

@@ -1,4 +1,4 @@
-import { backgroundLoad } from "./machine.ts";
+import { backgroundLoad, runMeter, warnSteal } from "./machine.ts";
 import { peekJwt, runLoad, sendOnce, type LoadRequest, type LoadSettings } from "./load.ts";
 import type { Measured } from "./report.ts";
 import type { Target } from "./targets.ts";
@@ -34,10 +34,10 @@ export async function measure(t: Target, req: LoadRequest, settings: LoadSetting
   console.log(`${t.name}: warm-up ${WARM_UP_SECONDS} s`);
   await runLoad(req, { ...settings, seconds: WARM_UP_SECONDS });
   console.log(`${t.name}: measuring ${settings.seconds} s`);
-  const cpuBefore = t.child.cpuSeconds();
+  const meter = runMeter(() => t.child.cpuSeconds());
   const result = await runLoad(req, settings);
-  const cpuAfter = t.child.cpuSeconds();
-  const cpuMicrosPerRequest =
-    cpuBefore === undefined || cpuAfter === undefined || result.requests === 0 ? undefined : Math.round(((cpuAfter - cpuBefore) * 1e6) / result.requests);
-  return { name: t.name, tokenAlg: String(header.alg), result, cpuMicrosPerRequest, backgroundLoad: Math.round(background * 100) / 100 };
+  const cpu = meter();
+  warnSteal(t.name, cpu.steal);
+  const cpuMicrosPerRequest = cpu.serverCpuSeconds === undefined || result.requests === 0 ? undefined : Math.round((cpu.serverCpuSeconds * 1e6) / result.requests);
+  return { name: t.name, tokenAlg: String(header.alg), result, cpuMicrosPerRequest, backgroundLoad: Math.round(background * 100) / 100, cpu };
 }

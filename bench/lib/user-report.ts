@@ -1,0 +1,48 @@
+import type { LoadSettings } from "./load.ts";
+import { cores } from "./report.ts";
+import type { LoopMeasured, Skipped } from "./user-scenario.ts";
+import type { Argon2Ceiling } from "./argon2-ceiling.ts";
+
+export interface UserRow {
+  measured: LoopMeasured | Skipped;
+  /** Share of the argon2id ceiling, for the scenarios that verify a password per request. */
+  percentOfCeiling?: number;
+  /** The target share, where there is one. */
+  targetPercent?: number;
+}
+
+const fmt = (n: number, digits = 1) => n.toFixed(digits);
+
+/** The user scenarios' table on stdout. */
+export function printUserTable(rows: UserRow[], ceiling: Argon2Ceiling, settings: LoadSettings) {
+  const head = ["scenario", "req/s", "p50 ms", "p99 ms", "CPU µs/req", "cores srv/all", "% ceiling", "200", "other", "errors"];
+  const body = rows.map(({ measured: m, percentOfCeiling, targetPercent }) => {
+    if ("skipped" in m) return [m.name, "skipped", "", "", "", "", "", "", "", ""];
+    const r = m.result;
+    const share = percentOfCeiling === undefined ? "-" : `${fmt(percentOfCeiling)}${targetPercent === undefined ? "" : ` (≥${targetPercent})`}`;
+    return [
+      m.name,
+      fmt(r.requestsPerSecond),
+      fmt(r.latencyP50Ms),
+      fmt(r.latencyP99Ms),
+      m.cpuMicrosPerRequest === undefined ? "-" : fmt(m.cpuMicrosPerRequest, 0),
+      cores(m.cpu),
+      share,
+      String(r.statusCodes[r.expectedStatus] ?? 0),
+      String(r.requests - r.errors - r.timeouts - (r.statusCodes[r.expectedStatus] ?? 0)),
+      String(r.errors + r.timeouts),
+    ];
+  });
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ").trimEnd();
+  console.log(`\nuser scenarios on gatehouse (${settings.seconds} s, ${settings.connections} connections)`);
+  console.log(
+    `argon2id ceiling = ${ceiling.cores} cores / ${fmt(ceiling.verifyMedianMs, 2)} ms per verify = ${fmt(ceiling.perSecond)} password checks/s` +
+      ` (m=${ceiling.params.memoryCost} KiB, t=${ceiling.params.timeCost}, p=${ceiling.params.parallelism});` +
+      ` ${ceiling.cores} verifies at once in the bench process: ${fmt(ceiling.allCoresPerSecond)}/s`,
+  );
+  console.log(line(head));
+  for (const b of body) console.log(line(b));
+  for (const { measured: m } of rows) if ("skipped" in m) console.log(`${m.name}: skipped, ${m.skipped}`);
+  console.log("");
+}
