@@ -17,7 +17,7 @@ import {
 } from "@gatehouse/proto";
 import { callerInterceptors, directTransport, type InternalTokens, type ServiceModule } from "@gatehouse/rpc";
 import type { KeyRing } from "@gatehouse/secrets";
-import { createUsers, type CatalogAssertion, type ResolvedEntrypoint } from "@gatehouse/users";
+import { createUsers, DEFAULT_CONFIRMATION_OPTIONS, type CatalogAssertion, type ResolvedEntrypoint } from "@gatehouse/users";
 import type { Stores } from "./stores.ts";
 import { serverInterceptors } from "./wiring.ts";
 
@@ -177,6 +177,8 @@ export async function wireUsers(args: {
     assertions: cachedAssertions(args.assertions, config.assertionsCacheTtlSeconds * 1000),
     enqueue: (job) => queue.enqueue(job),
     openSession: sessionOpener(args.auth),
+    loginLimits: config.loginLimits,
+    confirmation: { ...DEFAULT_CONFIRMATION_OPTIONS, ...config.confirmation },
   });
   const interceptors = serverInterceptors(mod, logger, internal);
   const as = (caller: string) => directTransport(mod.routes, interceptors, callerInterceptors(internal, caller));

@@ -41,14 +41,22 @@ describe.each([
     const res = await patch(u, { datas: { birthday: data("1990-05-17") } });
     expect(res.statusCode).toBe(200);
     const body = res.json();
+    expect(typeof u.id).toBe("number");
     expect(body.result.status).toBe(200);
     expect(body.content.user).toMatchObject({ id: u.id, pulse_id: u.pulseId, objectType: "user" });
     expect(body.content.user.datas).toEqual({ name: { objectType: "data", value: "Ana" }, birthday: { objectType: "data", value: "1990-05-17" } });
     const same = await patch(u, { datas: { birthday: data("1990-05-17") } });
     expect(same.statusCode).toBe(304);
+    // actor.id as login answers it (a JSON number) is the same person.
+    const numeric = await send(s, "PATCH", `/activityid/v1/user/update/${u.id}`, u.accessToken, app.entrypoint, {
+      ...patchBody(u.id, { datas: { birthday: data("1990-05-18") } }),
+      actor: { id: u.id, objectType: "person" },
+    });
+    expect(numeric.statusCode).toBe(200);
     expect(same.body).toBe("");
     // By pulse_id, with null removing the optional field.
     const byPulse = await send(s, "PATCH", `/activityid/v1/user/update/pulse-id/${u.pulseId}`, u.accessToken, app.entrypoint, patchBody(u.pulseId, { datas: { birthday: null } }));
+    expect(byPulse.json().content.user.datas.name.value).toBe("Ana");
     expect(byPulse.statusCode).toBe(200);
     expect(byPulse.json().content.user.datas.birthday).toBeUndefined();
   });

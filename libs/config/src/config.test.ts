@@ -11,6 +11,9 @@ describe("loadConfig", () => {
     expect(c.accessTokenTtlSeconds).toBe(3600);
     expect(c.refreshTokenTtlSeconds).toBe(30 * 86400);
     expect(c.authorizationCodeTtlSeconds).toBe(60);
+    expect(c.loginLimits).toEqual({ perAccount: 5, perAddress: 100, windowSeconds: 900 });
+    expect(c.confirmation.resendLimit).toBe(3);
+    expect(loadConfig({ LOGIN_FAILURES_PER_ACCOUNT: "10" }).loginLimits.perAccount).toBe(10);
   });
   it("derives the public roots from PUBLIC_URL and lets each be overridden", () => {
     const c = loadConfig({ PUBLIC_URL: "https://id.example.com/", PUBLIC_AUTH_URL: "https://auth.example.com" });

@@ -18,6 +18,10 @@ export interface Config {
   publicAuthUrl: string;
   bootstrapOperator: { clientId: string; clientSecret: string } | undefined;
   accessTokenTtlSeconds: number;
+  /** Failed logins allowed per account and per client address in each window (contract section 5). */
+  loginLimits: { perAccount: number; perAddress: number; windowSeconds: number };
+  /** Confirmation code lifetimes and the resend limit (per user and identifier, per window). */
+  confirmation: { emailTtlSeconds: number; smsTtlSeconds: number; resendLimit: number; resendWindowSeconds: number };
   /** Lifetime of an authorization code (60 s to 10 min). */
   authorizationCodeTtlSeconds: number;
   refreshTokenTtlSeconds: number;
@@ -104,6 +108,17 @@ export function loadConfig(env: Env = process.env): Config {
     bootstrapOperator: opId && opSecret ? { clientId: opId, clientSecret: opSecret } : undefined,
     accessTokenTtlSeconds: int(env, "ACCESS_TOKEN_TTL", 3600, 60, 86_400),
     authorizationCodeTtlSeconds: int(env, "AUTHORIZATION_CODE_TTL", 60, 60, 600),
+    loginLimits: {
+      perAccount: int(env, "LOGIN_FAILURES_PER_ACCOUNT", 5, 1, 1000),
+      perAddress: int(env, "LOGIN_FAILURES_PER_ADDRESS", 100, 1, 100_000),
+      windowSeconds: int(env, "LOGIN_THROTTLE_WINDOW", 900, 10, 86_400),
+    },
+    confirmation: {
+      emailTtlSeconds: int(env, "CONFIRMATION_EMAIL_TTL", 3600, 60, 7 * 86_400),
+      smsTtlSeconds: int(env, "CONFIRMATION_SMS_TTL", 600, 60, 86_400),
+      resendLimit: int(env, "CONFIRMATION_RESEND_LIMIT", 3, 1, 100),
+      resendWindowSeconds: int(env, "CONFIRMATION_RESEND_WINDOW", 3600, 60, 86_400),
+    },
     refreshTokenTtlSeconds: int(env, "REFRESH_TOKEN_TTL", 30 * 86_400, 60, 365 * 86_400),
     refreshIdleTtlSeconds: int(env, "REFRESH_IDLE_TTL", 7 * 86_400, 60, 365 * 86_400),
     signingAlg: alg,

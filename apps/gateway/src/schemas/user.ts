@@ -43,9 +43,21 @@ export const ReplaceEnvelope = Type.Object(
 );
 
 /** Patch (spec endpoint 3): verb `update`, the person as actor, any members of the user; null removes. */
+/**
+ * The person of a patch: its object_id or pulse_id. Login answers the
+ * object_id as a JSON number (a long in the spec), so a number is taken too.
+ */
+const Person = Type.Object(
+  {
+    id: Type.Union([Type.String({ minLength: 1, maxLength: 128 }), Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })]),
+    objectType: Type.Literal("person"),
+  },
+  closed,
+);
+
 export const PatchEnvelope = Type.Object(
   {
-    actor: Actor("person"),
+    actor: Person,
     verb: Type.Literal("update"),
     object: Type.Object(
       {

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { hash, parseOptions, verify as argonVerify, type Options } from "@node-rs/argon2";
 
 /** argon2id parameters (OWASP minimum: m=19 MiB, t=2, p=1). */
@@ -32,23 +33,45 @@ export function passwordPolicy(password: string): "too_short" | "too_long" | und
 }
 
 /**
+ * At most `slots` calls of `fn` run at once; the others wait in order. More
+ * argon2 runs than cores only thrash the caches (19 MiB each) and libuv's
+ * pool, which DNS and file I/O share.
+ */
+export function gate(slots: number) {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async <T>(fn: () => Promise<T>): Promise<T> => {
+    if (running >= slots) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+    try {
+      return await fn();
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  };
+}
+
+/**
  * argon2id with PHC strings. @node-rs/argon2 hashes on libuv's thread pool,
  * so the event loop keeps serving while a hash runs.
  */
-export function argon2Passwords(params: HashParams = DEFAULT_HASH_PARAMS): Passwords {
+export function argon2Passwords(params: HashParams = DEFAULT_HASH_PARAMS, slots = availableParallelism()): Passwords {
   const options: Options = { ...params, algorithm: ARGON2ID };
+  const run = gate(Math.max(1, slots));
   // Unknown users are verified against this hash so that they cost the same as a wrong password.
   let dummy: Promise<string> | undefined;
   const dummyHash = () => (dummy ??= hash("gatehouse-dummy-password", options));
   return {
-    hash: (password) => hash(password, options),
+    hash: (password) => run(() => hash(password, options)),
     async verify(phc, password) {
       if (!phc) {
-        await argonVerify(await dummyHash(), password).catch(() => false);
+        const dummyPhc = await dummyHash();
+        await run(() => argonVerify(dummyPhc, password)).catch(() => false);
         return false;
       }
       try {
-        return await argonVerify(phc, password);
+        return await run(() => argonVerify(phc, password));
       } catch {
         return false; // not a PHC string we can read
       }

@@ -8,7 +8,10 @@ export interface LoginLimits {
   windowSeconds: number;
 }
 
-export const DEFAULT_LOGIN_LIMITS: LoginLimits = { perAccount: 5, perAddress: 20, windowSeconds: 900 };
+// Per address: an application's backend calls /user/access for all of its
+// users from one address, and attempts count while in flight, so the address
+// limit is wide; the account limit is the tight one.
+export const DEFAULT_LOGIN_LIMITS: LoginLimits = { perAccount: 5, perAddress: 100, windowSeconds: 900 };
 
 const accountKey = (email: string) => `users:login:acct:${email}`;
 const addressKey = (address: string) => `users:login:addr:${address}`;

@@ -94,11 +94,11 @@ export const updateRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, 
 
   const patch = (target: (id: string) => UpdateCall["target"]) => (req: FastifyRequest<{ Params: { id: string }; Body: Static<typeof PatchEnvelope> }>, reply: FastifyReply) =>
     update(req, reply, () =>
-      req.body.actor.id !== req.params.id
+      String(req.body.actor.id) !== req.params.id
         ? undefined
         : {
             mode: UpdateMode.PATCH,
-            actorId: req.body.actor.id,
+            actorId: String(req.body.actor.id),
             target: target(req.params.id),
             object: req.body.object,
             sourceId: req.body.source.id,
