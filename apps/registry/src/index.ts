@@ -16,10 +16,21 @@ export const registryMigrations: Migrations = {
   dir: fileURLToPath(new URL("../migrations", import.meta.url)),
 };
 
+export type RegistryNotify = (topic: "application" | "assertions", id: string) => void;
+
+/** The kv channel of each registry notice (`registry.changed.<topic>`, message = the id). */
+export const registryChannel = (topic: "application" | "assertions") => `registry.changed.${topic}`;
+
 export interface RegistryDeps {
   db: Db;
   keys: KeyRing;
   logger: Logger;
+  /**
+   * Tells the other services' caches that something they read changed (an
+   * application's settings, the assertion catalog); the launcher publishes it
+   * over the shared kv. Optional: the caches also expire on their own.
+   */
+  notify?: RegistryNotify;
   options?: {
     /** A face verification platform is purchased: national_id fields may set requiresVerification. */
     faceVerification?: boolean;
@@ -34,12 +45,13 @@ export async function createRegistry(deps: RegistryDeps): Promise<ServiceModule>
     secrets: clientSecrets(deps.keys),
     options: { faceVerification: deps.options?.faceVerification ?? false },
     logger: deps.logger,
+    notify: deps.notify,
   });
   return {
     name: "registry",
     routes: (router) => {
       router.service(RegistryService, service);
-      router.service(AssertionsService, createAssertionsService({ db: deps.db, catalogs: catalogStore(deps.db), logger: deps.logger }));
+      router.service(AssertionsService, createAssertionsService({ db: deps.db, catalogs: catalogStore(deps.db), logger: deps.logger, notify: deps.notify }));
     },
     // Both services' methods, by local name (the assertion methods are not RegistryService's).
     policy: { ...registryPolicy, ...assertionsPolicy },

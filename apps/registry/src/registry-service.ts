@@ -17,6 +17,8 @@ import type { ClientSecrets } from "./credentials/secrets.ts";
 import { credentialStore } from "./credentials/store.ts";
 
 export interface RegistryServiceDeps {
+  /** Tells other services' caches that an application changed. */
+  notify?: (topic: "application", id: string) => void;
   db: Db;
   catalogs: CatalogStore;
   secrets: ClientSecrets;
@@ -100,6 +102,7 @@ export function createRegistryService(deps: RegistryServiceDeps): ServiceImpl<ty
         actor,
       });
       deps.logger.info({ clientId: req.clientId, actor }, "application settings updated");
+      deps.notify?.("application", req.clientId);
       return { settings };
     },
 

@@ -9,6 +9,7 @@ import { createRegistry } from "@gatehouse/registry";
 import { callerInterceptors, directTransport, InternalTokens } from "@gatehouse/rpc";
 import { bootstrapOperator } from "./bootstrap.ts";
 import { closeStores, migrateAll, openStores, type Stores } from "./stores.ts";
+import { kvRegistryNotify } from "./registry-caches.ts";
 import { wireUsers } from "./users-wiring.ts";
 import { accessTokenVerifier, authSettings, serverInterceptors } from "./wiring.ts";
 
@@ -35,7 +36,12 @@ export async function buildStack(config: Config, logger: Logger = createLogger("
   const authRef: { client?: Client<typeof AuthService> } = {};
   const verify = accessTokenVerifier(config, kv, () => authRef.client!);
 
-  const registryMod = await createRegistry({ db, keys, logger: logger.child({ service: "registry" }) });
+  const registryMod = await createRegistry({
+    db,
+    keys,
+    logger: logger.child({ service: "registry" }),
+    notify: kvRegistryNotify(kv, (err) => logger.warn({ err }, "registry notice not published")),
+  });
   const registryServer = serverInterceptors(registryMod, logger, internal, verify);
   const registryAs = (caller: string) =>
     createClient(RegistryService, directTransport(registryMod.routes, registryServer, callerInterceptors(internal, caller)));

@@ -19,61 +19,11 @@ import { callerInterceptors, directTransport, type InternalTokens, type ServiceM
 import type { KeyRing } from "@gatehouse/secrets";
 import { createUsers, DEFAULT_CONFIRMATION_OPTIONS, type CatalogAssertion, type ResolvedEntrypoint } from "@gatehouse/users";
 import type { Stores } from "./stores.ts";
+import { cachedAssertions, cachedEntrypoints } from "./registry-caches.ts";
 import { serverInterceptors } from "./wiring.ts";
 
 /** Scope of a user's login session (ACCESS_TOKEN for replace and patch, refresh allowed). */
 export const USER_SESSION_SCOPE = "profile offline_access";
-
-/** Entry points from the registry, each kept for 30 s (the registry owns them; edits show within that time). */
-export function cachedEntrypoints(registry: Client<typeof RegistryService>, ttlMs = 30_000) {
-  const cache = new Map<string, { value: ResolvedEntrypoint | undefined; until: number }>();
-  return async (id: string): Promise<ResolvedEntrypoint | undefined> => {
-    const hit = cache.get(id);
-    if (hit && hit.until > Date.now()) return hit.value;
-    let value: ResolvedEntrypoint | undefined;
-    try {
-      const res = await registry.getEntrypoint({ entrypointId: id });
-      value = { entrypoint: res.entrypoint!, clientId: res.clientId, whitelist: res.whitelist, defaultCallback: res.defaultCallback, mfa: res.mfa };
-    } catch (err) {
-      const code = ConnectError.from(err).code;
-      if (code !== Code.NotFound && code !== Code.InvalidArgument) throw err;
-    }
-    if (cache.size >= 10_000) cache.clear();
-    cache.set(id, { value, until: Date.now() + ttlMs });
-    return value;
-  };
-}
-
-/**
- * The registry's legal-assertion catalog (latest versions) by typology set,
- * each kept for `ttlMs` (ASSERTIONS_CACHE_TTL, 30 s): a new version is
- * enforced at login within that time.
- */
-export function cachedAssertions(assertions: Client<typeof AssertionsService>, ttlMs = 30_000) {
-  const cache = new Map<string, { value: CatalogAssertion[]; until: number }>();
-  return async (typologies: string[]): Promise<CatalogAssertion[]> => {
-    // No typology, no assertion (an empty filter would list the whole catalog).
-    if (!typologies.length) return [];
-    const key = [...typologies].sort().join(",");
-    const hit = cache.get(key);
-    if (hit && hit.until > Date.now()) return hit.value;
-    const res = await assertions.listAssertions({ typologies });
-    const value = res.assertions.map((a) => ({
-      key: a.key,
-      version: a.version,
-      displayName: { ...a.displayName },
-      type: a.type,
-      typology: a.typology,
-      property: a.property,
-      mandatory: a.mandatory,
-    }));
-    if (ttlMs > 0) {
-      if (cache.size >= 1_000) cache.clear();
-      cache.set(key, { value, until: Date.now() + ttlMs });
-    }
-    return value;
-  };
-}
 
 /** A login session from the auth service, in the shape of the spec's session_info. */
 export function sessionOpener(auth: Client<typeof AuthService>) {
@@ -173,8 +123,8 @@ export async function wireUsers(args: {
     kv: stores.kv,
     keys: stores.keys,
     logger: logger.child({ service: "users" }),
-    entrypoints: cachedEntrypoints(args.registry),
-    assertions: cachedAssertions(args.assertions, config.assertionsCacheTtlSeconds * 1000),
+    entrypoints: await cachedEntrypoints(args.registry, stores.kv),
+    assertions: await cachedAssertions(args.assertions, stores.kv, config.assertionsCacheTtlSeconds * 1000),
     enqueue: (job) => queue.enqueue(job),
     openSession: sessionOpener(args.auth),
     loginLimits: config.loginLimits,

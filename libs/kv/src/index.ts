@@ -1,3 +1,4 @@
+import { EventEmitter } from "node:events";
 import { Redis } from "ioredis";
 
 /**
@@ -25,6 +26,14 @@ export interface Kv {
   incr(key: string, ttlSeconds: number): Promise<{ count: number; ttlSeconds: number }>;
   /** Takes one back from a live counter (never below zero, never creating it); it keeps its window. */
   decr(key: string): Promise<void>;
+  /**
+   * Tells every process listening on `channel` (Redis pub/sub; in memory:
+   * this process). Fire and forget: a notice may be lost, so listeners keep
+   * a fallback (a cache TTL).
+   */
+  publish(channel: string, message: string): Promise<void>;
+  /** Calls `onMessage` for each notice on `channel`; the returned function stops listening. */
+  subscribe(channel: string, onMessage: (message: string) => void): Promise<() => Promise<void>>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
   /** The Redis connection options for libraries that need their own (BullMQ); undefined in memory. */
@@ -51,6 +60,7 @@ if current > 0 then redis.call('DECR', KEYS[1]) end
 return 1`;
 
 function redisKv(url: string, prefix: string): Kv {
+  let subscriber: Redis | undefined;
   // Fail fast instead of queueing commands while Redis is away: callers answer 503.
   const r = new Redis(url, { keyPrefix: prefix, enableOfflineQueue: true, maxRetriesPerRequest: 2, lazyConnect: false });
   r.on("error", () => undefined);
@@ -82,6 +92,23 @@ function redisKv(url: string, prefix: string): Kv {
     async decr(k) {
       await r.eval(DECR_IF_LIVE, 1, k);
     },
+    async publish(channel, message) {
+      // Channels are not keys: ioredis does not prefix them, so the prefix is added here.
+      await r.publish(`${prefix}${channel}`, message);
+    },
+    async subscribe(channel, onMessage) {
+      const full = `${prefix}${channel}`;
+      // A connection in subscriber mode serves nothing else: one per process, made on first use.
+      const sub = (subscriber ??= r.duplicate());
+      sub.on("error", () => undefined);
+      const listener = (ch: string, msg: string) => ch === full && onMessage(msg);
+      sub.on("message", listener);
+      await sub.subscribe(full);
+      return async () => {
+        sub.off("message", listener);
+        if (sub.listenerCount("message") === 0) await sub.unsubscribe(full).catch(() => undefined);
+      };
+    },
     async ping() {
       try {
         return (await r.ping()) === "PONG";
@@ -90,6 +117,7 @@ function redisKv(url: string, prefix: string): Kv {
       }
     },
     async close() {
+      if (subscriber) await subscriber.quit().catch(() => subscriber?.disconnect());
       await r.quit().catch(() => r.disconnect());
     },
   };
@@ -97,6 +125,7 @@ function redisKv(url: string, prefix: string): Kv {
 
 function memoryKv(): Kv {
   const data = new Map<string, { v: string; exp: number }>();
+  const bus = new EventEmitter().setMaxListeners(0);
   const now = () => Date.now();
   const live = (k: string) => {
     const e = data.get(k);
@@ -151,12 +180,20 @@ function memoryKv(): Kv {
       const e = live(k);
       if (e && Number(e.v) > 0) e.v = String(Number(e.v) - 1);
     },
+    async publish(channel, message) {
+      bus.emit(channel, message);
+    },
+    async subscribe(channel, onMessage) {
+      bus.on(channel, onMessage);
+      return async () => void bus.off(channel, onMessage);
+    },
     async ping() {
       return true;
     },
     async close() {
       clearInterval(sweep);
       data.clear();
+      bus.removeAllListeners();
     },
   };
 }

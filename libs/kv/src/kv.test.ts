@@ -2,13 +2,14 @@ import { afterAll, describe, expect, it } from "vitest";
 import { redisTestUrl, uniquePrefix } from "@gatehouse/testing";
 import { openKv, type Kv } from "./index.ts";
 
-const stores: [string, () => Kv][] = [
-  ["Redis", () => openKv({ redisUrl: redisTestUrl(), prefix: uniquePrefix() })],
+const stores: [string, (prefix: string) => Kv][] = [
+  ["Redis", (prefix) => openKv({ redisUrl: redisTestUrl(), prefix })],
   ["memory", () => openKv({})],
 ];
 
 describe.each(stores)("kv on %s", (_name, open) => {
-  const kv = open();
+  const prefix = uniquePrefix();
+  const kv = open(prefix);
   afterAll(() => kv.close());
 
   it("sets, expires and deletes", async () => {
@@ -47,6 +48,24 @@ describe.each(stores)("kv on %s", (_name, open) => {
     expect(counts.map((c) => c.count).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(counts[0]!.ttlSeconds).toBeGreaterThan(0);
     expect(await kv.ping()).toBe(true);
+  });
+  it("delivers a published notice to every subscriber of the channel until it stops listening", async () => {
+    // Another process on the same Redis and prefix (in memory there is no other process).
+    const other = kv.kind === "redis" ? open(prefix) : kv;
+    const got: string[] = [];
+    const stop = await kv.subscribe("changed", (m) => got.push(`a:${m}`));
+    const stopOther = await other.subscribe("changed", (m) => got.push(`b:${m}`));
+    await kv.subscribe("elsewhere", (m) => got.push(`x:${m}`));
+    await kv.publish("changed", "app-1");
+    await expect.poll(() => got.length).toBeGreaterThanOrEqual(kv.kind === "redis" ? 2 : 1);
+    expect(got).toContain("a:app-1");
+    if (kv.kind === "redis") expect(got).toContain("b:app-1"); // another process (connection) hears it too
+    await stop();
+    await stopOther();
+    await kv.publish("changed", "app-2");
+    await new Promise((r) => setTimeout(r, 100));
+    expect(got.some((m) => m.endsWith("app-2"))).toBe(false);
+    if (other !== kv) await other.close();
   });
   it("takes one back from a live counter, never below zero and never reviving it", async () => {
     await kv.incr("d", 60);

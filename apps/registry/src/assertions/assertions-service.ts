@@ -21,6 +21,8 @@ export interface AssertionsServiceDeps {
   db: Db;
   catalogs: CatalogStore;
   logger: Logger;
+  /** Tells other services' caches that the catalog changed. */
+  notify?: (topic: "assertions", id: string) => void;
 }
 
 const MAX_TYPOLOGY_FILTER = 50;
@@ -47,6 +49,7 @@ export function createAssertionsService(deps: AssertionsServiceDeps): ServiceImp
       const actor = ctx.values.get(kPrincipal)?.subject ?? "unknown";
       const stored = await publishAssertion(deps.db, await deps.catalogs.snapshot(), a, actor);
       deps.logger.info({ key: stored.key, version: stored.version, actor }, "legal assertion published");
+      deps.notify?.("assertions", stored.key);
       return { assertion: toLegalAssertion(stored) };
     },
 

@@ -5,6 +5,7 @@ import type { Logger } from "@gatehouse/logging";
 import { AuthService, RegistryService } from "@gatehouse/proto";
 import { createRegistry, registryMigrations } from "@gatehouse/registry";
 import { callerInterceptors, httpTransport, inProcessTransport, InternalTokens, serveService, type ServiceModule } from "@gatehouse/rpc";
+import { kvRegistryNotify } from "../registry-caches.ts";
 import { bootstrapOperator } from "../bootstrap.ts";
 import { closeStores, migrateAll, openStores, type Stores } from "../stores.ts";
 import { accessTokenVerifier, authSettings, serverInterceptors } from "../wiring.ts";
@@ -46,7 +47,8 @@ export async function serveModule(opts: {
 export async function serveRegistry(config: Config, logger: Logger): Promise<() => Promise<void>> {
   const { stores, internal } = await openServiceStores(config, "registry", [registryMigrations]);
   const auth = createClient(AuthService, httpTransport(config.serviceUrls.auth, callerInterceptors(internal, "registry")));
-  const mod = await createRegistry({ db: stores.db, keys: stores.keys, logger });
+  const notify = kvRegistryNotify(stores.kv, (err) => logger.warn({ err }, "registry notice not published"));
+  const mod = await createRegistry({ db: stores.db, keys: stores.keys, logger, notify });
   const interceptors = serverInterceptors(mod, logger, internal, accessTokenVerifier(config, stores.kv, () => auth));
   if (config.bootstrapOperator) {
     const self = createClient(RegistryService, inProcessTransport(mod.routes, interceptors, callerInterceptors(internal, "bootstrap")));
