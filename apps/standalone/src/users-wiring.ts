@@ -1,4 +1,4 @@
-import { Code, ConnectError, createClient, type Client, type Interceptor } from "@connectrpc/connect";
+import { createClient, type Client, type Interceptor } from "@connectrpc/connect";
 import type { Config } from "@gatehouse/config";
 import { createConfirmationWorker, type ConfirmationWorker } from "@gatehouse/confirmation-worker";
 import { bullmqQueue, memoryQueue, type DeliveryQueue, type MemoryDeliveryQueue, type StillWanted } from "@gatehouse/jobs";
@@ -17,7 +17,7 @@ import {
 } from "@gatehouse/proto";
 import { callerInterceptors, directTransport, type InternalTokens, type ServiceModule } from "@gatehouse/rpc";
 import type { KeyRing } from "@gatehouse/secrets";
-import { createUsers, DEFAULT_CONFIRMATION_OPTIONS, type CatalogAssertion, type ResolvedEntrypoint } from "@gatehouse/users";
+import { createUsers, DEFAULT_CONFIRMATION_OPTIONS } from "@gatehouse/users";
 import type { Stores } from "./stores.ts";
 import { cachedAssertions, cachedEntrypoints } from "./registry-caches.ts";
 import { serverInterceptors } from "./wiring.ts";
