@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { TestStack } from "./stack-helpers.ts";
-import { validApplication } from "./stack-helpers.ts";
-import { loggedUser, type FlowApp, type LoggedUser } from "./user-flows.ts";
+import { createApp, loggedUser, type FlowApp, type LoggedUser } from "./user-flows.ts";
 
 // The authorization code flow through an in-process stack (app.inject): an
 // application with chosen redirect URIs, a confirmed user, the hosted login
@@ -16,23 +15,8 @@ export function pkce() {
 }
 
 /** An application whose redirect URIs are `redirectUris`, with its APP_TOKEN. */
-export async function createOAuthApp(s: TestStack, redirectUris: string[] = [REDIRECT, LOOPBACK], key = "shop"): Promise<FlowApp> {
-  const op = await s.operatorToken();
-  const res = await s.app.inject({
-    method: "POST",
-    url: "/v2/apps",
-    headers: { authorization: `Bearer ${op}`, "content-type": "application/json" },
-    payload: JSON.stringify({ ...validApplication(), key, redirectUris }),
-  });
-  if (res.statusCode !== 201) throw new Error(`create app: ${res.statusCode} ${res.body}`);
-  const app = res.json().content;
-  const t = await s.app.inject({
-    method: "POST",
-    url: "/oauth2/token",
-    headers: { authorization: s.basic(app.id, app.password), "content-type": "application/x-www-form-urlencoded" },
-    payload: "grant_type=client_credentials",
-  });
-  return { id: app.id, password: app.password, entrypoint: app.entrypoints[0].id, token: t.json().access_token };
+export function createOAuthApp(s: TestStack, redirectUris: string[] = [REDIRECT, LOOPBACK], key = "shop"): Promise<FlowApp> {
+  return createApp(s, key, (body) => void (body.redirectUris = redirectUris));
 }
 
 /** A registered user whose email is confirmed. */

@@ -22,14 +22,14 @@ export async function createApp(s: TestStack, key = "shop", edit?: (body: Record
   const op = await s.operatorToken();
   const body = { ...validApplication(), key };
   edit?.(body);
-  const app = (
-    await s.app.inject({
-      method: "POST",
-      url: "/v2/apps",
-      headers: { authorization: `Bearer ${op}`, "content-type": "application/json" },
-      payload: JSON.stringify(body),
-    })
-  ).json().content;
+  const res = await s.app.inject({
+    method: "POST",
+    url: "/v2/apps",
+    headers: { authorization: `Bearer ${op}`, "content-type": "application/json" },
+    payload: JSON.stringify(body),
+  });
+  if (res.statusCode !== 201) throw new Error(`create app: ${res.statusCode} ${res.body}`);
+  const app = res.json().content;
   const t = await s.app.inject({
     method: "POST",
     url: "/oauth2/token",
