@@ -192,12 +192,16 @@ describe.each([
     expect((await send(s, "POST", "/activityid/v1/user/access", app.token, app.entrypoint, loginEnvelope(app, u.email))).statusCode).toBe(403);
   });
 
-  it("406 when Accept excludes JSON; 415 for a body that is not JSON", async () => {
+  it("406 when Accept excludes JSON; 415 for a body that is not JSON; 400 without From", async () => {
     const u = await loggedUser(s, app);
     const html = await patch(u, { datas: {} }, { headers: { accept: "text/html" } });
     expect(html.statusCode).toBe(406);
     expect(html.json().errors.code).toBe("not_acceptable");
     const text = await patch(u, { datas: {} }, { headers: { "content-type": "text/plain" } });
     expect(text.statusCode).toBe(415);
+    // From is required (the entry point).
+    const noFrom = await patch(u, { datas: {} }, { headers: { from: undefined } });
+    expect(noFrom.statusCode).toBe(400);
+    expect(noFrom.json().errors.items[0].field).toBe("headers.from");
   });
 });
