@@ -5,6 +5,7 @@ import { ConfirmationDeliveryService, MfaService, UsersService } from "@gatehous
 import type { ServiceModule } from "@gatehouse/rpc";
 import { confirmationDeliveryPolicy, createConfirmationDeliveryService } from "./delivery-service.ts";
 import { createMfaService, mfaPolicy } from "./mfa/mfa-service.ts";
+import { argon2Passwords } from "./credentials/passwords.ts";
 import { usersPolicy } from "./policy.ts";
 import { createLoginFlow, createUsersService, type UsersServiceDeps } from "./users-service.ts";
 
@@ -17,7 +18,9 @@ export const usersMigrations: Migrations = {
 export type UsersDeps = UsersServiceDeps & { mfaLimits?: MfaLimits };
 
 /** The users service module: users, credentials, identifiers and their confirmation. */
-export async function createUsers(deps: UsersDeps): Promise<ServiceModule> {
+export async function createUsers(given: UsersDeps): Promise<ServiceModule> {
+  // One password hasher for every service of the module: one gate of argon2 runs per process.
+  const deps = { ...given, passwords: given.passwords ?? argon2Passwords() };
   const flow = createLoginFlow(deps);
   const service = createUsersService(deps, flow);
   const mfa = createMfaService({ ...deps, flow });
