@@ -1,20 +1,12 @@
 import { Code } from "@connectrpc/connect";
 import type { JSONWebKeySet } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AuthService } from "@gatehouse/proto";
-import { backends, creds, failure, openStores, SHOP, startAuth, type AuthHarness, type Stores } from "../test/harness.ts";
+import { backends, creds, failure, SHOP, useAuthService, type AuthHarness } from "../test/harness.ts";
 
 describe.each(backends)("AuthService on %s", (_name, open) => {
-  let stores: Stores;
   let h: AuthHarness;
-  beforeAll(async () => {
-    stores = await openStores(open);
-    h = await startAuth(stores);
-  });
-  afterAll(async () => {
-    await h.close();
-    await stores.close();
-  });
+  useAuthService(open, (ctx) => ({ h } = ctx));
 
   it("lets only internal callers use every RPC", () => {
     expect(h.mod.name).toBe("auth");

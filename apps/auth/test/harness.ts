@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from "vitest";
 import { randomBytes } from "node:crypto";
 import { createClient, type Client } from "@connectrpc/connect";
 import { migrate, openDb, type Db } from "@gatehouse/db";
@@ -115,6 +116,23 @@ export interface AuthHarness {
   settings: AuthSettings;
   keyRing: KeyRing;
   close(): Promise<void>;
+}
+
+/**
+ * The usual suite set-up: migrated stores and a started auth service before
+ * the suite's tests, both closed after; `set` hands them to the suite.
+ */
+export function useAuthService(open: () => Promise<Stores>, set: (ctx: { stores: Stores; h: AuthHarness }) => void): void {
+  let ctx: { stores: Stores; h: AuthHarness } | undefined;
+  beforeAll(async () => {
+    const stores = await openStores(open);
+    ctx = { stores, h: await startAuth(stores) };
+    set(ctx);
+  });
+  afterAll(async () => {
+    await ctx?.h.close();
+    await ctx?.stores.close();
+  });
 }
 
 export async function startAuth(

@@ -1,23 +1,15 @@
 import { createHash } from "node:crypto";
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { randomSecret } from "@gatehouse/secrets";
-import { backends, creds, failure, isActive, openSession, openStores, OTHER, refresh, SHOP, startAuth, USER_ID, type AuthHarness, type Stores } from "../../test/harness.ts";
+import { backends, creds, failure, isActive, openSession, OTHER, refresh, SHOP, USER_ID, useAuthService, type AuthHarness } from "../../test/harness.ts";
 
 const REDIRECT = "https://shop.example.com/callback";
 const s256 = (verifier: string) => createHash("sha256").update(verifier).digest("base64url");
 
 describe.each(backends)("authorization_code grant on %s", (_name, open) => {
-  let stores: Stores;
   let h: AuthHarness;
-  beforeAll(async () => {
-    stores = await openStores(open);
-    h = await startAuth(stores);
-  });
-  afterAll(async () => {
-    await h.close();
-    await stores.close();
-  });
+  useAuthService(open, (ctx) => ({ h } = ctx));
 
   /** A hosted login of USER_ID at SHOP, then a code for it (what the gateway does). */
   async function codeFor(opts: { scope?: string; nonce?: string; client?: { clientId: string } } = {}) {

@@ -1,21 +1,14 @@
 import { Code } from "@connectrpc/connect";
 import { decodeJwt, decodeProtectedHeader, generateKeyPair, SignJWT } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ClientAuthMethod } from "@gatehouse/proto";
 import { randomSecret } from "@gatehouse/secrets";
-import { backends, creds, failure, openStores, OPERATOR, OTHER, SHOP, sleep, startAuth, tokenFor, type AuthHarness, type Stores } from "../../test/harness.ts";
+import { backends, creds, failure, OPERATOR, OTHER, SHOP, sleep, startAuth, tokenFor, useAuthService, type AuthHarness, type Stores } from "../../test/harness.ts";
 
 describe.each(backends)("introspection (RFC 7662) on %s", (_name, open) => {
   let stores: Stores;
   let h: AuthHarness;
-  beforeAll(async () => {
-    stores = await openStores(open);
-    h = await startAuth(stores);
-  });
-  afterAll(async () => {
-    await h.close();
-    await stores.close();
-  });
+  useAuthService(open, (ctx) => ({ stores, h } = ctx));
 
   const introspect = (token: string, caller: { clientId: string; secret: string } = SHOP) =>
     h.auth.introspectToken({ client: creds(caller), token, tokenTypeHint: "access_token" });

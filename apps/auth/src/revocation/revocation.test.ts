@@ -1,20 +1,13 @@
 import { Code } from "@connectrpc/connect";
 import { decodeJwt } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { randomSecret } from "@gatehouse/secrets";
-import { backends, creds, failure, openStores, OPERATOR, OTHER, SHOP, startAuth, tokenFor, type AuthHarness, type Stores } from "../../test/harness.ts";
+import { backends, creds, failure, OPERATOR, OTHER, SHOP, tokenFor, useAuthService, type AuthHarness, type Stores } from "../../test/harness.ts";
 
 describe.each(backends)("revocation (RFC 7009) on %s", (_name, open) => {
   let stores: Stores;
   let h: AuthHarness;
-  beforeAll(async () => {
-    stores = await openStores(open);
-    h = await startAuth(stores);
-  });
-  afterAll(async () => {
-    await h.close();
-    await stores.close();
-  });
+  useAuthService(open, (ctx) => ({ stores, h } = ctx));
 
   const revoke = (token: string, caller: { clientId: string; secret: string } = SHOP, tokenTypeHint = "") =>
     h.auth.revokeToken({ client: creds(caller), token, tokenTypeHint });

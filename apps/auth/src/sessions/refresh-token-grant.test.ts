@@ -1,6 +1,6 @@
 import { Code } from "@connectrpc/connect";
 import { decodeJwt } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { errorFacts } from "@gatehouse/errors";
 import { randomSecret } from "@gatehouse/secrets";
 import {
@@ -9,7 +9,6 @@ import {
   failure,
   isActive,
   openSession,
-  openStores,
   OTHER,
   refresh,
   SESSION_SCOPE,
@@ -17,6 +16,7 @@ import {
   sleep,
   startAuth,
   USER_ID,
+  useAuthService,
   type AuthHarness,
   type Stores,
 } from "../../test/harness.ts";
@@ -24,14 +24,7 @@ import {
 describe.each(backends)("refresh_token grant on %s", (_name, open) => {
   let stores: Stores;
   let h: AuthHarness;
-  beforeAll(async () => {
-    stores = await openStores(open);
-    h = await startAuth(stores);
-  });
-  afterAll(async () => {
-    await h.close();
-    await stores.close();
-  });
+  useAuthService(open, (ctx) => ({ stores, h } = ctx));
 
   it("rotates: new access and refresh tokens for the same session, each refresh token working once", async () => {
     const s = await openSession(h);

@@ -1,6 +1,6 @@
 import { Code } from "@connectrpc/connect";
 import { createLocalJWKSet, decodeJwt, jwtVerify, type JSONWebKeySet } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { accessTokenRevocationCheck } from "../index.ts";
 import {
   backends,
@@ -8,14 +8,13 @@ import {
   failure,
   isActive,
   openSession,
-  openStores,
   OPERATOR,
   OTHER,
   refresh,
   SESSION_SCOPE,
   SHOP,
-  startAuth,
   USER_ID,
+  useAuthService,
   type AuthHarness,
   type Stores,
 } from "../../test/harness.ts";
@@ -23,14 +22,7 @@ import {
 describe.each(backends)("user sessions on %s", (_name, open) => {
   let stores: Stores;
   let h: AuthHarness;
-  beforeAll(async () => {
-    stores = await openStores(open);
-    h = await startAuth(stores);
-  });
-  afterAll(async () => {
-    await h.close();
-    await stores.close();
-  });
+  useAuthService(open, (ctx) => ({ stores, h } = ctx));
 
   const introspect = (token: string, caller: { clientId: string; secret: string } = SHOP) =>
     h.auth.introspectToken({ client: creds(caller), token, tokenTypeHint: "refresh_token" });

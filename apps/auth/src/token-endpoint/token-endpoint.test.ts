@@ -1,20 +1,12 @@
 import { Code } from "@connectrpc/connect";
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ClientAuthMethod } from "@gatehouse/proto";
-import { backends, creds, failure, openStores, OPERATOR, OTHER, SHOP, startAuth, type AuthHarness, type Stores } from "../../test/harness.ts";
+import { backends, creds, failure, OPERATOR, OTHER, SHOP, useAuthService, type AuthHarness } from "../../test/harness.ts";
 
 describe.each(backends)("token endpoint on %s", (_name, open) => {
-  let stores: Stores;
   let h: AuthHarness;
-  beforeAll(async () => {
-    stores = await openStores(open);
-    h = await startAuth(stores);
-  });
-  afterAll(async () => {
-    await h.close();
-    await stores.close();
-  });
+  useAuthService(open, (ctx) => ({ h } = ctx));
 
   const issue = (parameters: Record<string, string> = {}, client = creds(SHOP), grantType = "client_credentials") =>
     h.auth.issueToken({ client, grantType, parameters });
