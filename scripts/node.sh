@@ -19,8 +19,10 @@ fi
 # A fresh clone: install the workspace's dependencies once, with this node.
 root=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
 if [ ! -f "$root/node_modules/.package-lock.json" ]; then
-  echo "gatehouse: installing dependencies (npm install, from the lockfile)" >&2
+  echo "gatehouse: first start: installing the dependencies from package-lock.json (about 700 npm packages," >&2
+  echo "gatehouse: ~550 MB in node_modules; 1-2 minutes on a fresh machine). Later starts skip this." >&2
   (cd "$root" && npm install --no-audit --no-fund >&2)
+  echo "gatehouse: dependencies installed" >&2
 fi
 PATH="$root/node_modules/.bin:$PATH"
 export PATH

@@ -27,11 +27,16 @@ export function sanitizeRequestId(id: string | null | undefined): string | undef
   return id && /^[A-Za-z0-9._:-]{1,128}$/.test(id) ? id : undefined;
 }
 
+/**
+ * The logger of one process, named by `process` ("gatehouse" for npm start,
+ * the service's name for `serve <svc>`). Services add `service` with
+ * `logger.child({ service })`: the base holds no `service`, so no line carries
+ * the key twice (pino does not merge duplicate keys of a child's bindings).
+ */
 export function createLogger(name: string, level = process.env.LOG_LEVEL ?? "info"): Logger {
   return pino({
-    name,
     level,
-    base: { service: name },
+    base: { process: name },
     mixin() {
       const id = currentRequestId();
       return id ? { requestId: id } : {};
