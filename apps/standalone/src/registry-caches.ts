@@ -1,7 +1,7 @@
 import { Code, ConnectError, type Client } from "@connectrpc/connect";
 import type { Kv } from "@gatehouse/kv";
 import type { AssertionsService, RegistryService } from "@gatehouse/proto";
-import { registryChannel, type RegistryNotify } from "@gatehouse/registry";
+import { registryChannel, type RegistryNotify } from "@gatehouse/rpc";
 import type { CatalogAssertion, ResolvedEntrypoint } from "@gatehouse/users";
 
 // What the users service reads from the registry on every registration and

@@ -4,9 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { domainError } from "@gatehouse/errors";
 import { createLogger } from "@gatehouse/logging";
 import { AuthService, RegistryService, UsersService, type ResendConfirmationRequest } from "@gatehouse/proto";
-import type { Principal } from "@gatehouse/rpc";
+import { USERS_ACCESS_SCOPE, type Principal } from "@gatehouse/rpc";
 import { createGateway } from "../../app.ts";
-import { USERS_SCOPE } from "../../http/app-token.ts";
 
 // The HTTP side of resending: the 412 login answer and the resend link's pages.
 // The users service behind the gateway answers as the real one does for each case
@@ -45,7 +44,7 @@ describe("resend routes", () => {
         return {};
       },
     };
-    const appPrincipal: Principal = { subject: "100_shop", clientId: "100_shop", scopes: new Set([USERS_SCOPE]), internal: false, token: "app", claims: {} };
+    const appPrincipal: Principal = { subject: "100_shop", clientId: "100_shop", scopes: new Set([USERS_ACCESS_SCOPE]), internal: false, token: "app", claims: {} };
     app = await createGateway(
       {
         registry: createClient(RegistryService, createRouterTransport(() => {})),
