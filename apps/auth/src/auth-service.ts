@@ -1,6 +1,7 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { Logger } from "@gatehouse/logging";
 import type { AuthService } from "@gatehouse/proto";
+import { SCOPES_SUPPORTED } from "@gatehouse/rpc";
 import type { ClientDirectory } from "./clients/client-directory.ts";
 import type { AuthorizationCodes } from "./codes/authorization-codes.ts";
 import { issueAuthorizationCode } from "./codes/issue-code.ts";
@@ -17,11 +18,6 @@ import type { AccessTokens } from "./tokens/access-token.ts";
 import type { IdTokens } from "./tokens/id-token.ts";
 import type { RevocationList } from "./tokens/revocation-list.ts";
 
-/** Scopes a user may grant an application at the hosted login (authorization code flow). */
-export const USER_SCOPES = ["openid", "profile", "email", "offline_access"];
-
-/** Scopes the server knows; the gateway publishes them in its discovery documents. */
-export const SCOPES_SUPPORTED = ["apps:write", "apps:read", "admin", "users:access", ...USER_SCOPES];
 
 export interface AuthServiceDeps {
   clients: ClientDirectory;
@@ -101,7 +97,7 @@ export function createAuthService(deps: AuthServiceDeps): ServiceImpl<typeof Aut
         issuer: deps.settings.issuer,
         grantTypesSupported: [...deps.grants.keys()],
         signingAlgValuesSupported: [deps.settings.signingAlg],
-        scopesSupported: SCOPES_SUPPORTED,
+        scopesSupported: [...SCOPES_SUPPORTED],
       };
     },
   };

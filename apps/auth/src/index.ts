@@ -9,7 +9,6 @@ export type { AuthSettings } from "./settings.ts";
 export type { SigningAlg } from "./keys/key-material.ts";
 export type { AuthenticatedClient, ClientDirectory } from "./clients/client-directory.ts";
 export { registryClientDirectory } from "./clients/registry-client-directory.ts";
-export { SCOPES_SUPPORTED, USER_SCOPES } from "./auth-service.ts";
 export { DEFAULT_CODE_TTL_SECONDS } from "./codes/authorization-codes.ts";
 export { accessTokenRevocationCheck, revokedSessionKey, revokedTokenKey } from "./tokens/revocation-list.ts";
 export { DEFAULT_REFRESH_IDLE_TTL_SECONDS, DEFAULT_REFRESH_TOKEN_TTL_SECONDS } from "./settings.ts";

@@ -6,7 +6,7 @@ import { errorFacts, type ErrorFacts } from "@gatehouse/errors";
 import { openKv, type Kv } from "@gatehouse/kv";
 import { createLogger } from "@gatehouse/logging";
 import { AuthService, ClientAuthMethod } from "@gatehouse/proto";
-import { authnInterceptor, callerInterceptors, inProcessTransport, InternalTokens, observeInterceptor } from "@gatehouse/rpc";
+import { authnInterceptor, callerInterceptors, inProcessTransport, InternalTokens, observeInterceptor, USER_SESSION_SCOPE } from "@gatehouse/rpc";
 import { KeyRing } from "@gatehouse/secrets";
 import { dropTestDatabases, freshDatabase, redisTestUrl, uniquePrefix } from "@gatehouse/testing";
 import type { MessageInitShape } from "@bufbuild/protobuf";
@@ -162,7 +162,7 @@ export async function tokenFor(h: AuthHarness, c: { clientId: string; secret: st
 }
 
 export const USER_ID = "8f14e45fceea167a5a36dedd4bea2543";
-export const SESSION_SCOPE = "profile offline_access";
+export const SESSION_SCOPE = USER_SESSION_SCOPE;
 
 /** Opens a login session as the users service does after a login. */
 export function openSession(h: AuthHarness, c: { clientId: string } = SHOP, scope = SESSION_SCOPE, userId = USER_ID) {

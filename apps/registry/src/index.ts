@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import type { Db, Migrations } from "@gatehouse/db";
 import type { Logger } from "@gatehouse/logging";
 import { AssertionsService, RegistryService } from "@gatehouse/proto";
-import type { ServiceModule } from "@gatehouse/rpc";
+import type { RegistryNotify, ServiceModule } from "@gatehouse/rpc";
 import type { KeyRing } from "@gatehouse/secrets";
 import { assertionsPolicy, createAssertionsService } from "./assertions/assertions-service.ts";
 import { catalogStore } from "./catalogs/store.ts";
@@ -15,11 +15,6 @@ export const registryMigrations: Migrations = {
   schema: "registry",
   dir: fileURLToPath(new URL("../migrations", import.meta.url)),
 };
-
-export type RegistryNotify = (topic: "application" | "assertions", id: string) => void;
-
-/** The kv channel of each registry notice (`registry.changed.<topic>`, message = the id). */
-export const registryChannel = (topic: "application" | "assertions") => `registry.changed.${topic}`;
 
 export interface RegistryDeps {
   db: Db;
@@ -62,4 +57,3 @@ export async function createRegistry(deps: RegistryDeps): Promise<ServiceModule>
 }
 
 export { registryPolicy } from "./policy.ts";
-export { ALLOWED_SCOPES } from "./credentials/authenticate.ts";

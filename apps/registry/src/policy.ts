@@ -1,13 +1,13 @@
-import { INTERNAL_SCOPE, type ScopePolicy } from "@gatehouse/rpc";
+import { ADMIN_SCOPE, APPS_READ_SCOPE, APPS_WRITE_SCOPE, INTERNAL_SCOPE, type ScopePolicy } from "@gatehouse/rpc";
 
 /** Scopes of which a caller of each RegistryService method needs one. */
 export const registryPolicy: ScopePolicy = {
-  createApplication: ["apps:write"],
-  getApplication: ["apps:read", "apps:write", INTERNAL_SCOPE],
+  createApplication: [APPS_WRITE_SCOPE],
+  getApplication: [APPS_READ_SCOPE, APPS_WRITE_SCOPE, INTERNAL_SCOPE],
   getEntrypoint: [INTERNAL_SCOPE],
   authenticateClient: [INTERNAL_SCOPE],
-  revealClientSecret: ["admin"],
+  revealClientSecret: [ADMIN_SCOPE],
   ensureOperatorClient: [INTERNAL_SCOPE],
-  listCatalog: ["apps:read", "apps:write", "admin", INTERNAL_SCOPE],
-  updateApplicationSettings: ["admin"],
+  listCatalog: [APPS_READ_SCOPE, APPS_WRITE_SCOPE, ADMIN_SCOPE, INTERNAL_SCOPE],
+  updateApplicationSettings: [ADMIN_SCOPE],
 };

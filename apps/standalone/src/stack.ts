@@ -9,9 +9,8 @@ import { createRegistry } from "@gatehouse/registry";
 import { callerInterceptors, directTransport, InternalTokens } from "@gatehouse/rpc";
 import { bootstrapOperator } from "./bootstrap.ts";
 import { closeStores, migrateAll, openStores, type Stores } from "./stores.ts";
-import { kvRegistryNotify } from "./registry-caches.ts";
 import { wireUsers } from "./users-wiring.ts";
-import { accessTokenVerifier, authSettings, serverInterceptors } from "./wiring.ts";
+import { accessTokenVerifier, authSettings, kvRegistryNotify, serverInterceptors } from "./wiring.ts";
 
 export interface Stack {
   app: FastifyInstance;

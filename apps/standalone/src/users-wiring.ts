@@ -3,43 +3,12 @@ import type { Config } from "@gatehouse/config";
 import { createConfirmationWorker, type ConfirmationWorker } from "@gatehouse/confirmation-worker";
 import { bullmqQueue, memoryQueue, type DeliveryQueue, type MemoryDeliveryQueue, type StillWanted } from "@gatehouse/jobs";
 import type { Logger } from "@gatehouse/logging";
-import {
-  AssertionsService,
-  AuthService,
-  ConfirmationDeliveryService,
-  DeliveryDecision,
-  MfaService,
-  RegistryService,
-  UsersService,
-  type Caller,
-  type Session,
-  type User,
-} from "@gatehouse/proto";
+import { AssertionsService, AuthService, ConfirmationDeliveryService, DeliveryDecision, MfaService, RegistryService, UsersService } from "@gatehouse/proto";
 import { callerInterceptors, directTransport, type InternalTokens, type ServiceModule } from "@gatehouse/rpc";
 import type { KeyRing } from "@gatehouse/secrets";
-import { createUsers, DEFAULT_CONFIRMATION_OPTIONS } from "@gatehouse/users";
+import { authGrants, createUsers, DEFAULT_CONFIRMATION_OPTIONS, registryAssertions, registryEntrypoints } from "@gatehouse/users";
 import type { Stores } from "./stores.ts";
-import { cachedAssertions, cachedEntrypoints } from "./registry-caches.ts";
 import { serverInterceptors } from "./wiring.ts";
-
-/** Scope of a user's login session (ACCESS_TOKEN for replace and patch, refresh allowed). */
-export const USER_SESSION_SCOPE = "profile offline_access";
-
-/** A login session from the auth service, in the shape of the spec's session_info. */
-export function sessionOpener(auth: Client<typeof AuthService>) {
-  return async (user: User, caller: Caller | undefined): Promise<Session> => {
-    const s = await auth.issueUserSession({ userId: user.id, clientId: caller?.clientId ?? "", scope: USER_SESSION_SCOPE });
-    return {
-      $typeName: "gatehouse.users.v1.Session",
-      accessToken: s.accessToken,
-      refreshToken: s.refreshToken,
-      expiresIn: s.expiresIn,
-      expiresAtMs: BigInt(Date.now()) + s.expiresIn * 1000n,
-      scope: s.scope,
-      connectState: "connected",
-    };
-  };
-}
 
 /** The delivery queue: BullMQ with REDIS_URL (any process may consume it), else in-process (the worker must share the process). */
 export function deliveryQueue(config: Config, logger: Logger): DeliveryQueue {
@@ -123,10 +92,10 @@ export async function wireUsers(args: {
     kv: stores.kv,
     keys: stores.keys,
     logger: logger.child({ service: "users" }),
-    entrypoints: await cachedEntrypoints(args.registry, stores.kv),
-    assertions: await cachedAssertions(args.assertions, stores.kv, config.assertionsCacheTtlSeconds * 1000),
+    entrypoints: await registryEntrypoints(args.registry, stores.kv),
+    assertions: await registryAssertions(args.assertions, stores.kv, config.assertionsCacheTtlSeconds * 1000),
+    grants: authGrants(args.auth),
     enqueue: (job) => queue.enqueue(job),
-    openSession: sessionOpener(args.auth),
     loginLimits: config.loginLimits,
     confirmation: { ...DEFAULT_CONFIRMATION_OPTIONS, ...config.confirmation },
   });

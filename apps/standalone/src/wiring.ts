@@ -9,10 +9,17 @@ import {
   authnInterceptor,
   createAccessTokenVerifier,
   observeInterceptor,
+  registryChannel,
   type InternalTokens,
+  type RegistryNotify,
   type ServiceModule,
 } from "@gatehouse/rpc";
 
+/** The registry's notices, published on the shared kv (the users service's caches hear them in every process). */
+export const kvRegistryNotify =
+  (kv: Kv, onError: (err: unknown) => void): RegistryNotify =>
+  (topic, id) =>
+    void kv.publish(registryChannel(topic), id).catch(onError);
 
 /** Verifies access tokens of the auth service (JWKS over RPC, revocation in the shared store). */
 export function accessTokenVerifier(config: Config, kv: Kv, auth: () => Client<typeof AuthService>) {

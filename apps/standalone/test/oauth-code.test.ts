@@ -51,6 +51,7 @@ describe.each([
   it("logs in, redirects to the exact redirect_uri with code, state and iss, and the code buys the user's tokens", async () => {
     const { verifier, challenge } = pkce();
     const params = validAuthorize(app, challenge);
+    const loginAt = Math.floor(Date.now() / 1000);
     const { location, query } = await loginForCode(s, params, user.email, PASSWORD);
     expect(location.startsWith(`${REDIRECT}?`)).toBe(true);
     expect(query.get("state")).toBe(params.state);
@@ -64,6 +65,9 @@ describe.each([
     expect(t.refresh_token).toBeTruthy();
     expect(decodeJwt(t.access_token)).toMatchObject({ sub: String(user.id), client_id: app.id, code_challenge: challenge });
     expect(decodeJwt(t.id_token)).toMatchObject({ iss: s.config.publicAuthUrl, sub: String(user.id), aud: app.id, nonce: params.nonce });
+    // auth_time: when the hosted login checked the password.
+    expect(decodeJwt(t.id_token).auth_time).toBeGreaterThanOrEqual(loginAt);
+    expect(decodeJwt(t.id_token).auth_time).toBeLessThanOrEqual(Math.floor(Date.now() / 1000));
 
     const info = await s.app.inject({ method: "GET", url: "/oauth2/userinfo", headers: { authorization: `Bearer ${t.access_token}` } });
     expect(info.statusCode).toBe(200);

@@ -17,7 +17,7 @@ describe.each(backends)("ConfirmationDeliveryService on %s", (_name, open) => {
   beforeAll(async () => {
     h = await startUsers(open);
     const logger = createLogger("users-test", "silent");
-    const mod = await createUsers({ db: h.db, kv: h.kv, keys: h.keys, logger, entrypoints: async () => undefined, enqueue: async () => undefined });
+    const mod = await createUsers({ db: h.db, kv: h.kv, keys: h.keys, logger, entrypoints: async () => undefined, grants: h.grants, enqueue: async () => undefined });
     const internal = new InternalTokens(h.keys);
     const server = [observeInterceptor(logger, mod.name), authnInterceptor({ policy: mod.policy, internal })];
     deliveries = createClient(ConfirmationDeliveryService, inProcessTransport(mod.routes, server, callerInterceptors(internal, "confirmation-worker")));
@@ -90,7 +90,7 @@ describe.each(backends)("ConfirmationDeliveryService on %s", (_name, open) => {
   });
 
   it("gives every method of both services of the module a policy, with no shared local name", async () => {
-    const mod = await createUsers({ db: h.db, kv: h.kv, keys: h.keys, logger: createLogger("t", "silent"), entrypoints: async () => undefined, enqueue: async () => undefined });
+    const mod = await createUsers({ db: h.db, kv: h.kv, keys: h.keys, logger: createLogger("t", "silent"), entrypoints: async () => undefined, grants: h.grants, enqueue: async () => undefined });
     const names = [...UsersService.methods, ...ConfirmationDeliveryService.methods].map((m) => m.localName);
     expect(new Set(names).size).toBe(names.length);
     for (const n of names) expect(mod.policy[n], n).toEqual(["internal"]);

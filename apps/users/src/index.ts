@@ -1,13 +1,14 @@
 import { fileURLToPath } from "node:url";
 import type { Migrations } from "@gatehouse/db";
-import type { MfaLimits } from "./mfa/factor.ts";
 import { ConfirmationDeliveryService, MfaService, UsersService } from "@gatehouse/proto";
 import type { ServiceModule } from "@gatehouse/rpc";
-import { confirmationDeliveryPolicy, createConfirmationDeliveryService } from "./delivery-service.ts";
-import { createMfaService, mfaPolicy } from "./mfa/mfa-service.ts";
 import { argon2Passwords } from "./credentials/passwords.ts";
+import type { UsersDeps } from "./deps.ts";
+import { confirmationDeliveryPolicy, createConfirmationDeliveryService } from "./delivery-service.ts";
+import { createLoginFlow } from "./login/flow.ts";
+import { createMfaService, mfaPolicy } from "./mfa/mfa-service.ts";
 import { usersPolicy } from "./policy.ts";
-import { createLoginFlow, createUsersService, type UsersServiceDeps } from "./users-service.ts";
+import { createUsersService } from "./users-service.ts";
 
 /** The users service's tables live in the `users` schema. */
 export const usersMigrations: Migrations = {
@@ -15,15 +16,13 @@ export const usersMigrations: Migrations = {
   dir: fileURLToPath(new URL("../migrations", import.meta.url)),
 };
 
-export type UsersDeps = UsersServiceDeps & { mfaLimits?: MfaLimits };
-
-/** The users service module: users, credentials, identifiers and their confirmation. */
+/** The users service module: users, credentials, identifiers and their confirmation, the login flow, MFA. */
 export async function createUsers(given: UsersDeps): Promise<ServiceModule> {
   // One password hasher for every service of the module: one gate of argon2 runs per process.
   const deps = { ...given, passwords: given.passwords ?? argon2Passwords() };
   const flow = createLoginFlow(deps);
   const service = createUsersService(deps, flow);
-  const mfa = createMfaService({ ...deps, flow });
+  const mfa = createMfaService(deps, flow);
   return {
     name: "users",
     routes: (router) => {
@@ -39,11 +38,13 @@ export async function createUsers(given: UsersDeps): Promise<ServiceModule> {
   };
 }
 
+export type { UsersDeps } from "./deps.ts";
+export type { AssertionCatalog, EntrypointDirectory, LoginGrants, ResolvedEntrypoint } from "./ports.ts";
+export { registryAssertions, registryEntrypoints } from "./adapters/registry.ts";
+export { authGrants } from "./adapters/auth.ts";
 export { usersPolicy } from "./policy.ts";
 export { argon2Passwords, DEFAULT_HASH_PARAMS, type Passwords, type HashParams } from "./credentials/passwords.ts";
 export { DEFAULT_LOGIN_LIMITS, type LoginLimits } from "./login/throttle.ts";
 export { DEFAULT_CONFIRMATION_OPTIONS, type ConfirmationOptions } from "./confirmation/options.ts";
-export type { ResolvedEntrypoint } from "./users-service.ts";
-export type { AssertionCatalog, CatalogAssertion } from "./terms/catalog.ts";
 export { DEFAULT_MFA_LIMITS, type MfaLimits } from "./mfa/factor.ts";
 export { totpCode } from "./mfa/totp.ts";

@@ -6,12 +6,25 @@ import { errorFacts, type ErrorFacts } from "@gatehouse/errors";
 import { openJobSecrets, type ConfirmationJob, type JobSecrets } from "@gatehouse/jobs";
 import { openKv, type Kv } from "@gatehouse/kv";
 import { createLogger } from "@gatehouse/logging";
-import { CallerSchema, EntrypointSchema, FieldConfigSchema, UsersService, type Caller, type Entrypoint, type FieldConfig } from "@gatehouse/proto";
-import type { CatalogAssertion } from "../src/terms/catalog.ts";
+import {
+  AuthorizationCodeSchema,
+  CallerSchema,
+  EntrypointSchema,
+  FieldConfigSchema,
+  PendingAssertionSchema,
+  SessionSchema,
+  UsersService,
+  type AuthorizationRequest,
+  type Caller,
+  type Entrypoint,
+  type FieldConfig,
+  type LoginOutcome,
+  type PendingAssertion,
+} from "@gatehouse/proto";
 import { authnInterceptor, callerInterceptors, inProcessTransport, InternalTokens, observeInterceptor } from "@gatehouse/rpc";
 import { KeyRing } from "@gatehouse/secrets";
 import { dropTestDatabases, freshDatabase, redisTestUrl, uniquePrefix } from "@gatehouse/testing";
-import { createUsers, usersMigrations, type UsersDeps } from "../src/index.ts";
+import { createUsers, usersMigrations, type LoginGrants, type UsersDeps } from "../src/index.ts";
 
 // Test wiring of the users service: real PostgreSQL + Redis, or PGlite + the
 // in-process kv; the real authn interceptor with an internal token; entry
@@ -87,23 +100,70 @@ export function userObject(email = uniqueEmail(), extra: JsonObject = {}): JsonO
 }
 
 /** A legal assertion of the test catalog (typology consumer, version "1"). */
-export const catalogAssertion = (key: string, extra: Partial<CatalogAssertion> = {}): CatalogAssertion => ({
-  key,
-  version: "1",
-  displayName: { en: `Accept ${key}`, es: `Acepta ${key}` },
-  type: "terms",
-  typology: "consumer",
-  property: "default",
-  mandatory: false,
-  ...extra,
-});
+export const catalogAssertion = (key: string, extra: Init<PendingAssertion> = {}): PendingAssertion =>
+  create(PendingAssertionSchema, {
+    key,
+    version: "1",
+    displayName: { en: `Accept ${key}`, es: `Acepta ${key}` },
+    type: "terms",
+    typology: "consumer",
+    property: "default",
+    mandatory: false,
+    ...extra,
+  });
+
+/** The auth service's part of a login, in memory: what it was asked for, and tokens that say so. */
+export interface FakeGrants extends LoginGrants {
+  sessions: { userId: string; clientId: string }[];
+  codes: { request: AuthorizationRequest; userId: string; authTime: Date }[];
+}
+
+export function fakeGrants(): FakeGrants {
+  const g: FakeGrants = {
+    sessions: [],
+    codes: [],
+    async openSession(userId, clientId) {
+      g.sessions.push({ userId, clientId });
+      const n = g.sessions.length;
+      return create(SessionSchema, {
+        accessToken: `access-${n}-for-${userId}`,
+        refreshToken: `refresh-${n}`,
+        expiresIn: 3600n,
+        expiresAtMs: BigInt(Date.now() + 3_600_000),
+        scope: "profile offline_access",
+        connectState: "connected",
+      });
+    },
+    async issueCode(request, userId, authTime) {
+      g.codes.push({ request, userId, authTime });
+      return create(AuthorizationCodeSchema, { code: `code-${g.codes.length}-for-${userId}`, expiresIn: 60n });
+    },
+  };
+  return g;
+}
+
+type OutcomeCase = Exclude<LoginOutcome["outcome"], { case: undefined }>;
+type OutcomeValues = { [C in OutcomeCase as C["case"]]: C["value"] };
+
+/** The value of the login outcome's `kind` case (of an outcome or a response carrying one); anything else fails the test. */
+export function outcomeOf<K extends keyof OutcomeValues>(res: LoginOutcome | { outcome?: LoginOutcome }, kind: K): OutcomeValues[K] {
+  const outcome = "$typeName" in res && res.$typeName === "gatehouse.users.v1.LoginOutcome" ? res : (res as { outcome?: LoginOutcome }).outcome;
+  const o = outcome?.outcome;
+  if (o?.case !== kind) throw new Error(`expected the login to end in ${kind}, got ${o?.case ?? "nothing"}`);
+  return o.value as OutcomeValues[K];
+}
+
+/** The user and session of a completed login (the `session` case). */
+export const loggedIn = (res: { outcome?: LoginOutcome }) => outcomeOf(res, "session");
 
 export interface Harness {
   db: Db;
   /** The legal-assertion catalog the service sees (latest versions; edit it in place). */
-  catalog: CatalogAssertion[];
+  catalog: PendingAssertion[];
   kv: Kv;
   keys: KeyRing;
+  /** The fake auth service behind every client of the harness. */
+  grants: FakeGrants;
   users: Client<typeof UsersService>;
   /** Deliveries handed to the queue, in order. */
   jobs: ConfirmationJob[];
@@ -124,6 +184,7 @@ export async function startUsers(open: () => Promise<{ db: Db; kv: Kv }>): Promi
   const tokens = new InternalTokens(keys);
   const logger = createLogger("users-test", "silent");
   const h = {} as Harness;
+  const grants = fakeGrants();
   const base: UsersDeps = {
     db,
     kv,
@@ -134,6 +195,7 @@ export async function startUsers(open: () => Promise<{ db: Db; kv: Kv }>): Promi
       return ep ? { entrypoint: ep, clientId: CLIENT_ID } : undefined;
     },
     assertions: async (typologies) => h.catalog.filter((a) => typologies.includes(a.typology)),
+    grants,
     enqueue: async (job) => {
       if (h.failEnqueue) throw new Error("queue down");
       h.jobs.push(job);
@@ -148,6 +210,7 @@ export async function startUsers(open: () => Promise<{ db: Db; kv: Kv }>): Promi
     db,
     kv,
     keys,
+    grants,
     jobs: [],
     // Optional ones only: a mandatory assertion would stop every login of the other suites at 451.
     catalog: [catalogAssertion("terms"), catalogAssertion("newsletter", { type: "marketing" })],

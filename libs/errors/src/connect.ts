@@ -1,4 +1,4 @@
-import { create } from "@bufbuild/protobuf";
+import { create, type DescMessage } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import {
   BadRequest_FieldViolationSchema,
@@ -19,15 +19,19 @@ export interface Violation {
   description?: string;
 }
 
-/** A coded domain error: the reason's Connect code, ErrorInfo and optional field violations. */
+/** A typed detail an error carries besides ErrorInfo and BadRequest (what the answer shows, e.g. a 428's methods). */
+export interface ErrorDetail {
+  desc: DescMessage;
+  value: object;
+}
+
+/** A coded domain error: the reason's Connect code, ErrorInfo, optional field violations and typed details. */
 export function domainError(
   reason: Reason,
   description?: string,
-  options: { violations?: Violation[]; metadata?: Record<string, string> } = {},
+  options: { violations?: Violation[]; metadata?: Record<string, string>; details?: ErrorDetail[] } = {},
 ): ConnectError {
-  const details: { desc: typeof ErrorInfoSchema | typeof BadRequestSchema; value: object }[] = [
-    { desc: ErrorInfoSchema, value: { reason, domain: ERROR_DOMAIN, metadata: options.metadata ?? {} } },
-  ];
+  const details: ErrorDetail[] = [{ desc: ErrorInfoSchema, value: { reason, domain: ERROR_DOMAIN, metadata: options.metadata ?? {} } }];
   if (options.violations?.length) {
     details.push({
       desc: BadRequestSchema,
@@ -42,6 +46,7 @@ export function domainError(
       },
     });
   }
+  details.push(...(options.details ?? []));
   return new ConnectError(description ?? errorTable[reason].message.en, errorTable[reason].connect, undefined, details as never);
 }
 

@@ -5,6 +5,7 @@ export * from "./gen/gatehouse/registry/v1/assertions_service_pb.ts";
 export * from "./gen/gatehouse/auth/v1/auth_service_pb.ts";
 export * from "./gen/google/rpc/error_details_pb.ts";
 export * from "./gen/gatehouse/users/v1/user_pb.ts";
+export * from "./gen/gatehouse/users/v1/login_pb.ts";
 export * from "./gen/gatehouse/users/v1/users_service_pb.ts";
 export * from "./gen/gatehouse/users/v1/delivery_service_pb.ts";
 export * from "./gen/gatehouse/users/v1/mfa_service_pb.ts";

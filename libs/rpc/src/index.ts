@@ -7,3 +7,5 @@ export * from "./transports.ts";
 export * from "./serve.ts";
 export * from "./module.ts";
 export * from "./direct-transport.ts";
+export * from "./scopes.ts";
+export * from "./notices.ts";

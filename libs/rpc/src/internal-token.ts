@@ -1,6 +1,7 @@
 import { jwtVerify, SignJWT } from "jose";
 import type { KeyRing } from "@gatehouse/secrets";
-import { INTERNAL_SCOPE, type Principal } from "./principal.ts";
+import type { Principal } from "./principal.ts";
+import { INTERNAL_SCOPE } from "./scopes.ts";
 
 const ISSUER = "gatehouse-internal";
 const LIFETIME_S = 300;

@@ -14,6 +14,3 @@ export interface Principal {
 }
 
 export const kPrincipal = createContextKey<Principal | undefined>(undefined, { description: "authenticated caller" });
-
-/** Scope held by internal service tokens; an RPC policy lists it where services may call. */
-export const INTERNAL_SCOPE = "internal";

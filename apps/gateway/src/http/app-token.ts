@@ -1,10 +1,8 @@
 import type { FastifyRequest } from "fastify";
-import type { Principal } from "@gatehouse/rpc";
+import { USERS_ACCESS_SCOPE, type Principal } from "@gatehouse/rpc";
 import type { GatewayDeps } from "../deps.ts";
 import { bearerToken } from "./bearer.ts";
 
-/** Scope of an application's APP_TOKEN for the user endpoints (registration, login). */
-export const USERS_SCOPE = "users:access";
 
 /**
  * The application behind an APP_TOKEN (client_credentials of an application
@@ -14,7 +12,7 @@ export async function appPrincipal(req: FastifyRequest, deps: GatewayDeps): Prom
   const token = bearerToken(req);
   if (!token || !deps.verifyAccessToken) return undefined;
   const p = await deps.verifyAccessToken(token);
-  if (!p || !p.clientId || p.subject !== p.clientId || !p.scopes.has(USERS_SCOPE)) return undefined;
+  if (!p || !p.clientId || p.subject !== p.clientId || !p.scopes.has(USERS_ACCESS_SCOPE)) return undefined;
   return p;
 }
 

@@ -6,9 +6,12 @@ export function elapsed(req: FastifyRequest): number {
   return Math.max(0, Math.round(performance.now() - req.startedAt));
 }
 
-/** `{content, result: {status, elapsed}}` */
+/**
+ * `{content, result: {status, elapsed}}`, never stored by caches: envelopes
+ * carry users' data, sessions, secrets or recovery codes (errors are no-store too).
+ */
 export function sendContent(reply: FastifyReply, status: number, content: unknown) {
-  return reply.code(status).send({ content, result: { status, elapsed: elapsed(reply.request) } });
+  return reply.code(status).header("cache-control", "no-store").send({ content, result: { status, elapsed: elapsed(reply.request) } });
 }
 
 /** The contract section 2 error envelope in the request's locale; `sc=true` keeps one item. */

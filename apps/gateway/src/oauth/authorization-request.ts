@@ -1,9 +1,8 @@
+import { USER_SCOPES } from "@gatehouse/rpc";
 import type { HostedApp, HostedApps } from "./applications.ts";
 import type { PendingAuthorization } from "./form-token.ts";
 import { redirectUriAllowed } from "./redirect-uri.ts";
 
-/** Scopes an application may ask of a user (the auth service's USER_SCOPES). */
-export const AUTHORIZE_SCOPES = ["openid", "profile", "email", "offline_access"];
 /** The scope granted when the request names none (RFC 6749 section 3.3 lets the server choose). */
 export const DEFAULT_SCOPE = "profile";
 
@@ -65,7 +64,7 @@ export async function checkAuthorizationRequest(apps: HostedApps, raw: unknown):
   const scope = p.scope ?? DEFAULT_SCOPE;
   if (!SCOPE.test(scope)) return fail("invalid_scope", "scope must be space-separated scope tokens");
   const scopes = [...new Set(scope.split(" "))];
-  const unknown = scopes.filter((s) => !AUTHORIZE_SCOPES.includes(s));
+  const unknown = scopes.filter((s) => !USER_SCOPES.includes(s));
   if (unknown.length) return fail("invalid_scope", `scope not available at the authorization endpoint: ${unknown.join(" ")}`);
   // PKCE (RFC 7636) with S256 is required of every client; plain is refused (RFC 9700 section 2.1.1).
   if (p.code_verifier !== undefined) return fail("invalid_request", "code_verifier belongs in the token request, never in the authorization request");

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import type { FastifyReply } from "fastify";
 import type { Locale } from "@gatehouse/errors";
-import { localized, type PendingItem } from "../http/terms.ts";
+import type { PendingAssertion } from "@gatehouse/proto";
+import { localized } from "../http/terms.ts";
 
 // The hosted terms page of a 451 answer: every pending assertion with a
 // checkbox (mandatory ones marked), one form posting back with the token.
@@ -55,7 +56,7 @@ function document(lang: Locale, title: string, body: string): string {
 }
 
 /** The form: a checkbox per assertion (name `accept`, value the key), the versions shown and the token hidden. */
-export function termsForm(lang: Locale, token: string, items: PendingItem[], error?: string): string {
+export function termsForm(lang: Locale, token: string, items: PendingAssertion[], error?: string): string {
   const t = TERMS_TEXTS[lang];
   const rows = items.map((a, i) => {
     const id = `a${i}`;

@@ -4,6 +4,7 @@ import { ConnectError } from "@connectrpc/connect";
 import { errorFacts, type Reason, type Violation } from "@gatehouse/errors";
 import { sendError } from "../http/envelope.ts";
 import { sendOAuthError, sendOAuthRpcError } from "../http/oauth-error.ts";
+import { errorContent } from "../login/outcomes.ts";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -22,12 +23,30 @@ const fastifyReasons: Record<string, Reason> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: "MALFORMED_REQUEST",
 };
 
-function classify(err: GatewayError): { reason: Reason; status?: number; violations?: Violation[]; details?: string } {
+interface Classified {
+  reason: Reason;
+  status?: number;
+  violations?: Violation[];
+  details?: string;
+  /** `Retry-After` seconds (a throttle's `retry_after`). */
+  retryAfter?: string;
+  /** What the answer carries besides the envelope (a step-up's `content.mfa`). */
+  content?: unknown;
+}
+
+function classify(err: GatewayError): Classified {
   if (err.violations) return { reason: "VALIDATION_FAILED", violations: err.violations };
   if (err.code && fastifyReasons[err.code]) return { reason: fastifyReasons[err.code]!, details: err.message };
   if (err instanceof ConnectError) {
     const f = errorFacts(err);
-    return { reason: f.reason, violations: f.violations, details: f.reason === "INTERNAL" ? undefined : f.message };
+    return {
+      reason: f.reason,
+      violations: f.violations,
+      // With field violations the details list them, as for the gateway's own validation.
+      details: f.reason === "INTERNAL" || f.violations.length ? undefined : f.message,
+      retryAfter: /^\d{1,9}$/.test(f.metadata.retry_after ?? "") ? f.metadata.retry_after : undefined,
+      content: errorContent(err),
+    };
   }
   // JSON syntax errors, __proto__ keys, bad headers: any 4xx Fastify raised is the client's.
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
@@ -46,7 +65,8 @@ export const errorHandling = fp(async (app) => {
       if (c.reason === "INTERNAL") return reply.code(500).send({ error: "server_error", error_description: "unexpected error" });
       return sendOAuthError(reply, "INVALID_REQUEST", err.message);
     }
-    return sendError(reply, c.reason, { violations: c.violations, details: c.details, status: c.status });
+    if (c.retryAfter) reply.header("retry-after", c.retryAfter);
+    return sendError(reply, c.reason, { violations: c.violations, details: c.details, status: c.status, content: c.content });
   });
   app.setNotFoundHandler((req, reply) => sendError(reply, "ROUTE_NOT_FOUND", { details: `${req.method} ${req.url.split("?")[0]}` }));
 });

@@ -5,16 +5,16 @@ import type { Db } from "@gatehouse/db";
 import { domainError, validationError } from "@gatehouse/errors";
 import type { Logger } from "@gatehouse/logging";
 import { LegalAssertionSchema, type AssertionsService, type LegalAssertion } from "@gatehouse/proto";
-import { INTERNAL_SCOPE, kPrincipal, type ScopePolicy } from "@gatehouse/rpc";
+import { ADMIN_SCOPE, INTERNAL_SCOPE, kPrincipal, type ScopePolicy } from "@gatehouse/rpc";
 import type { CatalogStore } from "../catalogs/store.ts";
 import { publishAssertion } from "./publish.ts";
 import { assertionStore, type AssertionRow } from "./store.ts";
 
 /** Operators publish and read; the users service reads (login 451, answers). */
 export const assertionsPolicy: ScopePolicy = {
-  publishAssertion: ["admin"],
-  listAssertions: ["admin", INTERNAL_SCOPE],
-  getAssertion: ["admin", INTERNAL_SCOPE],
+  publishAssertion: [ADMIN_SCOPE],
+  listAssertions: [ADMIN_SCOPE, INTERNAL_SCOPE],
+  getAssertion: [ADMIN_SCOPE, INTERNAL_SCOPE],
 };
 
 export interface AssertionsServiceDeps {

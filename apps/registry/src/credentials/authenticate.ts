@@ -1,12 +1,8 @@
 import { domainError } from "@gatehouse/errors";
+import { CLIENT_SCOPES } from "@gatehouse/rpc";
 import type { ClientSecrets } from "./secrets.ts";
 import type { ClientKindName, CredentialStore } from "./store.ts";
 
-/** Scopes each kind of client may ask for with client_credentials. */
-export const ALLOWED_SCOPES: Record<ClientKindName, readonly string[]> = {
-  application: ["users:access"],
-  operator: ["apps:write", "apps:read", "admin"],
-};
 
 const MAX_CLIENT_ID_LENGTH = 256;
 
@@ -35,7 +31,7 @@ export async function authenticateClient(
   return {
     clientId: client.clientId,
     kind: client.kind,
-    allowedScopes: ALLOWED_SCOPES[client.kind],
+    allowedScopes: CLIENT_SCOPES[client.kind],
     redirectUris: client.redirectUris,
     secretVersion: client.secretVersion,
   };

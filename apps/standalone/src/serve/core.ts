@@ -5,10 +5,9 @@ import type { Logger } from "@gatehouse/logging";
 import { AuthService, RegistryService } from "@gatehouse/proto";
 import { createRegistry, registryMigrations } from "@gatehouse/registry";
 import { callerInterceptors, httpTransport, inProcessTransport, InternalTokens, serveService, type ServiceModule } from "@gatehouse/rpc";
-import { kvRegistryNotify } from "../registry-caches.ts";
 import { bootstrapOperator } from "../bootstrap.ts";
 import { closeStores, migrateAll, openStores, type Stores } from "../stores.ts";
-import { accessTokenVerifier, authSettings, serverInterceptors } from "../wiring.ts";
+import { accessTokenVerifier, authSettings, kvRegistryNotify, serverInterceptors } from "../wiring.ts";
 
 /** Opens a service process's own stores (its schema, migrated) and its internal token minter. */
 export async function openServiceStores(config: Config, name: string, migrations: Parameters<typeof migrateAll>[1]) {

@@ -1,6 +1,6 @@
 import { Code } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { backends, caller, failure, startUsers, uniqueEmail, userObject, type Harness } from "../../test/harness.ts";
+import { backends, caller, failure, startUsers, uniqueEmail, userObject, type Harness, loggedIn } from "../../test/harness.ts";
 import { issueConfirmation } from "./issue.ts";
 import { DEFAULT_CONFIRMATION_OPTIONS } from "./options.ts";
 import { confirmationStillWanted } from "./still-wanted.ts";
@@ -27,7 +27,7 @@ describe.each(backends)("confirmation on %s", (_name, open) => {
     const res = await h.users.confirmIdentifier({ userId, key: "email", code: secrets.code });
     expect(res.user?.ids.email).toMatchObject({ value: email, confirmed: true });
     expect(res.redirectUrl).toBe("");
-    const login = await h.users.loginUser({ caller: caller("web"), email, password: PASSWORD });
+    const login = loggedIn(await h.users.loginUser({ caller: caller("web"), email, password: PASSWORD }));
     expect(login.user?.id).toBe(userId);
     const again = await failure(h.users.confirmIdentifier({ userId, key: "email", code: secrets.code }));
     expect(again.code).toBe(Code.InvalidArgument);
@@ -104,7 +104,7 @@ describe.each(backends)("confirmation on %s", (_name, open) => {
     expect(res.user?.ids.email).toMatchObject({ value: next, confirmed: true });
     expect(res.user?.ids.email?.pending).toBeUndefined();
     expect((await failure(h.users.loginUser({ caller: caller("web"), email, password: PASSWORD }))).reason).toBe("INVALID_CREDENTIALS");
-    expect((await h.users.loginUser({ caller: caller("web"), email: next, password: PASSWORD })).user?.id).toBe(userId);
+    expect(loggedIn(await h.users.loginUser({ caller: caller("web"), email: next, password: PASSWORD })).user?.id).toBe(userId);
   });
 
   it("tells the worker to send live deliveries, wait for uncommitted ones and drop used ones", async () => {

@@ -4,7 +4,7 @@ import { Code } from "@connectrpc/connect";
 import { FieldConfigSchema } from "@gatehouse/proto";
 import { KeyRing } from "@gatehouse/secrets";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { backends, caller, CLIENT_ID, entrypoint, ENTRYPOINTS, failure, startUsers, uniqueEmail, userObject, type Harness } from "../../test/harness.ts";
+import { backends, caller, CLIENT_ID, entrypoint, ENTRYPOINTS, failure, startUsers, uniqueEmail, userObject, type Harness, loggedIn, outcomeOf } from "../../test/harness.ts";
 import { DEFAULT_CONFIRMATION_OPTIONS } from "./options.ts";
 import { openResendToken, sealResendToken } from "./resend.ts";
 
@@ -38,16 +38,15 @@ describe.each(backends)("resending confirmation codes on %s", (_name, open) => {
     return { email, userId: res.user!.id, first: h.lastDelivery(email).secrets };
   }
   const deliveriesTo = (to: string) => h.jobs.filter((j) => j.to === to);
-  const loginFails = (email: string, client = users) => failure(client.loginUser({ caller: caller("web"), email, password: PASSWORD }));
+  /** A login of an unconfirmed user: its ConfirmationRequired (412). */
+  const unconfirmedLogin = async (email: string, client = users) =>
+    outcomeOf(await client.loginUser({ caller: caller("web"), email, password: PASSWORD }), "confirmationRequired");
 
   it("a 412 login resends a code (purpose resend) and carries a resend token for that user and key", async () => {
     const { email, userId } = await registered();
-    const err = await loginFails(email);
-    expect(err.code).toBe(Code.FailedPrecondition);
-    expect(err.reason).toBe("USER_UNCONFIRMED");
-    expect(err.metadata).toMatchObject({ user_id: userId, key: "email" });
-    expect(err.metadata.subcode).toBeUndefined();
-    expect(openResendToken(h.keys, err.metadata.resend_token!)).toEqual({ userId, key: "email" });
+    const err = await unconfirmedLogin(email);
+    expect(err).toMatchObject({ key: "email", keys: ["email"], resendLimited: false });
+    expect(openResendToken(h.keys, err.resendToken)).toEqual({ userId, key: "email" });
     const sent = deliveriesTo(email);
     expect(sent.map((j) => j.purpose)).toEqual(["register", "resend"]);
     expect(sent[1]).toMatchObject({ channel: "email", userId, locale: "en" });
@@ -58,21 +57,21 @@ describe.each(backends)("resending confirmation codes on %s", (_name, open) => {
 
   it("a resend does not supersede: the first code, or the first link, still confirms after two resends", async () => {
     const a = await registered();
-    const token = (await loginFails(a.email)).metadata.resend_token!;
+    const token = (await unconfirmedLogin(a.email)).resendToken;
     await users.resendConfirmation({ caller: caller("web", { locale: "es" }), resendToken: token });
     expect(deliveriesTo(a.email).map((j) => [j.purpose, j.locale])).toEqual([["register", "en"], ["resend", "en"], ["resend", "es"]]);
     const res = await users.confirmIdentifier({ userId: a.userId, key: "email", code: a.first.code });
     expect(res.user?.ids.email).toMatchObject({ value: a.email, confirmed: true });
-    expect((await users.loginUser({ caller: caller("web"), email: a.email, password: PASSWORD })).user?.id).toBe(a.userId);
+    expect(loggedIn(await users.loginUser({ caller: caller("web"), email: a.email, password: PASSWORD })).user?.id).toBe(a.userId);
 
     const b = await registered();
-    await loginFails(b.email);
+    await unconfirmedLogin(b.email);
     expect((await users.confirmIdentifier({ linkToken: b.first.linkToken })).user?.ids.email?.confirmed).toBe(true);
   });
 
   it("the latest code confirms too; once one code is used the others of that value are dead", async () => {
     const { email, userId, first } = await registered();
-    await loginFails(email);
+    await unconfirmedLogin(email);
     const latest = h.lastDelivery(email).secrets;
     await users.confirmIdentifier({ userId, key: "email", code: latest.code });
     expect((await failure(users.confirmIdentifier({ userId, key: "email", code: first.code }))).reason).toBe("INVALID_CODE");
@@ -81,7 +80,7 @@ describe.each(backends)("resending confirmation codes on %s", (_name, open) => {
 
   it("five wrong tries kill every live code of the identifier, however many were sent", async () => {
     const { email, userId, first } = await registered();
-    await loginFails(email);
+    await unconfirmedLogin(email);
     const second = h.lastDelivery(email).secrets;
     const wrong = ["111111", "222222", "333333"].find((c) => c !== first.code && c !== second.code)!;
     const left: string[] = [];
@@ -94,7 +93,7 @@ describe.each(backends)("resending confirmation codes on %s", (_name, open) => {
 
   it("16 parallel uses of the first and the resent code: exactly one success", async () => {
     const { email, userId, first } = await registered();
-    await loginFails(email);
+    await unconfirmedLogin(email);
     const second = h.lastDelivery(email).secrets;
     const results = await Promise.allSettled(
       Array.from({ length: 16 }, (_, i) => users.confirmIdentifier({ userId, key: "email", code: i % 2 ? first.code : second.code })),
@@ -107,16 +106,15 @@ describe.each(backends)("resending confirmation codes on %s", (_name, open) => {
     const { email, userId } = await registered();
     const tokens: string[] = [];
     for (let i = 0; i < 2; i++) {
-      const err = await loginFails(email, limited);
-      expect(err.metadata.subcode).toBeUndefined();
-      tokens.push(err.metadata.resend_token!);
+      const err = await unconfirmedLogin(email, limited);
+      expect(err.resendLimited).toBe(false);
+      tokens.push(err.resendToken);
     }
-    const over = await loginFails(email, limited);
-    expect(over.reason).toBe("USER_UNCONFIRMED");
-    expect(over.metadata.subcode).toBe("429");
-    expect(Number(over.metadata.retry_after)).toBeGreaterThan(3500);
-    expect(Number(over.metadata.retry_after)).toBeLessThanOrEqual(3600);
-    expect(openResendToken(h.keys, over.metadata.resend_token!)).toEqual({ userId, key: "email" });
+    const over = await unconfirmedLogin(email, limited);
+    expect(over.resendLimited).toBe(true);
+    expect(Number(over.retryAfterSeconds)).toBeGreaterThan(3500);
+    expect(Number(over.retryAfterSeconds)).toBeLessThanOrEqual(3600);
+    expect(openResendToken(h.keys, over.resendToken)).toEqual({ userId, key: "email" });
     const rpc = await failure(limited.resendConfirmation({ caller: caller("web"), resendToken: tokens[0]! }));
     expect(rpc.code).toBe(Code.ResourceExhausted);
     expect(rpc.reason).toBe("RATE_LIMITED");
@@ -126,15 +124,14 @@ describe.each(backends)("resending confirmation codes on %s", (_name, open) => {
 
   it("16 parallel logins of an unconfirmed user send exactly the limit (3) and tell the rest subcode 429", async () => {
     const { email } = await registered();
-    const results = await Promise.all(Array.from({ length: 16 }, () => loginFails(email)));
-    expect(results.every((r) => r.reason === "USER_UNCONFIRMED")).toBe(true);
-    expect(results.filter((r) => r.metadata.subcode === "429")).toHaveLength(13);
+    const results = await Promise.all(Array.from({ length: 16 }, () => unconfirmedLogin(email)));
+    expect(results.filter((r) => r.resendLimited)).toHaveLength(13);
     expect(deliveriesTo(email).filter((j) => j.purpose === "resend")).toHaveLength(3);
   });
 
   it("nothing is sent for a confirmed identifier, with the same answer; bad and expired tokens are INVALID_CODE", async () => {
     const { email, userId, first } = await registered();
-    const token = (await loginFails(email)).metadata.resend_token!;
+    const token = (await unconfirmedLogin(email)).resendToken;
     await users.confirmIdentifier({ linkToken: first.linkToken });
     const before = deliveriesTo(email).length;
     expect(await users.resendConfirmation({ caller: caller("web"), resendToken: token })).toBeDefined();
@@ -178,10 +175,9 @@ describe.each(backends)("resending confirmation codes on %s", (_name, open) => {
       const err = await failure(limited.resendConfirmation({ caller: caller("web"), userId, key: "email" }));
       expect(err.code).toBe(Code.Unavailable);
       expect(err.reason).toBe("CONFIRMATION_NOT_QUEUED");
-      const login = await loginFails(email, limited);
-      expect(login.reason).toBe("USER_UNCONFIRMED");
-      expect(login.metadata.resend_token).toBeTruthy();
-      expect(login.metadata.subcode).toBeUndefined();
+      const login = await unconfirmedLogin(email, limited);
+      expect(login.resendToken).toBeTruthy();
+      expect(login.resendLimited).toBe(false);
     } finally {
       h.failEnqueue = false;
     }
@@ -201,9 +197,8 @@ describe.each(backends)("resending confirmation codes on %s", (_name, open) => {
     const phone = `+3460${String(Date.now()).slice(-7)}`;
     const object = userObject(email, { ids: { email: { objectType: "user_id", value: email }, phone_number: { objectType: "user_id", value: phone } } });
     await phoneUsers.registerUser({ caller: caller("phone"), object });
-    const err = await failure(phoneUsers.loginUser({ caller: caller("phone"), email, password: PASSWORD }));
-    expect(err.reason).toBe("USER_UNCONFIRMED");
-    expect(err.metadata).toMatchObject({ key: "phone_number", keys: "phone_number" });
+    const err = outcomeOf(await phoneUsers.loginUser({ caller: caller("phone"), email, password: PASSWORD }), "confirmationRequired");
+    expect(err).toMatchObject({ key: "phone_number", keys: ["phone_number"] });
     expect(deliveriesTo(phone).map((j) => [j.purpose, j.channel])).toEqual([["register", "sms"], ["resend", "sms"]]);
     expect(deliveriesTo(email)).toHaveLength(0);
   });

@@ -97,24 +97,29 @@ export async function resendConfirmation(deps: ResendDeps, req: ResendRequest): 
   return { status: "sent" };
 }
 
+/** What the 412 of a login carries: the key a code was resent for, the resend link's token, and the limit when it was hit. */
+export interface LoginResend {
+  key: IdKey;
+  resendToken: string;
+  /** Seconds until a resend is allowed again, when the limit stopped this one. */
+  limitedForSeconds?: number;
+  /** The queue refused the delivery: the 412 stays the same; the error is for the log. */
+  notQueued?: unknown;
+}
+
 /**
  * The 412 of a login: resends a code for the identifier that blocks it (the
- * email when it is among them, else the first) and returns the error's
- * metadata: `key`, `resend_token` and, over the limit, `subcode` 429 with
- * `retry_after`. A queue failure does not change the 412; it is returned for the log.
+ * email when it is among them, else the first) and seals the token of the
+ * resend link. A queue failure does not change the 412.
  */
-export async function resendAtLogin(
-  deps: ResendDeps,
-  req: { userId: string; unconfirmed: IdKey[]; locale: DeliveryLocale },
-): Promise<{ metadata: Record<string, string>; notQueued?: unknown }> {
+export async function resendAtLogin(deps: ResendDeps, req: { userId: string; unconfirmed: IdKey[]; locale: DeliveryLocale }): Promise<LoginResend> {
   const key = req.unconfirmed.includes("email") ? "email" : req.unconfirmed[0]!;
-  const metadata: Record<string, string> = { key, resend_token: sealResendToken(deps.keys, deps.options, req.userId, key) };
+  const resendToken = sealResendToken(deps.keys, deps.options, req.userId, key);
   try {
     const outcome = await resendConfirmation(deps, { userId: req.userId, key, locale: req.locale });
-    if (outcome.status === "limited") Object.assign(metadata, { subcode: "429", retry_after: String(outcome.retryAfterSeconds) });
-    return { metadata };
+    return outcome.status === "limited" ? { key, resendToken, limitedForSeconds: outcome.retryAfterSeconds } : { key, resendToken };
   } catch (err) {
     if (errorFacts(err).reason !== "CONFIRMATION_NOT_QUEUED") throw err;
-    return { metadata, notQueued: err };
+    return { key, resendToken, notQueued: err };
   }
 }

@@ -1,6 +1,6 @@
 import { Code } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { backends, caller, failure, startUsers, uniqueEmail, userObject, type Harness } from "../../test/harness.ts";
+import { backends, caller, CLIENT_ID, failure, loggedIn, outcomeOf, startUsers, uniqueEmail, userObject, type Harness } from "../../test/harness.ts";
 import { argon2Passwords, type Passwords } from "../credentials/passwords.ts";
 
 const PASSWORD = "correct horse battery";
@@ -36,15 +36,12 @@ describe.each(backends)("login on %s", (_name, open) => {
     return { email, user: res.user! };
   }
 
-  it("logs in with the canonical email and the password, and opens a session when wired", async () => {
+  it("logs in with the canonical email and the password, and opens the session of the caller's application", async () => {
     const { email, user } = await openUser();
-    const res = await h.users.loginUser({ caller: caller("open"), email: `  ${email.toUpperCase()}`, password: PASSWORD });
+    const res = loggedIn(await h.users.loginUser({ caller: caller("open"), email: `  ${email.toUpperCase()}`, password: PASSWORD }));
     expect(res.user?.id).toBe(user.id);
-    expect(res.session).toBeUndefined();
-    expect(res.missingFields).toEqual([]);
-    const withSessions = await h.serve({ openSession: async (u) => ({ accessToken: `token-for-${u.id}` }) as never });
-    const again = await withSessions.loginUser({ caller: caller("open"), email, password: PASSWORD });
-    expect(again.session?.accessToken).toBe(`token-for-${user.id}`);
+    expect(res.session?.accessToken).toMatch(new RegExp(`^access-\\d+-for-${user.id}$`));
+    expect(h.grants.sessions.at(-1)).toEqual({ userId: user.id, clientId: CLIENT_ID });
   });
 
   it("wrong password and unknown user give the same error in similar time", async () => {
@@ -104,18 +101,18 @@ describe.each(backends)("login on %s", (_name, open) => {
     const { email } = await openUser();
     const client = await h.serve({ loginLimits: { perAccount: 100, perAddress: 2, windowSeconds: 900 } });
     const at = caller("open", { clientAddress: `203.0.113.9-${Date.now()}` });
-    for (let i = 0; i < 6; i++) expect((await client.loginUser({ caller: at, email, password: PASSWORD })).user!.id).toBeTruthy();
+    for (let i = 0; i < 6; i++) expect(loggedIn(await client.loginUser({ caller: at, email, password: PASSWORD })).user!.id).toBeTruthy();
     for (let i = 0; i < 2; i++) expect((await failure(client.loginUser({ caller: at, email, password: "nope-nope" }))).reason).toBe("INVALID_CREDENTIALS");
     expect((await failure(client.loginUser({ caller: at, email, password: PASSWORD }))).reason).toBe("RATE_LIMITED");
   });
 
-  it("an unconfirmed main email cannot log in (USER_UNCONFIRMED, 412), but only after the password is right", async () => {
+  it("an unconfirmed main email cannot log in (ConfirmationRequired, 412; no session), but only after the password is right", async () => {
     const email = uniqueEmail();
-    const reg = await h.users.registerUser({ caller: caller("web"), object: userObject(email) });
-    const err = await failure(h.users.loginUser({ caller: caller("web"), email, password: PASSWORD }));
-    expect(err.code).toBe(Code.FailedPrecondition);
-    expect(err.reason).toBe("USER_UNCONFIRMED");
-    expect(err.metadata.user_id).toBe(reg.user!.id);
+    await h.users.registerUser({ caller: caller("web"), object: userObject(email) });
+    const sessions = h.grants.sessions.length;
+    const unconfirmed = outcomeOf(await h.users.loginUser({ caller: caller("web"), email, password: PASSWORD }), "confirmationRequired");
+    expect(unconfirmed.keys).toEqual(["email"]);
+    expect(h.grants.sessions).toHaveLength(sessions);
     expect((await failure(h.users.loginUser({ caller: caller("web"), email, password: "wrong password" }))).reason).toBe("INVALID_CREDENTIALS");
   });
 
@@ -141,9 +138,10 @@ describe.each(backends)("login on %s", (_name, open) => {
 
   it("fca lists the entry point's mandatory data the user lacks", async () => {
     const { email } = await openUser();
-    const res = await h.users.loginUser({ caller: caller("profile"), email, password: PASSWORD, fca: true });
+    const res = outcomeOf(await h.users.loginUser({ caller: caller("profile"), email, password: PASSWORD, fca: true }), "profileIncomplete");
     expect(res.missingFields).toEqual(["name", "birthday"]);
+    expect(res.grant.case).toBe("session");
     const quiet = await h.users.loginUser({ caller: caller("profile"), email, password: PASSWORD });
-    expect(quiet.missingFields).toEqual([]);
+    expect(loggedIn(quiet).session?.accessToken).toBeTruthy();
   });
 });

@@ -1,29 +1,30 @@
-import type { JsonObject } from "@bufbuild/protobuf";
-import type { Caller, Entrypoint } from "@gatehouse/proto";
+import type { AuthorizationRequest, Caller, LoginOutcome } from "@gatehouse/proto";
+import type { ResolvedEntrypoint } from "../ports.ts";
 import type { UserRecord } from "../users/store.ts";
 
 /**
- * What the policy steps of a login see once the password is right and the
- * main identifier is confirmed (contract section 5: then MFA, 428, then
- * terms, 451, then the session). A step throws the coded error that
- * interrupts the login, or returns to let the next one run.
+ * What the steps of a login see once the credentials are right (contract
+ * section 5: confirmation 412, MFA 428, terms 451; then the grant and the
+ * complete-account check 206).
  */
 export interface LoginContext {
   user: UserRecord;
-  entrypoint: Entrypoint;
-  clientId: string;
+  /** The caller's entry point and its application's settings, resolved once per login. */
+  resolved: ResolvedEntrypoint;
   caller: Caller | undefined;
-  /** `object.assertions` sent with the login (acceptance of terms), if any. */
-  assertions: JsonObject | undefined;
-  /** True when this login already passed its MFA step (finishing a 428). */
-  mfaPassed: boolean;
   /** The login asked for the complete-account check (206); kept across a 428. */
-  fca?: boolean;
+  fca: boolean;
+  /** The hosted login's authorization request: the grant is then a code, not a session. */
+  authorization: AuthorizationRequest | undefined;
+  /** When the user authenticated (the credentials, or the MFA step that finished it): auth_time. */
+  authenticatedAt: Date;
 }
 
-export type LoginStep = (ctx: LoginContext) => Promise<void>;
+/** One case of LoginOutcome (a session, a code, or an interruption). */
+export type LoginOutcomeCase = Exclude<LoginOutcome["outcome"], { case: undefined }>;
 
-/** Runs the steps in order; the first interruption ends the login. */
-export async function runLoginSteps(steps: readonly LoginStep[], ctx: LoginContext): Promise<void> {
-  for (const step of steps) await step(ctx);
-}
+/** An interruption of the login: the case that ends it before the grant. */
+export type Interruption = Extract<LoginOutcomeCase, { case: "confirmationRequired" | "mfaRequired" | "termsRequired" }>;
+
+/** A step of the login: an interruption ends the login there; undefined lets the next step run. */
+export type LoginStep = (ctx: LoginContext) => Promise<Interruption | undefined>;

@@ -29,7 +29,9 @@ export async function confirmTotp(deps: FactorDeps, userId: string, code: string
   if (state.enabledAt) throw conflict("TOTP is already on.");
   if (!state.totpSealed) throw conflict("Nothing to confirm: enrol first.");
   await countUserGuess(deps, userId);
-  if (!(await checkTotp(deps, userId, openTotp(deps.keys, userId, state.totpSealed), code.trim()))) throw domainError("MFA_CODE_INVALID");
+  if (!(await checkTotp(deps, userId, openTotp(deps.keys, userId, state.totpSealed), code.trim()))) {
+    throw domainError("MFA_CODE_INVALID", undefined, { violations: [{ field: "code", code: "invalid_value" }] });
+  }
   await clearUserGuesses(deps, userId);
   const codes = newRecoveryCodes();
   const enabled = await mfaStore(deps.db).enable(userId, state.totpSealed, codes.map((c) => recoveryMac(deps.keys, userId, c)));
@@ -53,7 +55,7 @@ export async function disableTotp(deps: DisableDeps, req: { userId: string; pass
     if (!(await deps.passwords.verify(state.passwordHash ?? undefined, req.password))) throw domainError("INVALID_CREDENTIALS");
     await clearAccountAttempts(deps.kv, account, req.clientAddress);
   } else {
-    await requireFactor(deps, state, req.code);
+    await requireFactor(deps, state, req.code, "code");
   }
   await mfaStore(deps.db).disable(state.userId);
 }

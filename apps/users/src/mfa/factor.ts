@@ -77,11 +77,20 @@ export async function checkFactor(deps: FactorDeps, state: MfaState, code: strin
   return (await mfaStore(deps.db).spendRecovery(state.userId, recoveryMac(deps.keys, state.userId, code))) ? "recovery" : undefined;
 }
 
-/** checkFactor behind the per-user count; a wrong code is MFA_CODE_INVALID. */
-export async function requireFactor(deps: FactorDeps, state: MfaState, code: string, metadata: Record<string, string> = {}): Promise<"totp" | "recovery"> {
+/**
+ * checkFactor behind the per-user count; a wrong code is MFA_CODE_INVALID
+ * with a violation of `field` (where the code travels in the public JSON).
+ */
+export async function requireFactor(
+  deps: FactorDeps,
+  state: MfaState,
+  code: string,
+  field: string,
+  metadata: Record<string, string> = {},
+): Promise<"totp" | "recovery"> {
   await countUserGuess(deps, state.userId);
   const used = await checkFactor(deps, state, code);
-  if (!used) throw domainError("MFA_CODE_INVALID", undefined, { metadata });
+  if (!used) throw domainError("MFA_CODE_INVALID", undefined, { metadata, violations: [{ field, code: "invalid_value" }] });
   await clearUserGuesses(deps, state.userId);
   return used;
 }

@@ -1,7 +1,8 @@
-import { domainError } from "@gatehouse/errors";
+import { create } from "@bufbuild/protobuf";
 import type { Db } from "@gatehouse/db";
 import type { Kv } from "@gatehouse/kv";
-import type { LoginContext, LoginStep } from "../login/steps.ts";
+import { MfaRequiredSchema, type MfaRequired } from "@gatehouse/proto";
+import type { LoginStep } from "../login/steps.ts";
 import { issueMfaToken } from "./login-token.ts";
 import { mfaStore } from "./store.ts";
 
@@ -10,30 +11,31 @@ export type MfaPolicy = "off" | "optional" | "required";
 
 export const MFA_METHODS = ["totp"];
 
+export const policyOf = (mfa: string | undefined): MfaPolicy => (mfa === "optional" || mfa === "required" ? mfa : "off");
+
+/** The 428 answer: the token of this login attempt (none on a step-up) and whether the user must enrol first. */
+export const mfaRequired = (mfaToken: string, enroll: boolean): MfaRequired => create(MfaRequiredSchema, { mfaToken, methods: MFA_METHODS, enroll });
+
 /**
- * The login's MFA step (first of the steps after the password): with TOTP on,
- * or the application's policy `required`, a login that has not passed MFA
- * ends in MFA_REQUIRED (428) carrying a token bound to this attempt. Without
- * a factor (policy `required`) the answer says `enroll`: the token then
- * authorizes EnrollTotp and ConfirmTotp for this user.
+ * The login's MFA step (after the confirmation, before terms): with TOTP on,
+ * or the application's policy `required`, the login ends in MfaRequired
+ * (428) with a token bound to this attempt. Without a factor (policy
+ * `required`) it says `enroll`: the token then authorizes EnrollTotp and
+ * ConfirmTotp for this user. CompleteMfaLogin resumes after this step.
  */
-export function mfaLoginStep(deps: { db: Db; kv: Kv; policyOf: (ctx: LoginContext) => Promise<MfaPolicy> }): LoginStep {
+export function mfaStep(deps: { db: Db; kv: Kv }): LoginStep {
   return async (ctx) => {
-    if (ctx.mfaPassed) return;
     const state = await mfaStore(deps.db).state(ctx.user.id);
     const on = Boolean(state?.enabledAt);
-    if (!on && (await deps.policyOf(ctx)) !== "required") return;
+    if (!on && policyOf(ctx.resolved.mfa) !== "required") return undefined;
     const token = await issueMfaToken(deps.kv, {
       userId: ctx.user.id,
-      clientId: ctx.clientId,
-      entrypointId: ctx.entrypoint.id,
+      clientId: ctx.resolved.clientId,
+      entrypointId: ctx.resolved.entrypoint.id,
       sourceId: ctx.caller?.sourceId ?? "",
-      fca: ctx.fca ?? false,
-      assertions: ctx.assertions,
+      fca: ctx.fca,
       enroll: !on,
     });
-    throw domainError("MFA_REQUIRED", undefined, {
-      metadata: { mfa_token: token, methods: MFA_METHODS.join(","), ...(on ? {} : { enroll: "true" }) },
-    });
+    return { case: "mfaRequired", value: mfaRequired(token, !on) };
   };
 }

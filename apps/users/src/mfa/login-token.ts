@@ -1,4 +1,3 @@
-import type { JsonObject } from "@bufbuild/protobuf";
 import { domainError } from "@gatehouse/errors";
 import type { Kv } from "@gatehouse/kv";
 import { randomSecret, sha256Base64url } from "@gatehouse/secrets";
@@ -10,8 +9,6 @@ export interface MfaBinding {
   entrypointId: string;
   sourceId: string;
   fca: boolean;
-  /** `object.assertions` sent with the login, applied when it finishes. */
-  assertions?: JsonObject;
   /** The user had no factor (policy `required`): the token may enrol one. */
   enroll: boolean;
   /** ConfirmTotp with this token proved a code: finishing needs none. */

@@ -3,14 +3,12 @@ import { domainError, validationError } from "@gatehouse/errors";
 import type { Caller, MfaService } from "@gatehouse/proto";
 import { INTERNAL_SCOPE, type ScopePolicy } from "@gatehouse/rpc";
 import { argon2Passwords } from "../credentials/passwords.ts";
+import type { UsersDeps } from "../deps.ts";
+import type { LoginFlow } from "../login/flow.ts";
 import { DEFAULT_LOGIN_LIMITS } from "../login/throttle.ts";
-import type { LoginFlow, UsersServiceDeps } from "../users-service.ts";
-import { userStore } from "../users/store.ts";
 import { confirmTotp, disableTotp, enrollTotp } from "./enrolment.ts";
-import { DEFAULT_MFA_LIMITS, requireFactor, type FactorDeps, type MfaLimits } from "./factor.ts";
-import { MFA_METHODS } from "./login-step.ts";
-import { countTokenGuess, markMfaTokenProven, readMfaToken, spendMfaToken } from "./login-token.ts";
-import { mfaStore } from "./store.ts";
+import { DEFAULT_MFA_LIMITS, type FactorDeps } from "./factor.ts";
+import { countTokenGuess, markMfaTokenProven, readMfaToken } from "./login-token.ts";
 
 /** Only other Gatehouse services (the gateway) call it. */
 export const mfaPolicy: ScopePolicy = {
@@ -20,15 +18,8 @@ export const mfaPolicy: ScopePolicy = {
   completeMfaLogin: [INTERNAL_SCOPE],
 };
 
-export interface MfaServiceDeps extends UsersServiceDeps {
-  flow: LoginFlow;
-  mfaLimits?: MfaLimits;
-  /** Issuer shown by authenticator apps. */
-  totpIssuer?: string;
-}
-
-/** MfaService: TOTP enrolment, confirmation, disabling, and finishing a login's 428. */
-export function createMfaService(deps: MfaServiceDeps): ServiceImpl<typeof MfaService> {
+/** MfaService: TOTP enrolment, confirmation, disabling, and finishing a login's 428 (through the login flow). */
+export function createMfaService(deps: UsersDeps, flow: LoginFlow): ServiceImpl<typeof MfaService> {
   const factor: FactorDeps = { db: deps.db, kv: deps.kv, keys: deps.keys, limits: deps.mfaLimits ?? DEFAULT_MFA_LIMITS };
   const passwords = deps.passwords ?? argon2Passwords();
 
@@ -70,32 +61,14 @@ export function createMfaService(deps: MfaServiceDeps): ServiceImpl<typeof MfaSe
     },
 
     async completeMfaLogin(req) {
-      const caller = req.caller;
-      const current = await readMfaToken(deps.kv, req.mfaToken, { clientId: caller?.clientId ?? "", entrypointId: caller?.entrypointId ?? "" });
-      const { entrypoint } = await deps.flow.entrypointOf(caller);
-      if (!current.binding.proven) {
-        if (!req.code) throw validationError([{ field: "code", code: "required" }]);
-        const state = await mfaStore(deps.db).state(current.binding.userId);
-        if (!state?.enabledAt) {
-          // Policy `required` and still no factor: enrol first (same token).
-          throw domainError("MFA_REQUIRED", undefined, { metadata: { mfa_token: req.mfaToken, methods: MFA_METHODS.join(","), enroll: "true" } });
-        }
-        const left = await countTokenGuess(deps.kv, req.mfaToken, factor.limits.perToken);
-        await requireFactor(factor, state, req.code, { attempts_left: String(left) });
-      }
-      const binding = await spendMfaToken(deps.kv, req.mfaToken);
-      const user = await userStore(deps.db).byId(binding.userId);
-      if (!user) throw domainError("MFA_TOKEN_INVALID");
-      deps.logger.info({ userId: user.id }, "mfa passed");
-      return deps.flow.finishLogin({
-        user,
-        entrypoint,
-        clientId: binding.clientId,
-        caller,
-        assertions: binding.assertions,
-        mfaPassed: true,
-        fca: binding.fca || req.fca,
+      const outcome = await flow.completeMfa({
+        caller: req.caller,
+        mfaToken: req.mfaToken,
+        code: req.code,
+        fca: req.fca,
+        authorization: req.authorizationRequest,
       });
+      return { outcome };
     },
   };
 }

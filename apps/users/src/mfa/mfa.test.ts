@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { backends, caller, failure, startUsers, uniqueEmail, userObject, ENTRYPOINTS, type Harness } from "../../test/harness.ts";
+import { backends, caller, failure, startUsers, uniqueEmail, userObject, ENTRYPOINTS, type Harness, loggedIn, outcomeOf } from "../../test/harness.ts";
 import { parseUpdate } from "../update/parse.ts";
 import { userStore } from "../users/store.ts";
 import { confirmTotp, enrollTotp } from "./enrolment.ts";
@@ -38,7 +38,7 @@ describe.each(backends)("MFA (TOTP) on %s", (_name, open) => {
     expect(row.mfa_totp_sealed).not.toContain(secret);
     expect(row.mfa_enabled_at).toBeNull();
     // Not on yet: the login goes through.
-    expect((await h.users.loginUser({ caller: caller("open"), email: u.email, password: PASSWORD })).user?.id).toBe(u.id);
+    expect(loggedIn(await h.users.loginUser({ caller: caller("open"), email: u.email, password: PASSWORD })).user?.id).toBe(u.id);
 
     expect((await failure(confirmTotp(deps, u.id, totpCode(secret, Date.now() + 5 * STEP)))).reason).toBe("MFA_CODE_INVALID");
     const codes = await confirmTotp(deps, u.id, totpCode(secret));
@@ -48,15 +48,14 @@ describe.each(backends)("MFA (TOTP) on %s", (_name, open) => {
     expect(stored.rows.map((r) => r.code_mac)).not.toContain(codes[0]);
     expect((await failure(confirmTotp(deps, u.id, totpCode(secret, Date.now() + STEP)))).reason).toBe("MFA_STATE_CONFLICT");
 
-    // On: the login answers MFA_REQUIRED with a token and the methods.
-    const err = await failure(h.users.loginUser({ caller: caller("open"), email: u.email, password: PASSWORD }));
-    expect(err.reason).toBe("MFA_REQUIRED");
-    expect(err.metadata.methods).toBe("totp");
-    expect(err.metadata.mfa_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(err.metadata.enroll).toBeUndefined();
-    const bound = await readMfaToken(h.kv, err.metadata.mfa_token!, { clientId: caller("open").clientId, entrypointId: caller("open").entrypointId });
+    // On: the login answers MfaRequired with a token and the methods.
+    const mfa = outcomeOf(await h.users.loginUser({ caller: caller("open"), email: u.email, password: PASSWORD }), "mfaRequired");
+    expect(mfa.methods).toEqual(["totp"]);
+    expect(mfa.mfaToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(mfa.enroll).toBe(false);
+    const bound = await readMfaToken(h.kv, mfa.mfaToken, { clientId: caller("open").clientId, entrypointId: caller("open").entrypointId });
     expect(bound.binding).toMatchObject({ userId: u.id, enroll: false, fca: false });
-    await expect(readMfaToken(h.kv, err.metadata.mfa_token!, { clientId: "another" })).rejects.toThrow();
+    await expect(readMfaToken(h.kv, mfa.mfaToken, { clientId: "another" })).rejects.toThrow();
 
     // A time step works once; a recovery code works once.
     const state = (await mfaStore(h.db).state(u.id))!;

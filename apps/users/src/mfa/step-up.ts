@@ -1,10 +1,10 @@
-import type { Entrypoint } from "@gatehouse/proto";
 import { domainError } from "@gatehouse/errors";
+import { MfaRequiredSchema, type Entrypoint } from "@gatehouse/proto";
 import type { UpdateInput, UpdateMode } from "../update/parse.ts";
 import { planUpdate } from "../update/plan.ts";
 import type { UserRecord } from "../users/store.ts";
 import { requireFactor, type FactorDeps } from "./factor.ts";
-import { MFA_METHODS } from "./login-step.ts";
+import { mfaRequired } from "./login-step.ts";
 import { mfaStore } from "./store.ts";
 
 const GUARDED_IDS = new Set(["email", "phone_number"]);
@@ -15,15 +15,24 @@ export function changesCredentials(ep: Entrypoint, user: UserRecord, input: Upda
   return planUpdate(ep, user, input, mode).ids.some((op) => GUARDED_IDS.has(op.key) && op.kind !== "unpend");
 }
 
+const CODE_FIELD = "object.mfaCode";
+
 /**
  * Step-up for a replace/patch of a user with TOTP on that changes email,
  * phone or password: a fresh code in `object.mfaCode` (TOTP, each time step
- * once; or a recovery code), else MFA_REQUIRED (428).
+ * once; or a recovery code), else MFA_REQUIRED (428). The update did not
+ * happen, so that is an error; it carries the 428's MfaRequired (no token:
+ * the code goes with the change itself) for the answer's `content.mfa`.
  */
 export async function requireStepUp(deps: FactorDeps, ep: Entrypoint, user: UserRecord, input: UpdateInput, mode: UpdateMode): Promise<void> {
   if (!changesCredentials(ep, user, input, mode)) return;
   const state = await mfaStore(deps.db).state(user.id);
   if (!state?.enabledAt) return;
-  if (!input.mfaCode) throw domainError("MFA_REQUIRED", undefined, { metadata: { methods: MFA_METHODS.join(","), field: "object.mfaCode" } });
-  await requireFactor(deps, state, input.mfaCode);
+  if (!input.mfaCode) {
+    throw domainError("MFA_REQUIRED", undefined, {
+      violations: [{ field: CODE_FIELD, code: "required" }],
+      details: [{ desc: MfaRequiredSchema, value: mfaRequired("", false) }],
+    });
+  }
+  await requireFactor(deps, state, input.mfaCode, CODE_FIELD);
 }

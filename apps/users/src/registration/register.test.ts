@@ -96,7 +96,7 @@ describe.each(backends)("registration on %s", (_name, open) => {
   });
 
   it("rejects unknown entry points and entry points of another application", async () => {
-    expect((await failure(h.users.registerUser({ caller: caller("nope"), object: userObject() }))).reason).toBe("ENTRYPOINT_NOT_FOUND");
+    expect((await failure(h.users.registerUser({ caller: caller("nope"), object: userObject() }))).reason).toBe("PERMISSION_DENIED");
     const other = await failure(h.users.registerUser({ caller: caller("web", { clientId: "999_other" }), object: userObject() }));
     expect(other.code).toBe(Code.PermissionDenied);
   });

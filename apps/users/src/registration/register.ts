@@ -7,7 +7,8 @@ import { issueConfirmation, type IssueDeps } from "../confirmation/issue.ts";
 import type { Passwords } from "../credentials/passwords.ts";
 import { CONFIRMABLE_KEYS, newPulseId, newUserId, type IdKey } from "../users/identifiers.ts";
 import { answersToRecord, applyAnswers, insertAcceptances, unknownKeys } from "../terms/answers.ts";
-import { catalogFor, type AssertionCatalog } from "../terms/catalog.ts";
+import type { AssertionCatalog } from "../ports.ts";
+import { catalogFor } from "../terms/catalog.ts";
 import { IDENTIFIER_UNIQUE, isUniqueViolation, userStore, type UserRecord } from "../users/store.ts";
 import { validateRegistration } from "./validate.ts";
 

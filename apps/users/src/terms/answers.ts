@@ -2,7 +2,7 @@ import type { Db, Queryable } from "@gatehouse/db";
 import type { Violation } from "@gatehouse/errors";
 import type { StoredAssertion } from "../users/model.ts";
 import { userStore, type JsonMap } from "../users/store.ts";
-import type { CatalogAssertion } from "./catalog.ts";
+import type { PendingAssertion } from "@gatehouse/proto";
 
 /** One answer to record: the user accepted (true) or declined (false) this version. */
 export interface Answer {
@@ -19,12 +19,12 @@ export interface AnswerOrigin {
 }
 
 /** Keys outside the catalog of the entry point's typologies: one violation each. */
-export function unknownKeys(keys: Iterable<string>, catalog: ReadonlyMap<string, CatalogAssertion>): Violation[] {
+export function unknownKeys(keys: Iterable<string>, catalog: ReadonlyMap<string, PendingAssertion>): Violation[] {
   return [...keys].filter((k) => !catalog.has(k)).map((k) => ({ field: `object.assertions.${k}`, code: "unknown_key" }));
 }
 
 /** The answers that change the stored map: a new value, or the same value for a newer version. */
-export function answersToRecord(stored: JsonMap, wanted: ReadonlyMap<string, boolean>, catalog: ReadonlyMap<string, CatalogAssertion>): Answer[] {
+export function answersToRecord(stored: JsonMap, wanted: ReadonlyMap<string, boolean>, catalog: ReadonlyMap<string, PendingAssertion>): Answer[] {
   const out: Answer[] = [];
   for (const [key, value] of wanted) {
     const latest = catalog.get(key);
@@ -63,7 +63,7 @@ export async function recordAnswers(
   db: Db,
   userId: string,
   wanted: ReadonlyMap<string, boolean>,
-  catalog: ReadonlyMap<string, CatalogAssertion>,
+  catalog: ReadonlyMap<string, PendingAssertion>,
   origin: AnswerOrigin,
   at = new Date(),
 ): Promise<JsonMap | undefined> {

@@ -1,19 +1,5 @@
-import type { Entrypoint } from "@gatehouse/proto";
-
-/** The latest version of a legal assertion of the registry's catalog. */
-export interface CatalogAssertion {
-  key: string;
-  version: string;
-  /** Text shown to the user by language ("en" always present). */
-  displayName: Record<string, string>;
-  type: string;
-  typology: string;
-  property: string;
-  mandatory: boolean;
-}
-
-/** The registry's ListAssertions: the latest versions of the assertions of these typologies. */
-export type AssertionCatalog = (typologies: string[]) => Promise<CatalogAssertion[]>;
+import type { Entrypoint, PendingAssertion } from "@gatehouse/proto";
+import type { AssertionCatalog } from "../ports.ts";
 
 /** An empty catalog: a users service wired without the registry knows no assertion. */
 export const noAssertions: AssertionCatalog = async () => [];
@@ -25,6 +11,6 @@ export function typologiesOf(ep: Entrypoint): string[] {
 }
 
 /** The catalog of an entry point by key. */
-export async function catalogFor(catalog: AssertionCatalog, ep: Entrypoint): Promise<Map<string, CatalogAssertion>> {
+export async function catalogFor(catalog: AssertionCatalog, ep: Entrypoint): Promise<Map<string, PendingAssertion>> {
   return new Map((await catalog(typologiesOf(ep))).map((a) => [a.key, a]));
 }

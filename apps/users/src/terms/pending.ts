@@ -1,13 +1,13 @@
 import type { StoredAssertion } from "../users/model.ts";
 import type { JsonMap } from "../users/store.ts";
-import type { CatalogAssertion } from "./catalog.ts";
+import type { PendingAssertion } from "@gatehouse/proto";
 
 /**
  * What the user still has to answer, in key order: mandatory assertions not
  * accepted in their latest version, and optional ones not answered (either
  * way) in their latest version. A declined optional one is answered.
  */
-export function pendingAssertions(stored: JsonMap, catalog: Iterable<CatalogAssertion>): CatalogAssertion[] {
+export function pendingAssertions(stored: JsonMap, catalog: Iterable<PendingAssertion>): PendingAssertion[] {
   return [...catalog]
     .filter((a) => {
       const answer = stored[a.key] as StoredAssertion | undefined;
@@ -18,4 +18,4 @@ export function pendingAssertions(stored: JsonMap, catalog: Iterable<CatalogAsse
 }
 
 /** True when the login must stop at 451: a mandatory assertion is pending. */
-export const blocksLogin = (pending: readonly CatalogAssertion[]) => pending.some((a) => a.mandatory);
+export const blocksLogin = (pending: readonly PendingAssertion[]) => pending.some((a) => a.mandatory);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { JsonObject } from "@bufbuild/protobuf";
 import { UpdateMode } from "@gatehouse/proto";
-import { backends, caller, catalogAssertion, failure, startUsers, uniqueEmail, userObject, type Harness } from "../../test/harness.ts";
+import { backends, caller, catalogAssertion, failure, loggedIn, outcomeOf, startUsers, uniqueEmail, userObject, type Harness } from "../../test/harness.ts";
 
 const PASSWORD = "correct horse battery";
 const yes = { objectType: "assertion", value: true };
@@ -51,19 +51,18 @@ describe.each(backends)("legal assertions in the users service on %s", (_name, o
     expect(unknown.violations.map((v) => `${v.field}:${v.code}`)).toEqual(["object.assertions.nope:unknown_key", "object.assertions.pro-tos:unknown_key"]);
   });
 
-  it("login stops at TERMS_NOT_ACCEPTED with every pending assertion and a terms token; answers sent with the login clear it", async () => {
+  it("login stops at TermsRequired with every pending assertion and a terms token; answers sent with the login clear it", async () => {
     const { email, id } = await register({ terms: yes });
-    const err = await failure(login(email));
-    expect(err.reason).toBe("TERMS_NOT_ACCEPTED");
-    const pending = JSON.parse(err.metadata.assertions!) as { key: string; mandatory: boolean; version: string }[];
-    expect(pending.map((p) => `${p.key}@${p.version}:${p.mandatory}`)).toEqual(["newsletter@1:false", "tos@1:true"]);
-    expect(err.metadata.terms_token).toEqual(expect.any(String));
+    const terms = outcomeOf(await login(email), "termsRequired");
+    expect(terms.assertions.map((p) => `${p.key}@${p.version}:${p.mandatory}`)).toEqual(["newsletter@1:false", "tos@1:true"]);
+    expect(terms.assertions[1]).toMatchObject({ displayName: { en: "Accept tos", es: "Acepta tos" }, type: "terms", typology: "consumer", property: "default" });
+    expect(terms.termsToken).toEqual(expect.any(String));
 
     // The answers are recorded only with the right password.
     expect((await failure(h.users.loginUser({ caller: caller("open"), email, password: "wrong password!", assertions: { tos: yes } }))).reason).toBe("INVALID_CREDENTIALS");
     expect(await history(id)).toHaveLength(1);
-    expect((await failure(login(email, { tos: no }))).reason).toBe("TERMS_NOT_ACCEPTED");
-    const ok = await login(email, { tos: yes, newsletter: no });
+    outcomeOf(await login(email, { tos: no }), "termsRequired");
+    const ok = loggedIn(await login(email, { tos: yes, newsletter: no }));
     expect(ok.user?.assertions.tos).toMatchObject({ value: true, version: "1" });
     expect((await history(id)).map((r) => `${r.key}:${r.value}:${r.via}:${r.source_id}`)).toEqual([
       "terms:true:register:tablet",
@@ -78,12 +77,11 @@ describe.each(backends)("legal assertions in the users service on %s", (_name, o
 
     // A new version of a mandatory assertion stops the login again; an optional one does not.
     setVersion("newsletter", "2");
-    expect((await login(email)).user?.id).toBe(id);
+    expect(loggedIn(await login(email)).user?.id).toBe(id);
     setVersion("tos", "2");
     try {
-      const again = await failure(login(email));
-      expect(again.reason).toBe("TERMS_NOT_ACCEPTED");
-      expect(JSON.parse(again.metadata.assertions!).map((p: { key: string; version: string }) => `${p.key}@${p.version}`)).toEqual(["newsletter@2", "tos@2"]);
+      const again = outcomeOf(await login(email), "termsRequired");
+      expect(again.assertions.map((p) => `${p.key}@${p.version}`)).toEqual(["newsletter@2", "tos@2"]);
     } finally {
       setVersion("tos", "1");
       setVersion("newsletter", "1");
@@ -92,7 +90,7 @@ describe.each(backends)("legal assertions in the users service on %s", (_name, o
 
   it("the terms token: pending assertions, answers checked against the latest version, a mandatory one cannot be declined", async () => {
     const { email, id } = await register({ terms: yes });
-    const token = (await failure(login(email))).metadata.terms_token!;
+    const token = outcomeOf(await login(email), "termsRequired").termsToken;
     const shown = (await h.users.getPendingTerms({ termsToken: token })).assertions;
     expect(shown.map((a) => a.key)).toEqual(["newsletter", "tos"]);
     expect(shown[1]).toMatchObject({ version: "1", mandatory: true, displayName: { en: "Accept tos", es: "Acepta tos" }, typology: "consumer" });
@@ -112,7 +110,7 @@ describe.each(backends)("legal assertions in the users service on %s", (_name, o
       "tos:true:page:100000000001_shop",
       "newsletter:false:page:100000000001_shop",
     ]);
-    expect((await login(email)).user?.id).toBe(id);
+    expect(loggedIn(await login(email)).user?.id).toBe(id);
     expect((await failure(h.users.getPendingTerms({ termsToken: `${token.slice(0, -3)}AAA` }))).reason).toBe("INVALID_CODE");
   });
 

@@ -1,15 +1,15 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { Db } from "@gatehouse/db";
 import { domainError, validationError } from "@gatehouse/errors";
-import type { Entrypoint } from "@gatehouse/proto";
+import type { Entrypoint, PendingAssertion } from "@gatehouse/proto";
 import type { KeyRing } from "@gatehouse/secrets";
-import type { LoginStep } from "../login/steps.ts";
+import type { AssertionCatalog } from "../ports.ts";
 import { userStore, type UserRecord } from "../users/store.ts";
 import { recordAnswers, unknownKeys, type AnswerOrigin } from "./answers.ts";
-import { catalogFor, typologiesOf, type AssertionCatalog, type CatalogAssertion } from "./catalog.ts";
+import { catalogFor, typologiesOf } from "./catalog.ts";
 import { parseAnswers } from "./parse.ts";
-import { blocksLogin, pendingAssertions } from "./pending.ts";
-import { openTermsToken, sealTermsToken } from "./token.ts";
+import { pendingAssertions } from "./pending.ts";
+import { openTermsToken } from "./token.ts";
 
 export interface TermsDeps {
   db: Db;
@@ -20,21 +20,10 @@ export interface TermsDeps {
 /** Answers sent with a login, checked against the entry point's catalog. */
 export interface LoginAnswers {
   answers: Map<string, boolean>;
-  catalog: Map<string, CatalogAssertion>;
+  catalog: Map<string, PendingAssertion>;
 }
 
-/** A pending assertion as the 451 metadata and the hosted page carry it. */
-export const pendingJson = (a: CatalogAssertion) => ({
-  key: a.key,
-  version: a.version,
-  displayName: a.displayName,
-  type: a.type,
-  typology: a.typology,
-  property: a.property,
-  mandatory: a.mandatory,
-});
-
-/** Legal assertions at login (451), at the hosted terms page, and the answers sent with a login. */
+/** Legal assertions: the answers sent with a login, and the hosted terms page of a 451 (the login's step is ./login-step.ts). */
 export function createTerms(deps: TermsDeps) {
   return {
     /**
@@ -61,26 +50,8 @@ export function createTerms(deps: TermsDeps) {
       if (stored) user.assertions = stored;
     },
 
-    /**
-     * The terms step of the login (contract section 5: after MFA, last): the
-     * mandatory assertions of the entry point's typologies whose latest
-     * version the user has not accepted stop the login with 451. The error
-     * carries every pending assertion (optional ones too, to answer at once)
-     * as JSON and the sealed token of the hosted terms page.
-     */
-    step(): LoginStep {
-      return async (ctx) => {
-        const pending = pendingAssertions(ctx.user.assertions, await deps.catalog(typologiesOf(ctx.entrypoint)));
-        if (!blocksLogin(pending)) return;
-        const token = sealTermsToken(deps.keys, { userId: ctx.user.id, clientId: ctx.clientId, entrypointId: ctx.entrypoint.id });
-        throw domainError("TERMS_NOT_ACCEPTED", undefined, {
-          metadata: { user_id: ctx.user.id, terms_token: token, assertions: JSON.stringify(pending.map(pendingJson)) },
-        });
-      };
-    },
-
     /** What the hosted page shows: the assertions the token's user still has to answer. */
-    async pendingByToken(token: string, entrypointOf: (id: string) => Promise<Entrypoint | undefined>): Promise<CatalogAssertion[]> {
+    async pendingByToken(token: string, entrypointOf: (id: string) => Promise<Entrypoint | undefined>): Promise<PendingAssertion[]> {
       const target = openTermsToken(deps.keys, token);
       const ep = await entrypointOf(target.entrypointId);
       const user = await userStore(deps.db).byId(target.userId);
@@ -99,7 +70,7 @@ export function createTerms(deps: TermsDeps) {
       answers: { key: string; version: string; value: boolean }[],
       sourceId: string,
       entrypointOf: (id: string) => Promise<Entrypoint | undefined>,
-    ): Promise<CatalogAssertion[]> {
+    ): Promise<PendingAssertion[]> {
       const target = openTermsToken(deps.keys, token);
       const ep = await entrypointOf(target.entrypointId);
       if (!ep) throw domainError("INVALID_CODE", "The terms link is not valid.");

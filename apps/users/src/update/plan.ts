@@ -3,7 +3,7 @@ import type { Violation } from "@gatehouse/errors";
 import type { Entrypoint } from "@gatehouse/proto";
 import { CONFIRMABLE_KEYS, isIdKey, type IdKey } from "../users/identifiers.ts";
 import { answersToRecord, applyAnswers, unknownKeys, type Answer } from "../terms/answers.ts";
-import type { CatalogAssertion } from "../terms/catalog.ts";
+import type { PendingAssertion } from "@gatehouse/proto";
 import type { JsonMap, UserRecord } from "../users/store.ts";
 import type { UpdateInput, UpdateMode } from "./parse.ts";
 
@@ -101,7 +101,7 @@ function planAddresses(user: UserRecord, wanted: Map<string, unknown>, mode: Upd
  * catalog (an unknown key is a 416), recorded with the time; re-sending the
  * same answer to the same version changes nothing.
  */
-function planAssertions(user: UserRecord, wanted: Map<string, boolean>, catalog: ReadonlyMap<string, CatalogAssertion>, now: Date, out: UpdatePlan): void {
+function planAssertions(user: UserRecord, wanted: Map<string, boolean>, catalog: ReadonlyMap<string, PendingAssertion>, now: Date, out: UpdatePlan): void {
   out.violations.push(...unknownKeys(wanted.keys(), catalog));
   out.answers = answersToRecord(user.assertions, wanted, catalog);
   if (out.answers.length) out.assertions = applyAnswers(user.assertions, out.answers, now);
@@ -118,7 +118,7 @@ export function planUpdate(
   input: UpdateInput,
   mode: UpdateMode,
   now = new Date(),
-  catalog: ReadonlyMap<string, CatalogAssertion> = new Map(),
+  catalog: ReadonlyMap<string, PendingAssertion> = new Map(),
 ): UpdatePlan {
   const out: UpdatePlan = { ids: [], answers: [], pending: [], violations: [], changed: false };
   planIds(ep, user, input.ids ?? new Map(), mode, out);

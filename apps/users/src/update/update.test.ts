@@ -2,7 +2,7 @@ import { Code } from "@connectrpc/connect";
 import type { JsonObject } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UpdateMode } from "@gatehouse/proto";
-import { backends, caller, CLIENT_ID, ENTRYPOINTS, failure, startUsers, uniqueEmail, userObject, type Harness } from "../../test/harness.ts";
+import { backends, caller, CLIENT_ID, ENTRYPOINTS, failure, startUsers, uniqueEmail, userObject, type Harness, loggedIn } from "../../test/harness.ts";
 
 const PASSWORD = "correct horse battery";
 const data = (value: string | null) => ({ objectType: "data", value });
@@ -102,7 +102,7 @@ describe.each(backends)("replace and patch on %s", (_name, open) => {
     const { job, secrets } = h.lastDelivery(next);
     expect(job.purpose).toBe("change");
     // Login still uses the active value.
-    expect((await h.users.loginUser({ caller: caller("web"), email, password: PASSWORD })).user?.id).toBe(userId);
+    expect(loggedIn(await h.users.loginUser({ caller: caller("web"), email, password: PASSWORD })).user?.id).toBe(userId);
     // Sending the pending value again changes nothing and sends nothing.
     const jobs = h.jobs.length;
     expect((await patch(userId, { ids: { email: id(next) } })).changed).toBe(false);
@@ -113,7 +113,7 @@ describe.each(backends)("replace and patch on %s", (_name, open) => {
     expect(confirmed.user?.ids.email?.pending).toBeUndefined();
     // context.url was not on the (empty) whitelist: the default callback is used.
     expect(confirmed.redirectUrl).toBe("");
-    expect((await h.users.loginUser({ caller: caller("web"), email: next, password: PASSWORD })).user?.id).toBe(userId);
+    expect(loggedIn(await h.users.loginUser({ caller: caller("web"), email: next, password: PASSWORD })).user?.id).toBe(userId);
     expect((await failure(h.users.loginUser({ caller: caller("web"), email, password: PASSWORD }))).reason).toBe("INVALID_CREDENTIALS");
   });
 
@@ -203,7 +203,7 @@ describe.each(backends)("replace and patch on %s", (_name, open) => {
     const short = await failure(patch(userId, { newPassword: "short" }));
     expect(short.violations).toEqual([expect.objectContaining({ field: "object.newPassword", code: "too_short" })]);
     expect((await patch(userId, { newPassword: "a brand new passphrase" })).changed).toBe(true);
-    expect((await h.users.loginUser({ caller: caller("web"), email, password: "a brand new passphrase" })).user?.id).toBe(userId);
+    expect(loggedIn(await h.users.loginUser({ caller: caller("web"), email, password: "a brand new passphrase" })).user?.id).toBe(userId);
     expect((await failure(h.users.loginUser({ caller: caller("web"), email, password: PASSWORD }))).reason).toBe("INVALID_CREDENTIALS");
   });
 

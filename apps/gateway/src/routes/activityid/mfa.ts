@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import Type from "typebox";
-import { errorFacts } from "@gatehouse/errors";
 import type { GatewayDeps } from "../../deps.ts";
 import { appPrincipal } from "../../http/app-token.ts";
 import { sendContent, sendError } from "../../http/envelope.ts";
@@ -20,14 +19,6 @@ async function subjectOf(req: FastifyRequest, deps: GatewayDeps, mfaToken: strin
 
 const unauthenticated = (reply: FastifyReply) =>
   sendError(reply, "UNAUTHENTICATED", { details: "Authorization: Bearer <ACCESS_TOKEN> of the user (or <APP_TOKEN> with the 428's token) required" });
-
-/** Maps the MFA service's answers that need a field or a header. */
-function mfaError(reply: FastifyReply, err: unknown) {
-  const f = errorFacts(err);
-  if (f.reason === "RATE_LIMITED" && f.metadata.retry_after) reply.header("retry-after", f.metadata.retry_after);
-  if (f.reason === "MFA_CODE_INVALID") return sendError(reply, f.reason, { violations: [{ field: "code", code: "invalid_value" }] });
-  throw err;
-}
 
 /**
  * {base_url}/activityid/v1/user/mfa/totp: enrol (secret and otpauth URL, off
@@ -75,12 +66,8 @@ export const mfaRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, dep
     async (req, reply) => {
       const who = await subjectOf(req, deps, req.body.token);
       if (!who) return unauthenticated(reply);
-      try {
-        const res = await deps.mfa!.confirmTotp({ ...who, code: req.body.code });
-        return sendContent(reply, 200, { mfa: { methods: ["totp"], recovery_codes: res.recoveryCodes } });
-      } catch (err) {
-        return mfaError(reply, err);
-      }
+      const res = await deps.mfa!.confirmTotp({ ...who, code: req.body.code });
+      return sendContent(reply, 200, { mfa: { methods: ["totp"], recovery_codes: res.recoveryCodes } });
     },
   );
 
@@ -98,17 +85,13 @@ export const mfaRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, dep
       const user = await userPrincipal(req, deps);
       if (!user) return sendError(reply, "UNAUTHENTICATED", { details: "Authorization: Bearer <ACCESS_TOKEN> of the user required" });
       if (!req.body.password && !req.body.code) return sendError(reply, "VALIDATION_FAILED", { violations: [{ field: "password", code: "required" }] });
-      try {
-        await deps.mfa!.disableTotp({
-          userId: user.subject,
-          password: req.body.password ?? "",
-          code: req.body.code ?? "",
-          caller: { clientId: user.clientId!, clientAddress: req.ip, locale: req.locale },
-        });
-        return sendContent(reply, 200, { mfa: { methods: [] } });
-      } catch (err) {
-        return mfaError(reply, err);
-      }
+      await deps.mfa!.disableTotp({
+        userId: user.subject,
+        password: req.body.password ?? "",
+        code: req.body.code ?? "",
+        caller: { clientId: user.clientId!, clientAddress: req.ip, locale: req.locale },
+      });
+      return sendContent(reply, 200, { mfa: { methods: [] } });
     },
   );
 };

@@ -3,10 +3,10 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { domainError } from "@gatehouse/errors";
 import { createLogger } from "@gatehouse/logging";
-import { AuthService, RegistryService, UsersService, type ResendConfirmationRequest } from "@gatehouse/proto";
-import type { Principal } from "@gatehouse/rpc";
+import { create } from "@bufbuild/protobuf";
+import { AuthService, LoginOutcomeSchema, RegistryService, UsersService, type LoginOutcome, type ResendConfirmationRequest } from "@gatehouse/proto";
+import { USERS_ACCESS_SCOPE, type Principal } from "@gatehouse/rpc";
 import { createGateway } from "../../app.ts";
-import { USERS_SCOPE } from "../../http/app-token.ts";
 
 // The HTTP side of resending: the 412 login answer and the resend link's pages.
 // The users service behind the gateway answers as the real one does for each case
@@ -16,10 +16,12 @@ const BASE = "https://id.example.com";
 const TOKEN = "v1.aaaa.bbbb.cccccccccccccccccccccc";
 
 /** What the fake users service answers for a login of `email` or a resend of `token`. */
-const LOGINS: Record<string, Error> = {
-  "unconfirmed@example.com": domainError("USER_UNCONFIRMED", undefined, { metadata: { user_id: "1", keys: "email", key: "email", resend_token: TOKEN } }),
-  "limited@example.com": domainError("USER_UNCONFIRMED", undefined, {
-    metadata: { user_id: "2", keys: "email", key: "email", resend_token: TOKEN, subcode: "429", retry_after: "1800" },
+const LOGINS: Record<string, LoginOutcome> = {
+  "unconfirmed@example.com": create(LoginOutcomeSchema, {
+    outcome: { case: "confirmationRequired", value: { keys: ["email"], key: "email", resendToken: TOKEN } },
+  }),
+  "limited@example.com": create(LoginOutcomeSchema, {
+    outcome: { case: "confirmationRequired", value: { keys: ["email"], key: "email", resendToken: TOKEN, resendLimited: true, retryAfterSeconds: 1800n } },
   }),
 };
 const RESENDS: Record<string, Error | undefined> = {
@@ -35,7 +37,9 @@ describe("resend routes", () => {
   beforeAll(async () => {
     const users: Partial<ServiceImpl<typeof UsersService>> = {
       async loginUser(req) {
-        throw LOGINS[req.email] ?? domainError("INVALID_CREDENTIALS");
+        const outcome = LOGINS[req.email];
+        if (!outcome) throw domainError("INVALID_CREDENTIALS");
+        return { outcome };
       },
       async resendConfirmation(req) {
         resends.push(req);
@@ -45,7 +49,7 @@ describe("resend routes", () => {
         return {};
       },
     };
-    const appPrincipal: Principal = { subject: "100_shop", clientId: "100_shop", scopes: new Set([USERS_SCOPE]), internal: false, token: "app", claims: {} };
+    const appPrincipal: Principal = { subject: "100_shop", clientId: "100_shop", scopes: new Set([USERS_ACCESS_SCOPE]), internal: false, token: "app", claims: {} };
     app = await createGateway(
       {
         registry: createClient(RegistryService, createRouterTransport(() => {})),
@@ -82,6 +86,7 @@ describe("resend routes", () => {
   it("412 carries content.url = the public resend link with the token, and no subcode while under the limit", async () => {
     const res = await login("unconfirmed@example.com");
     expect(res.statusCode).toBe(412);
+    expect(res.headers["cache-control"]).toBe("no-store");
     const body = res.json();
     expect(body.content.url).toBe(`${BASE}/activityid/v1/user/confirm/resend?token=${encodeURIComponent(TOKEN)}`);
     expect(body.result.status).toBe(412);

@@ -1,23 +1,12 @@
 import formbody from "@fastify/formbody";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { errorFacts } from "@gatehouse/errors";
-import type { PendingAssertion } from "@gatehouse/proto";
 import type { GatewayDeps } from "../../deps.ts";
-import { TERMS_PATH, type PendingItem } from "../../http/terms.ts";
+import { TERMS_PATH } from "../../http/terms.ts";
 import { sendTermsPage, TERMS_TEXTS, termsForm, termsMessage } from "../../pages/terms-page.ts";
 
 const MAX_TOKEN = 1000;
 const MAX_ITEMS = 100;
-
-const item = (a: PendingAssertion): PendingItem => ({
-  key: a.key,
-  version: a.version,
-  displayName: { ...a.displayName },
-  type: a.type,
-  typology: a.typology,
-  property: a.property,
-  mandatory: a.mandatory,
-});
 
 /** Form values as lists (a repeated name arrives as an array). */
 function list(v: unknown): string[] {
@@ -50,7 +39,7 @@ export const termsRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) =>
   };
 
   async function showForm(req: FastifyRequest, reply: FastifyReply, token: string, status = 200, error?: string) {
-    const pending = (await users.getPendingTerms({ termsToken: token })).assertions.map(item);
+    const pending = (await users.getPendingTerms({ termsToken: token })).assertions;
     const t = TERMS_TEXTS[req.locale];
     if (!pending.length) return sendTermsPage(reply, 200, termsMessage(req.locale, t.doneTitle, t.doneText));
     return sendTermsPage(reply, status, termsForm(req.locale, token, pending, error));

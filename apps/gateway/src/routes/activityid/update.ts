@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { Static } from "typebox";
-import { errorFacts } from "@gatehouse/errors";
 import { UpdateMode, type UpdateUserResponse } from "@gatehouse/proto";
 import type { GatewayDeps } from "../../deps.ts";
 import { callerOf } from "../../http/app-token.ts";
@@ -10,7 +9,6 @@ import { checkCodeVerifier } from "../../http/code-verifier.ts";
 import { sendContent, sendError } from "../../http/envelope.ts";
 import { sendPartial } from "../../http/partial.ts";
 import { userToJson } from "../../http/user-json.ts";
-import { sendMfaRequired } from "../../http/mfa.ts";
 import { userPrincipal } from "../../http/user-token.ts";
 import { errorResponses } from "../../schemas/common.ts";
 import { MfaRequiredEnvelope } from "../../schemas/mfa.ts";
@@ -57,26 +55,17 @@ export const updateRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, 
     if (challenge === "refused") return sendError(reply, "UNAUTHENTICATED", { details: "code_verifier missing or not matching the token's code_challenge" });
     const c = call({ clientId: principal.clientId!, subject: principal.subject });
     if (!c) return sendError(reply, "VALIDATION_FAILED", { violations: [{ field: "actor.id", code: "invalid_value" }] });
-    try {
-      const res = await deps.users!.updateUser({
-        caller: callerOf(req, principal.clientId!, c.sourceId),
-        mode: c.mode,
-        actorUserId: principal.subject,
-        ...c.target,
-        object: c.object as JsonObject,
-        contextUrl: c.contextUrl ?? "",
-        reauthenticatedByChallenge: challenge === "verified",
-      });
-      return sendUpdated(reply, res);
-    } catch (err) {
-      const f = errorFacts(err);
-      if (f.reason === "ENTRYPOINT_NOT_FOUND") return sendError(reply, "PERMISSION_DENIED", { details: "From is not an entry point of this application" });
-      if (f.reason === "RATE_LIMITED" && f.metadata.retry_after) reply.header("retry-after", f.metadata.retry_after);
-      // Step-up: send a fresh code in object.mfaCode (428 without it, 403 when wrong).
-      if (f.reason === "MFA_REQUIRED") return sendMfaRequired(reply, f.metadata, [{ field: "object.mfaCode", code: "required" }]);
-      if (f.reason === "MFA_CODE_INVALID") return sendError(reply, f.reason, { violations: [{ field: "object.mfaCode", code: "invalid_value" }] });
-      throw err;
-    }
+    // Errors, the step-up's 428 (`content.mfa` from its MfaRequired, `object.mfaCode` required) included, are the error handler's.
+    const res = await deps.users!.updateUser({
+      caller: callerOf(req, principal.clientId!, c.sourceId),
+      mode: c.mode,
+      actorUserId: principal.subject,
+      ...c.target,
+      object: c.object as JsonObject,
+      contextUrl: c.contextUrl ?? "",
+      reauthenticatedByChallenge: challenge === "verified",
+    });
+    return sendUpdated(reply, res);
   }
 
   const common = { tags: ["users"], security: [{ bearer: [] }], headers: UserHeaders, response: responses };

@@ -4,9 +4,9 @@
 
 import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
-import type { User } from "./user_pb.ts";
-import { file_gatehouse_users_v1_user } from "./user_pb.ts";
-import type { Caller, Session } from "./users_service_pb.ts";
+import type { AuthorizationRequest, LoginOutcome } from "./login_pb.ts";
+import { file_gatehouse_users_v1_login } from "./login_pb.ts";
+import type { Caller } from "./users_service_pb.ts";
 import { file_gatehouse_users_v1_users_service } from "./users_service_pb.ts";
 import type { Message } from "@bufbuild/protobuf";
 
@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file gatehouse/users/v1/mfa_service.proto.
  */
 export const file_gatehouse_users_v1_mfa_service: GenFile = /*@__PURE__*/
-  fileDesc("CiRnYXRlaG91c2UvdXNlcnMvdjEvbWZhX3NlcnZpY2UucHJvdG8SEmdhdGVob3VzZS51c2Vycy52MSJjChFFbnJvbGxUb3RwUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEhEKCW1mYV90b2tlbhgCIAEoCRIqCgZjYWxsZXIYAyABKAsyGi5nYXRlaG91c2UudXNlcnMudjEuQ2FsbGVyIjkKEkVucm9sbFRvdHBSZXNwb25zZRIOCgZzZWNyZXQYASABKAkSEwoLb3RwYXV0aF91cmwYAiABKAkicgoSQ29uZmlybVRvdHBSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSEQoJbWZhX3Rva2VuGAIgASgJEioKBmNhbGxlchgDIAEoCzIaLmdhdGVob3VzZS51c2Vycy52MS5DYWxsZXISDAoEY29kZRgEIAEoCSItChNDb25maXJtVG90cFJlc3BvbnNlEhYKDnJlY292ZXJ5X2NvZGVzGAEgAygJInEKEkRpc2FibGVUb3RwUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJEgwKBGNvZGUYAyABKAkSKgoGY2FsbGVyGAQgASgLMhouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNhbGxlciIVChNEaXNhYmxlVG90cFJlc3BvbnNlInMKF0NvbXBsZXRlTWZhTG9naW5SZXF1ZXN0EioKBmNhbGxlchgBIAEoCzIaLmdhdGVob3VzZS51c2Vycy52MS5DYWxsZXISEQoJbWZhX3Rva2VuGAIgASgJEgwKBGNvZGUYAyABKAkSCwoDZmNhGAQgASgIIogBChhDb21wbGV0ZU1mYUxvZ2luUmVzcG9uc2USJgoEdXNlchgBIAEoCzIYLmdhdGVob3VzZS51c2Vycy52MS5Vc2VyEiwKB3Nlc3Npb24YAiABKAsyGy5nYXRlaG91c2UudXNlcnMudjEuU2Vzc2lvbhIWCg5taXNzaW5nX2ZpZWxkcxgDIAMoCTKYAwoKTWZhU2VydmljZRJbCgpFbnJvbGxUb3RwEiUuZ2F0ZWhvdXNlLnVzZXJzLnYxLkVucm9sbFRvdHBSZXF1ZXN0GiYuZ2F0ZWhvdXNlLnVzZXJzLnYxLkVucm9sbFRvdHBSZXNwb25zZRJeCgtDb25maXJtVG90cBImLmdhdGVob3VzZS51c2Vycy52MS5Db25maXJtVG90cFJlcXVlc3QaJy5nYXRlaG91c2UudXNlcnMudjEuQ29uZmlybVRvdHBSZXNwb25zZRJeCgtEaXNhYmxlVG90cBImLmdhdGVob3VzZS51c2Vycy52MS5EaXNhYmxlVG90cFJlcXVlc3QaJy5nYXRlaG91c2UudXNlcnMudjEuRGlzYWJsZVRvdHBSZXNwb25zZRJtChBDb21wbGV0ZU1mYUxvZ2luEisuZ2F0ZWhvdXNlLnVzZXJzLnYxLkNvbXBsZXRlTWZhTG9naW5SZXF1ZXN0GiwuZ2F0ZWhvdXNlLnVzZXJzLnYxLkNvbXBsZXRlTWZhTG9naW5SZXNwb25zZWIGcHJvdG8z", [file_gatehouse_users_v1_user, file_gatehouse_users_v1_users_service]);
+  fileDesc("CiRnYXRlaG91c2UvdXNlcnMvdjEvbWZhX3NlcnZpY2UucHJvdG8SEmdhdGVob3VzZS51c2Vycy52MSJjChFFbnJvbGxUb3RwUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEhEKCW1mYV90b2tlbhgCIAEoCRIqCgZjYWxsZXIYAyABKAsyGi5nYXRlaG91c2UudXNlcnMudjEuQ2FsbGVyIjkKEkVucm9sbFRvdHBSZXNwb25zZRIOCgZzZWNyZXQYASABKAkSEwoLb3RwYXV0aF91cmwYAiABKAkicgoSQ29uZmlybVRvdHBSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSEQoJbWZhX3Rva2VuGAIgASgJEioKBmNhbGxlchgDIAEoCzIaLmdhdGVob3VzZS51c2Vycy52MS5DYWxsZXISDAoEY29kZRgEIAEoCSItChNDb25maXJtVG90cFJlc3BvbnNlEhYKDnJlY292ZXJ5X2NvZGVzGAEgAygJInEKEkRpc2FibGVUb3RwUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJEgwKBGNvZGUYAyABKAkSKgoGY2FsbGVyGAQgASgLMhouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNhbGxlciIVChNEaXNhYmxlVG90cFJlc3BvbnNlIrwBChdDb21wbGV0ZU1mYUxvZ2luUmVxdWVzdBIqCgZjYWxsZXIYASABKAsyGi5nYXRlaG91c2UudXNlcnMudjEuQ2FsbGVyEhEKCW1mYV90b2tlbhgCIAEoCRIMCgRjb2RlGAMgASgJEgsKA2ZjYRgEIAEoCBJHChVhdXRob3JpemF0aW9uX3JlcXVlc3QYBSABKAsyKC5nYXRlaG91c2UudXNlcnMudjEuQXV0aG9yaXphdGlvblJlcXVlc3QifgoYQ29tcGxldGVNZmFMb2dpblJlc3BvbnNlEjEKB291dGNvbWUYBCABKAsyIC5nYXRlaG91c2UudXNlcnMudjEuTG9naW5PdXRjb21lSgQIARACSgQIAhADSgQIAxAEUgR1c2VyUgdzZXNzaW9uUg5taXNzaW5nX2ZpZWxkczKYAwoKTWZhU2VydmljZRJbCgpFbnJvbGxUb3RwEiUuZ2F0ZWhvdXNlLnVzZXJzLnYxLkVucm9sbFRvdHBSZXF1ZXN0GiYuZ2F0ZWhvdXNlLnVzZXJzLnYxLkVucm9sbFRvdHBSZXNwb25zZRJeCgtDb25maXJtVG90cBImLmdhdGVob3VzZS51c2Vycy52MS5Db25maXJtVG90cFJlcXVlc3QaJy5nYXRlaG91c2UudXNlcnMudjEuQ29uZmlybVRvdHBSZXNwb25zZRJeCgtEaXNhYmxlVG90cBImLmdhdGVob3VzZS51c2Vycy52MS5EaXNhYmxlVG90cFJlcXVlc3QaJy5nYXRlaG91c2UudXNlcnMudjEuRGlzYWJsZVRvdHBSZXNwb25zZRJtChBDb21wbGV0ZU1mYUxvZ2luEisuZ2F0ZWhvdXNlLnVzZXJzLnYxLkNvbXBsZXRlTWZhTG9naW5SZXF1ZXN0GiwuZ2F0ZWhvdXNlLnVzZXJzLnYxLkNvbXBsZXRlTWZhTG9naW5SZXNwb25zZWIGcHJvdG8z", [file_gatehouse_users_v1_login, file_gatehouse_users_v1_users_service]);
 
 /**
  * EnrollTotpRequest names the user.
@@ -233,6 +233,14 @@ export type CompleteMfaLoginRequest = Message<"gatehouse.users.v1.CompleteMfaLog
    * @generated from field: bool fca = 4;
    */
   fca: boolean;
+
+  /**
+   * AuthorizationRequest, when set (hosted login), makes the finished login
+   * answer an authorization code for it instead of a session.
+   *
+   * @generated from field: gatehouse.users.v1.AuthorizationRequest authorization_request = 5;
+   */
+  authorizationRequest?: AuthorizationRequest | undefined;
 };
 
 /**
@@ -243,31 +251,17 @@ export const CompleteMfaLoginRequestSchema: GenMessage<CompleteMfaLoginRequest> 
   messageDesc(file_gatehouse_users_v1_mfa_service, 6);
 
 /**
- * CompleteMfaLoginResponse is the login's result.
+ * CompleteMfaLoginResponse is the login's outcome.
  *
  * @generated from message gatehouse.users.v1.CompleteMfaLoginResponse
  */
 export type CompleteMfaLoginResponse = Message<"gatehouse.users.v1.CompleteMfaLoginResponse"> & {
   /**
-   * User that logged in.
+   * Outcome of the login: a session or code, or a later interruption.
    *
-   * @generated from field: gatehouse.users.v1.User user = 1;
+   * @generated from field: gatehouse.users.v1.LoginOutcome outcome = 4;
    */
-  user?: User | undefined;
-
-  /**
-   * Session opened.
-   *
-   * @generated from field: gatehouse.users.v1.Session session = 2;
-   */
-  session?: Session | undefined;
-
-  /**
-   * MissingFields lists mandatory data the entry point still needs (fca).
-   *
-   * @generated from field: repeated string missing_fields = 3;
-   */
-  missingFields: string[];
+  outcome?: LoginOutcome | undefined;
 };
 
 /**
@@ -331,10 +325,13 @@ export const MfaService: GenService<{
   },
   /**
    * CompleteMfaLogin checks the code of a login's MFA token (single use),
-   * runs the remaining login steps and opens the session. Scope: internal.
-   * Errors: PERMISSION_DENIED/MFA_TOKEN_INVALID,
-   * PERMISSION_DENIED/MFA_CODE_INVALID, RESOURCE_EXHAUSTED/RATE_LIMITED,
-   * INVALID_ARGUMENT/VALIDATION_FAILED, and those of the later login steps.
+   * runs the remaining login steps and answers the login's outcome, as
+   * LoginUser does (MfaRequired again, with enroll, while a required factor
+   * is not enrolled). Scope: internal. Errors:
+   * PERMISSION_DENIED/MFA_TOKEN_INVALID, PERMISSION_DENIED/MFA_CODE_INVALID
+   * (+ BadRequest `code`), RESOURCE_EXHAUSTED/RATE_LIMITED,
+   * INVALID_ARGUMENT/VALIDATION_FAILED, PERMISSION_DENIED/PERMISSION_DENIED
+   * (entry point unknown or another application's).
    *
    * @generated from rpc gatehouse.users.v1.MfaService.CompleteMfaLogin
    */

@@ -4,6 +4,8 @@
 
 import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { AuthorizationRequest, LoginOutcome, PendingAssertion, Session } from "./login_pb.ts";
+import { file_gatehouse_users_v1_login } from "./login_pb.ts";
 import type { User } from "./user_pb.ts";
 import { file_gatehouse_users_v1_user } from "./user_pb.ts";
 import { file_google_protobuf_struct } from "@bufbuild/protobuf/wkt";
@@ -13,7 +15,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file gatehouse/users/v1/users_service.proto.
  */
 export const file_gatehouse_users_v1_users_service: GenFile = /*@__PURE__*/
-  fileDesc("CiZnYXRlaG91c2UvdXNlcnMvdjEvdXNlcnNfc2VydmljZS5wcm90bxISZ2F0ZWhvdXNlLnVzZXJzLnYxIm0KBkNhbGxlchIRCgljbGllbnRfaWQYASABKAkSFQoNZW50cnlwb2ludF9pZBgCIAEoCRIRCglzb3VyY2VfaWQYAyABKAkSFgoOY2xpZW50X2FkZHJlc3MYBCABKAkSDgoGbG9jYWxlGAUgASgJIocBCgdTZXNzaW9uEhQKDGFjY2Vzc190b2tlbhgBIAEoCRIVCg1yZWZyZXNoX3Rva2VuGAIgASgJEhIKCmV4cGlyZXNfaW4YAyABKAMSFQoNZXhwaXJlc19hdF9tcxgEIAEoAxINCgVzY29wZRgFIAEoCRIVCg1jb25uZWN0X3N0YXRlGAYgASgJImoKE1JlZ2lzdGVyVXNlclJlcXVlc3QSKgoGY2FsbGVyGAEgASgLMhouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNhbGxlchInCgZvYmplY3QYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0ImwKFFJlZ2lzdGVyVXNlclJlc3BvbnNlEiYKBHVzZXIYASABKAsyGC5nYXRlaG91c2UudXNlcnMudjEuVXNlchIsCgdzZXNzaW9uGAIgASgLMhsuZ2F0ZWhvdXNlLnVzZXJzLnYxLlNlc3Npb24imQEKEExvZ2luVXNlclJlcXVlc3QSKgoGY2FsbGVyGAEgASgLMhouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNhbGxlchINCgVlbWFpbBgCIAEoCRIQCghwYXNzd29yZBgDIAEoCRILCgNmY2EYBCABKAgSKwoKYXNzZXJ0aW9ucxgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QigQEKEUxvZ2luVXNlclJlc3BvbnNlEiYKBHVzZXIYASABKAsyGC5nYXRlaG91c2UudXNlcnMudjEuVXNlchIsCgdzZXNzaW9uGAIgASgLMhsuZ2F0ZWhvdXNlLnVzZXJzLnYxLlNlc3Npb24SFgoObWlzc2luZ19maWVsZHMYAyADKAkiMwoOR2V0VXNlclJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIQCghwdWxzZV9pZBgCIAEoCSI5Cg9HZXRVc2VyUmVzcG9uc2USJgoEdXNlchgBIAEoCzIYLmdhdGVob3VzZS51c2Vycy52MS5Vc2VyIpkCChFVcGRhdGVVc2VyUmVxdWVzdBIqCgZjYWxsZXIYASABKAsyGi5nYXRlaG91c2UudXNlcnMudjEuQ2FsbGVyEiwKBG1vZGUYAiABKA4yHi5nYXRlaG91c2UudXNlcnMudjEuVXBkYXRlTW9kZRIVCg1hY3Rvcl91c2VyX2lkGAMgASgJEhYKDnRhcmdldF91c2VyX2lkGAQgASgJEhcKD3RhcmdldF9wdWxzZV9pZBgFIAEoCRInCgZvYmplY3QYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhMKC2NvbnRleHRfdXJsGAcgASgJEiQKHHJlYXV0aGVudGljYXRlZF9ieV9jaGFsbGVuZ2UYCCABKAgiZQoSVXBkYXRlVXNlclJlc3BvbnNlEiYKBHVzZXIYASABKAsyGC5nYXRlaG91c2UudXNlcnMudjEuVXNlchIPCgdjaGFuZ2VkGAIgASgIEhYKDnBlbmRpbmdfZmllbGRzGAMgAygJIloKGENvbmZpcm1JZGVudGlmaWVyUmVxdWVzdBISCgpsaW5rX3Rva2VuGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSCwoDa2V5GAMgASgJEgwKBGNvZGUYBCABKAkiWQoZQ29uZmlybUlkZW50aWZpZXJSZXNwb25zZRImCgR1c2VyGAEgASgLMhguZ2F0ZWhvdXNlLnVzZXJzLnYxLlVzZXISFAoMcmVkaXJlY3RfdXJsGAIgASgJInsKGVJlc2VuZENvbmZpcm1hdGlvblJlcXVlc3QSKgoGY2FsbGVyGAEgASgLMhouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNhbGxlchIPCgd1c2VyX2lkGAIgASgJEgsKA2tleRgDIAEoCRIUCgxyZXNlbmRfdG9rZW4YBCABKAkiHAoaUmVzZW5kQ29uZmlybWF0aW9uUmVzcG9uc2Ui9gEKEFBlbmRpbmdBc3NlcnRpb24SCwoDa2V5GAEgASgJEg8KB3ZlcnNpb24YAiABKAkSSwoMZGlzcGxheV9uYW1lGAMgAygLMjUuZ2F0ZWhvdXNlLnVzZXJzLnYxLlBlbmRpbmdBc3NlcnRpb24uRGlzcGxheU5hbWVFbnRyeRIMCgR0eXBlGAQgASgJEhAKCHR5cG9sb2d5GAUgASgJEhAKCHByb3BlcnR5GAYgASgJEhEKCW1hbmRhdG9yeRgHIAEoCBoyChBEaXNwbGF5TmFtZUVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiLQoWR2V0UGVuZGluZ1Rlcm1zUmVxdWVzdBITCgt0ZXJtc190b2tlbhgBIAEoCSJTChdHZXRQZW5kaW5nVGVybXNSZXNwb25zZRI4Cgphc3NlcnRpb25zGAEgAygLMiQuZ2F0ZWhvdXNlLnVzZXJzLnYxLlBlbmRpbmdBc3NlcnRpb24iPgoPQXNzZXJ0aW9uQW5zd2VyEgsKA2tleRgBIAEoCRIPCgd2ZXJzaW9uGAIgASgJEg0KBXZhbHVlGAMgASgIIosBChJBbnN3ZXJUZXJtc1JlcXVlc3QSKgoGY2FsbGVyGAEgASgLMhouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNhbGxlchITCgt0ZXJtc190b2tlbhgCIAEoCRI0CgdhbnN3ZXJzGAMgAygLMiMuZ2F0ZWhvdXNlLnVzZXJzLnYxLkFzc2VydGlvbkFuc3dlciJOChNBbnN3ZXJUZXJtc1Jlc3BvbnNlEjcKCXJlbWFpbmluZxgBIAMoCzIkLmdhdGVob3VzZS51c2Vycy52MS5QZW5kaW5nQXNzZXJ0aW9uKlkKClVwZGF0ZU1vZGUSGwoXVVBEQVRFX01PREVfVU5TUEVDSUZJRUQQABIXChNVUERBVEVfTU9ERV9SRVBMQUNFEAESFQoRVVBEQVRFX01PREVfUEFUQ0gQAjKvBgoMVXNlcnNTZXJ2aWNlEmEKDFJlZ2lzdGVyVXNlchInLmdhdGVob3VzZS51c2Vycy52MS5SZWdpc3RlclVzZXJSZXF1ZXN0GiguZ2F0ZWhvdXNlLnVzZXJzLnYxLlJlZ2lzdGVyVXNlclJlc3BvbnNlElgKCUxvZ2luVXNlchIkLmdhdGVob3VzZS51c2Vycy52MS5Mb2dpblVzZXJSZXF1ZXN0GiUuZ2F0ZWhvdXNlLnVzZXJzLnYxLkxvZ2luVXNlclJlc3BvbnNlElIKB0dldFVzZXISIi5nYXRlaG91c2UudXNlcnMudjEuR2V0VXNlclJlcXVlc3QaIy5nYXRlaG91c2UudXNlcnMudjEuR2V0VXNlclJlc3BvbnNlElsKClVwZGF0ZVVzZXISJS5nYXRlaG91c2UudXNlcnMudjEuVXBkYXRlVXNlclJlcXVlc3QaJi5nYXRlaG91c2UudXNlcnMudjEuVXBkYXRlVXNlclJlc3BvbnNlEnAKEUNvbmZpcm1JZGVudGlmaWVyEiwuZ2F0ZWhvdXNlLnVzZXJzLnYxLkNvbmZpcm1JZGVudGlmaWVyUmVxdWVzdBotLmdhdGVob3VzZS51c2Vycy52MS5Db25maXJtSWRlbnRpZmllclJlc3BvbnNlEnMKElJlc2VuZENvbmZpcm1hdGlvbhItLmdhdGVob3VzZS51c2Vycy52MS5SZXNlbmRDb25maXJtYXRpb25SZXF1ZXN0Gi4uZ2F0ZWhvdXNlLnVzZXJzLnYxLlJlc2VuZENvbmZpcm1hdGlvblJlc3BvbnNlEmoKD0dldFBlbmRpbmdUZXJtcxIqLmdhdGVob3VzZS51c2Vycy52MS5HZXRQZW5kaW5nVGVybXNSZXF1ZXN0GisuZ2F0ZWhvdXNlLnVzZXJzLnYxLkdldFBlbmRpbmdUZXJtc1Jlc3BvbnNlEl4KC0Fuc3dlclRlcm1zEiYuZ2F0ZWhvdXNlLnVzZXJzLnYxLkFuc3dlclRlcm1zUmVxdWVzdBonLmdhdGVob3VzZS51c2Vycy52MS5BbnN3ZXJUZXJtc1Jlc3BvbnNlYgZwcm90bzM", [file_gatehouse_users_v1_user, file_google_protobuf_struct]);
+  fileDesc("CiZnYXRlaG91c2UvdXNlcnMvdjEvdXNlcnNfc2VydmljZS5wcm90bxISZ2F0ZWhvdXNlLnVzZXJzLnYxIm0KBkNhbGxlchIRCgljbGllbnRfaWQYASABKAkSFQoNZW50cnlwb2ludF9pZBgCIAEoCRIRCglzb3VyY2VfaWQYAyABKAkSFgoOY2xpZW50X2FkZHJlc3MYBCABKAkSDgoGbG9jYWxlGAUgASgJImoKE1JlZ2lzdGVyVXNlclJlcXVlc3QSKgoGY2FsbGVyGAEgASgLMhouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNhbGxlchInCgZvYmplY3QYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0ImwKFFJlZ2lzdGVyVXNlclJlc3BvbnNlEiYKBHVzZXIYASABKAsyGC5nYXRlaG91c2UudXNlcnMudjEuVXNlchIsCgdzZXNzaW9uGAIgASgLMhsuZ2F0ZWhvdXNlLnVzZXJzLnYxLlNlc3Npb24i4gEKEExvZ2luVXNlclJlcXVlc3QSKgoGY2FsbGVyGAEgASgLMhouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNhbGxlchINCgVlbWFpbBgCIAEoCRIQCghwYXNzd29yZBgDIAEoCRILCgNmY2EYBCABKAgSKwoKYXNzZXJ0aW9ucxgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSRwoVYXV0aG9yaXphdGlvbl9yZXF1ZXN0GAYgASgLMiguZ2F0ZWhvdXNlLnVzZXJzLnYxLkF1dGhvcml6YXRpb25SZXF1ZXN0IncKEUxvZ2luVXNlclJlc3BvbnNlEjEKB291dGNvbWUYBCABKAsyIC5nYXRlaG91c2UudXNlcnMudjEuTG9naW5PdXRjb21lSgQIARACSgQIAhADSgQIAxAEUgR1c2VyUgdzZXNzaW9uUg5taXNzaW5nX2ZpZWxkcyIzCg5HZXRVc2VyUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEhAKCHB1bHNlX2lkGAIgASgJIjkKD0dldFVzZXJSZXNwb25zZRImCgR1c2VyGAEgASgLMhguZ2F0ZWhvdXNlLnVzZXJzLnYxLlVzZXIimQIKEVVwZGF0ZVVzZXJSZXF1ZXN0EioKBmNhbGxlchgBIAEoCzIaLmdhdGVob3VzZS51c2Vycy52MS5DYWxsZXISLAoEbW9kZRgCIAEoDjIeLmdhdGVob3VzZS51c2Vycy52MS5VcGRhdGVNb2RlEhUKDWFjdG9yX3VzZXJfaWQYAyABKAkSFgoOdGFyZ2V0X3VzZXJfaWQYBCABKAkSFwoPdGFyZ2V0X3B1bHNlX2lkGAUgASgJEicKBm9iamVjdBgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEwoLY29udGV4dF91cmwYByABKAkSJAoccmVhdXRoZW50aWNhdGVkX2J5X2NoYWxsZW5nZRgIIAEoCCJlChJVcGRhdGVVc2VyUmVzcG9uc2USJgoEdXNlchgBIAEoCzIYLmdhdGVob3VzZS51c2Vycy52MS5Vc2VyEg8KB2NoYW5nZWQYAiABKAgSFgoOcGVuZGluZ19maWVsZHMYAyADKAkiWgoYQ29uZmlybUlkZW50aWZpZXJSZXF1ZXN0EhIKCmxpbmtfdG9rZW4YASABKAkSDwoHdXNlcl9pZBgCIAEoCRILCgNrZXkYAyABKAkSDAoEY29kZRgEIAEoCSJZChlDb25maXJtSWRlbnRpZmllclJlc3BvbnNlEiYKBHVzZXIYASABKAsyGC5nYXRlaG91c2UudXNlcnMudjEuVXNlchIUCgxyZWRpcmVjdF91cmwYAiABKAkiewoZUmVzZW5kQ29uZmlybWF0aW9uUmVxdWVzdBIqCgZjYWxsZXIYASABKAsyGi5nYXRlaG91c2UudXNlcnMudjEuQ2FsbGVyEg8KB3VzZXJfaWQYAiABKAkSCwoDa2V5GAMgASgJEhQKDHJlc2VuZF90b2tlbhgEIAEoCSIcChpSZXNlbmRDb25maXJtYXRpb25SZXNwb25zZSItChZHZXRQZW5kaW5nVGVybXNSZXF1ZXN0EhMKC3Rlcm1zX3Rva2VuGAEgASgJIlMKF0dldFBlbmRpbmdUZXJtc1Jlc3BvbnNlEjgKCmFzc2VydGlvbnMYASADKAsyJC5nYXRlaG91c2UudXNlcnMudjEuUGVuZGluZ0Fzc2VydGlvbiI+Cg9Bc3NlcnRpb25BbnN3ZXISCwoDa2V5GAEgASgJEg8KB3ZlcnNpb24YAiABKAkSDQoFdmFsdWUYAyABKAgiiwEKEkFuc3dlclRlcm1zUmVxdWVzdBIqCgZjYWxsZXIYASABKAsyGi5nYXRlaG91c2UudXNlcnMudjEuQ2FsbGVyEhMKC3Rlcm1zX3Rva2VuGAIgASgJEjQKB2Fuc3dlcnMYAyADKAsyIy5nYXRlaG91c2UudXNlcnMudjEuQXNzZXJ0aW9uQW5zd2VyIk4KE0Fuc3dlclRlcm1zUmVzcG9uc2USNwoJcmVtYWluaW5nGAEgAygLMiQuZ2F0ZWhvdXNlLnVzZXJzLnYxLlBlbmRpbmdBc3NlcnRpb24qWQoKVXBkYXRlTW9kZRIbChdVUERBVEVfTU9ERV9VTlNQRUNJRklFRBAAEhcKE1VQREFURV9NT0RFX1JFUExBQ0UQARIVChFVUERBVEVfTU9ERV9QQVRDSBACMq8GCgxVc2Vyc1NlcnZpY2USYQoMUmVnaXN0ZXJVc2VyEicuZ2F0ZWhvdXNlLnVzZXJzLnYxLlJlZ2lzdGVyVXNlclJlcXVlc3QaKC5nYXRlaG91c2UudXNlcnMudjEuUmVnaXN0ZXJVc2VyUmVzcG9uc2USWAoJTG9naW5Vc2VyEiQuZ2F0ZWhvdXNlLnVzZXJzLnYxLkxvZ2luVXNlclJlcXVlc3QaJS5nYXRlaG91c2UudXNlcnMudjEuTG9naW5Vc2VyUmVzcG9uc2USUgoHR2V0VXNlchIiLmdhdGVob3VzZS51c2Vycy52MS5HZXRVc2VyUmVxdWVzdBojLmdhdGVob3VzZS51c2Vycy52MS5HZXRVc2VyUmVzcG9uc2USWwoKVXBkYXRlVXNlchIlLmdhdGVob3VzZS51c2Vycy52MS5VcGRhdGVVc2VyUmVxdWVzdBomLmdhdGVob3VzZS51c2Vycy52MS5VcGRhdGVVc2VyUmVzcG9uc2UScAoRQ29uZmlybUlkZW50aWZpZXISLC5nYXRlaG91c2UudXNlcnMudjEuQ29uZmlybUlkZW50aWZpZXJSZXF1ZXN0Gi0uZ2F0ZWhvdXNlLnVzZXJzLnYxLkNvbmZpcm1JZGVudGlmaWVyUmVzcG9uc2UScwoSUmVzZW5kQ29uZmlybWF0aW9uEi0uZ2F0ZWhvdXNlLnVzZXJzLnYxLlJlc2VuZENvbmZpcm1hdGlvblJlcXVlc3QaLi5nYXRlaG91c2UudXNlcnMudjEuUmVzZW5kQ29uZmlybWF0aW9uUmVzcG9uc2USagoPR2V0UGVuZGluZ1Rlcm1zEiouZ2F0ZWhvdXNlLnVzZXJzLnYxLkdldFBlbmRpbmdUZXJtc1JlcXVlc3QaKy5nYXRlaG91c2UudXNlcnMudjEuR2V0UGVuZGluZ1Rlcm1zUmVzcG9uc2USXgoLQW5zd2VyVGVybXMSJi5nYXRlaG91c2UudXNlcnMudjEuQW5zd2VyVGVybXNSZXF1ZXN0GicuZ2F0ZWhvdXNlLnVzZXJzLnYxLkFuc3dlclRlcm1zUmVzcG9uc2ViBnByb3RvMw", [file_gatehouse_users_v1_login, file_gatehouse_users_v1_user, file_google_protobuf_struct]);
 
 /**
  * Caller describes the request's origin for policies and throttling.
@@ -65,62 +67,6 @@ export const CallerSchema: GenMessage<Caller> = /*@__PURE__*/
   messageDesc(file_gatehouse_users_v1_users_service, 0);
 
 /**
- * Session is the OAuth session opened at login (contract section 4).
- *
- * @generated from message gatehouse.users.v1.Session
- */
-export type Session = Message<"gatehouse.users.v1.Session"> & {
-  /**
-   * AccessToken is a JWT for the user.
-   *
-   * @generated from field: string access_token = 1;
-   */
-  accessToken: string;
-
-  /**
-   * RefreshToken for the refresh_token grant.
-   *
-   * @generated from field: string refresh_token = 2;
-   */
-  refreshToken: string;
-
-  /**
-   * ExpiresIn is the access token lifetime in seconds.
-   *
-   * @generated from field: int64 expires_in = 3;
-   */
-  expiresIn: bigint;
-
-  /**
-   * ExpiresAtMs is the expiry in epoch milliseconds.
-   *
-   * @generated from field: int64 expires_at_ms = 4;
-   */
-  expiresAtMs: bigint;
-
-  /**
-   * Scope granted.
-   *
-   * @generated from field: string scope = 5;
-   */
-  scope: string;
-
-  /**
-   * ConnectState is connected, notConnected or unknown.
-   *
-   * @generated from field: string connect_state = 6;
-   */
-  connectState: string;
-};
-
-/**
- * Describes the message gatehouse.users.v1.Session.
- * Use `create(SessionSchema)` to create a new message.
- */
-export const SessionSchema: GenMessage<Session> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 1);
-
-/**
  * RegisterUserRequest carries the envelope's object.
  *
  * @generated from message gatehouse.users.v1.RegisterUserRequest
@@ -146,7 +92,7 @@ export type RegisterUserRequest = Message<"gatehouse.users.v1.RegisterUserReques
  * Use `create(RegisterUserRequestSchema)` to create a new message.
  */
 export const RegisterUserRequestSchema: GenMessage<RegisterUserRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 2);
+  messageDesc(file_gatehouse_users_v1_users_service, 1);
 
 /**
  * RegisterUserResponse returns the new user.
@@ -174,7 +120,7 @@ export type RegisterUserResponse = Message<"gatehouse.users.v1.RegisterUserRespo
  * Use `create(RegisterUserResponseSchema)` to create a new message.
  */
 export const RegisterUserResponseSchema: GenMessage<RegisterUserResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 3);
+  messageDesc(file_gatehouse_users_v1_users_service, 2);
 
 /**
  * LoginUserRequest carries the login envelope's credentials.
@@ -217,6 +163,14 @@ export type LoginUserRequest = Message<"gatehouse.users.v1.LoginUserRequest"> & 
    * @generated from field: google.protobuf.Struct assertions = 5;
    */
   assertions?: JsonObject | undefined;
+
+  /**
+   * AuthorizationRequest, when set (hosted login), makes a finished login
+   * answer an authorization code for it instead of a session.
+   *
+   * @generated from field: gatehouse.users.v1.AuthorizationRequest authorization_request = 6;
+   */
+  authorizationRequest?: AuthorizationRequest | undefined;
 };
 
 /**
@@ -224,34 +178,20 @@ export type LoginUserRequest = Message<"gatehouse.users.v1.LoginUserRequest"> & 
  * Use `create(LoginUserRequestSchema)` to create a new message.
  */
 export const LoginUserRequestSchema: GenMessage<LoginUserRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 4);
+  messageDesc(file_gatehouse_users_v1_users_service, 3);
 
 /**
- * LoginUserResponse returns the user and the session.
+ * LoginUserResponse is the login's outcome.
  *
  * @generated from message gatehouse.users.v1.LoginUserResponse
  */
 export type LoginUserResponse = Message<"gatehouse.users.v1.LoginUserResponse"> & {
   /**
-   * User that logged in.
+   * Outcome of the login: a session or code, or an interruption.
    *
-   * @generated from field: gatehouse.users.v1.User user = 1;
+   * @generated from field: gatehouse.users.v1.LoginOutcome outcome = 4;
    */
-  user?: User | undefined;
-
-  /**
-   * Session opened.
-   *
-   * @generated from field: gatehouse.users.v1.Session session = 2;
-   */
-  session?: Session | undefined;
-
-  /**
-   * MissingFields lists mandatory data the entry point still needs (fca).
-   *
-   * @generated from field: repeated string missing_fields = 3;
-   */
-  missingFields: string[];
+  outcome?: LoginOutcome | undefined;
 };
 
 /**
@@ -259,7 +199,7 @@ export type LoginUserResponse = Message<"gatehouse.users.v1.LoginUserResponse"> 
  * Use `create(LoginUserResponseSchema)` to create a new message.
  */
 export const LoginUserResponseSchema: GenMessage<LoginUserResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 5);
+  messageDesc(file_gatehouse_users_v1_users_service, 4);
 
 /**
  * GetUserRequest names a user.
@@ -287,7 +227,7 @@ export type GetUserRequest = Message<"gatehouse.users.v1.GetUserRequest"> & {
  * Use `create(GetUserRequestSchema)` to create a new message.
  */
 export const GetUserRequestSchema: GenMessage<GetUserRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 6);
+  messageDesc(file_gatehouse_users_v1_users_service, 5);
 
 /**
  * GetUserResponse returns the user.
@@ -308,7 +248,7 @@ export type GetUserResponse = Message<"gatehouse.users.v1.GetUserResponse"> & {
  * Use `create(GetUserResponseSchema)` to create a new message.
  */
 export const GetUserResponseSchema: GenMessage<GetUserResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 7);
+  messageDesc(file_gatehouse_users_v1_users_service, 6);
 
 /**
  * UpdateUserRequest replaces or patches a user.
@@ -379,7 +319,7 @@ export type UpdateUserRequest = Message<"gatehouse.users.v1.UpdateUserRequest"> 
  * Use `create(UpdateUserRequestSchema)` to create a new message.
  */
 export const UpdateUserRequestSchema: GenMessage<UpdateUserRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 8);
+  messageDesc(file_gatehouse_users_v1_users_service, 7);
 
 /**
  * UpdateUserResponse returns the user after the update.
@@ -414,7 +354,7 @@ export type UpdateUserResponse = Message<"gatehouse.users.v1.UpdateUserResponse"
  * Use `create(UpdateUserResponseSchema)` to create a new message.
  */
 export const UpdateUserResponseSchema: GenMessage<UpdateUserResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 9);
+  messageDesc(file_gatehouse_users_v1_users_service, 8);
 
 /**
  * ConfirmIdentifierRequest confirms by link token or by code.
@@ -456,7 +396,7 @@ export type ConfirmIdentifierRequest = Message<"gatehouse.users.v1.ConfirmIdenti
  * Use `create(ConfirmIdentifierRequestSchema)` to create a new message.
  */
 export const ConfirmIdentifierRequestSchema: GenMessage<ConfirmIdentifierRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 10);
+  messageDesc(file_gatehouse_users_v1_users_service, 9);
 
 /**
  * ConfirmIdentifierResponse tells where to send the user.
@@ -484,7 +424,7 @@ export type ConfirmIdentifierResponse = Message<"gatehouse.users.v1.ConfirmIdent
  * Use `create(ConfirmIdentifierResponseSchema)` to create a new message.
  */
 export const ConfirmIdentifierResponseSchema: GenMessage<ConfirmIdentifierResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 11);
+  messageDesc(file_gatehouse_users_v1_users_service, 10);
 
 /**
  * ResendConfirmationRequest names the identifier to resend a code for: by
@@ -528,7 +468,7 @@ export type ResendConfirmationRequest = Message<"gatehouse.users.v1.ResendConfir
  * Use `create(ResendConfirmationRequestSchema)` to create a new message.
  */
 export const ResendConfirmationRequestSchema: GenMessage<ResendConfirmationRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 12);
+  messageDesc(file_gatehouse_users_v1_users_service, 11);
 
 /**
  * ResendConfirmationResponse is empty on success.
@@ -543,71 +483,7 @@ export type ResendConfirmationResponse = Message<"gatehouse.users.v1.ResendConfi
  * Use `create(ResendConfirmationResponseSchema)` to create a new message.
  */
 export const ResendConfirmationResponseSchema: GenMessage<ResendConfirmationResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 13);
-
-/**
- * PendingAssertion is the latest version of a legal assertion a user has
- * not answered (or, when mandatory, not accepted).
- *
- * @generated from message gatehouse.users.v1.PendingAssertion
- */
-export type PendingAssertion = Message<"gatehouse.users.v1.PendingAssertion"> & {
-  /**
-   * Key of the assertion.
-   *
-   * @generated from field: string key = 1;
-   */
-  key: string;
-
-  /**
-   * Version the answer will record.
-   *
-   * @generated from field: string version = 2;
-   */
-  version: string;
-
-  /**
-   * DisplayName by language ("en" always present).
-   *
-   * @generated from field: map<string, string> display_name = 3;
-   */
-  displayName: { [key: string]: string };
-
-  /**
-   * Type of the assertion.
-   *
-   * @generated from field: string type = 4;
-   */
-  type: string;
-
-  /**
-   * Typology key the assertion belongs to.
-   *
-   * @generated from field: string typology = 5;
-   */
-  typology: string;
-
-  /**
-   * Property key of the assertion.
-   *
-   * @generated from field: string property = 6;
-   */
-  property: string;
-
-  /**
-   * Mandatory assertions must be accepted to log in.
-   *
-   * @generated from field: bool mandatory = 7;
-   */
-  mandatory: boolean;
-};
-
-/**
- * Describes the message gatehouse.users.v1.PendingAssertion.
- * Use `create(PendingAssertionSchema)` to create a new message.
- */
-export const PendingAssertionSchema: GenMessage<PendingAssertion> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 14);
+  messageDesc(file_gatehouse_users_v1_users_service, 12);
 
 /**
  * GetPendingTermsRequest carries the terms token of a 451 answer.
@@ -628,7 +504,7 @@ export type GetPendingTermsRequest = Message<"gatehouse.users.v1.GetPendingTerms
  * Use `create(GetPendingTermsRequestSchema)` to create a new message.
  */
 export const GetPendingTermsRequestSchema: GenMessage<GetPendingTermsRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 15);
+  messageDesc(file_gatehouse_users_v1_users_service, 13);
 
 /**
  * GetPendingTermsResponse lists what the user still has to answer.
@@ -649,7 +525,7 @@ export type GetPendingTermsResponse = Message<"gatehouse.users.v1.GetPendingTerm
  * Use `create(GetPendingTermsResponseSchema)` to create a new message.
  */
 export const GetPendingTermsResponseSchema: GenMessage<GetPendingTermsResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 16);
+  messageDesc(file_gatehouse_users_v1_users_service, 14);
 
 /**
  * AssertionAnswer is one answer of the hosted terms page.
@@ -684,7 +560,7 @@ export type AssertionAnswer = Message<"gatehouse.users.v1.AssertionAnswer"> & {
  * Use `create(AssertionAnswerSchema)` to create a new message.
  */
 export const AssertionAnswerSchema: GenMessage<AssertionAnswer> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 17);
+  messageDesc(file_gatehouse_users_v1_users_service, 15);
 
 /**
  * AnswerTermsRequest records answers by the terms token.
@@ -719,7 +595,7 @@ export type AnswerTermsRequest = Message<"gatehouse.users.v1.AnswerTermsRequest"
  * Use `create(AnswerTermsRequestSchema)` to create a new message.
  */
 export const AnswerTermsRequestSchema: GenMessage<AnswerTermsRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 18);
+  messageDesc(file_gatehouse_users_v1_users_service, 16);
 
 /**
  * AnswerTermsResponse lists what is still pending after the answers.
@@ -740,7 +616,7 @@ export type AnswerTermsResponse = Message<"gatehouse.users.v1.AnswerTermsRespons
  * Use `create(AnswerTermsResponseSchema)` to create a new message.
  */
 export const AnswerTermsResponseSchema: GenMessage<AnswerTermsResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 19);
+  messageDesc(file_gatehouse_users_v1_users_service, 17);
 
 /**
  * UpdateMode tells replacement from partial update.
@@ -790,8 +666,9 @@ export const UsersService: GenService<{
    * RegisterUser creates a user through an entry point and queues the
    * confirmation codes of identifiers that require confirmation.
    * Scope: internal. Errors: INVALID_ARGUMENT/VALIDATION_FAILED + BadRequest,
-   * ALREADY_EXISTS/IDENTIFIER_TAKEN, NOT_FOUND/ENTRYPOINT_NOT_FOUND,
-   * PERMISSION_DENIED/ENTRYPOINT_NOT_OF_CLIENT, UNAVAILABLE/CONFIRMATION_NOT_QUEUED.
+   * ALREADY_EXISTS/IDENTIFIER_TAKEN, PERMISSION_DENIED/PERMISSION_DENIED (the
+   * caller's entry point is unknown or another application's),
+   * UNAVAILABLE/CONFIRMATION_NOT_QUEUED.
    *
    * @generated from rpc gatehouse.users.v1.UsersService.RegisterUser
    */
@@ -801,10 +678,14 @@ export const UsersService: GenService<{
     output: typeof RegisterUserResponseSchema;
   },
   /**
-   * LoginUser checks credentials and the login policies, in the order of the
-   * contract, and opens a session. Scope: internal. Errors:
-   * PERMISSION_DENIED/INVALID_CREDENTIALS, FAILED_PRECONDITION/USER_UNCONFIRMED,
-   * RESOURCE_EXHAUSTED/RATE_LIMITED, NOT_FOUND/ENTRYPOINT_NOT_FOUND.
+   * LoginUser checks the credentials, then the login's steps in the order of
+   * the contract (confirmation, MFA, terms, complete account), and answers
+   * their outcome: a session (or, with an authorization request, a code) or
+   * an interruption. Scope: internal. Errors:
+   * INVALID_ARGUMENT/VALIDATION_FAILED (object.assertions, authorization_request),
+   * PERMISSION_DENIED/PERMISSION_DENIED (entry point unknown or another
+   * application's), PERMISSION_DENIED/INVALID_CREDENTIALS,
+   * RESOURCE_EXHAUSTED/RATE_LIMITED (metadata retry_after, seconds).
    *
    * @generated from rpc gatehouse.users.v1.UsersService.LoginUser
    */
@@ -828,7 +709,11 @@ export const UsersService: GenService<{
    * UpdateUser replaces or patches a user's data. Scope: internal. Errors:
    * INVALID_ARGUMENT/VALIDATION_FAILED, PERMISSION_DENIED/INVALID_CREDENTIALS,
    * PERMISSION_DENIED/NOT_YOUR_USER, NOT_FOUND/USER_NOT_FOUND,
-   * OUT_OF_RANGE/CONSTRAINT_VIOLATION + BadRequest, UNAVAILABLE/CONFIRMATION_NOT_QUEUED.
+   * OUT_OF_RANGE/CONSTRAINT_VIOLATION + BadRequest, UNAVAILABLE/CONFIRMATION_NOT_QUEUED,
+   * FAILED_PRECONDITION/MFA_REQUIRED (step-up: an MfaRequired detail and
+   * BadRequest `object.mfaCode`), PERMISSION_DENIED/MFA_CODE_INVALID
+   * (+ BadRequest `object.mfaCode`), PERMISSION_DENIED/PERMISSION_DENIED
+   * (entry point unknown or another application's).
    *
    * @generated from rpc gatehouse.users.v1.UsersService.UpdateUser
    */

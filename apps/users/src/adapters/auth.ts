@@ -1,0 +1,38 @@
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import type { Client } from "@connectrpc/connect";
+import { AuthorizationCodeSchema, SessionSchema, type AuthService } from "@gatehouse/proto";
+import { USER_SESSION_SCOPE } from "@gatehouse/rpc";
+import type { LoginGrants } from "../ports.ts";
+
+/** The auth service's part of a finished login, over its RPC client (the one mapping of its answers). */
+export function authGrants(auth: Client<typeof AuthService>): LoginGrants {
+  return {
+    async openSession(userId, clientId) {
+      const s = await auth.issueUserSession({ userId, clientId, scope: USER_SESSION_SCOPE });
+      return create(SessionSchema, {
+        accessToken: s.accessToken,
+        refreshToken: s.refreshToken,
+        expiresIn: s.expiresIn,
+        expiresAtMs: BigInt(Date.now()) + s.expiresIn * 1000n,
+        scope: s.scope,
+        connectState: "connected",
+      });
+    },
+
+    async issueCode(request, userId, authTime) {
+      const c = await auth.issueAuthorizationCode({
+        clientId: request.clientId,
+        redirectUri: request.redirectUri,
+        scope: request.scope,
+        codeChallenge: request.codeChallenge,
+        // The gateway accepts S256 only (RFC 7636; plain is refused at the authorization endpoint).
+        codeChallengeMethod: "S256",
+        nonce: request.nonce,
+        userId,
+        authTime: timestampFromDate(authTime),
+      });
+      return create(AuthorizationCodeSchema, { code: c.code, expiresIn: c.expiresIn });
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import type { Db } from "@gatehouse/db";
+import type { Kv } from "@gatehouse/kv";
+import type { Logger } from "@gatehouse/logging";
+import type { KeyRing } from "@gatehouse/secrets";
+import type { Enqueue } from "./confirmation/issue.ts";
+import type { ConfirmationOptions } from "./confirmation/options.ts";
+import type { Passwords } from "./credentials/passwords.ts";
+import type { LoginLimits } from "./login/throttle.ts";
+import type { MfaLimits } from "./mfa/factor.ts";
+import type { AssertionCatalog, EntrypointDirectory, LoginGrants } from "./ports.ts";
+
+/** What the users service module needs: its stores, its ports and its settings. */
+export interface UsersDeps {
+  db: Db;
+  kv: Kv;
+  keys: KeyRing;
+  logger: Logger;
+  /** The registry's entry points (with their application's settings). */
+  entrypoints: EntrypointDirectory;
+  /** The registry's legal-assertion catalog; absent = no assertions. */
+  assertions?: AssertionCatalog;
+  /** The auth service: login sessions and authorization codes. */
+  grants: LoginGrants;
+  /** Queues a confirmation delivery; throws when the queue cannot take it. */
+  enqueue: Enqueue;
+  passwords?: Passwords;
+  loginLimits?: LoginLimits;
+  confirmation?: ConfirmationOptions;
+  mfaLimits?: MfaLimits;
+  /** Issuer shown by authenticator apps. */
+  totpIssuer?: string;
+}

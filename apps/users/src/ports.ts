@@ -1,0 +1,31 @@
+import type { AuthorizationCode, AuthorizationRequest, Entrypoint, PendingAssertion, Session } from "@gatehouse/proto";
+
+// The users service's outbound ports: what it asks of the registry and the
+// auth service. Adapters over their RPC clients live in ./adapters; tests
+// give in-memory fakes.
+
+/** An entry point with its application's settings, as the registry's GetEntrypoint answers. */
+export interface ResolvedEntrypoint {
+  entrypoint: Entrypoint;
+  clientId: string;
+  /** The application's context.url whitelist (exact strings). */
+  whitelist?: string[];
+  /** Where a confirmation link lands without a whitelisted context.url; empty = the hosted page. */
+  defaultCallback?: string;
+  /** The application's MFA policy: off (default), optional or required. */
+  mfa?: string;
+}
+
+/** Entry points by id (the registry's GetEntrypoint); undefined when there is no such entry point. */
+export type EntrypointDirectory = (entrypointId: string) => Promise<ResolvedEntrypoint | undefined>;
+
+/** The registry's legal-assertion catalog: the latest versions of the assertions of these typologies. */
+export type AssertionCatalog = (typologies: string[]) => Promise<PendingAssertion[]>;
+
+/** What the auth service gives a finished login. */
+export interface LoginGrants {
+  /** Opens a login session of the user at the application: an access token and a new refresh family. */
+  openSession(userId: string, clientId: string): Promise<Session>;
+  /** The single-use code of a hosted login, bound to the authorization request, the user and when they authenticated. */
+  issueCode(request: AuthorizationRequest, userId: string, authTime: Date): Promise<AuthorizationCode>;
+}

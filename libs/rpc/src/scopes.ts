@@ -1,0 +1,30 @@
+// Every OAuth scope Gatehouse knows, declared once: the registry grants them
+// to clients, the auth service issues and publishes them, the services'
+// RPC policies and the gateway check them.
+
+/** Internal service tokens (`libs/rpc/src/internal-token.ts`); never issued to clients. */
+export const INTERNAL_SCOPE = "internal";
+
+/** An application's APP_TOKEN for the user endpoints (registration, login). */
+export const USERS_ACCESS_SCOPE = "users:access";
+/** Operators: create applications (`POST /v2/apps`). */
+export const APPS_WRITE_SCOPE = "apps:write";
+/** Operators: read applications and catalogs. */
+export const APPS_READ_SCOPE = "apps:read";
+/** Operators: the admin API (settings, secrets, legal assertions). */
+export const ADMIN_SCOPE = "admin";
+
+/** Scopes a user may grant an application at the hosted login (authorization code flow). */
+export const USER_SCOPES: readonly string[] = ["openid", "profile", "email", "offline_access"];
+
+/** The scope of a login session opened by `/activityid/v1/user/access` (ACCESS_TOKEN for replace and patch, refresh allowed). */
+export const USER_SESSION_SCOPE = "profile offline_access";
+
+/** Scopes each kind of client may ask for with client_credentials. */
+export const CLIENT_SCOPES = {
+  application: [USERS_ACCESS_SCOPE],
+  operator: [APPS_WRITE_SCOPE, APPS_READ_SCOPE, ADMIN_SCOPE],
+} as const satisfies Record<string, readonly string[]>;
+
+/** Every scope the token server issues, as discovery publishes them. */
+export const SCOPES_SUPPORTED: readonly string[] = [APPS_WRITE_SCOPE, APPS_READ_SCOPE, ADMIN_SCOPE, USERS_ACCESS_SCOPE, ...USER_SCOPES];
