@@ -1,7 +1,21 @@
 import type { TestStack } from "../stack-helpers.ts";
 import { createApp, loggedUser } from "../user-flows.ts";
 import type { Schema } from "./arbitraries.ts";
-import type { FuzzContext } from "./requests.ts";
+
+/** What the generated requests use of a running stack. */
+export interface FuzzContext {
+  operatorToken: string;
+  appToken: string;
+  userToken: string;
+  clientId: string;
+  clientSecret: string;
+  entrypoint: string;
+  redirectUri: string;
+  userId: string;
+  pulseId: string;
+  assertionKey: string;
+  origin: string;
+}
 
 /** Real tokens and ids of a running stack: an operator, an application with its APP_TOKEN, a logged-in user. */
 export async function fuzzContext(s: TestStack): Promise<FuzzContext> {

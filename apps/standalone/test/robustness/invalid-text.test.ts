@@ -173,6 +173,21 @@ describe.each([
     expect(res.json()).toEqual({ error: expect.stringMatching(/^invalid_(request|client)$/), error_description: expect.any(String) });
   });
 
+  it("answers JSON nested too deep with 400 and an oversized body with 413, in the envelope", async () => {
+    for (const payload of ["[".repeat(30_000) + "]".repeat(30_000), '{"a":'.repeat(5_000) + "1" + "}".repeat(5_000), "[".repeat(33) + "]".repeat(33)]) {
+      const res = await s.app.inject({ method: "POST", url: "/v2/apps", headers: json(c.op), payload });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().errors).toMatchObject({ code: "malformed_request", details: expect.stringMatching(/deeper than 32/) });
+    }
+    const big = await s.app.inject({ method: "POST", url: "/v2/apps", headers: json(c.op), payload: JSON.stringify({ displayName: "x".repeat(70_000) }) });
+    expect(big.statusCode).toBe(413);
+    expect(big.json().errors.code).toBe("payload_too_large");
+    const bigForm = await s.app.inject({ method: "POST", url: "/oauth2/token", headers: { "content-type": form }, payload: `scope=${"x".repeat(70_000)}` });
+    expect(bigForm.statusCode).toBeGreaterThanOrEqual(400);
+    expect(bigForm.statusCode).toBeLessThan(500);
+    expect(bigForm.json()).toEqual({ error: "invalid_request", error_description: expect.any(String) });
+  });
+
   it("still accepts text that is merely unusual", async () => {
     const reg = await send(s, "POST", "/activityid/v1/user/register", c.app.token, c.app.entrypoint, withName(c.app, "Zoë 😀 \ufffd", "unusual@example.com"));
     expect(reg.statusCode, reg.body).toBe(201);

@@ -8,6 +8,7 @@ import type { Violation } from "@gatehouse/errors";
 export const MAX_JSON_DEPTH = 32;
 
 // With the u flag a surrogate pair is one code point: only a lone surrogate is \p{Cs}.
+// eslint-disable-next-line no-control-regex -- the NUL is what this looks for
 const UNCLEAN = /[\u0000\p{Cs}]/u;
 
 export function isCleanText(s: string): boolean {
