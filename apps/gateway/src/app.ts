@@ -3,10 +3,12 @@ import Fastify, { LogController, type FastifyInstance } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { sanitizeRequestId, withRequestId, type Logger } from "@gatehouse/logging";
 import type { GatewayDeps } from "./deps.ts";
+import { edge, edgeServerOptions } from "./plugins/edge/index.ts";
 import { errorHandling } from "./plugins/errors.ts";
 import { openapi } from "./plugins/openapi.ts";
 import { probeRoutes } from "./plugins/probes.ts";
 import { requestContext } from "./plugins/request-context.ts";
+import { securityHeaders } from "./plugins/security-headers.ts";
 import { validation } from "./plugins/validation.ts";
 import { activityIdRoutes } from "./routes/activityid/index.ts";
 import { termsRoutes } from "./routes/activityid/terms.ts";
@@ -31,6 +33,8 @@ export async function createGateway(deps: GatewayDeps, logger: Logger): Promise<
     // secure-json-parse: a `__proto__` or `constructor.prototype` key is a 400, never a polluted object.
     onProtoPoisoning: "error",
     onConstructorPoisoning: "error",
+    // Timeouts and the errors raised before routing (plugins/edge).
+    ...edgeServerOptions(deps.config.requestTimeoutSeconds ?? 20),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // JSON routes take JSON only: a text/plain body is a 415, not a string to validate.
@@ -40,6 +44,8 @@ export async function createGateway(deps: GatewayDeps, logger: Logger): Promise<
   await app.register(requestContext);
   await app.register(validation);
   await app.register(errorHandling);
+  await app.register(edge);
+  await app.register(securityHeaders, deps.config);
   await app.register(openapi, { serverUrl: deps.config.publicBaseUrl });
   await app.register(probeRoutes, deps);
   await app.register(appsRoutes, deps);

@@ -38,6 +38,8 @@ export interface Config {
   servicePorts: { registry: number; auth: number; users: number; worker: number };
   /** Maximum request body the gateway accepts, in bytes. */
   bodyLimitBytes: number;
+  /** Seconds a client has to send a whole request (headers: half of it) before a 408 (contract section 10: at most 30). */
+  requestTimeoutSeconds: number;
   /** How long the users service keeps the registry's legal-assertion catalog (0 = ask every time). */
   assertionsCacheTtlSeconds: number;
 }
@@ -130,6 +132,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     servicePorts: { registry: registryPort, auth: authPort, users: usersPort, worker: workerPort },
     bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 64 * 1024, 1024, 16 * 1024 * 1024),
+    requestTimeoutSeconds: int(env, "REQUEST_TIMEOUT", 20, 2, 30),
     assertionsCacheTtlSeconds: int(env, "ASSERTIONS_CACHE_TTL", 30, 0, 3600),
   };
 }

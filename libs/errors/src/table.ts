@@ -16,6 +16,9 @@ export const errorTable = {
   MALFORMED_REQUEST: def(Code.InvalidArgument, 400, "The request could not be understood.", "No se ha podido entender la petición."),
   UNSUPPORTED_MEDIA_TYPE: def(Code.InvalidArgument, 415, "The content type is not supported.", "El tipo de contenido no está admitido."),
   PAYLOAD_TOO_LARGE: def(Code.ResourceExhausted, 413, "The request body is too large.", "El cuerpo de la petición es demasiado grande."),
+  // Raised by the HTTP server before routing (gateway edge): a stalled request, oversized headers.
+  REQUEST_TIMEOUT: def(Code.DeadlineExceeded, 408, "The request did not arrive in time.", "La petición no ha llegado a tiempo."),
+  HEADERS_TOO_LARGE: def(Code.ResourceExhausted, 431, "The request headers are too large.", "Las cabeceras de la petición son demasiado grandes."),
   ROUTE_NOT_FOUND: def(Code.NotFound, 404, "There is nothing at this address.", "No hay nada en esta dirección."),
   METHOD_NOT_ALLOWED: def(Code.Unimplemented, 405, "This method is not allowed here.", "Este método no está permitido aquí."),
   NOT_ACCEPTABLE: def(Code.InvalidArgument, 406, "Only application/json responses are available.", "Solo hay respuestas application/json."),
@@ -89,6 +92,10 @@ export const itemMessages: Record<string, Record<Locale, string>> = {
   invalid_value: { en: "This value is not allowed here.", es: "Este valor no está permitido aquí." },
   unknown_member: { en: "This member is not part of the contract.", es: "Este miembro no forma parte del contrato." },
   invalid_format: { en: "This value has the wrong format.", es: "Este valor tiene un formato incorrecto." },
+  invalid_text: {
+    en: "This value contains a NUL character or text that is not valid Unicode.",
+    es: "Este valor contiene un carácter NUL o texto que no es Unicode válido.",
+  },
   unknown_key: { en: "This key is not in the operator's catalog.", es: "Esta clave no está en el catálogo del operador." },
   duplicate: { en: "This value is repeated.", es: "Este valor está repetido." },
   not_allowed: { en: "This setting is not allowed for this field.", es: "Esta opción no está permitida para este campo." },

@@ -23,12 +23,17 @@ const routes: Routes = (r) =>
     async getServerMetadata() {
       throw new Error("driver exploded: password=hunter2");
     },
+    // What pg and PGlite throw for a NUL byte in a text parameter (SQLSTATE 22021), here wrapped by a store.
+    async endSession() {
+      const driver = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: "22021" });
+      throw new Error("store failed", { cause: driver });
+    },
   });
 const operator: Principal = { subject: "op", clientId: "op", scopes: new Set(["apps:write"]), internal: false, token: "op-token", claims: {} };
 const interceptors = [
   observeInterceptor(createLogger("test", "silent"), "test"),
   authnInterceptor({
-    policy: { getJwks: ["internal", "apps:write"], getServerMetadata: ["internal"], introspectToken: ["admin"] },
+    policy: { getJwks: ["internal", "apps:write"], getServerMetadata: ["internal"], introspectToken: ["admin"], endSession: ["internal"] },
     internal,
     verifyAccessToken: async (t) => (t === "op-token" ? operator : undefined),
   }),
@@ -73,6 +78,12 @@ describe("observe interceptor", () => {
     expect(err.code).toBe(Code.Internal);
     expect(err.message).not.toContain("hunter2");
     expect(errorFacts(err).reason).toBe("INTERNAL");
+  });
+  it("turns text PostgreSQL cannot store (22021, 22P05) into the client's error, not INTERNAL", async () => {
+    const err = ConnectError.from(await asService.endSession({}).catch((e: unknown) => e));
+    expect(err.code).toBe(Code.InvalidArgument);
+    expect(errorFacts(err).reason).toBe("MALFORMED_REQUEST");
+    expect(err.message).not.toContain("0x00");
   });
 });
 });

@@ -62,6 +62,10 @@ export function observeInterceptor(logger: Logger, service: string): Interceptor
         code = Code[err.code];
         throw err;
       }
+      if (isInvalidTextError(err)) {
+        code = Code[Code.InvalidArgument];
+        throw domainError("MALFORMED_REQUEST", "the request carries text the database cannot store (a NUL byte or invalid encoding)");
+      }
       code = Code[Code.Internal];
       logger.error({ err, method: req.method.name }, "unexpected error in RPC handler");
       throw domainError("INTERNAL", "internal error");
@@ -71,6 +75,17 @@ export function observeInterceptor(logger: Logger, service: string): Interceptor
       logger.debug({ method: req.method.name, code, ms: Math.round(ms * 10) / 10 }, "rpc");
     }
   }
+}
+
+// PostgreSQL's "character not in repertoire" (a NUL byte) and "untranslatable character":
+// the caller's text, not a server fault. The gateway refuses such text first; this is the second line.
+const INVALID_TEXT_CODES = new Set(["22021", "22P05"]);
+
+function isInvalidTextError(err: unknown): boolean {
+  for (let e = err, i = 0; e && typeof e === "object" && i < 5; e = (e as { cause?: unknown }).cause, i++) {
+    if (INVALID_TEXT_CODES.has(String((e as { code?: unknown }).code))) return true;
+  }
+  return false;
 }
 
 /** Client side: sends the request id and a bearer (unless the call set its own Authorization). */

@@ -30,6 +30,8 @@ export function sendOAuthError(reply: FastifyReply, reason: Reason, description:
 export function sendOAuthRpcError(reply: FastifyReply, err: unknown, usedBasic: boolean) {
   const facts = errorFacts(err);
   if (OAUTH_REASONS.has(facts.reason)) return sendOAuthError(reply, facts.reason, facts.message, usedBasic);
+  // Input a service refused as malformed (text its database cannot store) is the client's error.
+  if (facts.reason === "MALFORMED_REQUEST" || facts.reason === "VALIDATION_FAILED") return sendOAuthError(reply, "INVALID_REQUEST", facts.message, usedBasic);
   if (facts.reason === "SERVICE_UNAVAILABLE" || facts.reason === "UPSTREAM_TIMEOUT") {
     return reply
       .code(503)

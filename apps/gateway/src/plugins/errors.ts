@@ -5,6 +5,7 @@ import { errorFacts, type Reason, type Violation } from "@gatehouse/errors";
 import { sendError } from "../http/envelope.ts";
 import { sendOAuthError, sendOAuthRpcError } from "../http/oauth-error.ts";
 import { errorContent } from "../login/outcomes.ts";
+import { isOAuthPath } from "./edge/respond.ts";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -60,7 +61,7 @@ export const errorHandling = fp(async (app) => {
   app.setErrorHandler((err: GatewayError, req: FastifyRequest, reply: FastifyReply) => {
     const c = classify(err);
     if (c.reason === "INTERNAL") req.log.error({ err }, "unhandled error");
-    if (req.routeOptions.config?.oauth) {
+    if (req.routeOptions.config?.oauth || isOAuthPath(req.url)) {
       if (err instanceof ConnectError) return sendOAuthRpcError(reply, err, false);
       if (c.reason === "INTERNAL") return reply.code(500).send({ error: "server_error", error_description: "unexpected error" });
       return sendOAuthError(reply, "INVALID_REQUEST", err.message);

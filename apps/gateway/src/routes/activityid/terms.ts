@@ -1,7 +1,7 @@
-import formbody from "@fastify/formbody";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { errorFacts } from "@gatehouse/errors";
 import type { GatewayDeps } from "../../deps.ts";
+import { formBody } from "../../plugins/edge/index.ts";
 import { TERMS_PATH } from "../../http/terms.ts";
 import { sendTermsPage, TERMS_TEXTS, termsForm, termsMessage } from "../../pages/terms-page.ts";
 
@@ -31,7 +31,7 @@ function crossSite(req: FastifyRequest, publicBaseUrl: string): boolean {
 export const termsRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) => {
   if (!deps.users) return;
   const users = deps.users;
-  await app.register(formbody, { bodyLimit: 64 * 1024 });
+  await app.register(formBody, { bodyLimit: 64 * 1024 });
 
   const invalid = (req: FastifyRequest, reply: FastifyReply) => {
     const t = TERMS_TEXTS[req.locale];

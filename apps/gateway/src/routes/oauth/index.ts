@@ -1,6 +1,6 @@
-import formbody from "@fastify/formbody";
 import type { FastifyPluginAsync } from "fastify";
 import type { GatewayDeps } from "../../deps.ts";
+import { formBody } from "../../plugins/edge/index.ts";
 import { authorizeRoutes } from "./authorize.ts";
 import { discoveryRoutes } from "./discovery.ts";
 import { introspectRoute } from "./introspect.ts";
@@ -12,7 +12,7 @@ import { userinfoRoutes } from "./userinfo.ts";
 
 /** {auth_url}: the OAuth 2.0 endpoints. Form bodies are parsed only in this scope. */
 export const oauthRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) => {
-  await app.register(formbody);
+  await app.register(formBody);
   // Any other body type reaches the handler, which answers invalid_request (RFC 6749, not the envelope).
   app.removeContentTypeParser("application/json");
   app.addContentTypeParser("*", { parseAs: "string" }, (_req, _body, done) => done(null, undefined));

@@ -1,0 +1,51 @@
+import fp from "fastify-plugin";
+import { clientErrorHandler, frameworkErrors } from "./client-errors.ts";
+import { strictJsonParser } from "./json-body.ts";
+import { sendEdgeError } from "./respond.ts";
+import { inspectBody, isCleanUrlEncoded, MAX_JSON_DEPTH } from "./text.ts";
+
+export { formBody } from "./form-body.ts";
+
+/**
+ * Fastify and Node server options of the edge: every client error raised
+ * before routing is enveloped, and a request must arrive in time. The whole
+ * request (headers and body) within `requestTimeoutSeconds` (default 20), its
+ * headers within half of that; Node checks every second, so a stalled request
+ * is cut off with 408 at most a second later (contract section 10: 30 s).
+ * Headers over 16 KB (Node's maxHeaderSize) are a 431.
+ */
+export function edgeServerOptions(requestTimeoutSeconds: number) {
+  const requestTimeout = requestTimeoutSeconds * 1000;
+  return {
+    requestTimeout,
+    http: { headersTimeout: Math.max(1000, Math.floor(requestTimeout / 2)), connectionsCheckingInterval: 1000, maxHeaderSize: 16 * 1024 },
+    clientErrorHandler,
+    frameworkErrors,
+  };
+}
+
+/**
+ * Input at the edge, in one place for every route (contract section 10): a
+ * URL (path or query) whose escapes decode to a NUL or to anything but UTF-8
+ * text is a 400 before routing goes on; JSON bodies are decoded strictly and
+ * at most MAX_JSON_DEPTH deep; a body that reaches a route without a body
+ * schema (forms) is inspected before its handler runs. Bodies with a schema
+ * are inspected by the validator (plugins/validation.ts), so their NULs are
+ * field errors like any other.
+ */
+export const edge = fp(async (app) => {
+  strictJsonParser(app);
+
+  app.addHook("onRequest", async (req, reply) => {
+    if (!isCleanUrlEncoded(req.url)) {
+      return sendEdgeError(req, reply, "MALFORMED_REQUEST", { details: "the URL carries a NUL byte, a bad escape or text that is not valid UTF-8" });
+    }
+  });
+
+  app.addHook("preHandler", async (req, reply) => {
+    if (req.body === undefined || req.body === null || req.routeOptions.schema?.body) return;
+    const problem = inspectBody(req.body);
+    if (problem?.kind === "depth") return sendEdgeError(req, reply, "MALFORMED_REQUEST", { details: `the body nests deeper than ${MAX_JSON_DEPTH} levels` });
+    if (problem) return sendEdgeError(req, reply, "VALIDATION_FAILED", { details: "the body carries a NUL byte or invalid text", violations: problem.violations });
+  });
+});

@@ -1,0 +1,70 @@
+import helmet from "@fastify/helmet";
+import type { FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
+import type { Config } from "@gatehouse/config";
+import type { Locale } from "@gatehouse/errors";
+import { messagePage } from "../pages/hosted-pages.ts";
+import { sendPage } from "../pages/html.ts";
+import { TEXTS } from "../pages/texts.ts";
+
+/** Routes whose hosted pages post forms back with a `form_token` (without one, a POST is a relying party's request). */
+const HOSTED_FORMS = new Set(["/oauth2/authorize"]);
+
+type Origins = Pick<Config, "publicBaseUrl" | "publicGraphUrl" | "publicAuthUrl">;
+
+const CROSS_SITE_TEXT: Record<Locale, string> = {
+  en: "This form must be sent from the sign-in page that showed it. Please start again from the application.",
+  es: "Este formulario debe enviarse desde la página de inicio de sesión que lo mostró. Vuelve a empezar desde la aplicación.",
+};
+
+/**
+ * Whether a form POST comes from another site. Browsers vouch with
+ * Sec-Fetch-Site; without it the Origin must be ours (a configured public
+ * origin, or the host the request was sent to). `Origin: null` is what our
+ * own pages send (they use Referrer-Policy no-referrer), so it alone proves
+ * nothing either way and the form token decides.
+ */
+export function crossSiteForm(req: FastifyRequest, ours: Set<string>): boolean {
+  const site = req.headers["sec-fetch-site"];
+  if (site !== undefined) return site !== "same-origin";
+  const origin = req.headers.origin;
+  if (origin === undefined || origin === "null" || ours.has(origin)) return false;
+  try {
+    return new URL(origin).host !== req.headers.host;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Security headers of every answer (helmet): a CSP that loads nothing and
+ * cannot be framed (`default-src 'none'; frame-ancestors 'none'`),
+ * X-Frame-Options DENY, nosniff, no referrer, HSTS when the public URL is
+ * https. Pages that load something (the hosted pages' hashed stylesheet, the
+ * /docs Swagger UI) set their own CSP over it. COOP stays off: relying
+ * parties open the hosted login in popups and need `window.opener` back.
+ *
+ * Hosted forms (a POST to the hosted login carrying `form_token`, its CSRF
+ * token) from another site are refused with 403 before their handler runs,
+ * even with a valid cookie and token pair. An authorization request a relying
+ * party POSTs (OpenID Connect Core 3.1.2.1, no form_token) stays cross-site.
+ */
+export const securityHeaders = fp<Origins>(async (app, config) => {
+  await app.register(helmet, {
+    global: true,
+    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], baseUri: ["'none'"], frameAncestors: ["'none'"] } },
+    crossOriginOpenerPolicy: false,
+    referrerPolicy: { policy: "no-referrer" },
+    strictTransportSecurity: config.publicBaseUrl.startsWith("https:") ? { maxAge: 31_536_000, includeSubDomains: false } : false,
+    xFrameOptions: { action: "deny" },
+  });
+
+  const ours = new Set([config.publicBaseUrl, config.publicGraphUrl, config.publicAuthUrl].map((u) => new URL(u).origin));
+  app.addHook("preHandler", async (req, reply) => {
+    if (req.method !== "POST" || !HOSTED_FORMS.has(req.routeOptions.url ?? "")) return;
+    if (!req.body || typeof req.body !== "object" || !("form_token" in req.body)) return;
+    if (!crossSiteForm(req, ours)) return;
+    const lang = req.locale;
+    return sendPage(reply, 403, messagePage(lang, TEXTS[lang].errorTitle, CROSS_SITE_TEXT[lang]));
+  });
+});
