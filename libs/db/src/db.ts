@@ -2,6 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
+import { lockDataDir } from "./owner-lock.ts";
 
 export interface QueryResult<T> {
   rows: T[];
@@ -34,7 +35,25 @@ export interface DbOptions {
 export async function openDb(opts: DbOptions): Promise<Db> {
   if (opts.databaseUrl) return openPg(opts.databaseUrl, opts.poolSize ?? 10);
   const dir = opts.dataDir ?? "memory://";
-  return openPglite(dir === "memory://" ? dir : join(dir, "pglite"));
+  if (dir === "memory://") return openPglite(dir);
+  // One owner per data directory: a second process would corrupt PGlite's files (owner-lock.ts).
+  const unlock = await lockDataDir(dir);
+  try {
+    const db = await openPglite(join(dir, "pglite"));
+    return {
+      ...db,
+      async close() {
+        try {
+          await db.close();
+        } finally {
+          await unlock();
+        }
+      },
+    };
+  } catch (err) {
+    await unlock();
+    throw err;
+  }
 }
 
 // int8 and numeric come back as strings from pg by default; counts fit in a number.
