@@ -11,5 +11,5 @@ export type { AuthenticatedClient, ClientDirectory } from "./clients/client-dire
 export { registryClientDirectory } from "./clients/registry-client-directory.ts";
 export { SCOPES_SUPPORTED, USER_SCOPES } from "./auth-service.ts";
 export { DEFAULT_CODE_TTL_SECONDS } from "./codes/authorization-codes.ts";
-export { accessTokenRevocationCheck, revokedSessionKey, revokedTokenKey } from "./tokens/revocation-list.ts";
+export { revocationCheck as accessTokenRevocationCheck, markKey, LOADED_KEY, REVOCATION_KINDS, type RevocableToken } from "./revocation/kinds.ts";
 export { DEFAULT_REFRESH_IDLE_TTL_SECONDS, DEFAULT_REFRESH_TOKEN_TTL_SECONDS } from "./settings.ts";

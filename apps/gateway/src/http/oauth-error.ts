@@ -1,5 +1,5 @@
 import type { FastifyReply } from "fastify";
-import { errorFacts, errorTable, type Reason } from "@gatehouse/errors";
+import { errorFacts, errorTable, isTransient, type Reason } from "@gatehouse/errors";
 
 const OAUTH_REASONS = new Set<Reason>([
   "INVALID_REQUEST",
@@ -30,7 +30,7 @@ export function sendOAuthError(reply: FastifyReply, reason: Reason, description:
 export function sendOAuthRpcError(reply: FastifyReply, err: unknown, usedBasic: boolean) {
   const facts = errorFacts(err);
   if (OAUTH_REASONS.has(facts.reason)) return sendOAuthError(reply, facts.reason, facts.message, usedBasic);
-  if (facts.reason === "SERVICE_UNAVAILABLE" || facts.reason === "UPSTREAM_TIMEOUT") {
+  if (isTransient(facts.reason)) {
     return reply
       .code(503)
       .headers({ "cache-control": "no-store", "retry-after": "1" })

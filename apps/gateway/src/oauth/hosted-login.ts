@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { errorFacts, type Locale } from "@gatehouse/errors";
+import { errorFacts, isTransient, type Locale } from "@gatehouse/errors";
 import type { GatewayDeps } from "../deps.ts";
 import { sendPage } from "../pages/html.ts";
 import { loginPage, messagePage, mfaPage } from "../pages/hosted-pages.ts";
@@ -170,10 +170,8 @@ function interrupted(
       }
       return sendPage(reply, 451, messagePage(lang, t.termsTitle, t.termsText, links));
     }
-    case "SERVICE_UNAVAILABLE":
-    case "UPSTREAM_TIMEOUT":
-      return sendMessage(reply, 503, lang, t.unavailable);
     default:
+      if (isTransient(f.reason)) return sendMessage(reply, 503, lang, t.unavailable);
       req.log.error({ err, reason: f.reason }, "hosted login failed");
       return sendMessage(reply, 500, lang, t.unexpected, [{ href: restartUrl(pending), label: t.backToSignIn }]);
   }
