@@ -3,7 +3,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase, redisTestUrl, uniquePrefix } from "@gatehouse/testing";
+import { dropTestDatabases, freshDatabase, redisTestUrl, uniquePrefix } from "@gatehouse/testing";
 import { startTestStack, type TestStack } from "./stack-helpers.ts";
 import { createApp, loggedUser, loginEnvelope, registerEnvelope, send, type FlowApp } from "./user-flows.ts";
 
@@ -30,6 +30,7 @@ describe("two replicas on one PostgreSQL + Redis", () => {
   afterAll(async () => {
     await a?.close();
     await b?.close();
+    await dropTestDatabases();
   });
 
   const form = (s: TestStack, payload: Record<string, string>) => ({

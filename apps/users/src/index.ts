@@ -47,3 +47,4 @@ export type { ResolvedEntrypoint } from "./users-service.ts";
 export type { AssertionCatalog, CatalogAssertion } from "./terms/catalog.ts";
 export { DEFAULT_MFA_LIMITS, type MfaLimits } from "./mfa/factor.ts";
 export { totpCode } from "./mfa/totp.ts";
+export { deliveryOutboxStore } from "./confirmation/outbox-store.ts";

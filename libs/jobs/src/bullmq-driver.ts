@@ -14,6 +14,9 @@ export interface BullmqQueueOptions {
   timeoutMs?: number;
 }
 
+const STALL_LOCK_MS = 10_000;
+const STALL_CHECK_MS = 5_000;
+
 /** Reconnects at least once a second (BullMQ's own pace backs off to 20 s): deliveries resume soon after Redis does. */
 const reconnect = (times: number) => Math.min(times * 100, 1000);
 
@@ -78,8 +81,11 @@ export function startBullmqWorker(opts: BullmqWorkerOptions): WorkerHandle {
       connection: { url: opts.redisUrl, maxRetriesPerRequest: null, retryStrategy: reconnect },
       prefix: bullPrefix(opts.prefix),
       concurrency: opts.concurrency ?? 4,
-      ...(opts.lockDuration ? { lockDuration: opts.lockDuration } : {}),
-      ...(opts.stalledInterval ? { stalledInterval: opts.stalledInterval } : {}),
+      // A worker that dies (kill -9) keeps its job until the lock lapses and a stalled check runs:
+      // BullMQ's 30 s + 30 s made that up to a minute. An attempt takes seconds (a 10 s check, one
+      // send) and the lock is renewed every lockDuration / 2 while it runs, so 10 s + 5 s is safe.
+      lockDuration: opts.lockDuration ?? STALL_LOCK_MS,
+      stalledInterval: opts.stalledInterval ?? STALL_CHECK_MS,
     },
   );
   worker.on("failed", (job, err) => {

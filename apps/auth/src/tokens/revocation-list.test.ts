@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { migrate, openDb, type Db } from "@gatehouse/db";
 import { openKv, type Kv } from "@gatehouse/kv";
-import { freshDatabase, redisTestUrl, uniquePrefix } from "@gatehouse/testing";
+import { dropTestDatabases, freshDatabase, redisTestUrl, uniquePrefix } from "@gatehouse/testing";
 import { sleep } from "../../test/harness.ts";
 import { authMigrations } from "../index.ts";
 import { LOADED_KEY } from "../revocation/kinds.ts";
@@ -35,6 +35,7 @@ async function postgresAndRedis(): Promise<Backend> {
       for (const kv of kvs) await kv.close();
       admin.disconnect();
       await db.close();
+      await dropTestDatabases();
     },
   };
 }
