@@ -30,6 +30,8 @@ export interface DbOptions {
   /** Where PGlite keeps its files; "memory://" keeps them in memory. */
   dataDir?: string;
   poolSize?: number;
+  /** Data directories whose live owner excludes this one (see lockDataDir). */
+  exclusiveWith?: string[];
 }
 
 export async function openDb(opts: DbOptions): Promise<Db> {
@@ -37,7 +39,7 @@ export async function openDb(opts: DbOptions): Promise<Db> {
   const dir = opts.dataDir ?? "memory://";
   if (dir === "memory://") return openPglite(dir);
   // One owner per data directory: a second process would corrupt PGlite's files (owner-lock.ts).
-  const unlock = await lockDataDir(dir);
+  const unlock = await lockDataDir(dir, opts.exclusiveWith);
   try {
     const db = await openPglite(join(dir, "pglite"));
     return {

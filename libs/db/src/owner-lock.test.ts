@@ -79,4 +79,17 @@ describe("data directory owner lock", () => {
     expect(racers.filter((r) => r.out === "locked")).toHaveLength(1);
     expect(racers.filter((r) => r.code === 3)).toHaveLength(4);
   });
+
+  it("a directory and its per-service subdirectories exclude each other (npm start vs start:services)", async () => {
+    const root = await freshDir();
+    const service = join(root, "registry");
+    const releaseService = await lockDataDir(service, [root]);
+    await expect(lockDataDir(root, [service])).rejects.toThrow(new RegExp(`DATA_DIR ${service} is in use`));
+    // The refused one left no lock of its own behind.
+    expect(await readFile(join(root, LOCK_FILE), "utf8").catch(() => "none")).toBe("none");
+    await releaseService();
+    const releaseRoot = await lockDataDir(root, [service]);
+    await expect(lockDataDir(service, [root])).rejects.toThrow(new RegExp(`DATA_DIR ${root} is in use`));
+    await releaseRoot();
+  });
 });

@@ -98,12 +98,34 @@ function describe(dir: string, o: Owner | undefined): string {
   return `DATA_DIR ${dir} is in use by another Gatehouse process (${where}, "${o.command}", since ${o.since}); stop it first, or use another DATA_DIR`;
 }
 
+/** The live owner of `dir`'s lock, if any. */
+async function liveOwner(dir: string): Promise<Owner | undefined> {
+  const current = await readOwner(join(dir, LOCK_FILE));
+  return current?.owner && isAlive(current.owner, current.ageMs) ? current.owner : undefined;
+}
+
 /**
  * Takes `dir/gatehouse.lock` for this process (creating `dir`), or throws
  * DataDirLockedError naming the live owner. A lock left by a dead process is
- * taken over. The returned function releases it.
+ * taken over. `exclusiveWith` names directories whose live owners exclude
+ * this one too (`npm start` on DATA_DIR and `start:services` on its
+ * per-service subdirectories); each side checks the other after taking its
+ * own lock, so of two racing at least one sees the other. The returned
+ * function releases the lock.
  */
-export async function lockDataDir(dir: string): Promise<() => Promise<void>> {
+export async function lockDataDir(dir: string, exclusiveWith: string[] = []): Promise<() => Promise<void>> {
+  const release = await lockOne(dir);
+  for (const other of exclusiveWith) {
+    const owner = await liveOwner(other);
+    if (owner) {
+      await release();
+      throw new DataDirLockedError(describe(other, owner));
+    }
+  }
+  return release;
+}
+
+async function lockOne(dir: string): Promise<() => Promise<void>> {
   await mkdir(dir, { recursive: true });
   const file = join(dir, LOCK_FILE);
   const mine: Owner = {
