@@ -44,8 +44,9 @@ export type AuthModule = ServiceModule & {
 export async function createAuth(deps: AuthDeps): Promise<AuthModule> {
   const keys = await createKeyManager({ db: deps.db, keyRing: deps.keys, alg: deps.settings.signingAlg, logger: deps.logger });
   const revocations = createRevocationList({ db: deps.db, kv: deps.kv, logger: deps.logger, loader: deps.revocationLoader });
-  // Marks lost with the previous process (npm start) or a Redis restart come back before the first request.
-  await revocations.ensureLoaded();
+  // Marks lost with the previous process (npm start) or a Redis restart come back before the first request;
+  // if Redis is away now, the first check loads them instead (and answers 503 until it can).
+  await revocations.ensureLoaded().catch((err: unknown) => deps.logger.warn({ err }, "revocation marks not loaded at start; loading on first use"));
   const tokens = createAccessTokens({ keys, revocations, settings: deps.settings });
   const lifetimes = sessionLifetimes(deps.settings);
   const store = createSessionStore({
