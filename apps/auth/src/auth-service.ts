@@ -88,6 +88,11 @@ export function createAuthService(deps: AuthServiceDeps): ServiceImpl<typeof Aut
       return endSession(deps, { idTokenHint: req.idTokenHint, clientId: req.clientId });
     },
 
+    async checkRevocation(req) {
+      const revoked = await deps.revocations.isRevoked({ jti: req.jti, sub: req.sub, sid: req.sid || undefined, iat: Number(req.iat) || undefined });
+      return { revoked };
+    },
+
     async getJwks() {
       return { jwksJson: JSON.stringify(deps.keys.jwks()) };
     },

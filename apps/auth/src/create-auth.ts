@@ -15,6 +15,8 @@ import { createSessions } from "./sessions/sessions.ts";
 import { sessionLifetimes, type AuthSettings } from "./settings.ts";
 import { createAccessTokens } from "./tokens/access-token.ts";
 import { createIdTokens } from "./tokens/id-token.ts";
+import type { RevocableToken } from "./revocation/kinds.ts";
+import type { LoaderOptions } from "./revocation/loader.ts";
 import { createRevocationList } from "./tokens/revocation-list.ts";
 
 export interface AuthDeps {
@@ -24,22 +26,27 @@ export interface AuthDeps {
   logger: Logger;
   clients: ClientDirectory;
   settings: AuthSettings;
+  /** Tests shorten the revocation loader's waits. */
+  revocationLoader?: LoaderOptions;
 }
 
 export type AuthModule = ServiceModule & {
   /**
-   * Whether an access token was revoked: its id (jti), or the login session
-   * named by its sid claim. Other services' verifiers must check both keys:
-   * `revoked:at:<jti>` and `revoked:sid:<sid>` (accessTokenRevocationCheck).
+   * Whether an access token was revoked (its jti, its session). Other
+   * processes' verifiers read the same marks (accessTokenRevocationCheck) and
+   * call CheckRevocation when the shared store cannot tell.
    */
-  isRevoked(jti: string, sid?: string): Promise<boolean>;
+  isRevoked(token: RevocableToken): Promise<boolean>;
   jwks(): Promise<JSONWebKeySet>;
 };
 
 /** The auth service: its signing keys are ready (created if needed) when this resolves. */
 export async function createAuth(deps: AuthDeps): Promise<AuthModule> {
   const keys = await createKeyManager({ db: deps.db, keyRing: deps.keys, alg: deps.settings.signingAlg, logger: deps.logger });
-  const revocations = createRevocationList(deps.kv);
+  const revocations = createRevocationList({ db: deps.db, kv: deps.kv, logger: deps.logger, loader: deps.revocationLoader });
+  // Marks lost with the previous process (npm start) or a Redis restart come back before the first request;
+  // if Redis is away now, the first check loads them instead (and answers 503 until it can).
+  await revocations.ensureLoaded().catch((err: unknown) => deps.logger.warn({ err }, "revocation marks not loaded at start; loading on first use"));
   const tokens = createAccessTokens({ keys, revocations, settings: deps.settings });
   const lifetimes = sessionLifetimes(deps.settings);
   const store = createSessionStore({
@@ -83,6 +90,7 @@ export async function createAuth(deps: AuthDeps): Promise<AuthModule> {
       revokeUserSession: internal,
       issueAuthorizationCode: internal,
       endSession: internal,
+      checkRevocation: internal,
     },
     async ready() {
       return (await deps.db.ping()) && (await deps.kv.ping());
@@ -90,7 +98,7 @@ export async function createAuth(deps: AuthDeps): Promise<AuthModule> {
     async close() {
       keys.close();
     },
-    isRevoked: (jti, sid) => revocations.isRevoked(jti, sid),
+    isRevoked: (token) => revocations.isRevoked(token),
     jwks: async () => keys.jwks(),
   };
 }

@@ -10,5 +10,5 @@ export type { SigningAlg } from "./keys/key-material.ts";
 export type { AuthenticatedClient, ClientDirectory } from "./clients/client-directory.ts";
 export { registryClientDirectory } from "./clients/registry-client-directory.ts";
 export { DEFAULT_CODE_TTL_SECONDS } from "./codes/authorization-codes.ts";
-export { accessTokenRevocationCheck, revokedSessionKey, revokedTokenKey } from "./tokens/revocation-list.ts";
+export { revocationCheck as accessTokenRevocationCheck, markKey, LOADED_KEY, REVOCATION_KINDS, type RevocableToken } from "./revocation/kinds.ts";
 export { DEFAULT_REFRESH_IDLE_TTL_SECONDS, DEFAULT_REFRESH_TOKEN_TTL_SECONDS } from "./settings.ts";

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -70,12 +70,30 @@ describe("outbox when no channel is configured (memory queue)", () => {
     expect(queue.deadLetters()).toEqual([]);
   });
 
-  it("a repeated send of one delivery rewrites its file instead of adding one", async () => {
-    const { outbox } = await setup();
+  it("a repeated send of one delivery (a retry after a crash) finds its message and writes nothing again", async () => {
+    const { outbox, log } = await setup();
     const { job } = makeJob(keys, { deliveryId: "again-1" });
     await worker!.processor(job, 1);
+    const first = await readFile(join(outbox, "again-1.json"), "utf8");
+    await sleep(5);
     await worker!.processor(job, 2);
     expect(await readdir(outbox)).toEqual(["again-1.json"]);
+    expect(await readFile(join(outbox, "again-1.json"), "utf8")).toBe(first);
+    expect(log.text()).toContain("already in the outbox");
+  });
+
+  it("removes at start the temporary files left by a writer that died", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), "cw-outbox-tmp-"));
+    const outbox = join(dataDir, "outbox");
+    await mkdir(outbox, { recursive: true });
+    await writeFile(join(outbox, "dead.json.1.tmp"), "{");
+    await writeFile(join(outbox, "dead.json.2.tmp"), "{");
+    await writeFile(join(outbox, "kept.json"), "{}");
+    const log = capturedLogger();
+    queue = memoryQueue({ jobOptions: fastJobOptions });
+    worker = await createConfirmationWorker({ config: loadConfig({ DATA_DIR: dataDir }), keys, logger: log.logger, isStillWanted: async () => "send", memoryQueue: queue });
+    await waitFor(async () => (await readdir(outbox)).length === 1, 5000, "temp files removed");
+    expect(await readdir(outbox)).toEqual(["kept.json"]);
   });
 
   it("dead-letters at once a job sealed with another key", async () => {

@@ -28,7 +28,8 @@ export async function createGateway(deps: GatewayDeps, logger: Logger): Promise<
     logController: new LogController({ disableRequestLogging: true }),
     // No per-request child logger: the logger's mixin already stamps each line with the request id.
     childLoggerFactory: (logger) => logger,
-    trustProxy: process.env.TRUST_PROXY === "true",
+    // X-Forwarded-For only from the proxies listed in TRUSTED_PROXIES (the throttles key on req.ip).
+    trustProxy: deps.config.trustedProxies?.length ? deps.config.trustedProxies : false,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 256 },
     // secure-json-parse: a `__proto__` or `constructor.prototype` key is a 400, never a polluted object.
     onProtoPoisoning: "error",

@@ -21,7 +21,7 @@ export interface GatewayDeps {
   hostedLoginKey?: (data: string) => string;
   /** Verifies the auth service's access tokens (APP_TOKEN, ACCESS_TOKEN) at the edge. */
   verifyAccessToken?: AccessTokenVerifier;
-  config: Pick<Config, "publicBaseUrl" | "publicGraphUrl" | "publicAuthUrl" | "bodyLimitBytes"> & Partial<Pick<Config, "requestTimeoutSeconds">>;
+  config: Pick<Config, "publicBaseUrl" | "publicGraphUrl" | "publicAuthUrl" | "bodyLimitBytes"> & Partial<Pick<Config, "requestTimeoutSeconds" | "trustedProxies">>;
   /** Whether the stores and services behind the gateway answer (for /readyz). */
   ready: () => Promise<boolean>;
 }

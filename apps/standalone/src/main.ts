@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from "@gatehouse/config";
+import { DataDirLockedError } from "@gatehouse/db";
 import { createLogger } from "@gatehouse/logging";
 import { onShutdown } from "./shutdown.ts";
 import { buildStack } from "./stack.ts";
@@ -19,6 +20,10 @@ try {
   if (err instanceof ConfigError) {
     console.error(`configuration error: ${err.message}`);
     process.exit(2);
+  }
+  if (err instanceof DataDirLockedError) {
+    console.error(err.message);
+    process.exit(1);
   }
   throw err;
 }

@@ -9,6 +9,9 @@ import { usersMigrations } from "@gatehouse/users";
 
 export const allMigrations: Migrations[] = [registryMigrations, authMigrations, usersMigrations];
 
+/** The service processes of start:services that keep an embedded database under DATA_DIR/<name>. */
+const EMBEDDED_OWNERS = ["registry", "auth", "users"];
+
 export interface Stores {
   db: Db;
   kv: Kv;
@@ -23,7 +26,9 @@ export interface Stores {
  */
 export async function openStores(config: Config, owner?: string): Promise<Stores> {
   const dataDir = owner && !config.databaseUrl ? join(config.dataDir, owner) : config.dataDir;
-  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir });
+  // npm start (and the CLI) own DATA_DIR, start:services' processes DATA_DIR/<service>: never both at once.
+  const exclusiveWith = owner ? [config.dataDir] : EMBEDDED_OWNERS.map((name) => join(config.dataDir, name));
+  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir, exclusiveWith });
   const kv = openKv({ redisUrl: config.redisUrl, prefix: config.redisPrefix });
   const keys = await loadKeyRing(config.secretKey, config.dataDir);
   return { db, kv, keys };

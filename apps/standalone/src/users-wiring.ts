@@ -1,18 +1,24 @@
 import { createClient, type Client, type Interceptor } from "@connectrpc/connect";
 import type { Config } from "@gatehouse/config";
+import type { Db } from "@gatehouse/db";
 import { createConfirmationWorker, type ConfirmationWorker } from "@gatehouse/confirmation-worker";
 import { bullmqQueue, memoryQueue, type DeliveryQueue, type MemoryDeliveryQueue, type StillWanted } from "@gatehouse/jobs";
 import type { Logger } from "@gatehouse/logging";
 import { AssertionsService, AuthService, ConfirmationDeliveryService, DeliveryDecision, MfaService, RegistryService, UsersService } from "@gatehouse/proto";
 import { callerInterceptors, directTransport, type InternalTokens, type ServiceModule } from "@gatehouse/rpc";
 import type { KeyRing } from "@gatehouse/secrets";
-import { authGrants, createUsers, DEFAULT_CONFIRMATION_OPTIONS, registryAssertions, registryEntrypoints } from "@gatehouse/users";
+import { authGrants, createUsers, DEFAULT_CONFIRMATION_OPTIONS, deliveryOutboxStore, registryAssertions, registryEntrypoints } from "@gatehouse/users";
 import type { Stores } from "./stores.ts";
 import { serverInterceptors } from "./wiring.ts";
 
-/** The delivery queue: BullMQ with REDIS_URL (any process may consume it), else in-process (the worker must share the process). */
-export function deliveryQueue(config: Config, logger: Logger): DeliveryQueue {
-  return config.redisUrl ? bullmqQueue({ redisUrl: config.redisUrl, prefix: config.redisPrefix, logger }) : memoryQueue();
+/**
+ * The delivery queue: BullMQ with REDIS_URL (any process may consume it),
+ * else in-process (the worker must share the process), kept in the users
+ * schema's outbox table so that a crash loses no delivery.
+ */
+export function deliveryQueue(config: Config, logger: Logger, db: Db): DeliveryQueue {
+  if (config.redisUrl) return bullmqQueue({ redisUrl: config.redisUrl, prefix: config.redisPrefix, logger });
+  return memoryQueue({ store: deliveryOutboxStore(db) });
 }
 
 const CHECK_TIMEOUT_MS = 10_000;
@@ -86,7 +92,7 @@ export async function wireUsers(args: {
   hostWorker: boolean;
 }): Promise<WiredUsers> {
   const { config, stores, logger, internal } = args;
-  const queue = deliveryQueue(config, logger);
+  const queue = deliveryQueue(config, logger, stores.db);
   const mod = await createUsers({
     db: stores.db,
     kv: stores.kv,
@@ -95,7 +101,7 @@ export async function wireUsers(args: {
     entrypoints: await registryEntrypoints(args.registry, stores.kv),
     assertions: await registryAssertions(args.assertions, stores.kv, config.assertionsCacheTtlSeconds * 1000),
     grants: authGrants(args.auth),
-    enqueue: (job) => queue.enqueue(job),
+    enqueue: (job, tx) => queue.enqueue(job, tx),
     loginLimits: config.loginLimits,
     confirmation: { ...DEFAULT_CONFIRMATION_OPTIONS, ...config.confirmation },
   });

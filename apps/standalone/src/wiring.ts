@@ -21,14 +21,20 @@ export const kvRegistryNotify =
   (topic, id) =>
     void kv.publish(registryChannel(topic), id).catch(onError);
 
-/** Verifies access tokens of the auth service (JWKS over RPC, revocation in the shared store). */
+/**
+ * Verifies access tokens of the auth service (JWKS over RPC, revocation marks
+ * in the shared store). When the store cannot tell (it lost the marks, or it
+ * is this process's own memory) the auth service answers, from its database.
+ */
 export function accessTokenVerifier(config: Config, kv: Kv, auth: () => Client<typeof AuthService>) {
   return createAccessTokenVerifier({
     fetchJwks: async () => JSON.parse((await auth().getJwks({})).jwksJson) as JSONWebKeySet,
     issuer: config.publicAuthUrl,
     audiences: [...new Set([config.publicBaseUrl, config.publicGraphUrl, config.publicAuthUrl])],
-    // Marks the auth service writes: revoked access tokens and ended sessions.
-    isRevoked: accessTokenRevocationCheck(kv),
+    isRevoked: accessTokenRevocationCheck(kv, async (t) => {
+      const res = await auth().checkRevocation({ jti: t.jti, sub: t.sub, sid: t.sid ?? "", iat: BigInt(t.iat ?? 0) });
+      return res.revoked;
+    }),
   });
 }
 

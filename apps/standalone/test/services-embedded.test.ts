@@ -56,6 +56,16 @@ describe("start:services on the embedded drivers", () => {
     await expectUserJourney(gw, dataDir, app);
   }, 60_000);
 
+  it("a CLI on the running services' DATA_DIR, or a second registry, refuses at once (exit 1, one line)", async () => {
+    for (const args of [["bootstrap-operator", "--client-id", "late-op"], ["serve", "registry"]]) {
+      const other = runEntry("cli.ts", args, { ...noServers, DATA_DIR: dataDir, REGISTRY_PORT: "0", LOG_LEVEL: "silent" });
+      expect(await new Promise<number | null>((r) => other.once("exit", r))).toBe(1);
+      const lines = other.output().trim().split("\n");
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(new RegExp(`^DATA_DIR ${dataDir}/registry is in use by another Gatehouse process \\(pid \\d+, "cli.ts serve registry", since `));
+    }
+  });
+
   it("refuses `serve confirmation-worker` without REDIS_URL (exit 2)", async () => {
     const alone = runEntry("cli.ts", ["serve", "confirmation-worker"], { ...noServers, DATA_DIR: dataDir, LOG_LEVEL: "silent" });
     const code = await new Promise<number | null>((r) => alone.once("exit", r));

@@ -29,9 +29,10 @@ export async function startTestStack(opts: { embedded?: boolean; env?: Record<st
     ...opts.env,
   };
   if (!opts.embedded) {
-    env.DATABASE_URL = (await freshDatabase()).url;
-    env.REDIS_URL = redisTestUrl();
-    env.REDIS_PREFIX = uniquePrefix();
+    // Two stacks may share one database and Redis (replicas): the caller passes them.
+    env.DATABASE_URL = opts.env?.DATABASE_URL ?? (await freshDatabase()).url;
+    env.REDIS_URL = opts.env?.REDIS_URL ?? redisTestUrl();
+    env.REDIS_PREFIX = opts.env?.REDIS_PREFIX ?? uniquePrefix();
   }
   const config = loadConfig(env);
   const stack = await buildStack(config, createLogger("test", "silent"));

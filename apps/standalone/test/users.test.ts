@@ -143,7 +143,7 @@ describe.each([
     expect((await confirm(userToken, code)).statusCode).toBe(400);
   });
 
-  it("throttles failed logins per account: 429 with Retry-After, even for the right password", async () => {
+  it("throttles failed logins per account and address: 429 with Retry-After, even for the right password", async () => {
     const email = `cleo.${Date.now()}@example.com`;
     expect((await register(email)).statusCode).toBe(201);
     const tries = await Promise.all(Array.from({ length: 8 }, () => login(email, "wrong password!!")));

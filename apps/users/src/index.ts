@@ -48,3 +48,4 @@ export { DEFAULT_LOGIN_LIMITS, type LoginLimits } from "./login/throttle.ts";
 export { DEFAULT_CONFIRMATION_OPTIONS, type ConfirmationOptions } from "./confirmation/options.ts";
 export { DEFAULT_MFA_LIMITS, type MfaLimits } from "./mfa/factor.ts";
 export { totpCode } from "./mfa/totp.ts";
+export { deliveryOutboxStore } from "./confirmation/outbox-store.ts";

@@ -11,7 +11,8 @@ describe("loadConfig", () => {
     expect(c.accessTokenTtlSeconds).toBe(3600);
     expect(c.refreshTokenTtlSeconds).toBe(30 * 86400);
     expect(c.authorizationCodeTtlSeconds).toBe(60);
-    expect(c.loginLimits).toEqual({ perAccount: 5, perAddress: 100, windowSeconds: 900 });
+    expect(c.loginLimits).toEqual({ perAddressAccount: 5, perAccount: 20, perAddress: 100, windowSeconds: 900 });
+    expect(c.trustedProxies).toEqual([]);
     expect(c.confirmation.resendLimit).toBe(3);
     expect(loadConfig({ LOGIN_FAILURES_PER_ACCOUNT: "10" }).loginLimits.perAccount).toBe(10);
   });
@@ -41,5 +42,17 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ AUTHORIZATION_CODE_TTL: "900" })).toThrow(/AUTHORIZATION_CODE_TTL/);
     expect(() => loadConfig({ BOOTSTRAP_OPERATOR_CLIENT_ID: "op", BOOTSTRAP_OPERATOR_CLIENT_SECRET: "x".repeat(20) })).toThrow(/3-64/);
     expect(() => loadConfig({ BOOTSTRAP_OPERATOR_CLIENT_ID: "operator", BOOTSTRAP_OPERATOR_CLIENT_SECRET: "short" })).toThrow(/16/);
+  });
+  it("reads TRUSTED_PROXIES as addresses and CIDRs, and refuses the old TRUST_PROXY", () => {
+    expect(loadConfig({ TRUSTED_PROXIES: "10.0.0.0/8, 192.0.2.7 2001:db8::/32,loopback" }).trustedProxies).toEqual([
+      "10.0.0.0/8",
+      "192.0.2.7",
+      "2001:db8::/32",
+      "loopback",
+    ]);
+    for (const bad of ["10.0.0.0/33", "2001:db8::/129", "proxy.example.com", "10.0.0.1/8/1", "10.0.0/8", "*"]) {
+      expect(() => loadConfig({ TRUSTED_PROXIES: bad }), bad).toThrow(/TRUSTED_PROXIES/);
+    }
+    expect(() => loadConfig({ TRUST_PROXY: "true" })).toThrow(/TRUSTED_PROXIES/);
   });
 });

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { resolve } from "node:path";
 
 // The typed environment of contract section 1, read once at start-up.
@@ -18,8 +19,19 @@ export interface Config {
   publicAuthUrl: string;
   bootstrapOperator: { clientId: string; clientSecret: string } | undefined;
   accessTokenTtlSeconds: number;
-  /** Failed logins allowed per account and per client address in each window (contract section 5). */
-  loginLimits: { perAccount: number; perAddress: number; windowSeconds: number };
+  /**
+   * Failed logins allowed in each window (contract sections 5 and 10): per
+   * account from one address, per account from every address (then only
+   * addresses it logged in from before go on), per address across accounts
+   * (then only accounts without failures from there go on).
+   */
+  loginLimits: { perAddressAccount: number; perAccount: number; perAddress: number; windowSeconds: number };
+  /**
+   * Proxies whose X-Forwarded-For the gateway believes (addresses or CIDRs, or
+   * proxy-addr's names loopback, linklocal, uniquelocal); empty: none, the
+   * client address is the connection's.
+   */
+  trustedProxies: string[];
   /** Confirmation code lifetimes and the resend limit (per user and identifier, per window). */
   confirmation: { emailTtlSeconds: number; smsTtlSeconds: number; resendLimit: number; resendWindowSeconds: number };
   /** Lifetime of an authorization code (60 s to 10 min). */
@@ -76,6 +88,27 @@ function url(env: Env, name: string, fallback: string | undefined, schemes: stri
 
 const stripSlash = (u: string) => u.replace(/\/+$/, "");
 
+const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/** TRUSTED_PROXIES: comma- or space-separated addresses and CIDRs; each checked here, not at the first request. */
+function trustedProxies(env: Env): string[] {
+  if (env.TRUST_PROXY) {
+    throw new ConfigError("TRUST_PROXY is no longer read: list the proxies whose X-Forwarded-For may be trusted in TRUSTED_PROXIES (addresses or CIDRs)");
+  }
+  const list = (env.TRUSTED_PROXIES ?? "").split(/[\s,]+/).filter(Boolean);
+  for (const entry of list) {
+    if (PROXY_NAMES.has(entry)) continue;
+    const [ip = "", bits, extra] = entry.split("/");
+    const family = isIP(ip);
+    const max = family === 6 ? 128 : 32;
+    const badBits = bits !== undefined && (!/^\d{1,3}$/.test(bits) || Number(bits) > max);
+    if (!family || badBits || extra !== undefined) {
+      throw new ConfigError(`TRUSTED_PROXIES: "${entry}" is not an IP address or CIDR (e.g. 10.0.0.0/8, 2001:db8::/32)`);
+    }
+  }
+  return list;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, "PORT", 8080, 0, 65535);
   const publicUrl = stripSlash(url(env, "PUBLIC_URL", `http://localhost:${port}`, ["http:", "https:"])!);
@@ -111,7 +144,8 @@ export function loadConfig(env: Env = process.env): Config {
     accessTokenTtlSeconds: int(env, "ACCESS_TOKEN_TTL", 3600, 60, 86_400),
     authorizationCodeTtlSeconds: int(env, "AUTHORIZATION_CODE_TTL", 60, 60, 600),
     loginLimits: {
-      perAccount: int(env, "LOGIN_FAILURES_PER_ACCOUNT", 5, 1, 1000),
+      perAddressAccount: int(env, "LOGIN_FAILURES_PER_ACCOUNT_ADDRESS", 5, 1, 1000),
+      perAccount: int(env, "LOGIN_FAILURES_PER_ACCOUNT", 20, 1, 100_000),
       perAddress: int(env, "LOGIN_FAILURES_PER_ADDRESS", 100, 1, 100_000),
       windowSeconds: int(env, "LOGIN_THROTTLE_WINDOW", 900, 10, 86_400),
     },
@@ -131,6 +165,7 @@ export function loadConfig(env: Env = process.env): Config {
       users: stripSlash(url(env, "USERS_URL", `http://127.0.0.1:${usersPort}`, ["http:", "https:"])!),
     },
     servicePorts: { registry: registryPort, auth: authPort, users: usersPort, worker: workerPort },
+    trustedProxies: trustedProxies(env),
     bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 64 * 1024, 1024, 16 * 1024 * 1024),
     requestTimeoutSeconds: int(env, "REQUEST_TIMEOUT", 20, 2, 30),
     assertionsCacheTtlSeconds: int(env, "ASSERTIONS_CACHE_TTL", 30, 0, 3600),

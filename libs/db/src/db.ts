@@ -2,6 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
+import { lockDataDir } from "./owner-lock.ts";
 
 export interface QueryResult<T> {
   rows: T[];
@@ -29,12 +30,32 @@ export interface DbOptions {
   /** Where PGlite keeps its files; "memory://" keeps them in memory. */
   dataDir?: string;
   poolSize?: number;
+  /** Data directories whose live owner excludes this one (see lockDataDir). */
+  exclusiveWith?: string[];
 }
 
 export async function openDb(opts: DbOptions): Promise<Db> {
   if (opts.databaseUrl) return openPg(opts.databaseUrl, opts.poolSize ?? 10);
   const dir = opts.dataDir ?? "memory://";
-  return openPglite(dir === "memory://" ? dir : join(dir, "pglite"));
+  if (dir === "memory://") return openPglite(dir);
+  // One owner per data directory: a second process would corrupt PGlite's files (owner-lock.ts).
+  const unlock = await lockDataDir(dir, opts.exclusiveWith);
+  try {
+    const db = await openPglite(join(dir, "pglite"));
+    return {
+      ...db,
+      async close() {
+        try {
+          await db.close();
+        } finally {
+          await unlock();
+        }
+      },
+    };
+  } catch (err) {
+    await unlock();
+    throw err;
+  }
 }
 
 // int8 and numeric come back as strings from pg by default; counts fit in a number.

@@ -46,6 +46,8 @@ export const errorTable = {
   SESSION_NOT_FOUND: def(Code.NotFound, 404, "The session does not exist or has ended.", "La sesión no existe o ha terminado."),
   INVALID_CODE: def(Code.InvalidArgument, 400, "The confirmation code or link is invalid, used or expired.", "El código o enlace de confirmación no es válido, ya se usó o ha caducado."),
   RATE_LIMITED: def(Code.ResourceExhausted, 429, "Too many requests; try again later.", "Demasiadas peticiones; inténtelo más tarde."),
+  // Redis (sessions, limits, revocation marks) cannot be reached: fail closed, the client retries shortly.
+  STORE_UNAVAILABLE: def(Code.Unavailable, 503, "The service is temporarily unavailable; try again in a moment.", "El servicio no está disponible temporalmente; inténtelo de nuevo en un momento."),
   SERVICE_UNAVAILABLE: def(Code.Unavailable, 503, "The service is temporarily unavailable.", "El servicio no está disponible temporalmente."),
   UPSTREAM_TIMEOUT: def(Code.DeadlineExceeded, 504, "An internal service did not answer in time.", "Un servicio interno no ha respondido a tiempo."),
   INTERNAL: def(Code.Internal, 500, "Unexpected server error.", "Error inesperado del servidor."),
@@ -60,6 +62,11 @@ export const errorTable = {
 } satisfies Record<string, ErrorDef>;
 
 export type Reason = keyof typeof errorTable;
+
+/** Reasons that say "try again shortly" (503 with Retry-After), not "this request is wrong". */
+export function isTransient(reason: Reason): boolean {
+  return reason === "SERVICE_UNAVAILABLE" || reason === "STORE_UNAVAILABLE" || reason === "UPSTREAM_TIMEOUT";
+}
 
 export function isReason(r: string): r is Reason {
   return Object.hasOwn(errorTable, r);

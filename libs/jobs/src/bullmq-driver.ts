@@ -14,6 +14,12 @@ export interface BullmqQueueOptions {
   timeoutMs?: number;
 }
 
+const STALL_LOCK_MS = 10_000;
+const STALL_CHECK_MS = 5_000;
+
+/** Reconnects at least once a second (BullMQ's own pace backs off to 20 s): deliveries resume soon after Redis does. */
+const reconnect = (times: number) => Math.min(times * 100, 1000);
+
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -25,13 +31,14 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 /** Producer side. No offline queue: while Redis is unreachable enqueue throws at once (caller answers 502). */
 export function bullmqQueue(opts: BullmqQueueOptions): DeliveryQueue {
   const queue = new Queue<ConfirmationJob>(QUEUE_NAME, {
-    connection: { url: opts.redisUrl, enableOfflineQueue: false },
+    connection: { url: opts.redisUrl, enableOfflineQueue: false, retryStrategy: reconnect },
     prefix: bullPrefix(opts.prefix),
     defaultJobOptions: { ...defaultJobOptions, ...opts.jobOptions },
   });
   // Without a listener an 'error' event (Redis down) would crash the process.
   queue.on("error", (err) => opts.logger?.warn({ err: err.message }, "delivery queue connection error"));
-  const timeoutMs = opts.timeoutMs ?? 3000;
+  // Short: the request that enqueues waits for it (a registration answers within a second either way).
+  const timeoutMs = opts.timeoutMs ?? 1000;
   return {
     async enqueue(job) {
       await withTimeout(queue.add(JOB_NAME, job, { jobId: jobIdFor(job.deliveryId) }), timeoutMs, "enqueue");
@@ -71,11 +78,14 @@ export function startBullmqWorker(opts: BullmqWorkerOptions): WorkerHandle {
       await processor(job.data, attempt, { attempt, enqueuedAt: job.timestamp });
     },
     {
-      connection: { url: opts.redisUrl, maxRetriesPerRequest: null },
+      connection: { url: opts.redisUrl, maxRetriesPerRequest: null, retryStrategy: reconnect },
       prefix: bullPrefix(opts.prefix),
       concurrency: opts.concurrency ?? 4,
-      ...(opts.lockDuration ? { lockDuration: opts.lockDuration } : {}),
-      ...(opts.stalledInterval ? { stalledInterval: opts.stalledInterval } : {}),
+      // A worker that dies (kill -9) keeps its job until the lock lapses and a stalled check runs:
+      // BullMQ's 30 s + 30 s made that up to a minute. An attempt takes seconds (a 10 s check, one
+      // send) and the lock is renewed every lockDuration / 2 while it runs, so 10 s + 5 s is safe.
+      lockDuration: opts.lockDuration ?? STALL_LOCK_MS,
+      stalledInterval: opts.stalledInterval ?? STALL_CHECK_MS,
     },
   );
   worker.on("failed", (job, err) => {

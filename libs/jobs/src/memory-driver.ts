@@ -1,10 +1,13 @@
 import { UnrecoverableError } from "bullmq";
-import type { DeliveryProcessor, DeliveryQueue, WorkerCommon, WorkerHandle } from "./contract.ts";
+import type { DeliveryProcessor, DeliveryQueue, DeliveryStore, WorkerCommon, WorkerHandle } from "./contract.ts";
 import { isFinalFailure } from "./bullmq-driver.ts";
 import { defaultJobOptions, jobIdFor, type ConfirmationJob, type JobOptions } from "./names.ts";
 
 // The embedded default: an in-process queue with BullMQ's retry, backoff and
-// dead-letter semantics. Jobs live in memory only: a restart loses pending ones.
+// dead-letter semantics. With a store (the embedded database's outbox table)
+// every job is written in the producer's transaction and deleted once sent or
+// dropped, so a crash loses nothing: the next start drains what is left.
+// Without one, jobs live in memory only (tests).
 
 export interface DeadLetter {
   job: ConfirmationJob;
@@ -35,8 +38,9 @@ export function backoffDelay(attemptsMade: number, backoff: JobOptions["backoff"
   return Math.floor(Math.random() * raw * backoff.jitter + raw * (1 - backoff.jitter));
 }
 
-export function memoryQueue(opts: { jobOptions?: Partial<JobOptions> } = {}): MemoryDeliveryQueue {
+export function memoryQueue(opts: { jobOptions?: Partial<JobOptions>; store?: DeliveryStore } = {}): MemoryDeliveryQueue {
   const options: JobOptions = { ...defaultJobOptions, ...opts.jobOptions };
+  const store = opts.store;
   const entries = new Map<string, Entry>();
   const ready: Entry[] = [];
   const timers = new Set<NodeJS.Timeout>();
@@ -62,26 +66,30 @@ export function memoryQueue(opts: { jobOptions?: Partial<JobOptions> } = {}): Me
     timers.add(t);
   };
 
+  // The store's bookkeeping must not turn a sent message into a retry: it is logged, not thrown.
+  const record = (w: NonNullable<typeof worker>, e: Entry, what: Promise<void> | undefined) =>
+    what?.catch((err: unknown) => w.logger.error({ err, deliveryId: e.job.deliveryId }, "delivery outbox not updated"));
+
   const run = async (w: NonNullable<typeof worker>, e: Entry, processor: DeliveryProcessor) => {
     const attempt = e.attemptsMade + 1;
     try {
       await processor(e.job, attempt, { attempt, enqueuedAt: e.enqueuedAt });
       e.attemptsMade = attempt;
       e.finishedAt = Date.now();
+      await record(w, e, store?.finish(e.job.deliveryId));
     } catch (caught) {
       const err = caught instanceof Error ? caught : new Error(String(caught));
       e.attemptsMade = attempt;
       const facts = { deliveryId: e.job.deliveryId, channel: e.job.channel, attemptsMade: attempt, reason: err.message };
-      if (isFinalFailure(err, attempt, options.attempts)) {
+      const final = isFinalFailure(err, attempt, options.attempts);
+      await record(w, e, store?.failed(e.job.deliveryId, attempt, err.message, final));
+      if (final) {
         e.finishedAt = Date.now();
         dead.push({ job: e.job, reason: err.message, attemptsMade: attempt, failedAt: e.finishedAt });
         w.logger.error(facts, "confirmation delivery failed for good (dead letter)");
       } else {
         w.logger.warn(facts, "confirmation delivery attempt failed; will retry");
-        later(() => {
-          ready.push(e);
-          pump();
-        }, backoffDelay(attempt, options.backoff));
+        schedule(e, backoffDelay(attempt, options.backoff));
       }
     }
   };
@@ -99,21 +107,37 @@ export function memoryQueue(opts: { jobOptions?: Partial<JobOptions> } = {}): Me
     }
   };
 
+  const schedule = (e: Entry, delayMs: number) =>
+    later(() => {
+      ready.push(e);
+      pump();
+    }, delayMs);
+
+  /** What the store kept from before this process (a crash, a restart): back in the queue. */
+  const drain = async () => {
+    if (!store) return;
+    for (const d of await store.pending()) {
+      const id = jobIdFor(d.job.deliveryId);
+      if (entries.has(id)) continue;
+      const e: Entry = { job: d.job, enqueuedAt: d.enqueuedAt, attemptsMade: d.attemptsMade };
+      entries.set(id, e);
+      schedule(e, 0);
+    }
+  };
+
   return {
     kind: "memory",
-    async enqueue(job) {
+    async enqueue(job, tx) {
       if (closed) throw new Error("delivery queue is closed");
       const id = jobIdFor(job.deliveryId);
       const now = Date.now();
       prune(now);
       if (entries.has(id)) return; // same idempotency as BullMQ's jobId
+      await store?.add(job, now, tx);
       const e: Entry = { job, enqueuedAt: now, attemptsMade: 0 };
       entries.set(id, e);
       // Asynchronous like a real queue: the producer's transaction is usually still open here.
-      later(() => {
-        ready.push(e);
-        pump();
-      }, 0);
+      schedule(e, 0);
     },
     ping: async () => !closed,
     async close() {
@@ -127,6 +151,7 @@ export function memoryQueue(opts: { jobOptions?: Partial<JobOptions> } = {}): Me
       if (worker) throw new Error("a worker is already attached to this memory queue");
       const w = { ...common, active: new Set<Promise<void>>() };
       worker = w;
+      drain().then(pump, (err: unknown) => w.logger.error({ err }, "delivery outbox could not be drained"));
       pump();
       return {
         async close() {

@@ -1,4 +1,6 @@
+import { createServer } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
+import { errorFacts } from "@gatehouse/errors";
 import { redisTestUrl, uniquePrefix } from "@gatehouse/testing";
 import { openKv, type Kv } from "./index.ts";
 
@@ -20,6 +22,15 @@ describe.each(stores)("kv on %s", (_name, open) => {
     await kv.set("b", "2");
     await kv.del("b");
     expect(await kv.get("b")).toBeNull();
+  });
+  it("reads many keys in one call and sets many", async () => {
+    expect(await kv.getMany([])).toEqual([]);
+    await kv.setMany([
+      { key: "m1", value: "1", ttlSeconds: 60 },
+      { key: "m2", value: "2" },
+    ]);
+    expect(await kv.getMany(["m1", "missing", "m2"])).toEqual(["1", null, "2"]);
+    await kv.del("m2");
   });
   it("lets exactly one of many racing callers set or take a key", async () => {
     const sets = await Promise.all(Array.from({ length: 16 }, () => kv.setIfAbsent("once", "x", 10)));
@@ -77,5 +88,29 @@ describe.each(stores)("kv on %s", (_name, open) => {
     await kv.set("d-zero", "0", 60);
     await kv.decr("d-zero");
     expect(await kv.get("d-zero")).toBe("0");
+  });
+});
+
+describe("kv on an unreachable Redis", () => {
+  it("fails closed within the command timeout, as STORE_UNAVAILABLE (503, retry after 1 s)", async () => {
+    // A port that accepts connections and never answers: the hung-server case, not just a refused connection.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", () => r()));
+    const { port } = silent.address() as { port: number };
+    const kv = openKv({ redisUrl: `redis://127.0.0.1:${port}`, commandTimeoutMs: 300 });
+    try {
+      for (const op of [() => kv.get("a"), () => kv.getMany(["a", "b"]), () => kv.incr("c", 10), () => kv.set("d", "1", 10)]) {
+        const started = performance.now();
+        const err = await op().then(() => undefined, (e: unknown) => e);
+        expect(performance.now() - started).toBeLessThan(1_000);
+        const facts = errorFacts(err);
+        expect(facts.reason).toBe("STORE_UNAVAILABLE");
+        expect(facts.metadata.retry_after).toBe("1");
+      }
+      expect(await kv.ping()).toBe(false);
+    } finally {
+      await kv.close();
+      silent.close();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from "jose";
+import { createLocalJWKSet, jwtVerify, type JSONWebKeySet, type JWTPayload } from "jose";
 import type { Principal } from "./principal.ts";
 
 export interface AccessTokenVerifierOptions {
@@ -7,8 +7,12 @@ export interface AccessTokenVerifierOptions {
   issuer: string;
   /** Accepted audiences; a token must name one of them. */
   audiences: string[];
-  /** Whether a token id, or the session (sid) it belongs to, was revoked; shared state in Redis. */
-  isRevoked?: (jti: string, sid?: string) => Promise<boolean>;
+  /**
+   * Whether the token was revoked (its jti, its session, ...); shared state in
+   * Redis. It may throw (the store is unreachable): that is not "invalid", the
+   * error reaches the caller (503).
+   */
+  isRevoked?: (token: { jti: string; sub: string; sid?: string | undefined; iat?: number | undefined }) => Promise<boolean>;
   /** How long a fetched key set is trusted before it is fetched again. */
   cacheMs?: number;
 }
@@ -41,28 +45,29 @@ export function createAccessTokenVerifier(opts: AccessTokenVerifierOptions) {
       lastForced = Date.now();
       k = await load(true);
     }
+    let payload: JWTPayload;
     try {
-      const { payload } = await jwtVerify(token, k.set, {
+      ({ payload } = await jwtVerify(token, k.set, {
         issuer: opts.issuer,
         audience: opts.audiences,
         typ: "at+jwt",
         algorithms: ["EdDSA", "ES256", "Ed25519"],
-      });
-      if (typeof payload.jti !== "string" || typeof payload.sub !== "string") return undefined;
-      const sid = typeof payload.sid === "string" ? payload.sid : undefined;
-      if (opts.isRevoked && (await opts.isRevoked(payload.jti, sid))) return undefined;
-      const scope = typeof payload.scope === "string" ? payload.scope : "";
-      return {
-        subject: payload.sub,
-        clientId: typeof payload.client_id === "string" ? payload.client_id : undefined,
-        scopes: new Set(scope.split(" ").filter(Boolean)),
-        internal: false,
-        token,
-        claims: payload,
-      };
+      }));
     } catch {
       return undefined;
     }
+    if (typeof payload.jti !== "string" || typeof payload.sub !== "string") return undefined;
+    const sid = typeof payload.sid === "string" ? payload.sid : undefined;
+    if (opts.isRevoked && (await opts.isRevoked({ jti: payload.jti, sub: payload.sub, sid, iat: payload.iat }))) return undefined;
+    const scope = typeof payload.scope === "string" ? payload.scope : "";
+    return {
+      subject: payload.sub,
+      clientId: typeof payload.client_id === "string" ? payload.client_id : undefined,
+      scopes: new Set(scope.split(" ").filter(Boolean)),
+      internal: false,
+      token,
+      claims: payload,
+    };
   };
 }
 

@@ -8,7 +8,7 @@ import {
   randomInt,
   timingSafeEqual,
 } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { link, mkdir, readFile, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 /** A random secret of `bytes` bytes (default 32 = 256 bits) from the CSPRNG, base64url. */
@@ -83,16 +83,23 @@ export function parseSecretKey(raw: string): Buffer {
 
 /**
  * SECRET_KEY from the environment, else the key in DATA_DIR/secret.key,
- * created (mode 0600) on first use; concurrent first starts agree on one file.
+ * created (mode 0600) on first use. The key is written whole to a temporary
+ * file and then hard-linked into place: link() fails when the name exists, so
+ * of concurrent first starts exactly one key wins, and no process can read
+ * the file before its content is there.
  */
 export async function loadKeyRing(secretKey: string | undefined, dataDir: string): Promise<KeyRing> {
   if (secretKey) return new KeyRing(parseSecretKey(secretKey));
   const file = join(dataDir, "secret.key");
   await mkdir(dataDir, { recursive: true });
+  const tmp = `${file}.${process.pid}.${randomSecret(6)}.tmp`;
+  await writeFile(tmp, randomSecret(32) + "\n", { flag: "wx", mode: 0o600 });
   try {
-    await writeFile(file, randomSecret(32) + "\n", { flag: "wx", mode: 0o600 });
+    await link(tmp, file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+  } finally {
+    await unlink(tmp);
   }
   return new KeyRing(parseSecretKey(await readFile(file, "utf8")));
 }

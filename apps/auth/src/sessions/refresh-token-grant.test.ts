@@ -54,9 +54,9 @@ describe.each(backends)("refresh_token grant on %s", (_name, open) => {
     expect(await isActive(h, s.accessToken)).toBe(false);
     expect(await isActive(h, r1.accessToken)).toBe(false);
     expect(await isActive(h, r1.refreshToken)).toBe(false);
-    const { jti } = decodeJwt(r1.accessToken);
-    expect(await h.mod.isRevoked(jti!, s.sessionId)).toBe(true);
-    expect(await h.mod.isRevoked(jti!)).toBe(false);
+    const { jti, sub } = decodeJwt(r1.accessToken);
+    expect(await h.mod.isRevoked({ jti: jti!, sub: sub!, sid: s.sessionId })).toBe(true);
+    expect(await h.mod.isRevoked({ jti: jti!, sub: sub! })).toBe(false);
     expect(await stores.kv.get(`revoked:sid:${s.sessionId}`)).not.toBeNull();
 
     // Another session of the same user goes on.

@@ -126,9 +126,17 @@ export function createSessions(deps: SessionsDeps) {
       return { session: next, refreshToken, scopes };
     },
 
-    /** Ends a session and its family (logout). False when there is no such session. */
+    /**
+     * Ends a session and its family (logout). False when there is no such
+     * session; its access tokens are refused all the same, since the session
+     * may only have been lost with the kv (a Redis restart) while they live.
+     */
     async end(sid: string): Promise<boolean> {
-      return end(sid ? await store.get(sid) : undefined);
+      if (!sid) return false;
+      const current = await store.get(sid);
+      if (current) return end(current);
+      await revocations.revokeSession(sid, Math.ceil(now() / 1000) + lifetimes.accessTokenTtlSeconds);
+      return false;
     },
 
     /**

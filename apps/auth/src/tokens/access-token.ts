@@ -1,4 +1,4 @@
-import { decodeProtectedHeader, jwtVerify, type JWTHeaderParameters } from "jose";
+import { decodeProtectedHeader, jwtVerify, type JWTHeaderParameters, type JWTPayload } from "jose";
 import { pooledRandomSecret } from "@gatehouse/secrets";
 import type { KeyManager } from "../keys/key-manager.ts";
 import type { RevocationList } from "./revocation-list.ts";
@@ -72,28 +72,30 @@ export function createAccessTokens(deps: { keys: KeyManager; revocations: Revoca
 
     async verify(token) {
       if (!looksLikeJwt(token)) return undefined;
+      let payload: JWTPayload;
       try {
-        const { payload } = await jwtVerify(token, (header: JWTHeaderParameters) => keyFor(deps.keys, header), {
+        ({ payload } = await jwtVerify(token, (header: JWTHeaderParameters) => keyFor(deps.keys, header), {
           issuer: settings.issuer,
           audience: settings.audience,
           typ: TYP,
           algorithms: ["EdDSA", "ES256"],
           requiredClaims: ["exp", "iat", "jti", "sub", "client_id"],
-        });
-        const { jti, sub, client_id: clientId, scope = "", exp, iat, aud, sid, code_challenge: challenge } = payload;
-        if (typeof jti !== "string" || typeof sub !== "string" || typeof clientId !== "string" || typeof scope !== "string") {
-          return undefined;
-        }
-        if (sid !== undefined && typeof sid !== "string") return undefined;
-        if (await deps.revocations.isRevoked(jti, sid)) return undefined;
-        const audiences = Array.isArray(aud) ? aud : [aud ?? ""];
-        const claims: AccessTokenClaims = { iss: settings.issuer, sub, aud: audiences, exp: exp!, iat: iat!, jti, client_id: clientId, scope };
-        if (sid !== undefined) claims.sid = sid;
-        if (typeof challenge === "string") claims.code_challenge = challenge;
-        return claims;
+        }));
       } catch {
         return undefined;
       }
+      const { jti, sub, client_id: clientId, scope = "", exp, iat, aud, sid, code_challenge: challenge } = payload;
+      if (typeof jti !== "string" || typeof sub !== "string" || typeof clientId !== "string" || typeof scope !== "string") {
+        return undefined;
+      }
+      if (sid !== undefined && typeof sid !== "string") return undefined;
+      // Outside the try: a store that cannot answer is a 503, never "invalid token".
+      if (await deps.revocations.isRevoked({ jti, sub, sid, iat })) return undefined;
+      const audiences = Array.isArray(aud) ? aud : [aud ?? ""];
+      const claims: AccessTokenClaims = { iss: settings.issuer, sub, aud: audiences, exp: exp!, iat: iat!, jti, client_id: clientId, scope };
+      if (sid !== undefined) claims.sid = sid;
+      if (typeof challenge === "string") claims.code_challenge = challenge;
+      return claims;
     },
   };
 }

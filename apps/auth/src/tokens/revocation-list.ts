@@ -1,40 +1,65 @@
-import type { Kv } from "@gatehouse/kv";
+import type { Queryable } from "@gatehouse/db";
+import { storeUnavailable, type Kv } from "@gatehouse/kv";
+import type { Logger } from "@gatehouse/logging";
+import { LOADED_KEY, markKey, revocationCheck, type RevocableToken, type RevocationKindName } from "../revocation/kinds.ts";
+import { revocationLoader, type LoaderOptions } from "../revocation/loader.ts";
+import { revocationStore } from "../revocation/store.ts";
 
-// The keys every access-token verifier reads (libs/rpc's isRevoked, the standalone wiring):
-// a revoked token id, and a revoked login session (every access token whose sid claim names it).
-export const revokedTokenKey = (jti: string) => `revoked:at:${jti}`;
-export const revokedSessionKey = (sid: string) => `revoked:sid:${sid}`;
-
-/** Revocation marks in the shared store, each kept only until the tokens it covers would expire anyway. */
+/**
+ * Revocations: a row in auth.revocations (the source of truth, so nothing
+ * revives after a restart) and a mark in the shared kv (the hot path), each
+ * kept only until the tokens it covers would have expired anyway.
+ */
 export interface RevocationList {
   revoke(jti: string, exp: number): Promise<void>;
   /** Marks a session ended until `until` (seconds since the epoch): its access tokens are refused. */
   revokeSession(sid: string, until: number): Promise<void>;
-  /** Whether the token id, or the session it belongs to (sid claim), was revoked. */
-  isRevoked(jti: string, sid?: string): Promise<boolean>;
+  /** Whether the token was revoked (its id, its session); reloads the marks first when the kv lost them. */
+  isRevoked(token: RevocableToken): Promise<boolean>;
   isSessionRevoked(sid: string): Promise<boolean>;
+  /** Loads the marks from the database unless the kv holds them (at start, and whenever they were lost). */
+  ensureLoaded(): Promise<void>;
 }
 
-/** The check other services' verifiers run against the same store (what isRevoked does). */
-export function accessTokenRevocationCheck(kv: Kv): (jti: string, sid?: string) => Promise<boolean> {
-  return async (jti, sid) => {
-    const [token, session] = await Promise.all([kv.get(revokedTokenKey(jti)), sid ? kv.get(revokedSessionKey(sid)) : null]);
-    return token !== null || session !== null;
-  };
+export interface RevocationDeps {
+  db: Queryable;
+  kv: Kv;
+  logger?: Logger | undefined;
+  now?: () => number;
+  loader?: LoaderOptions;
 }
 
-export function createRevocationList(kv: Kv, now: () => number = () => Math.floor(Date.now() / 1000)): RevocationList {
+export function createRevocationList(deps: RevocationDeps): RevocationList {
+  const now = deps.now ?? (() => Math.floor(Date.now() / 1000));
+  const store = revocationStore(deps.db);
+  const loader = revocationLoader(deps, deps.loader);
+
+  /** The row first, then the mark: a failure after the row leaves it durable, and the marks are rebuilt. */
+  async function revoke(kind: RevocationKindName, id: string, until: number, value = String(until)): Promise<void> {
+    const ttl = until - now();
+    if (ttl <= 0) return;
+    await store.put({ kind, id, value, until });
+    try {
+      await deps.kv.set(markKey(kind, id), value, ttl);
+    } catch (err) {
+      // The store may still claim to be complete; drop that claim so that the next check reloads.
+      await deps.kv.del(LOADED_KEY).catch(() => undefined);
+      throw storeUnavailable(err);
+    }
+  }
+
+  // After a load the store must decide; if it lost the marks again at once, fail closed.
+  const afterLoad = revocationCheck(deps.kv, () => Promise.reject(storeUnavailable(new Error("revocation marks lost again"))));
+  const isRevoked = revocationCheck(deps.kv, async (token) => {
+    await loader.ensureLoaded();
+    return afterLoad(token);
+  });
+
   return {
-    async revoke(jti, exp) {
-      const ttl = exp - now();
-      if (ttl > 0) await kv.set(revokedTokenKey(jti), String(exp), ttl);
-    },
-    async revokeSession(sid, until) {
-      await kv.set(revokedSessionKey(sid), String(until), Math.max(1, until - now()));
-    },
-    isRevoked: accessTokenRevocationCheck(kv),
-    async isSessionRevoked(sid) {
-      return (await kv.get(revokedSessionKey(sid))) !== null;
-    },
+    revoke: (jti, exp) => revoke("token", jti, exp),
+    revokeSession: (sid, until) => revoke("session", sid, Math.max(until, now() + 1)),
+    isRevoked,
+    isSessionRevoked: (sid) => isRevoked({ jti: "", sub: "", sid }),
+    ensureLoaded: () => loader.ensureLoaded(),
   };
 }

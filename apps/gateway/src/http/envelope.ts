@@ -25,5 +25,7 @@ export function sendError(
   const body = errorEnvelope({ reason, locale: req.locale, elapsed: elapsed(req), singleItem: req.singleError, ...rest });
   // Some error answers carry content too (412: the URL that resends the code).
   if (content !== undefined) Object.assign(body, { content });
+  // Every 503 (Redis or a service unreachable) tells the client when to try again.
+  if (body.result.status === 503 && !reply.hasHeader("retry-after")) reply.header("retry-after", "1");
   return reply.code(body.result.status).header("cache-control", "no-store").send(body);
 }

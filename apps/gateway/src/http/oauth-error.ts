@@ -1,5 +1,5 @@
 import type { FastifyReply } from "fastify";
-import { errorFacts, errorTable, type Reason } from "@gatehouse/errors";
+import { errorFacts, errorTable, isTransient, type Reason } from "@gatehouse/errors";
 
 const OAUTH_REASONS = new Set<Reason>([
   "INVALID_REQUEST",
@@ -32,7 +32,7 @@ export function sendOAuthRpcError(reply: FastifyReply, err: unknown, usedBasic: 
   if (OAUTH_REASONS.has(facts.reason)) return sendOAuthError(reply, facts.reason, facts.message, usedBasic);
   // Input a service refused as malformed (text its database cannot store) is the client's error.
   if (facts.reason === "MALFORMED_REQUEST" || facts.reason === "VALIDATION_FAILED") return sendOAuthError(reply, "INVALID_REQUEST", facts.message, usedBasic);
-  if (facts.reason === "SERVICE_UNAVAILABLE" || facts.reason === "UPSTREAM_TIMEOUT") {
+  if (isTransient(facts.reason)) {
     return reply
       .code(503)
       .headers({ "cache-control": "no-store", "retry-after": "1" })

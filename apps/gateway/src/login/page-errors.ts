@@ -31,6 +31,7 @@ const ERROR_PAGES: Partial<Record<Reason, ErrorPage>> = {
   MFA_TOKEN_INVALID: (v) => sendMessage(v.reply, 400, v.lang, TEXTS[v.lang].formExpired, [backToSignIn(v)]),
   SERVICE_UNAVAILABLE: unavailable,
   UPSTREAM_TIMEOUT: unavailable,
+  STORE_UNAVAILABLE: unavailable,
 };
 
 /** The page for a hosted login that failed; anything unforeseen is logged and a 500 page. */

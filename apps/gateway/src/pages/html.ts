@@ -45,6 +45,8 @@ export function page(lang: Locale, title: string, body: string): string {
  * framed (clickjacking), no script, no referrer leaking the query.
  */
 export function sendPage(reply: FastifyReply, status: number, html: string) {
+  // A page that says "try again shortly" says when, like the JSON answers.
+  if (status === 503) reply.header("retry-after", "1");
   return reply
     .code(status)
     .type("text/html; charset=utf-8")

@@ -19,7 +19,7 @@ export async function serveGateway(config: Config, logger: Logger): Promise<() =
   const caller = callerInterceptors(internal, "gateway");
   const kv = openKv({ redisUrl: config.redisUrl, prefix: config.redisPrefix });
   if (!config.redisUrl) {
-    logger.warn("no REDIS_URL: the auth process's revocation marks are not visible here; a revoked access token stays valid until it expires");
+    logger.warn("no REDIS_URL: no shared revocation marks; every access token's revocation is asked of the auth service (development only)");
   }
   const urls = config.serviceUrls;
   const auth = createClient(AuthService, httpTransport(urls.auth, caller));

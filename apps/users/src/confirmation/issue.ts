@@ -6,8 +6,8 @@ import { randomDigits, randomSecret, type KeyRing } from "@gatehouse/secrets";
 import type { IdKey } from "../users/identifiers.ts";
 import { CONFIRMATION_MAC, type ConfirmationOptions } from "./options.ts";
 
-/** Hands one delivery to the queue; throws when the queue cannot take it. */
-export type Enqueue = (job: ConfirmationJob) => Promise<void>;
+/** Hands one delivery to the queue inside the change's transaction `tx`; throws when the queue cannot take it. */
+export type Enqueue = (job: ConfirmationJob, tx: Queryable) => Promise<void>;
 
 export interface IssueRequest {
   userId: string;
@@ -78,7 +78,7 @@ export async function issueConfirmation(q: Queryable, deps: IssueDeps, req: Issu
     sealedSecrets: sealJobSecrets(deps.keys, deliveryId, { code, linkToken }),
   };
   try {
-    await deps.enqueue(job);
+    await deps.enqueue(job, q);
   } catch (err) {
     const failure = domainError("CONFIRMATION_NOT_QUEUED", undefined, { metadata: { key: req.key } });
     failure.cause = err; // for the logs; never sent to the caller

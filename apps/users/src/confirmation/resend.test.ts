@@ -10,7 +10,7 @@ import { openResendToken, sealResendToken } from "./resend.ts";
 
 const PASSWORD = "correct horse battery";
 // Many logins of one account in these tests: the login throttle is not under test here.
-const loginLimits = { perAccount: 1000, perAddress: 1000, windowSeconds: 900 };
+const loginLimits = { perAddressAccount: 1000, perAccount: 1000, perAddress: 1000, windowSeconds: 900 };
 
 // Phone is the main id and needs confirmation; email does not: a 412 resends by SMS.
 const phoneMain = entrypoint("phone", {

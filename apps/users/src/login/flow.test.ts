@@ -42,7 +42,7 @@ describe.each(backends)("the login flow on %s", (_name, open) => {
       assertions: async (typologies) => catalog.filter((a) => typologies.includes(a.typology)),
       grants,
       enqueue: async (job) => void jobs.push(job),
-      loginLimits: { perAccount: 1000, perAddress: 1000, windowSeconds: 900 },
+      loginLimits: { perAddressAccount: 1000, perAccount: 1000, perAddress: 1000, windowSeconds: 900 },
     });
   });
   afterAll(async () => {

@@ -64,13 +64,12 @@ describe.each(backends)("login on %s", (_name, open) => {
     expect(ratio).toBeLessThan(2.5);
   });
 
-  it("parallel wrong passwords: no more than the account limit are even verified", async () => {
+  it("parallel wrong passwords: no more than the account-and-address limit are even verified", async () => {
     const { email } = await openUser();
     const passwords = countingPasswords();
-    const client = await h.serve({ passwords, loginLimits: { perAccount: 5, perAddress: 1000, windowSeconds: 900 } });
-    const results = await Promise.all(
-      Array.from({ length: 16 }, () => failure(client.loginUser({ caller: caller("open"), email, password: "wrong password" }))),
-    );
+    const client = await h.serve({ passwords, loginLimits: { perAddressAccount: 5, perAccount: 1000, perAddress: 1000, windowSeconds: 900 } });
+    const at = caller("open");
+    const results = await Promise.all(Array.from({ length: 16 }, () => failure(client.loginUser({ caller: at, email, password: "wrong password" }))));
     expect(passwords.verified).toBeLessThanOrEqual(5);
     const limited = results.filter((r) => r.reason === "RATE_LIMITED");
     expect(limited).toHaveLength(11);
@@ -78,31 +77,66 @@ describe.each(backends)("login on %s", (_name, open) => {
     expect(limited[0]!.code).toBe(Code.ResourceExhausted);
     expect(Number(limited[0]!.metadata.retry_after)).toBeGreaterThan(0);
     expect(Number(limited[0]!.metadata.retry_after)).toBeLessThanOrEqual(900);
-    // Even the right password waits for the window.
-    expect((await failure(client.loginUser({ caller: caller("open"), email, password: PASSWORD }))).reason).toBe("RATE_LIMITED");
+    // From that address even the right password waits for the window...
+    expect((await failure(client.loginUser({ caller: at, email, password: PASSWORD }))).reason).toBe("RATE_LIMITED");
+    // ...and from any other address the account's owner logs in: the guesser locked out only itself.
+    expect(loggedIn(await client.loginUser({ caller: caller("open"), email, password: PASSWORD })).user).toBeDefined();
   });
 
-  it("a success clears the account's failures; the address limit counts across accounts", async () => {
+  it("a success forgives this address's failures for the account", async () => {
     const { email } = await openUser();
-    const client = await h.serve({ loginLimits: { perAccount: 3, perAddress: 1000, windowSeconds: 900 } });
-    const at = caller("open", { clientAddress: "198.51.100.1" });
+    const client = await h.serve({ loginLimits: { perAddressAccount: 3, perAccount: 1000, perAddress: 1000, windowSeconds: 900 } });
+    const at = caller("open");
     for (let i = 0; i < 2; i++) expect((await failure(client.loginUser({ caller: at, email, password: "nope-nope" }))).reason).toBe("INVALID_CREDENTIALS");
     await client.loginUser({ caller: at, email, password: PASSWORD });
     for (let i = 0; i < 3; i++) expect((await failure(client.loginUser({ caller: at, email, password: "nope-nope" }))).reason).toBe("INVALID_CREDENTIALS");
     expect((await failure(client.loginUser({ caller: at, email, password: "nope-nope" }))).reason).toBe("RATE_LIMITED");
+  });
 
-    const byAddress = await h.serve({ loginLimits: { perAccount: 100, perAddress: 3, windowSeconds: 900 } });
-    const from = caller("open", { clientAddress: `192.0.2.${Math.floor(Math.random() * 250)}-${Date.now()}` });
-    for (let i = 0; i < 3; i++) expect((await failure(byAddress.loginUser({ caller: from, email: uniqueEmail(), password: "x-x-x-x-x" }))).reason).toBe("INVALID_CREDENTIALS");
-    expect((await failure(byAddress.loginUser({ caller: from, email: uniqueEmail(), password: "x-x-x-x-x" }))).reason).toBe("RATE_LIMITED");
+  it("over the address limit only accounts with failures from that address wait; a right password for any other still logs in", async () => {
+    const client = await h.serve({ loginLimits: { perAddressAccount: 100, perAccount: 1000, perAddress: 3, windowSeconds: 900 } });
+    const nat = caller("open");
+    // Someone behind the NAT fails on three accounts: the address is over its limit.
+    for (let i = 0; i < 3; i++) expect((await failure(client.loginUser({ caller: nat, email: uniqueEmail(), password: "x-x-x-x-x" }))).reason).toBe("INVALID_CREDENTIALS");
+    // Users behind the same address with no failures from there log in.
+    for (let i = 0; i < 3; i++) {
+      const { email } = await openUser();
+      expect(loggedIn(await client.loginUser({ caller: nat, email, password: PASSWORD })).user).toBeDefined();
+    }
+    // A guess at a fresh account is checked once; the next one for that account waits.
+    const { email } = await openUser();
+    expect((await failure(client.loginUser({ caller: nat, email, password: "x-x-x-x-x" }))).reason).toBe("INVALID_CREDENTIALS");
+    expect((await failure(client.loginUser({ caller: nat, email, password: PASSWORD }))).reason).toBe("RATE_LIMITED");
+    expect(loggedIn(await client.loginUser({ caller: caller("open"), email, password: PASSWORD })).user).toBeDefined();
+  });
+
+  it("many addresses guessing one account slow it down, but not for addresses it logged in from; refusals do not count", async () => {
+    const { email } = await openUser();
+    const client = await h.serve({ loginLimits: { perAddressAccount: 2, perAccount: 4, perAddress: 1000, windowSeconds: 900 } });
+    const home = caller("open");
+    await client.loginUser({ caller: home, email, password: PASSWORD });
+    // One attacker address hammering its own blocked pair pushes nothing: the account stays open to others.
+    const attacker = caller("open");
+    for (let i = 0; i < 2; i++) expect((await failure(client.loginUser({ caller: attacker, email, password: "guess-guess" }))).reason).toBe("INVALID_CREDENTIALS");
+    for (let i = 0; i < 10; i++) expect((await failure(client.loginUser({ caller: attacker, email, password: "guess-guess" }))).reason).toBe("RATE_LIMITED");
+    expect(loggedIn(await client.loginUser({ caller: caller("open"), email, password: PASSWORD })).user).toBeDefined();
+    // A second attacker address: four failures in all, the per-account limit.
+    const second = caller("open");
+    for (let i = 0; i < 2; i++) expect((await failure(client.loginUser({ caller: second, email, password: "guess-guess" }))).reason).toBe("INVALID_CREDENTIALS");
+    // A third one is refused before any password check, a new address of the owner too...
+    expect((await failure(client.loginUser({ caller: caller("open"), email, password: "guess-guess" }))).reason).toBe("RATE_LIMITED");
+    expect((await failure(client.loginUser({ caller: caller("open"), email, password: PASSWORD }))).reason).toBe("RATE_LIMITED");
+    // ...but the address the owner logged in from goes on.
+    expect(loggedIn(await client.loginUser({ caller: home, email, password: PASSWORD })).user).toBeDefined();
   });
 
   it("successful logins do not spend the address budget (many users behind one NAT)", async () => {
     const { email } = await openUser();
-    const client = await h.serve({ loginLimits: { perAccount: 100, perAddress: 2, windowSeconds: 900 } });
+    const client = await h.serve({ loginLimits: { perAddressAccount: 100, perAccount: 100, perAddress: 2, windowSeconds: 900 } });
     const at = caller("open", { clientAddress: `203.0.113.9-${Date.now()}` });
     for (let i = 0; i < 6; i++) expect(loggedIn(await client.loginUser({ caller: at, email, password: PASSWORD })).user!.id).toBeTruthy();
     for (let i = 0; i < 2; i++) expect((await failure(client.loginUser({ caller: at, email, password: "nope-nope" }))).reason).toBe("INVALID_CREDENTIALS");
+    // Over the address limit now, and this account failed from here: it waits.
     expect((await failure(client.loginUser({ caller: at, email, password: PASSWORD }))).reason).toBe("RATE_LIMITED");
   });
 

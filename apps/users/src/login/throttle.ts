@@ -1,44 +1,71 @@
 import { domainError } from "@gatehouse/errors";
 import type { Kv } from "@gatehouse/kv";
 
-/** Login attempts allowed per window, per account and per client address. */
+/**
+ * Failed logins (and password re-authentications) allowed per window. Three
+ * counters, each cheap to keep and none usable to lock out somebody else:
+ * - per account and client address: the tight limit (like Auth0's brute-force
+ *   protection): it stops one address guessing one account and nobody else;
+ * - per account from every address: slows a guesser with many addresses;
+ *   over it, only addresses the account logged in from before go on;
+ * - per address across accounts (like Auth0's suspicious-IP throttling): over
+ *   it, an account that already failed from there is refused; an account
+ *   without failures from there still gets its password checked, so the users
+ *   behind one NAT or application backend never lock each other out.
+ */
 export interface LoginLimits {
+  perAddressAccount: number;
   perAccount: number;
   perAddress: number;
   windowSeconds: number;
 }
 
-// Per address: an application's backend calls /user/access for all of its
-// users from one address, and attempts count while in flight, so the address
-// limit is wide; the account limit is the tight one.
-export const DEFAULT_LOGIN_LIMITS: LoginLimits = { perAccount: 5, perAddress: 100, windowSeconds: 900 };
+export const DEFAULT_LOGIN_LIMITS: LoginLimits = { perAddressAccount: 5, perAccount: 20, perAddress: 100, windowSeconds: 900 };
 
-const accountKey = (email: string) => `users:login:acct:${email}`;
+/** How long a successful login makes its address known to the account (exempt from the per-account limit). */
+export const KNOWN_ADDRESS_SECONDS = 30 * 86_400;
+
+const pairKey = (account: string, address: string) => `users:login:pair:${address}|${account}`;
+const accountKey = (account: string) => `users:login:acct:${account}`;
 const addressKey = (address: string) => `users:login:addr:${address}`;
+const knownKey = (account: string, address: string) => `users:login:known:${address}|${account}`;
+
+// Internal callers without an address share one bucket.
+const where = (address: string) => address || "unknown";
 
 /**
  * Counts one attempt BEFORE the password is checked, so parallel guesses
- * cannot slip past the limit while their hashes run; over the limit is
- * RATE_LIMITED with `retry_after` seconds.
+ * cannot slip past a limit while their hashes run; over a limit is
+ * RATE_LIMITED with `retry_after` seconds. A refused attempt checks no
+ * password and is taken back from every counter: refusals never push another
+ * limit (hammering one's own blocked pair cannot lock the account for others).
  */
-export async function countLoginAttempt(kv: Kv, limits: LoginLimits, email: string, address: string): Promise<void> {
-  const [account, client] = await Promise.all([
-    kv.incr(accountKey(email), limits.windowSeconds),
-    address ? kv.incr(addressKey(address), limits.windowSeconds) : Promise.resolve(undefined),
+export async function countLoginAttempt(kv: Kv, limits: LoginLimits, account: string, address: string): Promise<void> {
+  const keys = [pairKey(account, where(address)), accountKey(account), addressKey(where(address))];
+  const [[pair, acct, addr], known] = await Promise.all([
+    Promise.all(keys.map((k) => kv.incr(k, limits.windowSeconds))),
+    kv.get(knownKey(account, where(address))),
   ]);
-  const over = [
-    account.count > limits.perAccount ? account.ttlSeconds : 0,
-    client && client.count > limits.perAddress ? client.ttlSeconds : 0,
-  ];
-  const retryAfter = Math.max(...over);
-  if (retryAfter > 0) throw domainError("RATE_LIMITED", undefined, { metadata: { retry_after: String(retryAfter) } });
+  let retryAfter = 0;
+  if (pair!.count > limits.perAddressAccount) retryAfter = pair!.ttlSeconds;
+  // Over the address limit, only an account with failures (or attempts in flight) from this address waits.
+  else if (addr!.count > limits.perAddress && pair!.count > 1) retryAfter = Math.min(pair!.ttlSeconds, addr!.ttlSeconds);
+  else if (acct!.count > limits.perAccount && known === null) retryAfter = acct!.ttlSeconds;
+  if (retryAfter === 0) return;
+  await Promise.all(keys.map((k) => kv.decr(k)));
+  throw domainError("RATE_LIMITED", undefined, { metadata: { retry_after: String(retryAfter) } });
 }
 
 /**
- * A successful login clears the account's failures and takes its own count
- * back from the address window, so that only failures count there: many
- * users behind one NAT must not lock each other out.
+ * A right password: this address's failures for the account are forgiven,
+ * the attempt is taken back from the account and address counts (only
+ * failures count there), and the address becomes known to the account.
  */
-export async function clearAccountAttempts(kv: Kv, email: string, address: string): Promise<void> {
-  await Promise.all([kv.del(accountKey(email)), address ? kv.decr(addressKey(address)) : undefined]);
+export async function clearAccountAttempts(kv: Kv, account: string, address: string): Promise<void> {
+  await Promise.all([
+    kv.del(pairKey(account, where(address))),
+    kv.decr(accountKey(account)),
+    kv.decr(addressKey(where(address))),
+    kv.set(knownKey(account, where(address)), "1", KNOWN_ADDRESS_SECONDS),
+  ]);
 }

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
-import { errorFacts } from "@gatehouse/errors";
+import { errorFacts, isTransient } from "@gatehouse/errors";
 import type { GatewayDeps } from "../../deps.ts";
 import { hostedApps } from "../../oauth/applications.ts";
 import { authorizationParams, checkAuthorizationRequest } from "../../oauth/authorization-request.ts";
@@ -22,9 +22,9 @@ export const authorizeRoutes: FastifyPluginAsync<GatewayDeps & { hostedLoginKey:
 
   const unavailable = (req: FastifyRequest, reply: FastifyReply, err: unknown) => {
     const f = errorFacts(err);
-    if (f.reason !== "SERVICE_UNAVAILABLE" && f.reason !== "UPSTREAM_TIMEOUT") req.log.error({ err }, "authorization endpoint failure");
+    if (!isTransient(f.reason)) req.log.error({ err }, "authorization endpoint failure");
     const lang = pageLocale(req);
-    return sendMessage(reply, f.reason === "SERVICE_UNAVAILABLE" || f.reason === "UPSTREAM_TIMEOUT" ? 503 : 500, lang, TEXTS[lang].unavailable);
+    return sendMessage(reply, isTransient(f.reason) ? 503 : 500, lang, TEXTS[lang].unavailable);
   };
 
   /** An authorization request: a page error, an error redirect, or the login form. */

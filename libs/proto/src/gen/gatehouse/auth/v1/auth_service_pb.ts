@@ -12,7 +12,70 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file gatehouse/auth/v1/auth_service.proto.
  */
 export const file_gatehouse_auth_v1_auth_service: GenFile = /*@__PURE__*/
-  fileDesc("CiRnYXRlaG91c2UvYXV0aC92MS9hdXRoX3NlcnZpY2UucHJvdG8SEWdhdGVob3VzZS5hdXRoLnYxIvcBCh1Jc3N1ZUF1dGhvcml6YXRpb25Db2RlUmVxdWVzdBIRCgljbGllbnRfaWQYAiABKAkSFAoMcmVkaXJlY3RfdXJpGAMgASgJEg0KBXNjb3BlGAQgASgJEhYKDmNvZGVfY2hhbGxlbmdlGAUgASgJEh0KFWNvZGVfY2hhbGxlbmdlX21ldGhvZBgGIAEoCRINCgVub25jZRgHIAEoCRIPCgd1c2VyX2lkGAggASgJEi0KCWF1dGhfdGltZRgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBKBAgBEAJSEmxvZ2luX2FjY2Vzc190b2tlbiJCCh5Jc3N1ZUF1dGhvcml6YXRpb25Db2RlUmVzcG9uc2USDAoEY29kZRgBIAEoCRISCgpleHBpcmVzX2luGAIgASgDIj0KEUVuZFNlc3Npb25SZXF1ZXN0EhUKDWlkX3Rva2VuX2hpbnQYASABKAkSEQoJY2xpZW50X2lkGAIgASgJIksKEkVuZFNlc3Npb25SZXNwb25zZRIRCgljbGllbnRfaWQYASABKAkSCwoDc3ViGAIgASgJEhUKDXNlc3Npb25fZW5kZWQYAyABKAgiTAoXSXNzdWVVc2VyU2Vzc2lvblJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIRCgljbGllbnRfaWQYAiABKAkSDQoFc2NvcGUYAyABKAkifgoYSXNzdWVVc2VyU2Vzc2lvblJlc3BvbnNlEhQKDGFjY2Vzc190b2tlbhgBIAEoCRIVCg1yZWZyZXNoX3Rva2VuGAIgASgJEhIKCmV4cGlyZXNfaW4YAyABKAMSDQoFc2NvcGUYBCABKAkSEgoKc2Vzc2lvbl9pZBgFIAEoCSIuChhSZXZva2VVc2VyU2Vzc2lvblJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCSIbChlSZXZva2VVc2VyU2Vzc2lvblJlc3BvbnNlInIKEUNsaWVudENyZWRlbnRpYWxzEjMKBm1ldGhvZBgBIAEoDjIjLmdhdGVob3VzZS5hdXRoLnYxLkNsaWVudEF1dGhNZXRob2QSEQoJY2xpZW50X2lkGAIgASgJEhUKDWNsaWVudF9zZWNyZXQYAyABKAki2gEKEUlzc3VlVG9rZW5SZXF1ZXN0EjQKBmNsaWVudBgBIAEoCzIkLmdhdGVob3VzZS5hdXRoLnYxLkNsaWVudENyZWRlbnRpYWxzEhIKCmdyYW50X3R5cGUYAiABKAkSSAoKcGFyYW1ldGVycxgDIAMoCzI0LmdhdGVob3VzZS5hdXRoLnYxLklzc3VlVG9rZW5SZXF1ZXN0LlBhcmFtZXRlcnNFbnRyeRoxCg9QYXJhbWV0ZXJzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASKKAQoSSXNzdWVUb2tlblJlc3BvbnNlEhQKDGFjY2Vzc190b2tlbhgBIAEoCRISCgp0b2tlbl90eXBlGAIgASgJEhIKCmV4cGlyZXNfaW4YAyABKAMSDQoFc2NvcGUYBCABKAkSFQoNcmVmcmVzaF90b2tlbhgFIAEoCRIQCghpZF90b2tlbhgGIAEoCSJ2ChZJbnRyb3NwZWN0VG9rZW5SZXF1ZXN0EjQKBmNsaWVudBgBIAEoCzIkLmdhdGVob3VzZS5hdXRoLnYxLkNsaWVudENyZWRlbnRpYWxzEg0KBXRva2VuGAIgASgJEhcKD3Rva2VuX3R5cGVfaGludBgDIAEoCSKtAQoXSW50cm9zcGVjdFRva2VuUmVzcG9uc2USDgoGYWN0aXZlGAEgASgIEg0KBXNjb3BlGAIgASgJEhEKCWNsaWVudF9pZBgDIAEoCRILCgNzdWIYBCABKAkSCwoDZXhwGAUgASgDEgsKA2lhdBgGIAEoAxILCgNpc3MYByABKAkSCwoDYXVkGAggAygJEgsKA2p0aRgJIAEoCRISCgp0b2tlbl90eXBlGAogASgJInIKElJldm9rZVRva2VuUmVxdWVzdBI0CgZjbGllbnQYASABKAsyJC5nYXRlaG91c2UuYXV0aC52MS5DbGllbnRDcmVkZW50aWFscxINCgV0b2tlbhgCIAEoCRIXCg90b2tlbl90eXBlX2hpbnQYAyABKAkiFQoTUmV2b2tlVG9rZW5SZXNwb25zZSIQCg5HZXRKd2tzUmVxdWVzdCIkCg9HZXRKd2tzUmVzcG9uc2USEQoJandrc19qc29uGAEgASgJIhoKGEdldFNlcnZlck1ldGFkYXRhUmVxdWVzdCKKAQoZR2V0U2VydmVyTWV0YWRhdGFSZXNwb25zZRIOCgZpc3N1ZXIYASABKAkSHQoVZ3JhbnRfdHlwZXNfc3VwcG9ydGVkGAIgAygJEiQKHHNpZ25pbmdfYWxnX3ZhbHVlc19zdXBwb3J0ZWQYAyADKAkSGAoQc2NvcGVzX3N1cHBvcnRlZBgEIAMoCSqNAQoQQ2xpZW50QXV0aE1ldGhvZBIiCh5DTElFTlRfQVVUSF9NRVRIT0RfVU5TUEVDSUZJRUQQABIqCiZDTElFTlRfQVVUSF9NRVRIT0RfQ0xJRU5UX1NFQ1JFVF9CQVNJQxABEikKJUNMSUVOVF9BVVRIX01FVEhPRF9DTElFTlRfU0VDUkVUX1BPU1QQAjKpBwoLQXV0aFNlcnZpY2USWQoKSXNzdWVUb2tlbhIkLmdhdGVob3VzZS5hdXRoLnYxLklzc3VlVG9rZW5SZXF1ZXN0GiUuZ2F0ZWhvdXNlLmF1dGgudjEuSXNzdWVUb2tlblJlc3BvbnNlEmgKD0ludHJvc3BlY3RUb2tlbhIpLmdhdGVob3VzZS5hdXRoLnYxLkludHJvc3BlY3RUb2tlblJlcXVlc3QaKi5nYXRlaG91c2UuYXV0aC52MS5JbnRyb3NwZWN0VG9rZW5SZXNwb25zZRJcCgtSZXZva2VUb2tlbhIlLmdhdGVob3VzZS5hdXRoLnYxLlJldm9rZVRva2VuUmVxdWVzdBomLmdhdGVob3VzZS5hdXRoLnYxLlJldm9rZVRva2VuUmVzcG9uc2USUAoHR2V0SndrcxIhLmdhdGVob3VzZS5hdXRoLnYxLkdldEp3a3NSZXF1ZXN0GiIuZ2F0ZWhvdXNlLmF1dGgudjEuR2V0Sndrc1Jlc3BvbnNlEm4KEUdldFNlcnZlck1ldGFkYXRhEisuZ2F0ZWhvdXNlLmF1dGgudjEuR2V0U2VydmVyTWV0YWRhdGFSZXF1ZXN0GiwuZ2F0ZWhvdXNlLmF1dGgudjEuR2V0U2VydmVyTWV0YWRhdGFSZXNwb25zZRJrChBJc3N1ZVVzZXJTZXNzaW9uEiouZ2F0ZWhvdXNlLmF1dGgudjEuSXNzdWVVc2VyU2Vzc2lvblJlcXVlc3QaKy5nYXRlaG91c2UuYXV0aC52MS5Jc3N1ZVVzZXJTZXNzaW9uUmVzcG9uc2USbgoRUmV2b2tlVXNlclNlc3Npb24SKy5nYXRlaG91c2UuYXV0aC52MS5SZXZva2VVc2VyU2Vzc2lvblJlcXVlc3QaLC5nYXRlaG91c2UuYXV0aC52MS5SZXZva2VVc2VyU2Vzc2lvblJlc3BvbnNlEn0KFklzc3VlQXV0aG9yaXphdGlvbkNvZGUSMC5nYXRlaG91c2UuYXV0aC52MS5Jc3N1ZUF1dGhvcml6YXRpb25Db2RlUmVxdWVzdBoxLmdhdGVob3VzZS5hdXRoLnYxLklzc3VlQXV0aG9yaXphdGlvbkNvZGVSZXNwb25zZRJZCgpFbmRTZXNzaW9uEiQuZ2F0ZWhvdXNlLmF1dGgudjEuRW5kU2Vzc2lvblJlcXVlc3QaJS5nYXRlaG91c2UuYXV0aC52MS5FbmRTZXNzaW9uUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp]);
+  fileDesc("CiRnYXRlaG91c2UvYXV0aC92MS9hdXRoX3NlcnZpY2UucHJvdG8SEWdhdGVob3VzZS5hdXRoLnYxIkwKFkNoZWNrUmV2b2NhdGlvblJlcXVlc3QSCwoDanRpGAEgASgJEgsKA3N1YhgCIAEoCRILCgNzaWQYAyABKAkSCwoDaWF0GAQgASgDIioKF0NoZWNrUmV2b2NhdGlvblJlc3BvbnNlEg8KB3Jldm9rZWQYASABKAgi9wEKHUlzc3VlQXV0aG9yaXphdGlvbkNvZGVSZXF1ZXN0EhEKCWNsaWVudF9pZBgCIAEoCRIUCgxyZWRpcmVjdF91cmkYAyABKAkSDQoFc2NvcGUYBCABKAkSFgoOY29kZV9jaGFsbGVuZ2UYBSABKAkSHQoVY29kZV9jaGFsbGVuZ2VfbWV0aG9kGAYgASgJEg0KBW5vbmNlGAcgASgJEg8KB3VzZXJfaWQYCCABKAkSLQoJYXV0aF90aW1lGAkgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEoECAEQAlISbG9naW5fYWNjZXNzX3Rva2VuIkIKHklzc3VlQXV0aG9yaXphdGlvbkNvZGVSZXNwb25zZRIMCgRjb2RlGAEgASgJEhIKCmV4cGlyZXNfaW4YAiABKAMiPQoRRW5kU2Vzc2lvblJlcXVlc3QSFQoNaWRfdG9rZW5faGludBgBIAEoCRIRCgljbGllbnRfaWQYAiABKAkiSwoSRW5kU2Vzc2lvblJlc3BvbnNlEhEKCWNsaWVudF9pZBgBIAEoCRILCgNzdWIYAiABKAkSFQoNc2Vzc2lvbl9lbmRlZBgDIAEoCCJMChdJc3N1ZVVzZXJTZXNzaW9uUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEhEKCWNsaWVudF9pZBgCIAEoCRINCgVzY29wZRgDIAEoCSJ+ChhJc3N1ZVVzZXJTZXNzaW9uUmVzcG9uc2USFAoMYWNjZXNzX3Rva2VuGAEgASgJEhUKDXJlZnJlc2hfdG9rZW4YAiABKAkSEgoKZXhwaXJlc19pbhgDIAEoAxINCgVzY29wZRgEIAEoCRISCgpzZXNzaW9uX2lkGAUgASgJIi4KGFJldm9rZVVzZXJTZXNzaW9uUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJIhsKGVJldm9rZVVzZXJTZXNzaW9uUmVzcG9uc2UicgoRQ2xpZW50Q3JlZGVudGlhbHMSMwoGbWV0aG9kGAEgASgOMiMuZ2F0ZWhvdXNlLmF1dGgudjEuQ2xpZW50QXV0aE1ldGhvZBIRCgljbGllbnRfaWQYAiABKAkSFQoNY2xpZW50X3NlY3JldBgDIAEoCSLaAQoRSXNzdWVUb2tlblJlcXVlc3QSNAoGY2xpZW50GAEgASgLMiQuZ2F0ZWhvdXNlLmF1dGgudjEuQ2xpZW50Q3JlZGVudGlhbHMSEgoKZ3JhbnRfdHlwZRgCIAEoCRJICgpwYXJhbWV0ZXJzGAMgAygLMjQuZ2F0ZWhvdXNlLmF1dGgudjEuSXNzdWVUb2tlblJlcXVlc3QuUGFyYW1ldGVyc0VudHJ5GjEKD1BhcmFtZXRlcnNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIooBChJJc3N1ZVRva2VuUmVzcG9uc2USFAoMYWNjZXNzX3Rva2VuGAEgASgJEhIKCnRva2VuX3R5cGUYAiABKAkSEgoKZXhwaXJlc19pbhgDIAEoAxINCgVzY29wZRgEIAEoCRIVCg1yZWZyZXNoX3Rva2VuGAUgASgJEhAKCGlkX3Rva2VuGAYgASgJInYKFkludHJvc3BlY3RUb2tlblJlcXVlc3QSNAoGY2xpZW50GAEgASgLMiQuZ2F0ZWhvdXNlLmF1dGgudjEuQ2xpZW50Q3JlZGVudGlhbHMSDQoFdG9rZW4YAiABKAkSFwoPdG9rZW5fdHlwZV9oaW50GAMgASgJIq0BChdJbnRyb3NwZWN0VG9rZW5SZXNwb25zZRIOCgZhY3RpdmUYASABKAgSDQoFc2NvcGUYAiABKAkSEQoJY2xpZW50X2lkGAMgASgJEgsKA3N1YhgEIAEoCRILCgNleHAYBSABKAMSCwoDaWF0GAYgASgDEgsKA2lzcxgHIAEoCRILCgNhdWQYCCADKAkSCwoDanRpGAkgASgJEhIKCnRva2VuX3R5cGUYCiABKAkicgoSUmV2b2tlVG9rZW5SZXF1ZXN0EjQKBmNsaWVudBgBIAEoCzIkLmdhdGVob3VzZS5hdXRoLnYxLkNsaWVudENyZWRlbnRpYWxzEg0KBXRva2VuGAIgASgJEhcKD3Rva2VuX3R5cGVfaGludBgDIAEoCSIVChNSZXZva2VUb2tlblJlc3BvbnNlIhAKDkdldEp3a3NSZXF1ZXN0IiQKD0dldEp3a3NSZXNwb25zZRIRCglqd2tzX2pzb24YASABKAkiGgoYR2V0U2VydmVyTWV0YWRhdGFSZXF1ZXN0IooBChlHZXRTZXJ2ZXJNZXRhZGF0YVJlc3BvbnNlEg4KBmlzc3VlchgBIAEoCRIdChVncmFudF90eXBlc19zdXBwb3J0ZWQYAiADKAkSJAocc2lnbmluZ19hbGdfdmFsdWVzX3N1cHBvcnRlZBgDIAMoCRIYChBzY29wZXNfc3VwcG9ydGVkGAQgAygJKo0BChBDbGllbnRBdXRoTWV0aG9kEiIKHkNMSUVOVF9BVVRIX01FVEhPRF9VTlNQRUNJRklFRBAAEioKJkNMSUVOVF9BVVRIX01FVEhPRF9DTElFTlRfU0VDUkVUX0JBU0lDEAESKQolQ0xJRU5UX0FVVEhfTUVUSE9EX0NMSUVOVF9TRUNSRVRfUE9TVBACMpMICgtBdXRoU2VydmljZRJZCgpJc3N1ZVRva2VuEiQuZ2F0ZWhvdXNlLmF1dGgudjEuSXNzdWVUb2tlblJlcXVlc3QaJS5nYXRlaG91c2UuYXV0aC52MS5Jc3N1ZVRva2VuUmVzcG9uc2USaAoPSW50cm9zcGVjdFRva2VuEikuZ2F0ZWhvdXNlLmF1dGgudjEuSW50cm9zcGVjdFRva2VuUmVxdWVzdBoqLmdhdGVob3VzZS5hdXRoLnYxLkludHJvc3BlY3RUb2tlblJlc3BvbnNlElwKC1Jldm9rZVRva2VuEiUuZ2F0ZWhvdXNlLmF1dGgudjEuUmV2b2tlVG9rZW5SZXF1ZXN0GiYuZ2F0ZWhvdXNlLmF1dGgudjEuUmV2b2tlVG9rZW5SZXNwb25zZRJQCgdHZXRKd2tzEiEuZ2F0ZWhvdXNlLmF1dGgudjEuR2V0Sndrc1JlcXVlc3QaIi5nYXRlaG91c2UuYXV0aC52MS5HZXRKd2tzUmVzcG9uc2USbgoRR2V0U2VydmVyTWV0YWRhdGESKy5nYXRlaG91c2UuYXV0aC52MS5HZXRTZXJ2ZXJNZXRhZGF0YVJlcXVlc3QaLC5nYXRlaG91c2UuYXV0aC52MS5HZXRTZXJ2ZXJNZXRhZGF0YVJlc3BvbnNlEmsKEElzc3VlVXNlclNlc3Npb24SKi5nYXRlaG91c2UuYXV0aC52MS5Jc3N1ZVVzZXJTZXNzaW9uUmVxdWVzdBorLmdhdGVob3VzZS5hdXRoLnYxLklzc3VlVXNlclNlc3Npb25SZXNwb25zZRJuChFSZXZva2VVc2VyU2Vzc2lvbhIrLmdhdGVob3VzZS5hdXRoLnYxLlJldm9rZVVzZXJTZXNzaW9uUmVxdWVzdBosLmdhdGVob3VzZS5hdXRoLnYxLlJldm9rZVVzZXJTZXNzaW9uUmVzcG9uc2USfQoWSXNzdWVBdXRob3JpemF0aW9uQ29kZRIwLmdhdGVob3VzZS5hdXRoLnYxLklzc3VlQXV0aG9yaXphdGlvbkNvZGVSZXF1ZXN0GjEuZ2F0ZWhvdXNlLmF1dGgudjEuSXNzdWVBdXRob3JpemF0aW9uQ29kZVJlc3BvbnNlElkKCkVuZFNlc3Npb24SJC5nYXRlaG91c2UuYXV0aC52MS5FbmRTZXNzaW9uUmVxdWVzdBolLmdhdGVob3VzZS5hdXRoLnYxLkVuZFNlc3Npb25SZXNwb25zZRJoCg9DaGVja1Jldm9jYXRpb24SKS5nYXRlaG91c2UuYXV0aC52MS5DaGVja1Jldm9jYXRpb25SZXF1ZXN0GiouZ2F0ZWhvdXNlLmF1dGgudjEuQ2hlY2tSZXZvY2F0aW9uUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_timestamp]);
+
+/**
+ * CheckRevocationRequest describes a verified access token by its claims.
+ *
+ * @generated from message gatehouse.auth.v1.CheckRevocationRequest
+ */
+export type CheckRevocationRequest = Message<"gatehouse.auth.v1.CheckRevocationRequest"> & {
+  /**
+   * Jti is the token's id.
+   *
+   * @generated from field: string jti = 1;
+   */
+  jti: string;
+
+  /**
+   * Sub is its subject.
+   *
+   * @generated from field: string sub = 2;
+   */
+  sub: string;
+
+  /**
+   * Sid is its login session, empty when it has none.
+   *
+   * @generated from field: string sid = 3;
+   */
+  sid: string;
+
+  /**
+   * Iat is when it was issued (seconds since the epoch).
+   *
+   * @generated from field: int64 iat = 4;
+   */
+  iat: bigint;
+};
+
+/**
+ * Describes the message gatehouse.auth.v1.CheckRevocationRequest.
+ * Use `create(CheckRevocationRequestSchema)` to create a new message.
+ */
+export const CheckRevocationRequestSchema: GenMessage<CheckRevocationRequest> = /*@__PURE__*/
+  messageDesc(file_gatehouse_auth_v1_auth_service, 0);
+
+/**
+ * CheckRevocationResponse answers CheckRevocation.
+ *
+ * @generated from message gatehouse.auth.v1.CheckRevocationResponse
+ */
+export type CheckRevocationResponse = Message<"gatehouse.auth.v1.CheckRevocationResponse"> & {
+  /**
+   * Revoked is true when the token must be refused.
+   *
+   * @generated from field: bool revoked = 1;
+   */
+  revoked: boolean;
+};
+
+/**
+ * Describes the message gatehouse.auth.v1.CheckRevocationResponse.
+ * Use `create(CheckRevocationResponseSchema)` to create a new message.
+ */
+export const CheckRevocationResponseSchema: GenMessage<CheckRevocationResponse> = /*@__PURE__*/
+  messageDesc(file_gatehouse_auth_v1_auth_service, 1);
 
 /**
  * IssueAuthorizationCodeRequest binds a code to a login and an authorization request.
@@ -82,7 +145,7 @@ export type IssueAuthorizationCodeRequest = Message<"gatehouse.auth.v1.IssueAuth
  * Use `create(IssueAuthorizationCodeRequestSchema)` to create a new message.
  */
 export const IssueAuthorizationCodeRequestSchema: GenMessage<IssueAuthorizationCodeRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 0);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 2);
 
 /**
  * IssueAuthorizationCodeResponse carries the code for the redirect.
@@ -110,7 +173,7 @@ export type IssueAuthorizationCodeResponse = Message<"gatehouse.auth.v1.IssueAut
  * Use `create(IssueAuthorizationCodeResponseSchema)` to create a new message.
  */
 export const IssueAuthorizationCodeResponseSchema: GenMessage<IssueAuthorizationCodeResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 1);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 3);
 
 /**
  * EndSessionRequest names the session to end by an ID token.
@@ -138,7 +201,7 @@ export type EndSessionRequest = Message<"gatehouse.auth.v1.EndSessionRequest"> &
  * Use `create(EndSessionRequestSchema)` to create a new message.
  */
 export const EndSessionRequestSchema: GenMessage<EndSessionRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 2);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 4);
 
 /**
  * EndSessionResponse tells whose session it was.
@@ -173,7 +236,7 @@ export type EndSessionResponse = Message<"gatehouse.auth.v1.EndSessionResponse">
  * Use `create(EndSessionResponseSchema)` to create a new message.
  */
 export const EndSessionResponseSchema: GenMessage<EndSessionResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 3);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 5);
 
 /**
  * IssueUserSessionRequest names the user and the application.
@@ -208,7 +271,7 @@ export type IssueUserSessionRequest = Message<"gatehouse.auth.v1.IssueUserSessio
  * Use `create(IssueUserSessionRequestSchema)` to create a new message.
  */
 export const IssueUserSessionRequestSchema: GenMessage<IssueUserSessionRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 4);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 6);
 
 /**
  * IssueUserSessionResponse carries the new session.
@@ -257,7 +320,7 @@ export type IssueUserSessionResponse = Message<"gatehouse.auth.v1.IssueUserSessi
  * Use `create(IssueUserSessionResponseSchema)` to create a new message.
  */
 export const IssueUserSessionResponseSchema: GenMessage<IssueUserSessionResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 5);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 7);
 
 /**
  * RevokeUserSessionRequest names a session.
@@ -278,7 +341,7 @@ export type RevokeUserSessionRequest = Message<"gatehouse.auth.v1.RevokeUserSess
  * Use `create(RevokeUserSessionRequestSchema)` to create a new message.
  */
 export const RevokeUserSessionRequestSchema: GenMessage<RevokeUserSessionRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 6);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 8);
 
 /**
  * RevokeUserSessionResponse is empty.
@@ -293,7 +356,7 @@ export type RevokeUserSessionResponse = Message<"gatehouse.auth.v1.RevokeUserSes
  * Use `create(RevokeUserSessionResponseSchema)` to create a new message.
  */
 export const RevokeUserSessionResponseSchema: GenMessage<RevokeUserSessionResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 7);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 9);
 
 /**
  * ClientCredentials are the credentials a client presented.
@@ -328,7 +391,7 @@ export type ClientCredentials = Message<"gatehouse.auth.v1.ClientCredentials"> &
  * Use `create(ClientCredentialsSchema)` to create a new message.
  */
 export const ClientCredentialsSchema: GenMessage<ClientCredentials> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 8);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 10);
 
 /**
  * IssueTokenRequest is one token endpoint request.
@@ -363,7 +426,7 @@ export type IssueTokenRequest = Message<"gatehouse.auth.v1.IssueTokenRequest"> &
  * Use `create(IssueTokenRequestSchema)` to create a new message.
  */
 export const IssueTokenRequestSchema: GenMessage<IssueTokenRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 9);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 11);
 
 /**
  * IssueTokenResponse is the RFC 6749 section 5.1 access token response.
@@ -419,7 +482,7 @@ export type IssueTokenResponse = Message<"gatehouse.auth.v1.IssueTokenResponse">
  * Use `create(IssueTokenResponseSchema)` to create a new message.
  */
 export const IssueTokenResponseSchema: GenMessage<IssueTokenResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 10);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 12);
 
 /**
  * IntrospectTokenRequest is one RFC 7662 request.
@@ -454,7 +517,7 @@ export type IntrospectTokenRequest = Message<"gatehouse.auth.v1.IntrospectTokenR
  * Use `create(IntrospectTokenRequestSchema)` to create a new message.
  */
 export const IntrospectTokenRequestSchema: GenMessage<IntrospectTokenRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 11);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 13);
 
 /**
  * IntrospectTokenResponse is the RFC 7662 section 2.2 response.
@@ -538,7 +601,7 @@ export type IntrospectTokenResponse = Message<"gatehouse.auth.v1.IntrospectToken
  * Use `create(IntrospectTokenResponseSchema)` to create a new message.
  */
 export const IntrospectTokenResponseSchema: GenMessage<IntrospectTokenResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 12);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 14);
 
 /**
  * RevokeTokenRequest is one RFC 7009 request.
@@ -573,7 +636,7 @@ export type RevokeTokenRequest = Message<"gatehouse.auth.v1.RevokeTokenRequest">
  * Use `create(RevokeTokenRequestSchema)` to create a new message.
  */
 export const RevokeTokenRequestSchema: GenMessage<RevokeTokenRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 13);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 15);
 
 /**
  * RevokeTokenResponse is empty: revocation always answers 200.
@@ -588,7 +651,7 @@ export type RevokeTokenResponse = Message<"gatehouse.auth.v1.RevokeTokenResponse
  * Use `create(RevokeTokenResponseSchema)` to create a new message.
  */
 export const RevokeTokenResponseSchema: GenMessage<RevokeTokenResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 14);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 16);
 
 /**
  * GetJwksRequest asks for the public keys.
@@ -603,7 +666,7 @@ export type GetJwksRequest = Message<"gatehouse.auth.v1.GetJwksRequest"> & {
  * Use `create(GetJwksRequestSchema)` to create a new message.
  */
 export const GetJwksRequestSchema: GenMessage<GetJwksRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 15);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 17);
 
 /**
  * GetJwksResponse carries the JWK Set as JSON.
@@ -624,7 +687,7 @@ export type GetJwksResponse = Message<"gatehouse.auth.v1.GetJwksResponse"> & {
  * Use `create(GetJwksResponseSchema)` to create a new message.
  */
 export const GetJwksResponseSchema: GenMessage<GetJwksResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 16);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 18);
 
 /**
  * GetServerMetadataRequest asks for the token server's capabilities.
@@ -639,7 +702,7 @@ export type GetServerMetadataRequest = Message<"gatehouse.auth.v1.GetServerMetad
  * Use `create(GetServerMetadataRequestSchema)` to create a new message.
  */
 export const GetServerMetadataRequestSchema: GenMessage<GetServerMetadataRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 17);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 19);
 
 /**
  * GetServerMetadataResponse lists the token server's capabilities.
@@ -681,7 +744,7 @@ export type GetServerMetadataResponse = Message<"gatehouse.auth.v1.GetServerMeta
  * Use `create(GetServerMetadataResponseSchema)` to create a new message.
  */
 export const GetServerMetadataResponseSchema: GenMessage<GetServerMetadataResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_auth_v1_auth_service, 18);
+  messageDesc(file_gatehouse_auth_v1_auth_service, 20);
 
 /**
  * ClientAuthMethod is how a client authenticated at the token endpoint.
@@ -837,6 +900,20 @@ export const AuthService: GenService<{
     methodKind: "unary";
     input: typeof EndSessionRequestSchema;
     output: typeof EndSessionResponseSchema;
+  },
+  /**
+   * CheckRevocation tells whether an access token was revoked (its id, its
+   * login session). Other services' verifiers read the revocation marks in
+   * the shared store themselves and ask here only when the store cannot
+   * tell (it lost its marks, or is not shared): the auth service then
+   * reloads the marks from its database first. Scope: internal.
+   *
+   * @generated from rpc gatehouse.auth.v1.AuthService.CheckRevocation
+   */
+  checkRevocation: {
+    methodKind: "unary";
+    input: typeof CheckRevocationRequestSchema;
+    output: typeof CheckRevocationResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_gatehouse_auth_v1_auth_service, 0);

@@ -1,0 +1,65 @@
+import type { Kv } from "@gatehouse/kv";
+
+/** What a revocation check knows of a verified access token. */
+export interface RevocableToken {
+  jti: string;
+  sub: string;
+  sid?: string | undefined;
+  /** Issued at, seconds since the epoch. */
+  iat?: number | undefined;
+}
+
+interface RevocationKind {
+  /** The mark's key segment: `revoked:<key>:<id>`. */
+  key: string;
+  /** The id this kind of revocation names in a token; undefined when the token has none. */
+  idOf(token: RevocableToken): string | undefined;
+  /** Whether a mark with this value refuses the token (a "not before" kind compares iat). */
+  refuses(value: string, token: RevocableToken): boolean;
+}
+
+/**
+ * Every kind of revocation. Adding one (say a per-user "not before":
+ * `subject: { key: "sub", idOf: (t) => t.sub, refuses: (notBefore, t) => (t.iat ?? 0) < Number(notBefore) }`)
+ * is one entry here plus its writer in revocation-list.ts: the table, the
+ * marks, the reload after a lost store and every verifier follow.
+ */
+export const REVOCATION_KINDS = {
+  /** One access token, by its jti. */
+  token: { key: "at", idOf: (t) => t.jti || undefined, refuses: () => true },
+  /** Every access token of a login session, by its sid claim. */
+  session: { key: "sid", idOf: (t) => t.sid || undefined, refuses: () => true },
+} satisfies Record<string, RevocationKind>;
+
+export type RevocationKindName = keyof typeof REVOCATION_KINDS;
+
+const kinds = Object.entries(REVOCATION_KINDS) as [RevocationKindName, RevocationKind][];
+
+export const markKey = (kind: RevocationKindName, id: string) => `revoked:${REVOCATION_KINDS[kind].key}:${id}`;
+
+/**
+ * Present (value LOADED) while the store holds every live revocation of the
+ * database. A store that lost its data (a restart of `npm start`, a Redis
+ * without persistence, a FLUSHALL) lacks it, so no verifier trusts an empty
+ * store: the marks are reloaded first.
+ */
+export const LOADED_KEY = "revoked:loaded";
+export const LOADED = "loaded";
+
+/**
+ * The hot-path check every verifier runs: one kv round trip (MGET of the
+ * sentinel and the token's marks). When the sentinel is missing the store
+ * cannot tell, and `undecided` answers instead (the auth service reloads the
+ * marks; other processes ask the auth service).
+ */
+export function revocationCheck(kv: Kv, undecided: (token: RevocableToken) => Promise<boolean>): (token: RevocableToken) => Promise<boolean> {
+  return async (token) => {
+    const asked = kinds.flatMap(([name, kind]) => {
+      const id = kind.idOf(token);
+      return id === undefined ? [] : [{ kind, key: markKey(name, id) }];
+    });
+    const [loaded, ...values] = await kv.getMany([LOADED_KEY, ...asked.map((a) => a.key)]);
+    if (loaded !== LOADED) return undecided(token);
+    return asked.some((a, i) => values[i] != null && a.kind.refuses(values[i]!, token));
+  };
+}

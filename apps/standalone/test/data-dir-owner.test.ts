@@ -1,0 +1,76 @@
+import { mkdtemp, readdir } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { freePort, runEntry, stopChild, waitReady } from "./processes.ts";
+
+const exitOf = (child: ReturnType<typeof runEntry>) =>
+  child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+
+const basicOf = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString("base64")}`;
+
+async function operatorToken(base: string, id: string, secret: string): Promise<number> {
+  const res = await fetch(`${base}/oauth2/token`, {
+    method: "POST",
+    headers: { authorization: basicOf(id, secret), "content-type": "application/x-www-form-urlencoded" },
+    body: "grant_type=client_credentials",
+  });
+  await res.body?.cancel();
+  return res.status;
+}
+
+// Issue 15, finding 6: a CLI on the data directory of a running server used to
+// write into the same PGlite files; the server's checkpoint then handed out the
+// CLI's transaction ids again and every later INSERT ... ON CONFLICT spun forever.
+describe("one owner per embedded DATA_DIR", () => {
+  it("a CLI or a second server on a running server's DATA_DIR refuses at once; the directory stays usable", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), "gh-owner-"));
+    const env = { DATA_DIR: dataDir, HOST: "127.0.0.1", LOG_LEVEL: "warn", DATABASE_URL: "", REDIS_URL: "" };
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    let server = runEntry("main.ts", [], { ...env, PORT: String(port) });
+    try {
+      await waitReady(`${base}/readyz`, server);
+      for (const [entry, args] of [
+        ["cli.ts", ["bootstrap-operator", "--client-id", "late-op"]],
+        ["cli.ts", ["migrate"]],
+        ["main.ts", []],
+      ] as const) {
+        const started = performance.now();
+        const other = runEntry(entry, [...args], { ...env, PORT: String(await freePort()) });
+        expect(await exitOf(other)).toBe(1);
+        expect(performance.now() - started).toBeLessThan(15_000);
+        const lines = other.output().trim().split("\n");
+        expect(lines).toHaveLength(1);
+        expect(lines[0]).toMatch(new RegExp(`^DATA_DIR ${dataDir} is in use by another Gatehouse process \\(pid ${server.pid}, "main.ts", since `));
+      }
+      expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    } finally {
+      expect(await stopChild(server)).toBe(0);
+    }
+    expect(await readdir(dataDir)).not.toContain("gatehouse.lock");
+
+    // Stopped: the CLI owns the directory now, and the restarted server sees what it wrote.
+    const boot = runEntry("cli.ts", ["bootstrap-operator", "--client-id", "late-op"], env);
+    expect(await exitOf(boot)).toBe(0);
+    const printed = JSON.parse(boot.output().trim().split("\n").pop()!) as { client_secret: string };
+    server = runEntry("main.ts", [], { ...env, PORT: String(port) });
+    try {
+      await waitReady(`${base}/readyz`, server);
+      expect(await operatorToken(base, "late-op", printed.client_secret)).toBe(200);
+      // kill -9 leaves the lock behind; the next start takes it over at once.
+      server.kill("SIGKILL");
+      await exitOf(server);
+      expect(await readdir(dataDir)).toContain("gatehouse.lock");
+      server = runEntry("main.ts", [], { ...env, PORT: String(port) });
+      await waitReady(`${base}/readyz`, server);
+      expect(await operatorToken(base, "late-op", printed.client_secret)).toBe(200);
+      // And a CLI after it still refuses and leaves the data alone.
+      const again = runEntry("cli.ts", ["bootstrap-operator", "--client-id", "late-op"], env);
+      expect(await exitOf(again)).toBe(1);
+      expect(await operatorToken(base, "late-op", printed.client_secret)).toBe(200);
+    } finally {
+      expect(await stopChild(server)).toBe(0);
+    }
+  }, 180_000);
+});

@@ -1,0 +1,84 @@
+import { EventEmitter } from "node:events";
+import type { Kv } from "./index.ts";
+
+/** The embedded default: one process, so an in-process map is shared state. */
+export function memoryKv(): Kv {
+  const data = new Map<string, { v: string; exp: number }>();
+  const bus = new EventEmitter().setMaxListeners(0);
+  const now = () => Date.now();
+  const live = (k: string) => {
+    const e = data.get(k);
+    if (!e) return undefined;
+    if (e.exp && e.exp <= now()) {
+      data.delete(k);
+      return undefined;
+    }
+    return e;
+  };
+  // Expired entries are also swept so that the map does not grow without bound.
+  const sweep = setInterval(() => {
+    const t = now();
+    for (const [k, e] of data) if (e.exp && e.exp <= t) data.delete(k);
+  }, 30_000);
+  sweep.unref();
+  return {
+    kind: "memory",
+    redisUrl: undefined,
+    async get(k) {
+      return live(k)?.v ?? null;
+    },
+    async getMany(keys) {
+      return keys.map((k) => live(k)?.v ?? null);
+    },
+    async set(k, v, ttl) {
+      data.set(k, { v, exp: ttl ? now() + ttl * 1000 : 0 });
+    },
+    async setMany(entries) {
+      for (const e of entries) data.set(e.key, { v: e.value, exp: e.ttlSeconds ? now() + e.ttlSeconds * 1000 : 0 });
+    },
+    async setIfAbsent(k, v, ttl) {
+      if (live(k)) return false;
+      data.set(k, { v, exp: now() + ttl * 1000 });
+      return true;
+    },
+    async take(k) {
+      const e = live(k);
+      data.delete(k);
+      return e?.v ?? null;
+    },
+    async del(k) {
+      data.delete(k);
+    },
+    async compareAndSet(k, expected, v, ttl) {
+      const e = live(k);
+      if (!e || e.v !== expected) return false;
+      data.set(k, { v, exp: ttl ? now() + ttl * 1000 : e.exp });
+      return true;
+    },
+    async incr(k, ttl) {
+      const e = live(k);
+      const next = { v: String(Number(e?.v ?? 0) + 1), exp: e?.exp || now() + ttl * 1000 };
+      data.set(k, next);
+      return { count: Number(next.v), ttlSeconds: Math.max(1, Math.ceil((next.exp - now()) / 1000)) };
+    },
+    async decr(k) {
+      const e = live(k);
+      if (e && Number(e.v) > 0) e.v = String(Number(e.v) - 1);
+    },
+    async publish(channel, message) {
+      bus.emit(channel, message);
+    },
+    async subscribe(channel, onMessage) {
+      bus.on(channel, onMessage);
+      return async () => void bus.off(channel, onMessage);
+    },
+    async ping() {
+      return true;
+    },
+    async close() {
+      clearInterval(sweep);
+      data.clear();
+      bus.removeAllListeners();
+    },
+  };
+}
