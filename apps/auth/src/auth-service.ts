@@ -64,7 +64,7 @@ export function createAuthService(deps: AuthServiceDeps): ServiceImpl<typeof Aut
         iss: i.iss,
         aud: i.aud,
         jti: i.jti ?? "",
-        tokenType: i.token_type ?? "",
+        tokenType: i.token_type,
       };
     },
 
@@ -101,7 +101,9 @@ export function createAuthService(deps: AuthServiceDeps): ServiceImpl<typeof Aut
         issuer: deps.settings.issuer,
         grantTypesSupported: [...deps.grants.keys()],
         signingAlgValuesSupported: [deps.settings.signingAlg],
-        scopesSupported: SCOPES_SUPPORTED,
+        // Discovery lists what a relying party may ask for at /authorize; the
+        // client_credentials scopes are per client and not advertised.
+        scopesSupported: USER_SCOPES,
       };
     },
   };

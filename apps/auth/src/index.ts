@@ -13,3 +13,5 @@ export { SCOPES_SUPPORTED, USER_SCOPES } from "./auth-service.ts";
 export { DEFAULT_CODE_TTL_SECONDS } from "./codes/authorization-codes.ts";
 export { accessTokenRevocationCheck, revokedSessionKey, revokedTokenKey } from "./tokens/revocation-list.ts";
 export { DEFAULT_REFRESH_IDLE_TTL_SECONDS, DEFAULT_REFRESH_TOKEN_TTL_SECONDS } from "./settings.ts";
+export { rotateSigningKeysNow } from "./keys/rotate.ts";
+export type { Rotation } from "./keys/signing-key-store.ts";

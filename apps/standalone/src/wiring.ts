@@ -45,5 +45,6 @@ export function authSettings(config: Config) {
     refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
     refreshIdleTtlSeconds: config.refreshIdleTtlSeconds,
     signingAlg: config.signingAlg,
+    signingKeyRotationSeconds: config.signingKeyRotationSeconds,
   };
 }

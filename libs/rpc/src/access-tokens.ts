@@ -46,7 +46,7 @@ export function createAccessTokenVerifier(opts: AccessTokenVerifierOptions) {
         issuer: opts.issuer,
         audience: opts.audiences,
         typ: "at+jwt",
-        algorithms: ["EdDSA", "ES256", "Ed25519"],
+        algorithms: ["RS256", "ES256", "EdDSA", "Ed25519"],
       });
       if (typeof payload.jti !== "string" || typeof payload.sub !== "string") return undefined;
       const sid = typeof payload.sid === "string" ? payload.sid : undefined;

@@ -2,6 +2,7 @@ import { domainError, validationError, type Violation } from "@gatehouse/errors"
 import { parseScope } from "../grants/scope.ts";
 import type { Sessions } from "../sessions/sessions.ts";
 import type { AccessTokens } from "../tokens/access-token.ts";
+import type { ClientDirectory } from "../clients/client-directory.ts";
 import type { AuthorizationCodes } from "./authorization-codes.ts";
 
 // RFC 7636 section 4.2: S256 challenges are the 43-character base64url SHA-256 digest.
@@ -26,7 +27,7 @@ export interface IssueCodeRequest {
  * session is ended, since the code grant opens the one the client will hold.
  */
 export async function issueAuthorizationCode(
-  deps: { codes: AuthorizationCodes; tokens: AccessTokens; sessions: Sessions },
+  deps: { codes: AuthorizationCodes; tokens: AccessTokens; sessions: Sessions; clients: ClientDirectory },
   req: IssueCodeRequest,
 ): Promise<{ code: string; expiresIn: number }> {
   const violations: Violation[] = [];
@@ -42,7 +43,7 @@ export async function issueAuthorizationCode(
   if (violations.length || !scopes) throw validationError(violations);
 
   const login = await deps.tokens.verify(req.loginAccessToken);
-  if (!login || !login.sid || login.client_id !== req.clientId || login.sub === login.client_id) {
+  if (!login || !login.sid || login.sub === login.client_id || !(await loginServes(deps.clients, login.client_id, req.clientId))) {
     throw domainError("INVALID_GRANT", "the login token is invalid, expired, or not a login of this client");
   }
   await deps.sessions.end(login.sid);
@@ -56,4 +57,14 @@ export async function issueAuthorizationCode(
     authTime: login.iat,
   });
   return { code, expiresIn: deps.codes.ttlSeconds };
+}
+
+/**
+ * Whether a login of application `loginClientId` may give a code to
+ * `clientId`: the application itself, or one of its entry points acting as
+ * a public client (the hosted login always signs in as the application).
+ */
+async function loginServes(clients: ClientDirectory, loginClientId: string, clientId: string): Promise<boolean> {
+  if (loginClientId === clientId) return true;
+  return (await clients.publicClient(clientId))?.applicationId === loginClientId;
 }
