@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { errorEnvelope, type Reason, type Violation } from "@gatehouse/errors";
+import { defaultChallenge } from "./bearer-challenge.ts";
 
 /** Whole milliseconds since the request arrived (contract section 2 `result.elapsed`). */
 export function elapsed(req: FastifyRequest): number {
@@ -22,5 +23,9 @@ export function sendError(
   const body = errorEnvelope({ reason, locale: req.locale, elapsed: elapsed(req), singleItem: req.singleError, ...rest });
   // Some error answers carry content too (412: the URL that resends the code).
   if (content !== undefined) Object.assign(body, { content });
+  if (req.bearerProtected && !reply.hasHeader("www-authenticate")) {
+    const challenge = defaultChallenge(body.result.status, reason);
+    if (challenge) reply.header("www-authenticate", challenge);
+  }
   return reply.code(body.result.status).header("cache-control", "no-store").send(body);
 }

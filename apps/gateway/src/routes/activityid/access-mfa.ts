@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { errorFacts } from "@gatehouse/errors";
 import type { GatewayDeps } from "../../deps.ts";
-import { appPrincipal, callerOf } from "../../http/app-token.ts";
+import { appToken, callerOf } from "../../http/app-token.ts";
+import { requireBearer } from "../../http/bearer-guard.ts";
 import { sendContent, sendError } from "../../http/envelope.ts";
 import { sendMfaRequired } from "../../http/mfa.ts";
 import { sendPartial } from "../../http/partial.ts";
@@ -22,6 +23,7 @@ export const accessMfaRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app
   app.post(
     "/activityid/v1/user/access/mfa",
     {
+      onRequest: requireBearer(deps.verifyAccessToken, appToken),
       schema: {
         summary: "Finish a login with the MFA code",
         tags: ["users"],
@@ -33,8 +35,7 @@ export const accessMfaRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app
       },
     },
     async (req, reply) => {
-      const principal = await appPrincipal(req, deps);
-      if (!principal) return sendError(reply, "UNAUTHENTICATED", { details: "Authorization: Bearer <APP_TOKEN> required" });
+      const principal = req.principal!;
       try {
         const res = await deps.mfa!.completeMfaLogin({
           caller: callerOf(req, principal.clientId!, ""),
