@@ -16,6 +16,9 @@ export const kvRegistryNotify =
   (topic, id) =>
     void kv.publish(registryChannel(topic), id).catch(onError);
 
+/** Subscribes to the registry's notices of changed applications (the gateway's OAuth client caches and CORS origins). */
+export const kvApplicationChanges = (kv: Kv) => (listener: (clientId: string) => void) => kv.subscribe(registryChannel("application"), listener);
+
 /** Entry points with their application's settings, by entry point id; dropped when their application changes. */
 export async function cachedEntrypoints(registry: Client<typeof RegistryService>, kv: Kv, ttlMs = 30_000) {
   const cache = new Map<string, { value: ResolvedEntrypoint | undefined; until: number }>();

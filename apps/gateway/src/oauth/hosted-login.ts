@@ -36,7 +36,8 @@ export function showLogin(
   return sendPage(
     reply,
     opts.status ?? 200,
-    loginPage({ lang, appName: app.displayName || app.clientId, entrypointName: entrypoint?.displayName ?? "", formToken, ...opts }),
+    // OpenID Connect login_hint prefills the email until the user types one.
+    loginPage({ lang, appName: app.displayName || app.clientId, entrypointName: entrypoint?.displayName ?? "", formToken, email: pending.loginHint, ...opts }),
   );
 }
 
@@ -62,6 +63,7 @@ function restartUrl(pending: PendingAuthorization): string {
   if (pending.nonce) q.set("nonce", pending.nonce);
   q.set("entrypoint", pending.entrypointId);
   if (pending.locale) q.set("ui_locales", pending.locale);
+  if (pending.loginHint) q.set("login_hint", pending.loginHint);
   return `authorize?${q.toString()}`;
 }
 
@@ -81,7 +83,8 @@ export async function submitLogin(
 ) {
   const lang = pageLocale(req, pending);
   const t = TEXTS[lang];
-  const caller = { clientId: pending.clientId, entrypointId: pending.entrypointId, sourceId: "unknown", clientAddress: req.ip, locale: lang };
+  // A public client (an entry point id) signs its users in as its application.
+  const caller = { clientId: pending.applicationId ?? pending.clientId, entrypointId: pending.entrypointId, sourceId: "unknown", clientAddress: req.ip, locale: lang };
   // The second step: the code for the MFA token of a 428.
   if (form.mfa_token !== undefined) {
     if (!h.deps.mfa) return sendMessage(reply, 500, lang, t.unexpected);
