@@ -1,6 +1,6 @@
 import * as oauth from "oauth4webapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { confirmedUser, createOAuthApp, REDIRECT } from "./oauth-flow.ts";
+import { confirmedUser, createOAuthApp, LOOPBACK, REDIRECT } from "./oauth-flow.ts";
 import { hostedLogin, listeningStack, SIGNING_ALGS } from "./rp-helpers.ts";
 import type { TestStack } from "./stack-helpers.ts";
 import { PASSWORD, type FlowApp, type LoggedUser } from "./user-flows.ts";
@@ -11,8 +11,10 @@ import { PASSWORD, type FlowApp, type LoggedUser } from "./user-flows.ts";
 // no secret) and as the application's resource server (RFC 9068 access
 // token validation, introspection), for each SIGNING_ALG.
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
+// A native app's private-use URI scheme redirect (RFC 8252 section 7.1).
+const NATIVE_SCHEME = "com.example.shop:/oauth2redirect";
 
-describe.each(SIGNING_ALGS)("oauth4webapi as a public client (SIGNING_ALG=%s)", (alg) => {
+describe.each(SIGNING_ALGS)("oauth4webapi as a public client: SPA and native app (SIGNING_ALG=%s)", (alg) => {
   let s: TestStack;
   let base: string;
   let app: FlowApp;
@@ -22,7 +24,7 @@ describe.each(SIGNING_ALGS)("oauth4webapi as a public client (SIGNING_ALG=%s)", 
 
   beforeAll(async () => {
     ({ s, base } = await listeningStack({ SIGNING_ALG: alg }));
-    app = await createOAuthApp(s);
+    app = await createOAuthApp(s, [REDIRECT, LOOPBACK, NATIVE_SCHEME]);
     user = await confirmedUser(s, app);
     const issuer = new URL(base);
     as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...insecure, algorithm: "oidc" }));
@@ -31,14 +33,14 @@ describe.each(SIGNING_ALGS)("oauth4webapi as a public client (SIGNING_ALG=%s)", 
   afterAll(() => s?.close());
 
   /** Authorization request with PKCE, nonce and max_age, the hosted login, the code grant. */
-  async function codeFlow() {
+  async function codeFlow(redirectUri = REDIRECT) {
     const verifier = oauth.generateRandomCodeVerifier();
     const state = oauth.generateRandomState();
     const nonce = oauth.generateRandomNonce();
     const url = new URL(as.authorization_endpoint!);
     url.search = new URLSearchParams({
       client_id: spa.client_id,
-      redirect_uri: REDIRECT,
+      redirect_uri: redirectUri,
       response_type: "code",
       scope: "openid profile email offline_access",
       code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
@@ -50,7 +52,8 @@ describe.each(SIGNING_ALGS)("oauth4webapi as a public client (SIGNING_ALG=%s)", 
     }).toString();
     const callback = await hostedLogin(url, user.email, PASSWORD);
     const params = oauth.validateAuthResponse(as, spa, callback, state);
-    const response = await oauth.authorizationCodeGrantRequest(as, spa, oauth.None(), params, REDIRECT, verifier, insecure);
+    expect(callback.href.startsWith(`${redirectUri}?`)).toBe(true);
+    const response = await oauth.authorizationCodeGrantRequest(as, spa, oauth.None(), params, redirectUri, verifier, insecure);
     // max_age requires auth_time, which oauth4webapi checks against the request's max_age.
     const result = await oauth.processAuthorizationCodeResponse(as, spa, response, { expectedNonce: nonce, requireIdToken: true, maxAge: 300 });
     return { result, response };
@@ -76,6 +79,16 @@ describe.each(SIGNING_ALGS)("oauth4webapi as a public client (SIGNING_ALG=%s)", 
     await expect(oauth.processRevocationResponse(revoke)).resolves.toBeUndefined();
     const dead = await oauth.refreshTokenGrantRequest(as, spa, oauth.None(), refreshed.refresh_token!, insecure);
     await expect(oauth.processRefreshTokenResponse(as, spa, dead)).rejects.toMatchObject({ error: "invalid_grant" });
+  });
+
+  it.each([
+    ["a loopback redirect on the app's ephemeral port (RFC 8252 section 7.3)", "http://127.0.0.1:53682/callback"],
+    ["a private-use URI scheme redirect (RFC 8252 section 7.1)", NATIVE_SCHEME],
+  ])("native app: %s", async (_name, redirectUri) => {
+    const { result } = await codeFlow(redirectUri);
+    expect(oauth.getValidatedIdTokenClaims(result)).toMatchObject({ aud: app.entrypoint, sub: String(user.id) });
+    const refreshed = await oauth.processRefreshTokenResponse(as, spa, await oauth.refreshTokenGrantRequest(as, spa, oauth.None(), result.refresh_token!, insecure));
+    expect(refreshed.access_token).not.toBe(result.access_token);
   });
 
   it("the ID token's signature checks against the JWKS (non-repudiation)", async () => {
