@@ -8,4 +8,6 @@ ALTER TABLE auth.signing_keys DROP CONSTRAINT IF EXISTS signing_keys_status_chec
 ALTER TABLE auth.signing_keys ADD CONSTRAINT signing_keys_status_check CHECK (status IN ('next', 'active', 'retiring', 'retired'));
 ALTER TABLE auth.signing_keys ADD COLUMN activated_at timestamptz;
 ALTER TABLE auth.signing_keys ADD COLUMN retire_at timestamptz;
-UPDATE auth.signing_keys SET activated_at = created_at WHERE status = 'active';
+-- The rotation schedule of keys already in use starts now: no key is rotated
+-- at the first start after the upgrade, before relying parties saw a next key.
+UPDATE auth.signing_keys SET activated_at = now() WHERE status = 'active';
