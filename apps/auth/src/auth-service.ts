@@ -1,7 +1,7 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { Logger } from "@gatehouse/logging";
 import type { AuthService } from "@gatehouse/proto";
-import { SCOPES_SUPPORTED } from "@gatehouse/rpc";
+import { USER_SCOPES } from "@gatehouse/rpc";
 import type { ClientDirectory } from "./clients/client-directory.ts";
 import type { AuthorizationCodes } from "./codes/authorization-codes.ts";
 import { issueAuthorizationCode } from "./codes/issue-code.ts";
@@ -60,7 +60,7 @@ export function createAuthService(deps: AuthServiceDeps): ServiceImpl<typeof Aut
         iss: i.iss,
         aud: i.aud,
         jti: i.jti ?? "",
-        tokenType: i.token_type ?? "",
+        tokenType: i.token_type,
       };
     },
 
@@ -102,7 +102,9 @@ export function createAuthService(deps: AuthServiceDeps): ServiceImpl<typeof Aut
         issuer: deps.settings.issuer,
         grantTypesSupported: [...deps.grants.keys()],
         signingAlgValuesSupported: [deps.settings.signingAlg],
-        scopesSupported: [...SCOPES_SUPPORTED],
+        // Discovery lists what a relying party may ask for at /authorize; the
+        // client_credentials scopes are per client and not advertised.
+        scopesSupported: [...USER_SCOPES],
       };
     },
   };

@@ -9,10 +9,11 @@ import { createAuthService } from "./auth-service.ts";
 import type { ClientDirectory } from "./clients/client-directory.ts";
 import { createAuthorizationCodes, DEFAULT_CODE_TTL_SECONDS } from "./codes/authorization-codes.ts";
 import { grantRegistry } from "./grants/index.ts";
-import { createKeyManager } from "./keys/key-manager.ts";
+import { createKeyManager, rotationGraceSeconds } from "./keys/key-manager.ts";
+import type { Rotation } from "./keys/signing-key-store.ts";
 import { createSessionStore } from "./sessions/session-store.ts";
 import { createSessions } from "./sessions/sessions.ts";
-import { sessionLifetimes, type AuthSettings } from "./settings.ts";
+import { DEFAULT_SIGNING_KEY_ROTATION_SECONDS, sessionLifetimes, type AuthSettings } from "./settings.ts";
 import { createAccessTokens } from "./tokens/access-token.ts";
 import { createIdTokens } from "./tokens/id-token.ts";
 import type { RevocableToken } from "./revocation/kinds.ts";
@@ -38,11 +39,24 @@ export type AuthModule = ServiceModule & {
    */
   isRevoked(token: RevocableToken): Promise<boolean>;
   jwks(): Promise<JSONWebKeySet>;
+  /** Rotates the signing keys now (the next key starts signing); other replicas follow within a minute. */
+  rotateSigningKeys(): Promise<Rotation>;
+  /** Reads the signing keys again (a rotation elsewhere, a retirement due). */
+  reloadSigningKeys(): Promise<void>;
 };
 
 /** The auth service: its signing keys are ready (created if needed) when this resolves. */
 export async function createAuth(deps: AuthDeps): Promise<AuthModule> {
-  const keys = await createKeyManager({ db: deps.db, keyRing: deps.keys, alg: deps.settings.signingAlg, logger: deps.logger });
+  const keys = await createKeyManager({
+    db: deps.db,
+    keyRing: deps.keys,
+    alg: deps.settings.signingAlg,
+    logger: deps.logger,
+    rotation: {
+      rotateAfterSeconds: deps.settings.signingKeyRotationSeconds ?? DEFAULT_SIGNING_KEY_ROTATION_SECONDS,
+      graceSeconds: rotationGraceSeconds(deps.settings.accessTokenTtlSeconds),
+    },
+  });
   const revocations = createRevocationList({ db: deps.db, kv: deps.kv, logger: deps.logger, loader: deps.revocationLoader });
   // Marks lost with the previous process (npm start) or a Redis restart come back before the first request;
   // if Redis is away now, the first check loads them instead (and answers 503 until it can).
@@ -100,5 +114,7 @@ export async function createAuth(deps: AuthDeps): Promise<AuthModule> {
     },
     isRevoked: (token) => revocations.isRevoked(token),
     jwks: async () => keys.jwks(),
+    rotateSigningKeys: () => keys.rotate(),
+    reloadSigningKeys: () => keys.reload(),
   };
 }

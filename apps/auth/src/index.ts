@@ -12,3 +12,5 @@ export { registryClientDirectory } from "./clients/registry-client-directory.ts"
 export { DEFAULT_CODE_TTL_SECONDS } from "./codes/authorization-codes.ts";
 export { revocationCheck as accessTokenRevocationCheck, markKey, LOADED_KEY, REVOCATION_KINDS, type RevocableToken } from "./revocation/kinds.ts";
 export { DEFAULT_REFRESH_IDLE_TTL_SECONDS, DEFAULT_REFRESH_TOKEN_TTL_SECONDS } from "./settings.ts";
+export { rotateSigningKeysNow } from "./keys/rotate.ts";
+export type { Rotation } from "./keys/signing-key-store.ts";

@@ -13,7 +13,11 @@ export interface AuthSettings {
   refreshIdleTtlSeconds?: number;
   /** Lifetime of an authorization code, 60-600 s; default 60 s. */
   authorizationCodeTtlSeconds?: number;
+  /** An active signing key older than this is rotated (SIGNING_KEY_ROTATION_DAYS); 0 = only on demand; default 90 days. */
+  signingKeyRotationSeconds?: number;
 }
+
+export const DEFAULT_SIGNING_KEY_ROTATION_SECONDS = 90 * 86_400;
 
 export const DEFAULT_REFRESH_TOKEN_TTL_SECONDS = 30 * 86_400;
 export const DEFAULT_REFRESH_IDLE_TTL_SECONDS = 7 * 86_400;

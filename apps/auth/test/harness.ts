@@ -79,18 +79,31 @@ export async function openStores(open: () => Promise<Stores>): Promise<Stores> {
 export const SHOP = { clientId: "100000000001_shop", secret: "shop-secret-0123456789abcdef", kind: "application", scopes: ["users:access", "apps:read"] } as const;
 export const OTHER = { clientId: "100000000002", secret: "other-secret-0123456789abcdef", kind: "application", scopes: ["users:access"] } as const;
 export const OPERATOR = { clientId: "operator", secret: "operator-secret-0123456789abcdef", kind: "operator", scopes: ["apps:write", "apps:read", "admin"] } as const;
+/** SHOP's entry point "web": a public client (token_endpoint_auth_method none) of SHOP. */
+export const SHOP_WEB = { clientId: `${SHOP.clientId}_web`, secret: "" } as const;
 type TestClient = typeof SHOP | typeof OTHER | typeof OPERATOR;
 
-/** An in-memory ClientDirectory of the three test clients. */
+/** An in-memory ClientDirectory of the three test clients and SHOP's public client. */
 export function memoryDirectory(clients: readonly TestClient[] = [SHOP, OTHER, OPERATOR]): ClientDirectory {
   return {
-    async authenticate(clientId, secret): Promise<AuthenticatedClient | undefined> {
+    async authenticate(clientId, secret, alternate): Promise<AuthenticatedClient | undefined> {
       const c = clients.find((x) => x.clientId === clientId);
-      if (!c || c.secret !== secret) return undefined;
-      return { clientId: c.clientId, kind: c.kind, allowedScopes: [...c.scopes], redirectUris: [], secretVersion: 1 };
+      if (!c || (c.secret !== secret && c.secret !== alternate)) return undefined;
+      return { clientId: c.clientId, kind: c.kind, applicationId: c.clientId, allowedScopes: [...c.scopes], redirectUris: [], secretVersion: 1 };
+    },
+    async publicClient(clientId): Promise<AuthenticatedClient | undefined> {
+      if (clientId !== SHOP_WEB.clientId) return undefined;
+      return { clientId, kind: "public", applicationId: SHOP.clientId, allowedScopes: [], redirectUris: [], secretVersion: 0 };
     },
   };
 }
+
+/** A public client's credentials: its client_id alone (method none). */
+export const publicCreds = (c: { clientId: string } = SHOP_WEB): MessageInitShape<typeof ClientCredentialsSchema> => ({
+  method: ClientAuthMethod.NONE,
+  clientId: c.clientId,
+  clientSecret: "",
+});
 
 /** Credentials as the gateway forwards them. */
 export function creds(

@@ -1,6 +1,6 @@
 import type { Client } from "@connectrpc/connect";
 import type { Config } from "@gatehouse/config";
-import type { AssertionsService, AuthService, MfaService, RegistryService, UsersService } from "@gatehouse/proto";
+import type { AssertionsService, AuthService, MfaService, RedirectOriginsService, RegistryService, UsersService } from "@gatehouse/proto";
 import type { AccessTokenVerifier } from "@gatehouse/rpc";
 
 /** What the gateway needs: clients of the services (in-process or HTTP) and its settings. */
@@ -19,6 +19,14 @@ export interface GatewayDeps {
    * service) there is no /oauth2/authorize.
    */
   hostedLoginKey?: (data: string) => string;
+  /** The relying parties' browser origins (the registry's RedirectOriginsService), for CORS of JWKS and discovery. */
+  origins?: Client<typeof RedirectOriginsService>;
+  /**
+   * Subscribes to the registry's notices of changed applications (created,
+   * settings, redirect URIs) on the shared kv; resolves to the unsubscribe.
+   * Without it the gateway's application caches expire on their own (30-60 s).
+   */
+  onApplicationChanged?: (listener: (clientId: string) => void) => Promise<() => Promise<void>>;
   /** Verifies the auth service's access tokens (APP_TOKEN, ACCESS_TOKEN) at the edge. */
   verifyAccessToken?: AccessTokenVerifier;
   config: Pick<Config, "publicBaseUrl" | "publicGraphUrl" | "publicAuthUrl" | "bodyLimitBytes"> & Partial<Pick<Config, "requestTimeoutSeconds" | "trustedProxies">>;

@@ -1,12 +1,13 @@
 import { fileURLToPath } from "node:url";
 import type { Db, Migrations } from "@gatehouse/db";
 import type { Logger } from "@gatehouse/logging";
-import { AssertionsService, RegistryService } from "@gatehouse/proto";
+import { AssertionsService, RedirectOriginsService, RegistryService } from "@gatehouse/proto";
 import type { RegistryNotify, ServiceModule } from "@gatehouse/rpc";
 import type { KeyRing } from "@gatehouse/secrets";
 import { assertionsPolicy, createAssertionsService } from "./assertions/assertions-service.ts";
 import { catalogStore } from "./catalogs/store.ts";
 import { clientSecrets } from "./credentials/secrets.ts";
+import { createRedirectOriginsService, redirectOriginsPolicy } from "./origins/redirect-origins-service.ts";
 import { registryPolicy } from "./policy.ts";
 import { createRegistryService } from "./registry-service.ts";
 
@@ -22,8 +23,9 @@ export interface RegistryDeps {
   logger: Logger;
   /**
    * Tells the other services' caches that something they read changed (an
-   * application's settings, the assertion catalog); the launcher publishes it
-   * over the shared kv. Optional: the caches also expire on their own.
+   * application created or its settings changed, the assertion catalog); the
+   * launcher publishes it over the shared kv. Optional: the caches also
+   * expire on their own.
    */
   notify?: RegistryNotify;
   options?: {
@@ -47,9 +49,10 @@ export async function createRegistry(deps: RegistryDeps): Promise<ServiceModule>
     routes: (router) => {
       router.service(RegistryService, service);
       router.service(AssertionsService, createAssertionsService({ db: deps.db, catalogs: catalogStore(deps.db), logger: deps.logger, notify: deps.notify }));
+      router.service(RedirectOriginsService, createRedirectOriginsService({ db: deps.db }));
     },
-    // Both services' methods, by local name (the assertion methods are not RegistryService's).
-    policy: { ...registryPolicy, ...assertionsPolicy },
+    // Every service's methods, by local name (the local names are distinct across the three).
+    policy: { ...registryPolicy, ...assertionsPolicy, ...redirectOriginsPolicy },
     ready: () => deps.db.ping(),
     // The database belongs to the launcher, which closes it.
     close: async () => undefined,

@@ -48,6 +48,8 @@ export function createRegistryService(deps: RegistryServiceDeps): ServiceImpl<ty
     async createApplication(req) {
       const created = await createApplication(deps, req.application ?? create(ApplicationSchema));
       deps.logger.info({ clientId: created.application.id }, "application created");
+      // New redirect URIs: the gateways' CORS origins of relying parties change.
+      deps.notify?.("application", created.application.id);
       return { application: created.application, password: created.password };
     },
 

@@ -4,7 +4,7 @@ import { createClient, type Client } from "@connectrpc/connect";
 import { migrate, openDb, type Db } from "@gatehouse/db";
 import { errorFacts, type ErrorFacts } from "@gatehouse/errors";
 import { createLogger } from "@gatehouse/logging";
-import { ApplicationSchema, RegistryService, type Application } from "@gatehouse/proto";
+import { ApplicationSchema, RedirectOriginsService, RegistryService, type Application } from "@gatehouse/proto";
 import {
   authnInterceptor,
   callerInterceptors,
@@ -49,6 +49,10 @@ export interface Registry {
   internal: Client<typeof RegistryService>;
   /** Calls without any token. */
   anonymous: Client<typeof RegistryService>;
+  /** RedirectOriginsService as another Gatehouse service. */
+  origins: Client<typeof RedirectOriginsService>;
+  /** The notices the registry published (topic, id), oldest first. */
+  notices: [string, string][];
 }
 
 export interface Harness extends Registry {
@@ -62,7 +66,8 @@ export interface Harness extends Registry {
 async function serve(db: Db, keys: KeyRing, faceVerification: boolean): Promise<Registry> {
   const logger = createLogger("registry-test", "silent");
   const tokens = new InternalTokens(keys);
-  const mod = await createRegistry({ db, keys, logger, options: { faceVerification } });
+  const notices: [string, string][] = [];
+  const mod = await createRegistry({ db, keys, logger, options: { faceVerification }, notify: (topic, id) => void notices.push([topic, id]) });
   const server = [observeInterceptor(logger, mod.name), authnInterceptor({ policy: mod.policy, internal: tokens, verifyAccessToken })];
   const client = (callerSide: Parameters<typeof inProcessTransport>[2]) =>
     createClient(RegistryService, inProcessTransport(mod.routes, server, callerSide));
@@ -70,6 +75,8 @@ async function serve(db: Db, keys: KeyRing, faceVerification: boolean): Promise<
     operator: client([clientInterceptor(() => Promise.resolve(OPERATOR_TOKEN))]),
     internal: client(callerInterceptors(tokens, "test")),
     anonymous: client([]),
+    origins: createClient(RedirectOriginsService, inProcessTransport(mod.routes, server, callerInterceptors(tokens, "test"))),
+    notices,
   };
 }
 

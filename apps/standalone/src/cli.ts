@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { createClient } from "@connectrpc/connect";
 import { ConfigError, loadConfig } from "@gatehouse/config";
+import { authMigrations, rotateSigningKeysNow } from "@gatehouse/auth";
 import { createLogger } from "@gatehouse/logging";
 import { RegistryService } from "@gatehouse/proto";
 import { createRegistry } from "@gatehouse/registry";
@@ -15,7 +16,9 @@ const usage = `usage: gatehouse <command>
                                          run one service as its own process
   migrate                                apply every service's pending migrations
   bootstrap-operator [--client-id ID] [--client-secret SECRET]
-                                         create or update an operator client and print its credentials`;
+                                         create or update an operator client and print its credentials
+  rotate-signing-keys                    the next signing key (SIGNING_ALG) starts signing; the old ones verify
+                                         until their tokens expire; running servers follow within a minute`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -33,6 +36,17 @@ async function main(argv: string[]): Promise<number> {
       const applied = await migrateAll(stores.db);
       await closeStores(stores);
       console.log(JSON.stringify({ applied }));
+      return 0;
+    }
+    case "rotate-signing-keys": {
+      const stores = await openStores(config);
+      try {
+        await migrateAll(stores.db, [authMigrations]);
+        const rotation = await rotateSigningKeysNow(stores.db, stores.keys, config);
+        console.log(JSON.stringify({ alg: config.signingAlg, ...rotation }));
+      } finally {
+        await closeStores(stores);
+      }
       return 0;
     }
     case "bootstrap-operator": {

@@ -4,13 +4,13 @@ import { createAuth, registryClientDirectory } from "@gatehouse/auth";
 import type { Config } from "@gatehouse/config";
 import { createGateway } from "@gatehouse/gateway";
 import { createLogger, type Logger } from "@gatehouse/logging";
-import { AssertionsService, AuthService, RegistryService } from "@gatehouse/proto";
+import { AssertionsService, AuthService, RedirectOriginsService, RegistryService } from "@gatehouse/proto";
 import { createRegistry } from "@gatehouse/registry";
 import { callerInterceptors, directTransport, InternalTokens } from "@gatehouse/rpc";
 import { bootstrapOperator } from "./bootstrap.ts";
 import { closeStores, migrateAll, openStores, type Stores } from "./stores.ts";
 import { wireUsers } from "./users-wiring.ts";
-import { accessTokenVerifier, authSettings, kvRegistryNotify, serverInterceptors } from "./wiring.ts";
+import { accessTokenVerifier, authSettings, kvApplicationChanges, kvRegistryNotify, serverInterceptors } from "./wiring.ts";
 
 export interface Stack {
   app: FastifyInstance;
@@ -72,6 +72,8 @@ export async function buildStack(config: Config, logger: Logger = createLogger("
       users: users.clientAs("gateway"),
       mfa: users.mfaClientAs("gateway"),
       assertions: assertionsAs("gateway"),
+      origins: createClient(RedirectOriginsService, directTransport(registryMod.routes, registryServer, callerInterceptors(internal, "gateway"))),
+      onApplicationChanged: kvApplicationChanges(kv),
       verifyAccessToken: verify,
       hostedLoginKey: keys.mac("hosted-login"),
       config,

@@ -21,6 +21,9 @@ export const kvRegistryNotify =
   (topic, id) =>
     void kv.publish(registryChannel(topic), id).catch(onError);
 
+/** Subscribes to the registry's notices of changed applications (the gateway's OAuth client caches and CORS origins). */
+export const kvApplicationChanges = (kv: Kv) => (listener: (clientId: string) => void) => kv.subscribe(registryChannel("application"), listener);
+
 /**
  * Verifies access tokens of the auth service (JWKS over RPC, revocation marks
  * in the shared store). When the store cannot tell (it lost the marks, or it
@@ -58,5 +61,6 @@ export function authSettings(config: Config) {
     refreshTokenTtlSeconds: config.refreshTokenTtlSeconds,
     refreshIdleTtlSeconds: config.refreshIdleTtlSeconds,
     signingAlg: config.signingAlg,
+    signingKeyRotationSeconds: config.signingKeyRotationSeconds,
   };
 }

@@ -167,7 +167,7 @@ describe.each([
     });
     expect(o.grant_types_supported).toEqual(expect.arrayContaining(["authorization_code", "refresh_token", "client_credentials"]));
     expect(o.scopes_supported).toEqual(expect.arrayContaining(["openid", "profile", "email", "offline_access"]));
-    expect(o.id_token_signing_alg_values_supported).toEqual(["EdDSA"]);
+    expect(o.id_token_signing_alg_values_supported).toEqual(["RS256"]);
     expect(o.claims_supported).toEqual(expect.arrayContaining(["sub", "email", "email_verified", "name"]));
   });
 });

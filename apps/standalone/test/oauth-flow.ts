@@ -92,3 +92,13 @@ export function exchange(s: TestStack, app: FlowApp, form: Record<string, string
     payload: new URLSearchParams({ grant_type: "authorization_code", redirect_uri: REDIRECT, ...form }).toString(),
   });
 }
+
+/** A token request of a public client (an entry point id, no secret: method none). */
+export function publicTokenRequest(s: TestStack, clientId: string, form: Record<string, string>, headers: Record<string, string> = {}) {
+  return s.app.inject({
+    method: "POST",
+    url: "/oauth2/token",
+    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+    payload: new URLSearchParams({ client_id: clientId, ...form }).toString(),
+  });
+}

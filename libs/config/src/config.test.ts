@@ -31,6 +31,14 @@ describe("loadConfig", () => {
     expect(o.serviceUrls.users).toBe("http://users:8083");
     expect(loadConfig({ USERS_PORT: "9093" }).serviceUrls.users).toBe("http://127.0.0.1:9093");
   });
+  it("signs with RS256 unless SIGNING_ALG chooses ES256 or EdDSA; rotates keys every 90 days unless told", () => {
+    expect(loadConfig({}).signingAlg).toBe("RS256");
+    expect(loadConfig({ SIGNING_ALG: "ES256" }).signingAlg).toBe("ES256");
+    expect(loadConfig({ SIGNING_ALG: "EdDSA" }).signingAlg).toBe("EdDSA");
+    expect(loadConfig({}).signingKeyRotationSeconds).toBe(90 * 86_400);
+    expect(loadConfig({ SIGNING_KEY_ROTATION_DAYS: "0" }).signingKeyRotationSeconds).toBe(0);
+    expect(() => loadConfig({ SIGNING_ALG: "rs256" })).toThrow(/RS256, ES256 or EdDSA/);
+  });
   it("refuses malformed values with the variable's name", () => {
     expect(() => loadConfig({ USERS_PORT: "70000" })).toThrow(/USERS_PORT/);
     expect(() => loadConfig({ WORKER_PORT: "x" })).toThrow(/WORKER_PORT/);

@@ -2,7 +2,8 @@ import { isIP } from "node:net";
 import { resolve } from "node:path";
 
 // The typed environment of contract section 1, read once at start-up.
-export type SigningAlg = "EdDSA" | "ES256";
+export type SigningAlg = "RS256" | "ES256" | "EdDSA";
+const SIGNING_ALGS: readonly string[] = ["RS256", "ES256", "EdDSA"];
 
 export interface Config {
   port: number;
@@ -39,7 +40,10 @@ export interface Config {
   refreshTokenTtlSeconds: number;
   /** A refresh family unused this long ends (idle lifetime). */
   refreshIdleTtlSeconds: number;
+  /** The token signing algorithm (contract section 9): RS256 by default. */
   signingAlg: SigningAlg;
+  /** An active signing key older than this is rotated (SIGNING_KEY_ROTATION_DAYS, 0 = only on demand). */
+  signingKeyRotationSeconds: number;
   logLevel: string;
   /** Base URLs of the services' Connect endpoints when they run as separate processes. */
   serviceUrls: { registry: string; auth: string; users: string };
@@ -112,8 +116,8 @@ function trustedProxies(env: Env): string[] {
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, "PORT", 8080, 0, 65535);
   const publicUrl = stripSlash(url(env, "PUBLIC_URL", `http://localhost:${port}`, ["http:", "https:"])!);
-  const alg = env.SIGNING_ALG ?? "EdDSA";
-  if (alg !== "EdDSA" && alg !== "ES256") throw new ConfigError(`SIGNING_ALG must be EdDSA or ES256, got "${alg}"`);
+  const alg = env.SIGNING_ALG || "RS256";
+  if (!SIGNING_ALGS.includes(alg)) throw new ConfigError(`SIGNING_ALG must be RS256, ES256 or EdDSA, got "${alg}"`);
   const opId = env.BOOTSTRAP_OPERATOR_CLIENT_ID;
   const opSecret = env.BOOTSTRAP_OPERATOR_CLIENT_SECRET;
   if (Boolean(opId) !== Boolean(opSecret)) {
@@ -157,7 +161,8 @@ export function loadConfig(env: Env = process.env): Config {
     },
     refreshTokenTtlSeconds: int(env, "REFRESH_TOKEN_TTL", 30 * 86_400, 60, 365 * 86_400),
     refreshIdleTtlSeconds: int(env, "REFRESH_IDLE_TTL", 7 * 86_400, 60, 365 * 86_400),
-    signingAlg: alg,
+    signingAlg: alg as SigningAlg,
+    signingKeyRotationSeconds: int(env, "SIGNING_KEY_ROTATION_DAYS", 90, 0, 3650) * 86_400,
     logLevel: env.LOG_LEVEL || "info",
     serviceUrls: {
       registry: stripSlash(url(env, "REGISTRY_URL", `http://127.0.0.1:${registryPort}`, ["http:", "https:"])!),

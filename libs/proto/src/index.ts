@@ -2,6 +2,7 @@
 export * from "./gen/gatehouse/registry/v1/application_pb.ts";
 export * from "./gen/gatehouse/registry/v1/registry_service_pb.ts";
 export * from "./gen/gatehouse/registry/v1/assertions_service_pb.ts";
+export * from "./gen/gatehouse/registry/v1/redirect_origins_service_pb.ts";
 export * from "./gen/gatehouse/auth/v1/auth_service_pb.ts";
 export * from "./gen/google/rpc/error_details_pb.ts";
 export * from "./gen/gatehouse/users/v1/user_pb.ts";

@@ -51,7 +51,7 @@ export function createAccessTokenVerifier(opts: AccessTokenVerifierOptions) {
         issuer: opts.issuer,
         audience: opts.audiences,
         typ: "at+jwt",
-        algorithms: ["EdDSA", "ES256", "Ed25519"],
+        algorithms: ["RS256", "ES256", "EdDSA", "Ed25519"],
       }));
     } catch {
       return undefined;

@@ -14,7 +14,11 @@ export const APPS_READ_SCOPE = "apps:read";
 /** Operators: the admin API (settings, secrets, legal assertions). */
 export const ADMIN_SCOPE = "admin";
 
-/** Scopes a user may grant an application at the hosted login (authorization code flow). */
+/**
+ * Scopes a user may grant an application at the hosted login (authorization
+ * code flow); discovery publishes these alone (client_credentials scopes are
+ * per client and not advertised).
+ */
 export const USER_SCOPES: readonly string[] = ["openid", "profile", "email", "offline_access"];
 
 /** The scope of a login session opened by `/activityid/v1/user/access` (ACCESS_TOKEN for replace and patch, refresh allowed). */
@@ -25,6 +29,3 @@ export const CLIENT_SCOPES = {
   application: [USERS_ACCESS_SCOPE],
   operator: [APPS_WRITE_SCOPE, APPS_READ_SCOPE, ADMIN_SCOPE],
 } as const satisfies Record<string, readonly string[]>;
-
-/** Every scope the token server issues, as discovery publishes them. */
-export const SCOPES_SUPPORTED: readonly string[] = [APPS_WRITE_SCOPE, APPS_READ_SCOPE, ADMIN_SCOPE, USERS_ACCESS_SCOPE, ...USER_SCOPES];

@@ -2,7 +2,7 @@ import { exportJWK, generateKeyPair, jwtVerify } from "jose";
 import { describe, expect, it } from "vitest";
 import { compactJwsSigner } from "./jws.ts";
 
-describe.each(["EdDSA", "ES256"] as const)("compact JWS signer (%s)", (alg) => {
+describe.each(["RS256", "ES256", "EdDSA"] as const)("compact JWS signer (%s)", (alg) => {
   it("signs tokens that jose verifies, with the header it was given", async () => {
     const pair = await generateKeyPair(alg, { extractable: true });
     const sign = compactJwsSigner({ alg, privateJwk: (await exportJWK(pair.privateKey)) as never, kid: "k1", typ: "at+jwt" });

@@ -56,6 +56,7 @@ describe("registryClientDirectory", () => {
     expect(await dir.authenticate("app1", "s3cret")).toEqual({
       clientId: "app1",
       kind: "application",
+      applicationId: "app1",
       allowedScopes: ["users:access"],
       redirectUris: ["https://app1.example/cb"],
       secretVersion: 3,

@@ -1,4 +1,4 @@
-import type { Client } from "@connectrpc/connect";
+import { Code, ConnectError, type Client } from "@connectrpc/connect";
 import { errorFacts } from "@gatehouse/errors";
 import { ClientKind, type RegistryService } from "@gatehouse/proto";
 import { sha256Base64url } from "@gatehouse/secrets";
@@ -8,49 +8,87 @@ const DEFAULT_CACHE_MS = 30_000;
 // Past this many entries, expired ones are swept on insert so the map stays bounded by live clients.
 const SWEEP_ABOVE = 1_000;
 
+/** A small time-bounded map (entries expire after `ms`; expired ones are swept once it grows). */
+function expiringMap<V>(ms: number) {
+  const entries = new Map<string, { value: V; until: number }>();
+  return {
+    get(key: string): { value: V } | undefined {
+      const hit = entries.get(key);
+      if (hit && hit.until > Date.now()) return hit;
+      if (hit) entries.delete(key);
+      return undefined;
+    },
+    set(key: string, value: V) {
+      if (ms <= 0) return;
+      const now = Date.now();
+      if (entries.size >= SWEEP_ABOVE) for (const [k, e] of entries) if (e.until <= now) entries.delete(k);
+      if (entries.size >= SWEEP_ABOVE * 10) entries.clear();
+      entries.set(key, { value, until: now + ms });
+    },
+  };
+}
+
 /**
- * Client authentication through the registry's AuthenticateClient RPC.
+ * Client authentication through the registry's AuthenticateClient RPC, and
+ * public clients (entry points) through GetEntrypoint.
  *
  * Successful authentications are cached in memory for `cacheMs` (30 s by
  * default), keyed by client id and the SHA-256 of the secret, so the hot
  * client_credentials path costs no RPC. Consequence: after a secret is
  * rotated, a replica that cached the old secret keeps accepting it for up to
  * `cacheMs`; every replica honours the new secret at once (it misses the
- * cache). Failures are never cached, so a wrong secret always asks the registry.
+ * cache). Failures are never cached, so a wrong secret always asks the
+ * registry. Public clients are cached the same time, unknown ids included
+ * (they carry no secret to guess).
  */
 export function registryClientDirectory(registry: Client<typeof RegistryService>, opts: { cacheMs?: number } = {}): ClientDirectory {
   const cacheMs = opts.cacheMs ?? DEFAULT_CACHE_MS;
-  const cache = new Map<string, { client: AuthenticatedClient; until: number }>();
+  const authenticated = expiringMap<AuthenticatedClient>(cacheMs);
+  const publicClients = expiringMap<AuthenticatedClient | undefined>(cacheMs);
 
-  const sweep = (now: number) => {
-    for (const [k, e] of cache) if (e.until <= now) cache.delete(k);
-  };
+  async function check(clientId: string, secret: string): Promise<AuthenticatedClient | undefined> {
+    const key = `${clientId}\u0000${sha256Base64url(secret)}`;
+    const hit = authenticated.get(key);
+    if (hit) return hit.value;
+    let res;
+    try {
+      res = await registry.authenticateClient({ clientId, clientSecret: secret });
+    } catch (err) {
+      if (errorFacts(err).reason === "INVALID_CLIENT") return undefined;
+      throw err;
+    }
+    const client: AuthenticatedClient = {
+      clientId: res.clientId,
+      kind: res.kind === ClientKind.OPERATOR ? "operator" : "application",
+      applicationId: res.clientId,
+      allowedScopes: [...res.allowedScopes],
+      redirectUris: [...res.redirectUris],
+      secretVersion: res.secretVersion,
+    };
+    authenticated.set(key, client);
+    return client;
+  }
 
   return {
-    async authenticate(clientId, secret) {
-      const key = `${clientId}\u0000${sha256Base64url(secret)}`;
-      const now = Date.now();
-      const hit = cache.get(key);
-      if (hit && hit.until > now) return hit.client;
-      if (hit) cache.delete(key);
-      let res;
+    async authenticate(clientId, secret, alternateSecret) {
+      if (alternateSecret === undefined || alternateSecret === secret) return check(clientId, secret);
+      // Both readings are checked every time (in parallel), whichever is right.
+      const [a, b] = await Promise.all([check(clientId, secret), check(clientId, alternateSecret)]);
+      return a ?? b;
+    },
+
+    async publicClient(clientId) {
+      const hit = publicClients.get(clientId);
+      if (hit) return hit.value;
+      let client: AuthenticatedClient | undefined;
       try {
-        res = await registry.authenticateClient({ clientId, clientSecret: secret });
+        const res = await registry.getEntrypoint({ entrypointId: clientId });
+        client = { clientId, kind: "public", applicationId: res.clientId, allowedScopes: [], redirectUris: [], secretVersion: 0 };
       } catch (err) {
-        if (errorFacts(err).reason === "INVALID_CLIENT") return undefined;
-        throw err;
+        const code = ConnectError.from(err).code;
+        if (code !== Code.NotFound && code !== Code.InvalidArgument) throw err;
       }
-      const client: AuthenticatedClient = {
-        clientId: res.clientId,
-        kind: res.kind === ClientKind.OPERATOR ? "operator" : "application",
-        allowedScopes: [...res.allowedScopes],
-        redirectUris: [...res.redirectUris],
-        secretVersion: res.secretVersion,
-      };
-      if (cacheMs > 0) {
-        if (cache.size >= SWEEP_ABOVE) sweep(now);
-        cache.set(key, { client, until: now + cacheMs });
-      }
+      publicClients.set(clientId, client);
       return client;
     },
   };

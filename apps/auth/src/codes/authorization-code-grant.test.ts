@@ -53,6 +53,10 @@ describe.each(backends)("authorization_code grant on %s", (_name, open) => {
 
     const r = await refresh(h, t.refreshToken);
     expect(decodeJwt(r.accessToken)).toMatchObject({ sid: at.sid, code_challenge: s256(c.verifier) });
+    // openid was granted: the refresh renews the ID token (original auth_time, no nonce).
+    const renewed = (await jwtVerify(r.idToken, jwks, { issuer: h.settings.issuer, audience: SHOP.clientId, typ: "JWT" })).payload;
+    expect(renewed).toMatchObject({ sub: USER_ID, sid: at.sid, auth_time: payload.auth_time });
+    expect(renewed).not.toHaveProperty("nonce");
   });
 
   it("gives no ID token without openid; the code opens the only session", async () => {
@@ -61,6 +65,7 @@ describe.each(backends)("authorization_code grant on %s", (_name, open) => {
     expect(t.idToken).toBe("");
     expect(t.refreshToken).not.toBe("");
     expect(await isActive(h, t.accessToken)).toBe(true);
+    expect((await refresh(h, t.refreshToken)).idToken).toBe("");
   });
 
   it("requires the user and when they authenticated (not in the future)", async () => {

@@ -15,6 +15,9 @@ export const grantType = "authorization_code";
 
 export const parameters: GrantParameters = { required: ["code", "redirect_uri"], optional: ["code_verifier"], forbidden: [] };
 
+/** PKCE is required of every client, so public clients (method none) use this grant too. */
+export const publicClients = true;
+
 // RFC 7636 section 4.1: code_verifier = 43*128unreserved.
 const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 const invalidGrant = (why: string) => domainError("INVALID_GRANT", why);
@@ -46,8 +49,16 @@ export async function handler({ client, params, tokens, sessions, codes, idToken
     scope: grant.scope,
     codeChallenge: grant.codeChallenge,
     authTime: grant.authTime,
+    applicationId: client.applicationId,
   });
-  const issued = await tokens.issue({ clientId: session.clientId, subject: session.userId, scopes, sid: session.sid, codeChallenge: grant.codeChallenge });
+  const issued = await tokens.issue({
+    clientId: session.clientId,
+    applicationId: client.applicationId,
+    subject: session.userId,
+    scopes,
+    sid: session.sid,
+    codeChallenge: grant.codeChallenge,
+  });
   const response: TokenResponse = { accessToken: issued.token, tokenType: "Bearer", expiresIn: issued.expiresIn, scope: issued.claims.scope, refreshToken };
   if (scopes.includes("openid")) {
     response.idToken = await idTokens.issue({

@@ -35,9 +35,11 @@ export interface TokenResponse {
   idToken?: string;
 }
 
-/** One grant of the token endpoint; each lives in its own file exporting these three names. */
+/** One grant of the token endpoint; each lives in its own file exporting these names. */
 export interface GrantModule {
   grantType: string;
   parameters: GrantParameters;
+  /** Whether public clients (entry points, no secret) may use it; otherwise unauthorized_client. */
+  publicClients?: boolean;
   handler(ctx: GrantContext): Promise<TokenResponse>;
 }

@@ -6,13 +6,18 @@ import type { GrantContext, GrantParameters, TokenResponse } from "./grant.ts";
  * new refresh token; the one presented is spent. invalid_grant for a token
  * that is unknown, another client's, spent (which also ends its session),
  * revoked, or past the session's absolute or idle lifetime. `scope` may
- * only narrow the new access token.
+ * only narrow the new access token. When the session was granted `openid`,
+ * a new ID token comes too (OpenID Connect Core section 12.2: the original
+ * auth_time, no nonce).
  */
 export const grantType = "refresh_token";
 
 export const parameters: GrantParameters = { required: ["refresh_token"], optional: ["scope"], forbidden: [] };
 
-export async function handler({ client, params, tokens, sessions }: GrantContext): Promise<TokenResponse> {
+/** Public clients' refresh tokens rotate like everyone's (RFC 9700 section 4.14.2). */
+export const publicClients = true;
+
+export async function handler({ client, params, tokens, sessions, idTokens }: GrantContext): Promise<TokenResponse> {
   const { session, refreshToken, scopes } = await sessions.rotate({
     refreshToken: params.refresh_token ?? "",
     clientId: client.clientId,
@@ -20,10 +25,21 @@ export async function handler({ client, params, tokens, sessions }: GrantContext
   });
   const issued = await tokens.issue({
     clientId: session.clientId,
+    applicationId: session.applicationId ?? client.applicationId,
     subject: session.userId,
     scopes,
     sid: session.sid,
     ...(session.codeChallenge ? { codeChallenge: session.codeChallenge } : {}),
   });
-  return { accessToken: issued.token, tokenType: "Bearer", expiresIn: issued.expiresIn, scope: issued.claims.scope, refreshToken };
+  const response: TokenResponse = { accessToken: issued.token, tokenType: "Bearer", expiresIn: issued.expiresIn, scope: issued.claims.scope, refreshToken };
+  if (session.scope.split(" ").includes("openid")) {
+    response.idToken = await idTokens.issue({
+      clientId: session.clientId,
+      userId: session.userId,
+      sid: session.sid,
+      authTime: session.authTime ?? Math.floor(session.created / 1000),
+      accessToken: issued.token,
+    });
+  }
+  return response;
 }

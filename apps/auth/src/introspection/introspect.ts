@@ -16,17 +16,19 @@ export interface ActiveToken {
   aud: string[];
   /** Access tokens only (a refresh token's id would be the token itself). */
   jti?: string;
-  /** "Bearer" for access tokens; refresh tokens have no token type (RFC 6749 section 7.1). */
-  token_type?: "Bearer";
+  /** "Bearer" for access tokens, "refresh_token" for refresh tokens (the RFC 7009 token type hint's name). */
+  token_type: "Bearer" | "refresh_token";
 }
 
 export type Introspection = { active: false } | ActiveToken;
 
 /**
- * RFC 7662: the calling client authenticates; any token that is invalid,
- * expired, revoked or unknown is just inactive. An application sees only its
- * own tokens (section 4: no token scanning by other clients); operators see all.
- * JWTs are access tokens, anything else is tried as a refresh token
+ * RFC 7662: the calling client authenticates (confidential clients only:
+ * a public client has nothing to prove who it is); any token that is
+ * invalid, expired, revoked or unknown is just inactive. An application sees
+ * only its own tokens and those of its entry points' public clients
+ * (section 4: no token scanning by other clients); operators see all. JWTs
+ * are access tokens, anything else is tried as a refresh token
  * (token_type_hint is not needed to tell them apart, and is ignored).
  */
 export async function introspectToken(
@@ -36,31 +38,35 @@ export async function introspectToken(
   const caller = await authenticateClient(deps.clients, req.client);
   const found = req.token ? await describe(deps, req.token) : undefined;
   if (!found) return { active: false };
-  if (caller.kind !== "operator" && found.client_id !== caller.clientId) return { active: false };
-  return found;
+  const { applicationId, ...token } = found;
+  if (caller.kind !== "operator" && token.client_id !== caller.clientId && applicationId !== caller.clientId) return { active: false };
+  return token;
 }
 
 async function describe(
   deps: { tokens: AccessTokens; sessions: Sessions; settings: { issuer: string } },
   token: string,
-): Promise<ActiveToken | undefined> {
+): Promise<(ActiveToken & { applicationId: string }) | undefined> {
   if (looksLikeJwt(token)) {
     const claims = await deps.tokens.verify(token);
     if (!claims) return undefined;
-    const { sid: _sid, ...published } = claims;
-    return { active: true, token_type: "Bearer", ...published };
+    const { sid: _sid, code_challenge: _challenge, app_id: appId, ...published } = claims;
+    return { active: true, token_type: "Bearer", ...published, applicationId: appId ?? claims.client_id };
   }
   const live = await deps.sessions.live(token);
   if (!live) return undefined;
   const s = live.session;
   return {
     active: true,
+    token_type: "refresh_token",
     scope: s.scope,
     client_id: s.clientId,
     sub: s.userId,
     exp: Math.floor(live.expiresAt / 1000),
     iat: Math.floor(s.refreshedAt / 1000),
     iss: deps.settings.issuer,
-    aud: [],
+    // A refresh token is presented to the authorization server only: it is its audience.
+    aud: [deps.settings.issuer],
+    applicationId: s.applicationId ?? s.clientId,
   };
 }

@@ -1,7 +1,13 @@
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from "jose";
 
-/** The signing algorithms the server offers (contract section 4): Ed25519 or P-256. */
-export type SigningAlg = "EdDSA" | "ES256";
+/**
+ * The signing algorithms the server offers (contract sections 4 and 9):
+ * RS256 (RSA 2048, the OpenID Connect mandatory algorithm and the default),
+ * ES256 (P-256) or EdDSA (Ed25519).
+ */
+export type SigningAlg = "RS256" | "ES256" | "EdDSA";
+
+export const SIGNING_ALGS: readonly SigningAlg[] = ["RS256", "ES256", "EdDSA"];
 
 export interface GeneratedKey {
   kid: string;
@@ -10,12 +16,16 @@ export interface GeneratedKey {
   privateJwk: JWK;
 }
 
+const RSA_MODULUS_BITS = 2048;
+
 /** A fresh key pair for alg, named by its RFC 7638 thumbprint. */
 export async function generateSigningKey(alg: SigningAlg): Promise<GeneratedKey> {
   const pair =
     alg === "EdDSA"
       ? await generateKeyPair("EdDSA", { crv: "Ed25519", extractable: true })
-      : await generateKeyPair("ES256", { extractable: true });
+      : alg === "RS256"
+        ? await generateKeyPair("RS256", { modulusLength: RSA_MODULUS_BITS, extractable: true })
+        : await generateKeyPair("ES256", { extractable: true });
   const publicJwk = await exportJWK(pair.publicKey);
   const privateJwk = await exportJWK(pair.privateKey);
   const kid = await calculateJwkThumbprint(publicJwk, "sha256");
@@ -29,8 +39,9 @@ export async function importKey(jwk: JWK, alg: SigningAlg): Promise<CryptoKey> {
   return key;
 }
 
-/** The JWK Set entry of a public key (RFC 7517 section 4). */
+/** The JWK Set entry of a public key (RFC 7517 section 4): the key's public members, use, alg and kid. */
 export function publishedJwk(publicJwk: JWK, kid: string, alg: SigningAlg): JWK {
-  const { kty, crv, x, y } = publicJwk;
-  return { kty, crv, x, ...(y === undefined ? {} : { y }), use: "sig", alg, kid };
+  const { kty, crv, x, y, n, e } = publicJwk;
+  const members = kty === "RSA" ? { kty, n, e } : { kty, crv, x, ...(y === undefined ? {} : { y }) };
+  return { ...members, use: "sig", alg, kid };
 }

@@ -7,7 +7,8 @@ import { looksLikeJwt, type AccessTokens } from "../tokens/access-token.ts";
 import type { RevocationList } from "../tokens/revocation-list.ts";
 
 /**
- * RFC 7009: the client authenticates, then revokes a token of its own.
+ * RFC 7009: the client authenticates (a public client names itself with its
+ * client_id, section 2.1), then revokes a token of its own.
  * - An access token is revoked alone until it would have expired (also one of
  *   a login session: the session and its other tokens go on).
  * - A refresh token (current or spent) ends its whole session: the refresh
@@ -19,7 +20,7 @@ export async function revokeToken(
   deps: { clients: ClientDirectory; tokens: AccessTokens; revocations: RevocationList; sessions: Sessions },
   req: { client: ClientCredentials | undefined; token: string },
 ): Promise<void> {
-  const caller = await authenticateClient(deps.clients, req.client);
+  const caller = await authenticateClient(deps.clients, req.client, { allowPublic: true });
   if (!req.token) return;
   const notYours = () => domainError("UNAUTHORIZED_CLIENT", "the token was issued to another client");
   if (looksLikeJwt(req.token)) {

@@ -20,6 +20,8 @@ export interface SessionRecord {
   codeChallenge?: string;
   /** When the user authenticated (seconds since the epoch), for ID tokens (auth_time). */
   authTime?: number;
+  /** The application of a public client's session (clientId is then its entry point id). */
+  applicationId?: string;
 }
 
 /** What a refresh token's hash points to. */

@@ -79,6 +79,8 @@ export function createSessions(deps: SessionsDeps) {
       sid?: string;
       codeChallenge?: string;
       authTime?: number;
+      /** The application a public client acts for (kept only when it differs from clientId). */
+      applicationId?: string;
     }): Promise<{ session: SessionRecord; refreshToken: string }> {
       const t = now();
       const session: SessionRecord = {
@@ -93,6 +95,7 @@ export function createSessions(deps: SessionsDeps) {
         state: "active",
         ...(input.codeChallenge ? { codeChallenge: input.codeChallenge } : {}),
         ...(input.authTime === undefined ? {} : { authTime: input.authTime }),
+        ...(input.applicationId && input.applicationId !== input.clientId ? { applicationId: input.applicationId } : {}),
       };
       const refreshToken = randomSecret(32);
       await store.create(session, t);

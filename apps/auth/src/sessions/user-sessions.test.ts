@@ -121,7 +121,7 @@ describe.each(backends)("user sessions on %s", (_name, open) => {
       const s = await openSession(h);
       const now = Math.floor(Date.now() / 1000);
       const i = await introspect(s.refreshToken);
-      expect(i).toMatchObject({ active: true, clientId: SHOP.clientId, sub: USER_ID, scope: SESSION_SCOPE, iss: "http://auth.test", tokenType: "", jti: "" });
+      expect(i).toMatchObject({ active: true, clientId: SHOP.clientId, sub: USER_ID, scope: SESSION_SCOPE, iss: "http://auth.test", aud: ["http://auth.test"], tokenType: "refresh_token", jti: "" });
       // The idle deadline (7 days by default) comes before the absolute one (30 days).
       expect(Number(i.exp)).toBeGreaterThanOrEqual(now + 7 * 86_400 - 1);
       expect(Number(i.exp)).toBeLessThanOrEqual(now + 7 * 86_400 + 1);

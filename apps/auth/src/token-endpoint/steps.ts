@@ -2,9 +2,12 @@ import { domainError } from "@gatehouse/errors";
 import { authenticateClient as checkCredentials } from "../clients/authenticate-client.ts";
 import { fromEarlierStep, type TokenStep } from "./context.ts";
 
-/** RFC 6749 section 2.3: every token request authenticates its (confidential) client. */
+/**
+ * RFC 6749 section 2.3: a confidential client authenticates; a public client
+ * (an entry point id, method none) names itself (section 3.2.1).
+ */
 export const authenticateClient: TokenStep = async (ctx) => {
-  ctx.client = await checkCredentials(ctx.deps.clients, ctx.request.client);
+  ctx.client = await checkCredentials(ctx.deps.clients, ctx.request.client, { allowPublic: true });
 };
 
 /** RFC 6749 section 5.2: grant_type names a registered grant. */
@@ -15,6 +18,9 @@ export const selectGrant: TokenStep = async (ctx) => {
   if (!grant) {
     const supported = [...ctx.deps.grants.keys()].join(", ");
     throw domainError("UNSUPPORTED_GRANT_TYPE", `grant_type ${JSON.stringify(grantType.slice(0, 64))} is not supported (supported: ${supported})`);
+  }
+  if (ctx.client?.kind === "public" && !grant.publicClients) {
+    throw domainError("UNAUTHORIZED_CLIENT", `a public client cannot use grant_type ${grant.grantType}`);
   }
   ctx.grant = grant;
 };

@@ -20,7 +20,16 @@ export interface AccessTokenClaims {
    * from: a CHALLENGE_CODE_TOKEN (contract section 4). Kept by its refreshes.
    */
   code_challenge?: string;
+  /**
+   * The application a public client (an entry point id in client_id) acts
+   * for; absent when client_id is the application itself. Resource servers
+   * that think in applications (the user endpoints, introspection) read it.
+   */
+  app_id?: string;
 }
+
+/** The JWS algorithms of our tokens: whatever SIGNING_ALG was, older keys still verify until retired. */
+export const TOKEN_ALGORITHMS = ["RS256", "ES256", "EdDSA"];
 
 export interface AccessTokenSettings {
   issuer: string;
@@ -35,7 +44,15 @@ export interface IssuedAccessToken {
 }
 
 export interface AccessTokens {
-  issue(grant: { clientId: string; subject: string; scopes: readonly string[]; sid?: string; codeChallenge?: string }): Promise<IssuedAccessToken>;
+  issue(grant: {
+    clientId: string;
+    /** The application of a public client; the claim app_id is written only when it differs from clientId. */
+    applicationId?: string;
+    subject: string;
+    scopes: readonly string[];
+    sid?: string;
+    codeChallenge?: string;
+  }): Promise<IssuedAccessToken>;
   /** The claims of a token this server issued that is still valid and not revoked; undefined otherwise. */
   verify(token: string): Promise<AccessTokenClaims | undefined>;
 }
@@ -46,7 +63,8 @@ const TYP = "at+jwt";
 export function createAccessTokens(deps: { keys: KeyManager; revocations: RevocationList; settings: AccessTokenSettings }): AccessTokens {
   const { settings } = deps;
   return {
-    async issue({ clientId, subject, scopes, sid, codeChallenge }) {
+    async issue({ clientId, applicationId, subject, scopes, sid, codeChallenge }) {
+      const appId = applicationId && applicationId !== clientId ? applicationId : undefined;
       const signing = deps.keys.signingKey();
       const iat = Math.floor(Date.now() / 1000);
       const exp = iat + settings.accessTokenTtlSeconds;
@@ -63,10 +81,12 @@ export function createAccessTokens(deps: { keys: KeyManager; revocations: Revoca
         scope,
         ...(sid === undefined ? {} : { sid }),
         ...(codeChallenge ? { code_challenge: codeChallenge } : {}),
+        ...(appId ? { app_id: appId } : {}),
       });
       const claims: AccessTokenClaims = { iss: settings.issuer, sub: subject, aud: [settings.audience], exp, iat, jti, client_id: clientId, scope };
       if (sid !== undefined) claims.sid = sid;
       if (codeChallenge) claims.code_challenge = codeChallenge;
+      if (appId) claims.app_id = appId;
       return { token, claims, expiresIn: settings.accessTokenTtlSeconds };
     },
 
@@ -78,13 +98,13 @@ export function createAccessTokens(deps: { keys: KeyManager; revocations: Revoca
           issuer: settings.issuer,
           audience: settings.audience,
           typ: TYP,
-          algorithms: ["EdDSA", "ES256"],
+          algorithms: TOKEN_ALGORITHMS,
           requiredClaims: ["exp", "iat", "jti", "sub", "client_id"],
         }));
       } catch {
         return undefined;
       }
-      const { jti, sub, client_id: clientId, scope = "", exp, iat, aud, sid, code_challenge: challenge } = payload;
+      const { jti, sub, client_id: clientId, scope = "", exp, iat, aud, sid, code_challenge: challenge, app_id: appId } = payload;
       if (typeof jti !== "string" || typeof sub !== "string" || typeof clientId !== "string" || typeof scope !== "string") {
         return undefined;
       }
@@ -95,6 +115,7 @@ export function createAccessTokens(deps: { keys: KeyManager; revocations: Revoca
       const claims: AccessTokenClaims = { iss: settings.issuer, sub, aud: audiences, exp: exp!, iat: iat!, jti, client_id: clientId, scope };
       if (sid !== undefined) claims.sid = sid;
       if (typeof challenge === "string") claims.code_challenge = challenge;
+      if (typeof appId === "string") claims.app_id = appId;
       return claims;
     },
   };

@@ -2,15 +2,16 @@ import { createHash } from "node:crypto";
 import { errors as joseErrors, jwtVerify, type JWTHeaderParameters, type JWTPayload } from "jose";
 import type { KeyManager } from "../keys/key-manager.ts";
 import type { SigningAlg } from "../keys/key-material.ts";
-import { keyFor, looksLikeJwt } from "./access-token.ts";
+import { keyFor, looksLikeJwt, TOKEN_ALGORITHMS } from "./access-token.ts";
 
 /** What an ID token says about an authentication (OpenID Connect Core section 2). */
 export interface IdTokenInput {
   clientId: string;
   userId: string;
   sid: string;
-  /** When the user authenticated (seconds since the epoch). */
+  /** When the user authenticated (seconds since the epoch); a refresh keeps the original one. */
   authTime: number;
+  /** The authorization request's nonce (never on a refresh: OpenID Connect Core section 12.2). */
   nonce?: string;
   /** The access token issued beside it: at_hash. */
   accessToken: string;
@@ -32,8 +33,8 @@ export interface IdTokens {
 /**
  * at_hash (OpenID Connect Core section 3.1.3.6): the left half of the hash
  * of the access token, base64url. The hash follows the signing algorithm:
- * SHA-256 for ES256, SHA-512 for EdDSA with Ed25519 (as relying-party
- * libraries such as oauth4webapi compute it).
+ * SHA-256 for RS256 and ES256, SHA-512 for EdDSA with Ed25519 (as
+ * relying-party libraries such as oauth4webapi compute it).
  */
 export function accessTokenHash(accessToken: string, alg: SigningAlg): string {
   const digest = createHash(alg === "EdDSA" ? "sha512" : "sha256").update(accessToken).digest();
@@ -67,7 +68,7 @@ export function createIdTokens(deps: { keys: KeyManager; settings: { issuer: str
         ({ payload } = await jwtVerify(token, (header: JWTHeaderParameters) => keyFor(deps.keys, header), {
           issuer,
           typ: "JWT",
-          algorithms: ["EdDSA", "ES256"],
+          algorithms: TOKEN_ALGORITHMS,
           requiredClaims: ["sub", "aud", "exp"],
         }));
       } catch (err) {

@@ -1,20 +1,13 @@
 import type { FastifyRequest } from "fastify";
 import { USERS_ACCESS_SCOPE, type Principal } from "@gatehouse/rpc";
-import type { GatewayDeps } from "../deps.ts";
-import { bearerToken } from "./bearer.ts";
+import type { BearerRule } from "./bearer-guard.ts";
 
+/** An application's APP_TOKEN: its own client_credentials token with the users:access scope. */
+export const isAppToken = (p: Principal) => Boolean(p.clientId && p.subject === p.clientId && p.scopes.has(USERS_ACCESS_SCOPE));
 
-/**
- * The application behind an APP_TOKEN (client_credentials of an application
- * with the users:access scope), or undefined: the caller answers 401.
- */
-export async function appPrincipal(req: FastifyRequest, deps: GatewayDeps): Promise<Principal | undefined> {
-  const token = bearerToken(req);
-  if (!token || !deps.verifyAccessToken) return undefined;
-  const p = await deps.verifyAccessToken(token);
-  if (!p || !p.clientId || p.subject !== p.clientId || !p.scopes.has(USERS_ACCESS_SCOPE)) return undefined;
-  return p;
-}
+/** Bearer rule of the APP_TOKEN routes: anything else (a user's token, an operator's) is not a valid token here (401). */
+export const appToken: BearerRule = (p) =>
+  isAppToken(p) || { error: "invalid_token", description: "an APP_TOKEN (client_credentials of the application, scope users:access) is required" };
 
 /** What the users service needs to know about the request's origin. */
 export function callerOf(req: FastifyRequest, clientId: string, sourceId: string) {

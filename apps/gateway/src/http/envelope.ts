@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { errorEnvelope, type Reason, type Violation } from "@gatehouse/errors";
+import { defaultChallenge } from "./bearer-challenge.ts";
 
 /** Whole milliseconds since the request arrived (contract section 2 `result.elapsed`). */
 export function elapsed(req: FastifyRequest): number {
@@ -27,5 +28,9 @@ export function sendError(
   if (content !== undefined) Object.assign(body, { content });
   // Every 503 (Redis or a service unreachable) tells the client when to try again.
   if (body.result.status === 503 && !reply.hasHeader("retry-after")) reply.header("retry-after", "1");
+  if (req.bearerProtected && !reply.hasHeader("www-authenticate")) {
+    const challenge = defaultChallenge(body.result.status, reason);
+    if (challenge) reply.header("www-authenticate", challenge);
+  }
   return reply.code(body.result.status).header("cache-control", "no-store").send(body);
 }

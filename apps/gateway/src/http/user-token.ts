@@ -1,17 +1,19 @@
-import type { FastifyRequest } from "fastify";
 import type { Principal } from "@gatehouse/rpc";
-import type { GatewayDeps } from "../deps.ts";
-import { bearerToken } from "./bearer.ts";
+import type { BearerRule } from "./bearer-guard.ts";
 
 /**
- * The user behind an ACCESS_TOKEN (a login session or, later, an
- * authorization code grant), or undefined: the caller answers 401. An
- * application's own token (subject = client) is not a user's.
+ * A user's ACCESS_TOKEN (a login session or an authorization code grant).
+ * An application's own token (subject = client) is not a user's.
  */
-export async function userPrincipal(req: FastifyRequest, deps: GatewayDeps): Promise<Principal | undefined> {
-  const token = bearerToken(req);
-  if (!token || !deps.verifyAccessToken) return undefined;
-  const p = await deps.verifyAccessToken(token);
-  if (!p || !p.clientId || !p.subject || p.subject === p.clientId) return undefined;
-  return p;
+export const isUserToken = (p: Principal) => Boolean(p.clientId && p.subject && p.subject !== p.clientId);
+
+/** Bearer rule of the user's routes: anything but a user's token is not a valid token here (401). */
+export const userToken: BearerRule = (p) => isUserToken(p) || { error: "invalid_token", description: "the ACCESS_TOKEN of the user is required" };
+
+/**
+ * The application a user's token acts for: the `app_id` claim of a public
+ * client's token (its client_id is then an entry point id), else its client.
+ */
+export function applicationOf(p: Principal): string {
+  return typeof p.claims.app_id === "string" && p.claims.app_id !== "" ? p.claims.app_id : (p.clientId ?? "");
 }

@@ -1,5 +1,5 @@
 import { USER_SCOPES } from "@gatehouse/rpc";
-import type { HostedApp, HostedApps } from "./applications.ts";
+import type { HostedApp, OAuthClients } from "./applications.ts";
 import type { PendingAuthorization } from "./form-token.ts";
 import { redirectUriAllowed } from "./redirect-uri.ts";
 
@@ -10,6 +10,8 @@ const SCOPE = /^[\x21\x23-\x5B\x5D-\x7E]+(?: [\x21\x23-\x5B\x5D-\x7E]+)*$/;
 const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 const MAX_VALUE = 2048;
 const MAX_NONCE = 512;
+// RFC 5321: an address fits in 254 characters; a longer hint is not an email to prefill.
+const MAX_LOGIN_HINT = 254;
 
 /** Why the request cannot even be answered at its redirect URI (RFC 6749 section 4.1.2.1: never redirect then). */
 export type PageProblem = "client_missing" | "client_unknown" | "redirect_missing" | "redirect_invalid" | "request_malformed";
@@ -38,12 +40,14 @@ export function authorizationParams(raw: unknown): { params: Record<string, stri
  * redirect URI are known, a problem is shown on a page. After that, every
  * problem goes back to the client's redirect URI with `error` and `state`.
  */
-export async function checkAuthorizationRequest(apps: HostedApps, raw: unknown): Promise<AuthorizationOutcome> {
+export async function checkAuthorizationRequest(clients: OAuthClients, raw: unknown): Promise<AuthorizationOutcome> {
   const { params: p, repeated } = authorizationParams(raw);
   if (repeated.includes("client_id") || repeated.includes("redirect_uri")) return { kind: "page", problem: "request_malformed" };
   if (!p.client_id) return { kind: "page", problem: "client_missing" };
-  const app = p.client_id.length <= 256 ? await apps(p.client_id) : undefined;
-  if (!app) return { kind: "page", problem: "client_unknown" };
+  // An application, or one of its entry points as a public client (contract section 9).
+  const client = await clients.client(p.client_id);
+  if (!client) return { kind: "page", problem: "client_unknown" };
+  const app = client.app;
   // Required even with a single registered URI (OpenID Connect and OAuth 2.1 ask for it; no guessing).
   if (!p.redirect_uri) return { kind: "page", problem: "redirect_missing" };
   if (!redirectUriAllowed(p.redirect_uri, app.redirectUris)) return { kind: "page", problem: "redirect_invalid" };
@@ -58,7 +62,7 @@ export async function checkAuthorizationRequest(apps: HostedApps, raw: unknown):
   if (p.response_mode !== undefined && p.response_mode !== "query") return fail("invalid_request", "only response_mode=query is supported");
   if (p.request !== undefined) return fail("request_not_supported", "request objects are not supported");
   if (p.request_uri !== undefined) return fail("request_uri_not_supported", "request_uri is not supported");
-  for (const name of ["state", "nonce", "scope", "entrypoint", "ui_locales", "prompt"]) {
+  for (const name of ["state", "nonce", "scope", "entrypoint", "ui_locales", "prompt", "login_hint", "max_age"]) {
     if ((p[name]?.length ?? 0) > MAX_VALUE) return fail("invalid_request", `${name} is too long`);
   }
   const scope = p.scope ?? DEFAULT_SCOPE;
@@ -73,17 +77,29 @@ export async function checkAuthorizationRequest(apps: HostedApps, raw: unknown):
   if (p.code_challenge_method !== "S256") return fail("invalid_request", "code_challenge_method must be S256");
   if (!S256_CHALLENGE.test(p.code_challenge)) return fail("invalid_request", "code_challenge must be 43 base64url characters (S256)");
   if ((p.nonce?.length ?? 0) > MAX_NONCE) return fail("invalid_request", "nonce is too long");
-  // No single sign-on session exists at the authorization server, so a silent request cannot succeed.
-  if (p.prompt?.split(" ").includes("none")) return fail("login_required", "the user must log in");
-  const entrypoint = p.entrypoint ? app.entrypoints.find((e) => e.id === p.entrypoint || (e.key !== "" && e.key === p.entrypoint)) : app.entrypoints[0];
-  if (!entrypoint) return fail("invalid_request", "entrypoint is not an entry point of this application");
+  // OpenID Connect Core 3.1.2.1: max_age is a number of seconds. Every sign-in here is fresh (there
+  // is no single sign-on session), so any max_age is met; the ID token carries auth_time.
+  if (p.max_age !== undefined && !/^\d{1,10}$/.test(p.max_age)) return fail("invalid_request", "max_age must be a whole number of seconds");
+  const prompts = p.prompt?.split(" ") ?? [];
+  if (prompts.includes("none") && prompts.length > 1) return fail("invalid_request", "prompt=none cannot be combined with other values");
+  // No single sign-on session exists at the authorization server, so a silent request cannot succeed
+  // and prompt=login is what always happens.
+  if (prompts.includes("none")) return fail("login_required", "the user must log in");
+  const named = p.entrypoint ? app.entrypoints.find((e) => e.id === p.entrypoint || (e.key !== "" && e.key === p.entrypoint)) : undefined;
+  if (p.entrypoint && !named) return fail("invalid_request", "entrypoint is not an entry point of this application");
+  // A public client is its entry point: another one cannot be chosen.
+  if (client.entrypointId && named && named.id !== client.entrypointId) return fail("invalid_request", "a public client signs in through its own entry point");
+  const entrypoint = client.entrypointId ? app.entrypoints.find((e) => e.id === client.entrypointId) : (named ?? app.entrypoints[0]);
+  if (!entrypoint) return fail("invalid_request", "the application has no entry point");
+  const loginHint = p.login_hint && p.login_hint.length <= MAX_LOGIN_HINT && p.login_hint.includes("@") && !/\p{Cc}/u.test(p.login_hint) ? p.login_hint : undefined;
   const locale = p.ui_locales?.split(" ").map((l) => l.split("-")[0]!.toLowerCase()).find((l) => l === "en" || l === "es");
 
   return {
     kind: "login",
     app,
     pending: {
-      clientId: app.clientId,
+      clientId: client.clientId,
+      ...(client.clientId === app.clientId ? {} : { applicationId: app.clientId }),
       redirectUri,
       ...(state === undefined ? {} : { state }),
       scope: scopes.join(" "),
@@ -91,6 +107,7 @@ export async function checkAuthorizationRequest(apps: HostedApps, raw: unknown):
       ...(p.nonce ? { nonce: p.nonce } : {}),
       entrypointId: entrypoint.id,
       ...(locale === "en" || locale === "es" ? { locale } : {}),
+      ...(loginHint ? { loginHint } : {}),
     },
   };
 }

@@ -3,7 +3,10 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 
 /** The validated authorization request the hosted login form carries back (signed, so it cannot be altered). */
 export interface PendingAuthorization {
+  /** The OAuth client: the application, or its entry point acting as a public client. */
   clientId: string;
+  /** The application, when clientId is a public client (an entry point id); the login signs in as it. */
+  applicationId?: string;
   redirectUri: string;
   state?: string;
   scope: string;
@@ -12,6 +15,8 @@ export interface PendingAuthorization {
   entrypointId: string;
   /** ui_locales choice, when the client made one. */
   locale?: "en" | "es";
+  /** OpenID Connect login_hint, when it is an email: prefills the email input. */
+  loginHint?: string;
 }
 
 interface FormTokenBody extends PendingAuthorization {

@@ -31,7 +31,8 @@ export async function submitLogin(
 ) {
   const lang = pageLocale(req, pending);
   const view: HostedView = { h, req, reply, app, pending, lang };
-  const caller = { clientId: pending.clientId, entrypointId: pending.entrypointId, sourceId: "unknown", clientAddress: req.ip, locale: lang };
+  // A public client (an entry point id) signs its users in as its application.
+  const caller = { clientId: pending.applicationId ?? pending.clientId, entrypointId: pending.entrypointId, sourceId: "unknown", clientAddress: req.ip, locale: lang };
   const authorization = authorizationRequest(pending);
   // The second step: the code for the MFA token of a 428.
   if (form.mfa_token !== undefined) {

@@ -48,7 +48,8 @@ export function showLogin(
   return sendPage(
     reply,
     opts.status ?? 200,
-    loginPage({ lang, appName: app.displayName || app.clientId, entrypointName: entrypoint?.displayName ?? "", formToken, ...opts }),
+    // OpenID Connect login_hint prefills the email until the user types one.
+    loginPage({ lang, appName: app.displayName || app.clientId, entrypointName: entrypoint?.displayName ?? "", formToken, email: pending.loginHint, ...opts }),
   );
 }
 
@@ -73,6 +74,7 @@ export function restartUrl(pending: PendingAuthorization): string {
   if (pending.nonce) q.set("nonce", pending.nonce);
   q.set("entrypoint", pending.entrypointId);
   if (pending.locale) q.set("ui_locales", pending.locale);
+  if (pending.loginHint) q.set("login_hint", pending.loginHint);
   return `authorize?${q.toString()}`;
 }
 

@@ -1,4 +1,5 @@
 import fp from "fastify-plugin";
+import type { Principal } from "@gatehouse/rpc";
 import { pickLocale, type Locale } from "@gatehouse/errors";
 
 declare module "fastify" {
@@ -7,6 +8,10 @@ declare module "fastify" {
     locale: Locale;
     /** `sc=true`: the caller wants one validation error per call. */
     singleError: boolean;
+    /** The route takes a bearer token: its 401 and 403 answers carry an RFC 6750 challenge (http/bearer-guard.ts). */
+    bearerProtected: boolean;
+    /** Who the bearer token stands for, once the route's bearer guard accepted it. */
+    principal: Principal | null;
   }
 }
 
@@ -15,6 +20,8 @@ export const requestContext = fp(async (app) => {
   app.decorateRequest("startedAt", 0);
   app.decorateRequest("locale", "en");
   app.decorateRequest("singleError", false);
+  app.decorateRequest("bearerProtected", false);
+  app.decorateRequest("principal", null);
   app.addHook("onRequest", async (req, reply) => {
     req.startedAt = performance.now();
     req.locale = pickLocale(req.headers["accept-language"]);

@@ -3,10 +3,10 @@ import type { Config } from "@gatehouse/config";
 import { createGateway } from "@gatehouse/gateway";
 import { openKv } from "@gatehouse/kv";
 import type { Logger } from "@gatehouse/logging";
-import { AssertionsService, AuthService, MfaService, RegistryService, UsersService } from "@gatehouse/proto";
+import { AssertionsService, AuthService, MfaService, RedirectOriginsService, RegistryService, UsersService } from "@gatehouse/proto";
 import { callerInterceptors, httpTransport, InternalTokens } from "@gatehouse/rpc";
 import { loadKeyRing } from "@gatehouse/secrets";
-import { accessTokenVerifier } from "../wiring.ts";
+import { accessTokenVerifier, kvApplicationChanges } from "../wiring.ts";
 
 /**
  * The public REST gateway over registry, auth and users. It keeps no data: the
@@ -31,6 +31,9 @@ export async function serveGateway(config: Config, logger: Logger): Promise<() =
       users: createClient(UsersService, httpTransport(urls.users, caller)),
       mfa: createClient(MfaService, httpTransport(urls.users, caller)),
       assertions: createClient(AssertionsService, httpTransport(urls.registry, caller)),
+      origins: createClient(RedirectOriginsService, httpTransport(urls.registry, caller)),
+      // Without Redis the registry's notices do not reach this process: the caches expire on their own.
+      onApplicationChanged: config.redisUrl ? kvApplicationChanges(kv) : undefined,
       verifyAccessToken: accessTokenVerifier(config, kv, () => auth),
       hostedLoginKey: keys.mac("hosted-login"),
       config,

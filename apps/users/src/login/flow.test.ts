@@ -11,6 +11,7 @@ import type { ResolvedEntrypoint } from "../ports.ts";
 import { createLoginFlow, type LoginFlow } from "./flow.ts";
 
 const PASSWORD = "correct horse battery";
+const OTHER_APP_ENTRYPOINT = "100000000002_web";
 const STEP = 30_000;
 
 // The login flow on its own, over the real stores, with in-memory fakes of
@@ -37,7 +38,9 @@ describe.each(backends)("the login flow on %s", (_name, open) => {
       entrypoints: async (id): Promise<ResolvedEntrypoint | undefined> => {
         lookups.push(id);
         const ep = Object.values(ENTRYPOINTS).find((e) => e.id === id);
-        return ep ? { entrypoint: ep, clientId: CLIENT_ID, mfa: mfaPolicy } : undefined;
+        if (ep) return { entrypoint: ep, clientId: CLIENT_ID, mfa: mfaPolicy };
+        // An entry point of another application.
+        return id === OTHER_APP_ENTRYPOINT ? { entrypoint: ENTRYPOINTS.web!, clientId: "100000000002" } : undefined;
       },
       assertions: async (typologies) => catalog.filter((a) => typologies.includes(a.typology)),
       grants,
@@ -160,5 +163,19 @@ describe.each(backends)("the login flow on %s", (_name, open) => {
       expect(f.message).toBe("From is not an entry point of this application");
     }
     expect((await failure(login(u.email, { password: "wrong password" }))).reason).toBe("INVALID_CREDENTIALS");
+  });
+
+  it("gives a public client (an entry point of the caller's application, contract section 9) the code; not another application's entry point", async () => {
+    const u = await registered();
+    await h.users.confirmIdentifier({ userId: u.id, key: "email", code: u.code });
+    for (const publicClient of [ENTRYPOINTS.web!.id, ENTRYPOINTS.open!.id]) {
+      outcomeOf(await login(u.email, { authorization: authorization(publicClient) }), "authorizationCode");
+      expect(grants.codes.at(-1)).toMatchObject({ userId: u.id, request: { clientId: publicClient } });
+    }
+    for (const foreign of [OTHER_APP_ENTRYPOINT, `${CLIENT_ID}_nope`]) {
+      const f = await failure(login(u.email, { password: "wrong password", authorization: authorization(foreign) }));
+      expect(f.reason).toBe("VALIDATION_FAILED");
+      expect(f.violations).toEqual([expect.objectContaining({ field: "authorization_request.client_id", code: "invalid_value" })]);
+    }
   });
 });

@@ -80,7 +80,7 @@ export function createLoginFlow(deps: UsersDeps) {
   return {
     async login(req: LoginRequest): Promise<LoginOutcome> {
       const resolved = await entrypointOf(deps.entrypoints, req.caller);
-      checkAuthorizationRequest(req.authorization, resolved);
+      await checkAuthorizationRequest(deps.entrypoints, req.authorization, resolved);
       const answers = await terms.readLoginAnswers(resolved.entrypoint, req.assertions);
       const user = await checkCredentials(credentials, { email: req.email, password: req.password, clientAddress: req.caller?.clientAddress ?? "" });
       // The account's own state (issue 12: a locked account answers ACCOUNT_LOCKED, 403) belongs here:
@@ -92,7 +92,7 @@ export function createLoginFlow(deps: UsersDeps) {
 
     async completeMfa(req: MfaCompletion): Promise<LoginOutcome> {
       const resolved = await entrypointOf(deps.entrypoints, req.caller);
-      checkAuthorizationRequest(req.authorization, resolved);
+      await checkAuthorizationRequest(deps.entrypoints, req.authorization, resolved);
       const passed = await passMfaStep(factor, { mfaToken: req.mfaToken, code: req.code, clientId: resolved.clientId, entrypointId: resolved.entrypoint.id });
       if ("again" in passed) return outcome({ case: "mfaRequired", value: passed.again });
       deps.logger.info({ userId: passed.user.id }, "mfa passed");

@@ -1,7 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { validationError } from "@gatehouse/errors";
 import { LoginSessionSchema, ProfileIncompleteSchema, type AuthorizationRequest } from "@gatehouse/proto";
-import type { LoginGrants, ResolvedEntrypoint } from "../ports.ts";
+import type { EntrypointDirectory, LoginGrants, ResolvedEntrypoint } from "../ports.ts";
 import { toUser } from "../users/model.ts";
 import type { LoginContext, LoginOutcomeCase } from "./steps.ts";
 
@@ -10,13 +10,20 @@ export type Grant = Extract<LoginOutcomeCase, { case: "session" | "authorization
 
 /**
  * The hosted login's authorization request must be for the application the
- * login is for (the caller's, which owns the entry point); the gateway has
- * checked the rest. Checked before the password: bad input changes nothing.
+ * login is for (the caller's, which owns the entry point), or for one of its
+ * entry points acting as a public client (contract section 9: the login then
+ * signs in as the application); the gateway has checked the rest. Checked
+ * before the password: bad input changes nothing.
  */
-export function checkAuthorizationRequest(request: AuthorizationRequest | undefined, resolved: ResolvedEntrypoint): void {
-  if (request && request.clientId !== resolved.clientId) {
-    throw validationError([{ field: "authorization_request.client_id", code: "invalid_value", description: "not the caller's application" }]);
-  }
+export async function checkAuthorizationRequest(
+  entrypoints: EntrypointDirectory,
+  request: AuthorizationRequest | undefined,
+  resolved: ResolvedEntrypoint,
+): Promise<void> {
+  if (!request || request.clientId === resolved.clientId) return;
+  const publicClient = request.clientId === resolved.entrypoint.id ? resolved : request.clientId ? await entrypoints(request.clientId) : undefined;
+  if (publicClient?.clientId === resolved.clientId) return;
+  throw validationError([{ field: "authorization_request.client_id", code: "invalid_value", description: "not the caller's application" }]);
 }
 
 /** The session of the caller's application, or the code of the authorization request: the auth service's part. */

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { GatewayDeps } from "../../deps.ts";
-import { appPrincipal, callerOf } from "../../http/app-token.ts";
-import { sendError } from "../../http/envelope.ts";
+import { appToken, callerOf } from "../../http/app-token.ts";
+import { requireBearer } from "../../http/bearer-guard.ts";
 import { sendLoginOutcome } from "../../login/outcomes.ts";
 import { errorResponses } from "../../schemas/common.ts";
 import { MfaLoginBody, MfaRequiredEnvelope } from "../../schemas/mfa.ts";
@@ -19,6 +19,7 @@ export const accessMfaRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app
   app.post(
     "/activityid/v1/user/access/mfa",
     {
+      onRequest: requireBearer(deps.verifyAccessToken, appToken),
       schema: {
         summary: "Finish a login with the MFA code",
         tags: ["users"],
@@ -30,8 +31,7 @@ export const accessMfaRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app
       },
     },
     async (req, reply) => {
-      const principal = await appPrincipal(req, deps);
-      if (!principal) return sendError(reply, "UNAUTHENTICATED", { details: "Authorization: Bearer <APP_TOKEN> required" });
+      const principal = req.principal!;
       const res = await deps.mfa!.completeMfaLogin({
         caller: callerOf(req, principal.clientId!, ""),
         mfaToken: req.body.token,

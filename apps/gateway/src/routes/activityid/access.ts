@@ -1,7 +1,8 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { GatewayDeps } from "../../deps.ts";
-import { appPrincipal, callerOf } from "../../http/app-token.ts";
+import { appToken, callerOf } from "../../http/app-token.ts";
+import { requireBearer } from "../../http/bearer-guard.ts";
 import { sendError } from "../../http/envelope.ts";
 import { sendLoginOutcome } from "../../login/outcomes.ts";
 import { TermsRequired } from "../../schemas/assertions.ts";
@@ -20,6 +21,7 @@ export const accessRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, d
   app.post(
     "/activityid/v1/user/access",
     {
+      onRequest: requireBearer(deps.verifyAccessToken, appToken),
       schema: {
         summary: "Log a user in",
         tags: ["users"],
@@ -31,8 +33,7 @@ export const accessRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, d
       },
     },
     async (req, reply) => {
-      const principal = await appPrincipal(req, deps);
-      if (!principal) return sendError(reply, "UNAUTHENTICATED", { details: "Authorization: Bearer <APP_TOKEN> required" });
+      const principal = req.principal!;
       if (req.body.actor.id !== principal.clientId) {
         return sendError(reply, "VALIDATION_FAILED", { violations: [{ field: "actor.id", code: "invalid_value" }] });
       }

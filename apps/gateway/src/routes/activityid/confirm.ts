@@ -4,7 +4,8 @@ import { errorFacts } from "@gatehouse/errors";
 import type { GatewayDeps } from "../../deps.ts";
 import { sendContent, sendError } from "../../http/envelope.ts";
 import { userToJson } from "../../http/user-json.ts";
-import { userPrincipal } from "../../http/user-token.ts";
+import { requireBearer } from "../../http/bearer-guard.ts";
+import { userToken } from "../../http/user-token.ts";
 import { errorResponses, ScQuery } from "../../schemas/common.ts";
 import { UserContent } from "../../schemas/user.ts";
 
@@ -60,6 +61,7 @@ export const confirmRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app,
   app.post(
     "/activityid/v1/user/confirm",
     {
+      onRequest: requireBearer(deps.verifyAccessToken, userToken),
       schema: {
         summary: "Confirm an identifier by code (the user's access token)",
         tags: ["users"],
@@ -70,10 +72,7 @@ export const confirmRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app,
       },
     },
     async (req, reply) => {
-      const principal = await userPrincipal(req, deps);
-      if (!principal) {
-        return sendError(reply, "UNAUTHENTICATED", { details: "Authorization: Bearer <ACCESS_TOKEN> of the user required" });
-      }
+      const principal = req.principal!;
       try {
         const res = await deps.users!.confirmIdentifier({ userId: principal.subject, key: req.body.id, code: req.body.code });
         return sendContent(reply, 200, { user: userToJson(res.user!) });

@@ -2,9 +2,10 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import Type from "typebox";
 import { errorFacts } from "@gatehouse/errors";
 import type { GatewayDeps } from "../../deps.ts";
-import { sendContent, sendError } from "../../http/envelope.ts";
+import { sendContent } from "../../http/envelope.ts";
 import { userIdJson } from "../../http/user-json.ts";
-import { userPrincipal } from "../../http/user-token.ts";
+import { requireBearer, type BearerRule } from "../../http/bearer-guard.ts";
+import { userToken } from "../../http/user-token.ts";
 import { errorResponses, Result } from "../../schemas/common.ts";
 
 /**
@@ -13,10 +14,18 @@ import { errorResponses, Result } from "../../schemas/common.ts";
  * access tokens are refused at once (revocation mark). connect_state moves
  * to `notConnected`.
  */
+/** A user's token of a login session (its sid names what to end). */
+const sessionToken: BearerRule = (p, req) => {
+  const user = userToken(p, req);
+  if (user !== true) return user;
+  return typeof p.claims.sid === "string" || { error: "invalid_token", description: "the ACCESS_TOKEN of a login session is required" };
+};
+
 export const logoutRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, deps) => {
   app.post(
     "/activityid/v1/user/logout",
     {
+      onRequest: requireBearer(deps.verifyAccessToken, sessionToken),
       schema: {
         summary: "Log the user out (ends the session and its refresh tokens)",
         tags: ["users"],
@@ -28,11 +37,9 @@ export const logoutRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, d
       },
     },
     async (req, reply) => {
-      const user = await userPrincipal(req, deps);
-      const sid = typeof user?.claims.sid === "string" ? user.claims.sid : "";
-      if (!user || !sid) return sendError(reply, "UNAUTHENTICATED", { details: "Authorization: Bearer <ACCESS_TOKEN> of a login session required" });
+      const user = req.principal!;
       try {
-        await deps.auth.revokeUserSession({ sessionId: sid });
+        await deps.auth.revokeUserSession({ sessionId: String(user.claims.sid) });
       } catch (err) {
         // Ended meanwhile (a parallel logout): the outcome is the same.
         if (errorFacts(err).reason !== "SESSION_NOT_FOUND") throw err;

@@ -1,19 +1,23 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply } from "fastify";
+import type { Principal } from "@gatehouse/rpc";
 import Type from "typebox";
 import type { GatewayDeps } from "../../deps.ts";
-import { appPrincipal } from "../../http/app-token.ts";
+import { isAppToken } from "../../http/app-token.ts";
+import { requireBearer, type BearerRule } from "../../http/bearer-guard.ts";
 import { sendContent, sendError } from "../../http/envelope.ts";
-import { userPrincipal } from "../../http/user-token.ts";
+import { applicationOf, isUserToken, userToken } from "../../http/user-token.ts";
 import { errorResponses, Result } from "../../schemas/common.ts";
 import { TotpConfirmBody, TotpDisableBody, TotpEnrollBody } from "../../schemas/mfa.ts";
 
+/** Enrolment takes the user's ACCESS_TOKEN, or the APP_TOKEN of a login that answered 428 (with that 428's token in the body). */
+const userOrAppToken: BearerRule = (p) =>
+  isUserToken(p) || isAppToken(p) || { error: "invalid_token", description: "the ACCESS_TOKEN of the user, or an APP_TOKEN with the 428's token, is required" };
+
 /** Who enrols: the user of an access token, or the user of a 428's MFA token presented with the APP_TOKEN of that login. */
-async function subjectOf(req: FastifyRequest, deps: GatewayDeps, mfaToken: string | undefined) {
-  const user = await userPrincipal(req, deps);
-  if (user) return { userId: user.subject, mfaToken: "", caller: { clientId: user.clientId! } };
-  const appToken = mfaToken ? await appPrincipal(req, deps) : undefined;
-  if (appToken) return { userId: "", mfaToken: mfaToken!, caller: { clientId: appToken.clientId! } };
+function subjectOf(p: Principal, mfaToken: string | undefined) {
+  if (isUserToken(p)) return { userId: p.subject, mfaToken: "", caller: { clientId: applicationOf(p) } };
+  if (mfaToken) return { userId: "", mfaToken, caller: { clientId: p.clientId! } };
   return undefined;
 }
 
@@ -27,10 +31,12 @@ const unauthenticated = (reply: FastifyReply) =>
  */
 export const mfaRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, deps) => {
   const common = { tags: ["users"], security: [{ bearer: [] }] };
+  const enrolling = requireBearer(deps.verifyAccessToken, userOrAppToken);
 
   app.post(
     "/activityid/v1/user/mfa/totp",
     {
+      onRequest: enrolling,
       schema: {
         ...common,
         summary: "Enrol a TOTP authenticator",
@@ -42,7 +48,7 @@ export const mfaRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, dep
       },
     },
     async (req, reply) => {
-      const who = await subjectOf(req, deps, req.body?.token);
+      const who = subjectOf(req.principal!, req.body?.token);
       if (!who) return unauthenticated(reply);
       const res = await deps.mfa!.enrollTotp(who);
       reply.header("cache-control", "no-store");
@@ -53,6 +59,7 @@ export const mfaRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, dep
   app.post(
     "/activityid/v1/user/mfa/totp/confirm",
     {
+      onRequest: enrolling,
       schema: {
         ...common,
         summary: "Turn TOTP on with a first code",
@@ -64,7 +71,7 @@ export const mfaRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, dep
       },
     },
     async (req, reply) => {
-      const who = await subjectOf(req, deps, req.body.token);
+      const who = subjectOf(req.principal!, req.body.token);
       if (!who) return unauthenticated(reply);
       const res = await deps.mfa!.confirmTotp({ ...who, code: req.body.code });
       return sendContent(reply, 200, { mfa: { methods: ["totp"], recovery_codes: res.recoveryCodes } });
@@ -74,6 +81,7 @@ export const mfaRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, dep
   app.post(
     "/activityid/v1/user/mfa/totp/disable",
     {
+      onRequest: requireBearer(deps.verifyAccessToken, userToken),
       schema: {
         ...common,
         summary: "Turn TOTP off (password or code)",
@@ -82,14 +90,13 @@ export const mfaRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, dep
       },
     },
     async (req, reply) => {
-      const user = await userPrincipal(req, deps);
-      if (!user) return sendError(reply, "UNAUTHENTICATED", { details: "Authorization: Bearer <ACCESS_TOKEN> of the user required" });
+      const user = req.principal!;
       if (!req.body.password && !req.body.code) return sendError(reply, "VALIDATION_FAILED", { violations: [{ field: "password", code: "required" }] });
       await deps.mfa!.disableTotp({
         userId: user.subject,
         password: req.body.password ?? "",
         code: req.body.code ?? "",
-        caller: { clientId: user.clientId!, clientAddress: req.ip, locale: req.locale },
+        caller: { clientId: applicationOf(user), clientAddress: req.ip, locale: req.locale },
       });
       return sendContent(reply, 200, { mfa: { methods: [] } });
     },

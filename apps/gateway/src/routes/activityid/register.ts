@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { GatewayDeps } from "../../deps.ts";
-import { appPrincipal, callerOf } from "../../http/app-token.ts";
+import { appToken, callerOf } from "../../http/app-token.ts";
+import { requireBearer } from "../../http/bearer-guard.ts";
 import { sendContent, sendError } from "../../http/envelope.ts";
 import { sessionToJson, userToJson } from "../../http/user-json.ts";
 import { errorResponses, ScQuery } from "../../schemas/common.ts";
@@ -12,6 +13,7 @@ export const registerRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app,
   app.post(
     "/activityid/v1/user/register",
     {
+      onRequest: requireBearer(deps.verifyAccessToken, appToken),
       schema: {
         summary: "Register a user through an entry point",
         tags: ["users"],
@@ -23,8 +25,7 @@ export const registerRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app,
       },
     },
     async (req, reply) => {
-      const principal = await appPrincipal(req, deps);
-      if (!principal) return sendError(reply, "UNAUTHENTICATED", { details: "Authorization: Bearer <APP_TOKEN> required" });
+      const principal = req.principal!;
       if (req.body.actor.id !== principal.clientId) {
         return sendError(reply, "VALIDATION_FAILED", { violations: [{ field: "actor.id", code: "invalid_value" }] });
       }

@@ -9,7 +9,8 @@ import { checkCodeVerifier } from "../../http/code-verifier.ts";
 import { sendContent, sendError } from "../../http/envelope.ts";
 import { sendPartial } from "../../http/partial.ts";
 import { userToJson } from "../../http/user-json.ts";
-import { userPrincipal } from "../../http/user-token.ts";
+import { requireBearer, type BearerRule } from "../../http/bearer-guard.ts";
+import { applicationOf, userToken } from "../../http/user-token.ts";
 import { errorResponses } from "../../schemas/common.ts";
 import { MfaRequiredEnvelope } from "../../schemas/mfa.ts";
 import { PatchEnvelope, PatchQuery, ReplaceEnvelope, UserContent, UserContentIncomplete, UserHeaders } from "../../schemas/user.ts";
@@ -39,25 +40,43 @@ function sendUpdated(reply: FastifyReply, res: UpdateUserResponse) {
   return sendPartial(reply, content, "confirmation_pending", res.pendingFields.map((field) => ({ field, code: "confirmation_pending" })));
 }
 
+/** The `code_verifier` query parameter when given once. */
+const verifierOf = (req: FastifyRequest) => {
+  const v = (req.query as Record<string, unknown> | undefined)?.code_verifier;
+  return typeof v === "string" ? v : undefined;
+};
+
 /**
- * Replace and patch (spec endpoints 2 and 3). Checks in order: envelope
- * (400, by the schema), the user's token (401), actor.id against the token
+ * The user's token; a CHALLENGE_CODE_TOKEN needs its verifier on PATCH
+ * (contract section 4: 401 without it or with a wrong one), checked with the
+ * token, before the body.
+ */
+const updateToken: BearerRule = (p, req) => {
+  const user = userToken(p, req);
+  if (user !== true) return user;
+  if (checkCodeVerifier(p, verifierOf(req), req.method === "PATCH") !== "refused") return true;
+  return { error: "invalid_token", description: "code_verifier missing or not matching the token's code_challenge" };
+};
+
+/**
+ * Replace and patch (spec endpoints 2 and 3). Checks in order: the user's
+ * token and a CHALLENGE_CODE_TOKEN's verifier (401, before the body),
+ * envelope (400, by the schema), actor.id against the token's application
  * or the path (400), then the users service: From an entry point of the
  * token's application (403), the target (404), its owner (403), the password
  * (403), the entry point's rules (416), the confirmation queue (502).
  */
 export const updateRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, deps) => {
   async function update(req: FastifyRequest, reply: FastifyReply, call: (p: { clientId: string; subject: string }) => UpdateCall | undefined) {
-    const principal = await userPrincipal(req, deps);
-    if (!principal) return sendError(reply, "UNAUTHENTICATED", { details: "Authorization: Bearer <ACCESS_TOKEN> of the user required" });
-    // A CHALLENGE_CODE_TOKEN needs its verifier on PATCH (contract section 4); on replace a verifier is optional.
-    const challenge = checkCodeVerifier(principal, (req.query as { code_verifier?: string } | undefined)?.code_verifier, req.method === "PATCH");
-    if (challenge === "refused") return sendError(reply, "UNAUTHENTICATED", { details: "code_verifier missing or not matching the token's code_challenge" });
-    const c = call({ clientId: principal.clientId!, subject: principal.subject });
+    const principal = req.principal!;
+    // Checked by the guard; "verified" lets the password be omitted (on replace a verifier is optional).
+    const challenge = checkCodeVerifier(principal, verifierOf(req), req.method === "PATCH");
+    const clientId = applicationOf(principal);
+    const c = call({ clientId, subject: principal.subject });
     if (!c) return sendError(reply, "VALIDATION_FAILED", { violations: [{ field: "actor.id", code: "invalid_value" }] });
     // Errors, the step-up's 428 (`content.mfa` from its MfaRequired, `object.mfaCode` required) included, are the error handler's.
     const res = await deps.users!.updateUser({
-      caller: callerOf(req, principal.clientId!, c.sourceId),
+      caller: callerOf(req, clientId, c.sourceId),
       mode: c.mode,
       actorUserId: principal.subject,
       ...c.target,
@@ -69,10 +88,11 @@ export const updateRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, 
   }
 
   const common = { tags: ["users"], security: [{ bearer: [] }], headers: UserHeaders, response: responses };
+  const onRequest = requireBearer(deps.verifyAccessToken, updateToken);
 
   app.post(
     "/activityid/v1/user/update",
-    { schema: { ...common, summary: "Replace the logged user's data", body: ReplaceEnvelope } },
+    { onRequest, schema: { ...common, summary: "Replace the logged user's data", body: ReplaceEnvelope } },
     (req, reply) =>
       update(req, reply, (p) =>
         req.body.actor.id !== p.clientId
@@ -98,12 +118,12 @@ export const updateRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, 
   const params = { type: "object", properties: { id: { type: "string", minLength: 1, maxLength: 64 } }, required: ["id"] } as const;
   app.patch(
     "/activityid/v1/user/update/:id",
-    { schema: { ...common, summary: "Patch a user by object_id", params, querystring: PatchQuery, body: PatchEnvelope } },
+    { onRequest, schema: { ...common, summary: "Patch a user by object_id", params, querystring: PatchQuery, body: PatchEnvelope } },
     patch((id) => ({ targetUserId: id })),
   );
   app.patch(
     "/activityid/v1/user/update/pulse-id/:id",
-    { schema: { ...common, summary: "Patch a user by pulse_id", params, querystring: PatchQuery, body: PatchEnvelope } },
+    { onRequest, schema: { ...common, summary: "Patch a user by pulse_id", params, querystring: PatchQuery, body: PatchEnvelope } },
     patch((id) => ({ targetPulseId: id })),
   );
 };

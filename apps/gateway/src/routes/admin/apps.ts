@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import Type from "typebox";
+import { ADMIN_SCOPE } from "@gatehouse/rpc";
 import type { GatewayDeps } from "../../deps.ts";
-import { asCaller, bearerToken } from "../../http/bearer.ts";
-import { sendContent, sendError } from "../../http/envelope.ts";
+import { asCaller } from "../../http/bearer.ts";
+import { anyScope, requireBearer } from "../../http/bearer-guard.ts";
+import { sendContent } from "../../http/envelope.ts";
 import { errorResponses, Result } from "../../schemas/common.ts";
 
 const AppSettings = Type.Object(
@@ -17,10 +19,13 @@ const AppSettingsOut = Type.Object({ id: Type.String(), whitelist: Type.Array(Ty
 
 /** /admin/v1/apps: operator operations on applications (contract sections 6 and 7). */
 export const adminAppsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, deps) => {
+  // The operator's token is checked here first (401/403 before the body), then forwarded: the registry checks it again.
+  const operator = requireBearer(deps.verifyAccessToken, anyScope(ADMIN_SCOPE));
   // PATCH: the context.url whitelist, the default callback ("" = the hosted page) and the MFA policy; each only when sent.
   app.patch(
     "/admin/v1/apps/:client_id",
     {
+      onRequest: operator,
       schema: {
         summary: "Change an application's whitelist, default callback and MFA policy (audited)",
         tags: ["admin"],
@@ -31,8 +36,6 @@ export const adminAppsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (ap
       },
     },
     async (req, reply) => {
-      const token = bearerToken(req);
-      if (!token) return sendError(reply, "UNAUTHENTICATED", { details: "operator token required" });
       const res = await deps.registry.updateApplicationSettings(
         {
           clientId: req.params.client_id,
@@ -40,7 +43,7 @@ export const adminAppsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (ap
           defaultCallback: req.body.defaultCallback,
           mfa: req.body.mfa,
         },
-        asCaller(token),
+        asCaller(req.principal!.token),
       );
       const s = res.settings!;
       return sendContent(reply, 200, { id: req.params.client_id, whitelist: s.whitelist, defaultCallback: s.defaultCallback, mfa: s.mfa });
@@ -50,6 +53,7 @@ export const adminAppsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (ap
   app.get(
     "/admin/v1/apps/:client_id/password",
     {
+      onRequest: operator,
       schema: {
         summary: "Reveal an application's password (audited)",
         tags: ["admin"],
@@ -59,9 +63,7 @@ export const adminAppsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (ap
       },
     },
     async (req, reply) => {
-      const token = bearerToken(req);
-      if (!token) return sendError(reply, "UNAUTHENTICATED", { details: "operator token required" });
-      const res = await deps.registry.revealClientSecret({ clientId: req.params.client_id, reason: "admin api" }, asCaller(token));
+      const res = await deps.registry.revealClientSecret({ clientId: req.params.client_id, reason: "admin api" }, asCaller(req.principal!.token));
       reply.header("cache-control", "no-store");
       return sendContent(reply, 200, { id: req.params.client_id, password: res.clientSecret });
     },

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import type { FastifyReply, FastifyRequest } from "fastify";
 import Type from "typebox";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { LegalAssertion } from "@gatehouse/proto";
+import { ADMIN_SCOPE } from "@gatehouse/rpc";
 import type { GatewayDeps } from "../../deps.ts";
-import { asCaller, bearerToken } from "../../http/bearer.ts";
-import { sendContent, sendError } from "../../http/envelope.ts";
+import { asCaller } from "../../http/bearer.ts";
+import { anyScope, requireBearer } from "../../http/bearer-guard.ts";
+import { sendContent } from "../../http/envelope.ts";
 import { AssertionContent, AssertionList, AssertionVersions, PublishAssertionBody } from "../../schemas/assertions.ts";
 import { errorResponses, ScQuery } from "../../schemas/common.ts";
 
@@ -24,13 +25,6 @@ function assertionToJson(a: LegalAssertion) {
   };
 }
 
-/** The operator's token, forwarded to the registry (which checks the `admin` scope: 401/403); undefined after a 401. */
-function operatorToken(req: FastifyRequest, reply: FastifyReply): string | undefined {
-  const token = bearerToken(req);
-  if (!token) void sendError(reply, "UNAUTHENTICATED", { details: "Authorization: Bearer <operator token with scope admin> required" });
-  return token;
-}
-
 /**
  * /admin/v1/assertions (contract sections 6 and 7): operators publish legal
  * assertions and new versions of them, list the latest versions and read a
@@ -40,10 +34,13 @@ function operatorToken(req: FastifyRequest, reply: FastifyReply): string | undef
 export const adminAssertionsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, deps) => {
   const assertions = deps.assertions;
   if (!assertions) return;
+  // The operator's token is checked here first (401/403 before the body), then forwarded: the registry checks it again.
+  const operator = requireBearer(deps.verifyAccessToken, anyScope(ADMIN_SCOPE));
 
   app.post(
     "/admin/v1/assertions",
     {
+      onRequest: operator,
       schema: {
         summary: "Publish a legal assertion or a new version of one",
         description: "Operator token with scope admin. The version must be new for the key (409 otherwise) and becomes the latest.",
@@ -55,8 +52,7 @@ export const adminAssertionsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = asy
       },
     },
     async (req, reply) => {
-      const token = operatorToken(req, reply);
-      if (!token) return reply;
+      const token = req.principal!.token;
       const b = req.body;
       const displayName = typeof b.displayName === "string" ? { en: b.displayName } : b.displayName;
       const res = await assertions.publishAssertion(
@@ -82,6 +78,7 @@ export const adminAssertionsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = asy
   app.get(
     "/admin/v1/assertions",
     {
+      onRequest: operator,
       schema: {
         summary: "List the latest version of every legal assertion",
         tags: ["admin"],
@@ -91,8 +88,7 @@ export const adminAssertionsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = asy
       },
     },
     async (req, reply) => {
-      const token = operatorToken(req, reply);
-      if (!token) return reply;
+      const token = req.principal!.token;
       const typologies = req.query.typology ? [req.query.typology] : [];
       const res = await assertions.listAssertions({ typologies }, asCaller(token));
       reply.header("cache-control", "no-store");
@@ -103,6 +99,7 @@ export const adminAssertionsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = asy
   app.get(
     "/admin/v1/assertions/:key",
     {
+      onRequest: operator,
       schema: {
         summary: "Every version of a legal assertion, latest first",
         tags: ["admin"],
@@ -112,8 +109,7 @@ export const adminAssertionsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = asy
       },
     },
     async (req, reply) => {
-      const token = operatorToken(req, reply);
-      if (!token) return reply;
+      const token = req.principal!.token;
       const res = await assertions.getAssertion({ key: req.params.key }, asCaller(token));
       reply.header("cache-control", "no-store");
       return sendContent(reply, 200, { key: req.params.key, versions: res.versions.map(assertionToJson) });

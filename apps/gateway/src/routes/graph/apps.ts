@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import Type from "typebox";
+import { APPS_READ_SCOPE, APPS_WRITE_SCOPE } from "@gatehouse/rpc";
 import { applicationFromJson, applicationToJson } from "../../http/application-json.ts";
-import { asCaller, bearerToken } from "../../http/bearer.ts";
-import { sendContent, sendError } from "../../http/envelope.ts";
+import { asCaller } from "../../http/bearer.ts";
+import { anyScope, requireBearer } from "../../http/bearer-guard.ts";
+import { sendContent } from "../../http/envelope.ts";
 import { ApplicationRequest, Application, CreatedApplication } from "../../schemas/application.ts";
 import { errorResponses, Result, ScQuery } from "../../schemas/common.ts";
 import type { GatewayDeps } from "../../deps.ts";
@@ -12,6 +14,7 @@ export const appsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, de
   app.post(
     "/v2/apps",
     {
+      onRequest: requireBearer(deps.verifyAccessToken, anyScope(APPS_WRITE_SCOPE)),
       schema: {
         summary: "Create an application with its entry points",
         description: "Operator token with scope apps:write. The generated password is returned only here.",
@@ -23,9 +26,7 @@ export const appsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, de
       },
     },
     async (req, reply) => {
-      const token = bearerToken(req);
-      if (!token) return sendError(reply, "UNAUTHENTICATED", { details: "Authorization: Bearer <APP_TOKEN> required" });
-      const res = await deps.registry.createApplication({ application: applicationFromJson(req.body) }, asCaller(token));
+      const res = await deps.registry.createApplication({ application: applicationFromJson(req.body) }, asCaller(req.principal!.token));
       const created = { ...applicationToJson(res.application!), password: res.password };
       reply.header("location", `/v2/apps/${encodeURIComponent(res.application!.id)}`);
       return sendContent(reply, 201, created);
@@ -35,6 +36,7 @@ export const appsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, de
   app.get(
     "/v2/apps/:id",
     {
+      onRequest: requireBearer(deps.verifyAccessToken, anyScope(APPS_READ_SCOPE, APPS_WRITE_SCOPE)),
       schema: {
         summary: "Read an application (never its password)",
         tags: ["graph"],
@@ -44,9 +46,7 @@ export const appsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, de
       },
     },
     async (req, reply) => {
-      const token = bearerToken(req);
-      if (!token) return sendError(reply, "UNAUTHENTICATED", { details: "Authorization: Bearer <APP_TOKEN> required" });
-      const res = await deps.registry.getApplication({ clientId: req.params.id }, asCaller(token));
+      const res = await deps.registry.getApplication({ clientId: req.params.id }, asCaller(req.principal!.token));
       return sendContent(reply, 200, applicationToJson(res.application!));
     },
   );

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { errorFacts, isTransient } from "@gatehouse/errors";
 import type { GatewayDeps } from "../../deps.ts";
-import { hostedApps } from "../../oauth/applications.ts";
+import type { OAuthClients } from "../../oauth/applications.ts";
 import { authorizationParams, checkAuthorizationRequest } from "../../oauth/authorization-request.ts";
 import { formTokens } from "../../oauth/form-token.ts";
+import { otherMethods } from "../../oauth/methods.ts";
 import { pageLocale, redirectToClient, sendMessage, showLogin, submitLogin, type HostedLoginDeps } from "../../oauth/hosted-login.ts";
 import { redirectUriAllowed } from "../../oauth/redirect-uri.ts";
 import { TEXTS } from "../../pages/texts.ts";
@@ -15,8 +16,8 @@ export const AUTHORIZE_PATH = "/oauth2/authorize";
  * authorization code flow with PKCE and the hosted login of an entry point.
  * A POST carrying `form_token` is the login form coming back.
  */
-export const authorizeRoutes: FastifyPluginAsync<GatewayDeps & { hostedLoginKey: (data: string) => string }> = async (app, deps) => {
-  const apps = hostedApps(deps.registry);
+export const authorizeRoutes: FastifyPluginAsync<GatewayDeps & { hostedLoginKey: (data: string) => string; clients: OAuthClients }> = async (app, deps) => {
+  const { clients } = deps;
   const forms = formTokens(deps.hostedLoginKey, { secureCookie: deps.config.publicAuthUrl.startsWith("https:") });
   const h: HostedLoginDeps = { deps, forms };
 
@@ -29,7 +30,7 @@ export const authorizeRoutes: FastifyPluginAsync<GatewayDeps & { hostedLoginKey:
 
   /** An authorization request: a page error, an error redirect, or the login form. */
   async function authorizationRequest(req: FastifyRequest, reply: FastifyReply, raw: unknown) {
-    const outcome = await checkAuthorizationRequest(apps, raw);
+    const outcome = await checkAuthorizationRequest(clients, raw);
     if (outcome.kind === "page") {
       const lang = pageLocale(req);
       return sendMessage(reply, 400, lang, TEXTS[lang].problems[outcome.problem]);
@@ -49,7 +50,7 @@ export const authorizeRoutes: FastifyPluginAsync<GatewayDeps & { hostedLoginKey:
     const pending = forms.verify(req, form.form_token ?? "");
     const lang = pageLocale(req, pending);
     if (!pending) return sendMessage(reply, 400, lang, TEXTS[lang].formExpired);
-    const found = await apps(pending.clientId);
+    const found = (await clients.client(pending.clientId))?.app;
     // The application may have changed since the form was shown: check again, and never redirect if it did.
     if (!found || !redirectUriAllowed(pending.redirectUri, found.redirectUris) || !found.entrypoints.some((e) => e.id === pending.entrypointId)) {
       return sendMessage(reply, 400, lang, TEXTS[lang].formExpired);
@@ -79,4 +80,5 @@ export const authorizeRoutes: FastifyPluginAsync<GatewayDeps & { hostedLoginKey:
       return unavailable(req, reply, err);
     }
   });
+  otherMethods(app, AUTHORIZE_PATH, ["GET", "POST"]);
 };

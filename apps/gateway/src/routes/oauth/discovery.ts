@@ -1,19 +1,29 @@
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyPluginAsync, FastifyReply } from "fastify";
 import type { GatewayDeps } from "../../deps.ts";
 import { cached } from "../../http/cache.ts";
+import { otherMethods } from "../../oauth/methods.ts";
 
 /** Claims of the ID token and the UserInfo response. */
 const CLAIMS_SUPPORTED = [
   "iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "at_hash", "sid",
-  "email", "email_verified", "name", "family_name", "nickname", "birthdate", "gender", "locale",
+  "email", "email_verified", "name", "family_name", "nickname", "birthdate", "gender", "locale", "updated_at",
 ];
 
-/** RFC 8414 authorization server metadata and OpenID Connect discovery, from what the auth service supports. */
+/** Public clients (entry points) authenticate with none; introspection needs a confidential client. */
+const CLIENT_METHODS = ["client_secret_basic", "client_secret_post"];
+const TOKEN_METHODS = [...CLIENT_METHODS, "none"];
+
+/**
+ * RFC 8414 authorization server metadata and OpenID Connect discovery, from
+ * what the auth service supports. Exact (contract section 9): every endpoint,
+ * grant, method, algorithm, scope and prompt listed works, and what is not
+ * offered is said (no request objects, no request_uri).
+ */
 export const discoveryRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) => {
   const auth = deps.config.publicAuthUrl;
-  const methods = ["client_secret_basic", "client_secret_post"];
-  const oauthMetadata = cached(60_000, async () => {
-    const m = await deps.auth.getServerMetadata({});
+  const metadata = cached(60_000, () => deps.auth.getServerMetadata({}));
+  const oauthMetadata = async () => {
+    const m = await metadata();
     return {
       issuer: m.issuer,
       authorization_endpoint: `${auth}/oauth2/authorize`,
@@ -28,30 +38,36 @@ export const discoveryRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps
       code_challenge_methods_supported: ["S256"],
       // RFC 9207: the authorization response carries iss (mix-up defence).
       authorization_response_iss_parameter_supported: true,
-      token_endpoint_auth_methods_supported: methods,
-      introspection_endpoint_auth_methods_supported: methods,
-      revocation_endpoint_auth_methods_supported: methods,
+      token_endpoint_auth_methods_supported: TOKEN_METHODS,
+      revocation_endpoint_auth_methods_supported: TOKEN_METHODS,
+      introspection_endpoint_auth_methods_supported: CLIENT_METHODS,
+      // What /authorize accepts.
       scopes_supported: m.scopesSupported,
+      ui_locales_supported: ["en", "es"],
+      request_parameter_supported: false,
+      request_uri_parameter_supported: false,
       service_documentation: `${deps.config.publicBaseUrl}/docs`,
     };
-  });
-  const algs = cached(60_000, async () => (await deps.auth.getServerMetadata({})).signingAlgValuesSupported);
-  const send = (body: unknown) => (_req: unknown, reply: import("fastify").FastifyReply) =>
-    reply.header("cache-control", "public, max-age=300").send(body);
+  };
+  const send = (reply: FastifyReply, body: unknown) => reply.header("cache-control", "public, max-age=300").send(body);
 
-  app.get("/.well-known/oauth-authorization-server", { config: { oauth: true }, schema: { summary: "RFC 8414 metadata", tags: ["oauth"] } }, async (req, reply) =>
-    send(await oauthMetadata())(req, reply),
+  app.get("/.well-known/oauth-authorization-server", { config: { oauth: true }, schema: { summary: "RFC 8414 metadata", tags: ["oauth"] } }, async (_req, reply) =>
+    send(reply, await oauthMetadata()),
   );
-  app.get("/.well-known/openid-configuration", { config: { oauth: true }, schema: { summary: "OpenID Connect discovery", tags: ["oauth"] } }, async (req, reply) => {
-    const m = await oauthMetadata();
-    return send({
-      ...m,
+  app.get("/.well-known/openid-configuration", { config: { oauth: true }, schema: { summary: "OpenID Connect discovery", tags: ["oauth"] } }, async (_req, reply) =>
+    send(reply, {
+      ...(await oauthMetadata()),
       userinfo_endpoint: `${auth}/oauth2/userinfo`,
       end_session_endpoint: `${auth}/oauth2/logout`,
       subject_types_supported: ["public"],
-      id_token_signing_alg_values_supported: await algs(),
+      // The configured SIGNING_ALG: every ID token is signed with it.
+      id_token_signing_alg_values_supported: (await metadata()).signingAlgValuesSupported,
       claims_supported: CLAIMS_SUPPORTED,
+      claims_parameter_supported: false,
+      // none answers login_required (no single sign-on session); login is what always happens.
       prompt_values_supported: ["none", "login"],
-    })(req, reply);
-  });
+    }),
+  );
+  otherMethods(app, "/.well-known/oauth-authorization-server", ["GET"]);
+  otherMethods(app, "/.well-known/openid-configuration", ["GET"]);
 };

@@ -1,5 +1,8 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { GatewayDeps } from "../../deps.ts";
+import { oauthClients } from "../../oauth/applications.ts";
+import { relyingPartyCors } from "../../oauth/cors.ts";
+import { relyingPartyOrigins } from "../../oauth/origins.ts";
 import { formBody } from "../../plugins/edge/index.ts";
 import { authorizeRoutes } from "./authorize.ts";
 import { discoveryRoutes } from "./discovery.ts";
@@ -16,12 +19,27 @@ export const oauthRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) =>
   // Any other body type reaches the handler, which answers invalid_request (RFC 6749, not the envelope).
   app.removeContentTypeParser("application/json");
   app.addContentTypeParser("*", { parseAs: "string" }, (_req, _body, done) => done(null, undefined));
-  await app.register(tokenRoute, deps);
+
+  // One view of the applications for every endpoint, dropped by the registry's change notices.
+  const clients = oauthClients(deps.registry);
+  const origins = relyingPartyOrigins(deps.origins);
+  const unsubscribe = await deps.onApplicationChanged?.((clientId) => {
+    clients.forget(clientId);
+    origins.invalidate();
+  });
+  if (unsubscribe) app.addHook("onClose", unsubscribe);
+  const withClients = { ...deps, clients };
+
+  // What relying parties call from browsers answers CORS (contract section 9); nothing else does.
+  await app.register(async (browser) => {
+    await relyingPartyCors(browser, { clients, origins });
+    await browser.register(tokenRoute, deps);
+    await browser.register(revokeRoute, deps);
+    await browser.register(jwksRoute, deps);
+    await browser.register(discoveryRoutes, deps);
+    if (deps.users) await browser.register(userinfoRoutes, deps);
+  });
   await app.register(introspectRoute, deps);
-  await app.register(revokeRoute, deps);
-  await app.register(jwksRoute, deps);
-  await app.register(discoveryRoutes, deps);
-  await app.register(logoutRoutes, deps);
-  if (deps.users) await app.register(userinfoRoutes, deps);
-  if (deps.users && deps.hostedLoginKey) await app.register(authorizeRoutes, { ...deps, hostedLoginKey: deps.hostedLoginKey });
+  await app.register(logoutRoutes, withClients);
+  if (deps.users && deps.hostedLoginKey) await app.register(authorizeRoutes, { ...withClients, hostedLoginKey: deps.hostedLoginKey });
 };

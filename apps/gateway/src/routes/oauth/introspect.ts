@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from "fastify";
 import Type from "typebox";
 import type { GatewayDeps } from "../../deps.ts";
 import { sendOAuthError, sendOAuthRpcError } from "../../http/oauth-error.ts";
+import { otherMethods } from "../../oauth/methods.ts";
 import { oauthRequest } from "../../oauth/request.ts";
 import { OAuthError } from "../../schemas/common.ts";
 
@@ -52,4 +53,5 @@ export const introspectRoute: FastifyPluginAsync<GatewayDeps> = async (app, deps
       }
     },
   );
+  otherMethods(app, "/oauth2/introspect", ["POST"]);
 };

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { errorFacts } from "@gatehouse/errors";
 import type { GatewayDeps } from "../../deps.ts";
-import { hostedApps } from "../../oauth/applications.ts";
+import type { OAuthClients } from "../../oauth/applications.ts";
 import { authorizationParams } from "../../oauth/authorization-request.ts";
+import { otherMethods } from "../../oauth/methods.ts";
 import { withResponseParams } from "../../oauth/redirect-uri.ts";
 import { sendPage } from "../../pages/html.ts";
 import { messagePage } from "../../pages/hosted-pages.ts";
@@ -15,8 +16,8 @@ import { TEXTS } from "../../pages/texts.ts";
  * registered redirect URIs (it needs the hint or client_id to know whose);
  * otherwise nothing is redirected and a page says what happened.
  */
-export const logoutRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) => {
-  const apps = hostedApps(deps.registry);
+export const logoutRoutes: FastifyPluginAsync<GatewayDeps & { clients: OAuthClients }> = async (app, deps) => {
+  const { clients } = deps;
 
   async function logout(req: FastifyRequest, reply: FastifyReply, raw: unknown) {
     const { params: p, repeated } = authorizationParams(raw);
@@ -34,7 +35,8 @@ export const logoutRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) =
       }
     }
     if (p.post_logout_redirect_uri) {
-      const client = clientId ? await apps(clientId) : undefined;
+      // The relying party's application (a public client's is its entry point's).
+      const client = clientId ? (await clients.client(clientId))?.app : undefined;
       if (!client || !client.redirectUris.includes(p.post_logout_redirect_uri)) return invalid();
       const location = withResponseParams(p.post_logout_redirect_uri, { state: p.state });
       return reply.code(302).headers({ location, "cache-control": "no-store", "referrer-policy": "no-referrer" }).send();
@@ -45,4 +47,5 @@ export const logoutRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) =
   const schema = { summary: "RP-initiated logout (OpenID Connect)", tags: ["oauth"] };
   app.get("/oauth2/logout", { schema }, (req, reply) => logout(req, reply, req.query));
   app.post("/oauth2/logout", { schema }, (req, reply) => logout(req, reply, req.body));
+  otherMethods(app, "/oauth2/logout", ["GET", "POST"]);
 };

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from "fastify";
 import Type from "typebox";
 import type { GatewayDeps } from "../../deps.ts";
 import { sendOAuthError, sendOAuthRpcError } from "../../http/oauth-error.ts";
+import { otherMethods } from "../../oauth/methods.ts";
 import { oauthRequest } from "../../oauth/request.ts";
 import { OAuthError } from "../../schemas/common.ts";
 
@@ -22,7 +23,9 @@ export const tokenRoute: FastifyPluginAsync<GatewayDeps> = async (app, deps) => 
       config: { oauth: true },
       schema: {
         summary: "Token endpoint",
-        description: "application/x-www-form-urlencoded; client_secret_basic or client_secret_post. Grants: client_credentials.",
+        description:
+          "application/x-www-form-urlencoded; client_secret_basic, client_secret_post, or none (an entry point id as a public client). " +
+          "Grants: authorization_code (PKCE S256), refresh_token (rotating), client_credentials (confidential clients).",
         tags: ["oauth"],
         response: { 200: TokenResponse, 400: OAuthError, 401: OAuthError },
       },
@@ -44,4 +47,5 @@ export const tokenRoute: FastifyPluginAsync<GatewayDeps> = async (app, deps) => 
       }
     },
   );
+  otherMethods(app, "/oauth2/token", ["POST"]);
 };

@@ -5,13 +5,16 @@ import { errorFacts } from "@gatehouse/errors";
 import type { User } from "@gatehouse/proto";
 import type { GatewayDeps } from "../../deps.ts";
 import { bearerToken } from "../../http/bearer.ts";
+import { bearerChallenge, type BearerError } from "../../http/bearer-challenge.ts";
 import { sendOAuthRpcError } from "../../http/oauth-error.ts";
+import { isUserToken } from "../../http/user-token.ts";
+import { otherMethods } from "../../oauth/methods.ts";
 
-/** RFC 6750 section 3: the error in a Bearer challenge, no-store. */
-function bearerError(reply: FastifyReply, status: 400 | 401 | 403, error: string, description: string) {
+/** RFC 6750 section 3: the error in a Bearer challenge and in the body, no-store. */
+function bearerError(reply: FastifyReply, status: 401 | 403, error: BearerError, description: string, scope?: string) {
   return reply
     .code(status)
-    .headers({ "www-authenticate": `Bearer realm="gatehouse", error="${error}", error_description="${description}"`, "cache-control": "no-store" })
+    .headers({ "www-authenticate": bearerChallenge(error, description, scope), "cache-control": "no-store" })
     .send({ error, error_description: description });
 }
 
@@ -52,11 +55,11 @@ export function userClaims(user: User, scopes: ReadonlySet<string>): Record<stri
 export const userinfoRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) => {
   async function userinfo(req: FastifyRequest, reply: FastifyReply) {
     const token = bearerToken(req);
-    if (!token) return reply.code(401).headers({ "www-authenticate": 'Bearer realm="gatehouse"', "cache-control": "no-store" }).send();
+    if (!token) return bearerError(reply, 401, "invalid_token", "an access token is required (Authorization: Bearer)");
     const p = deps.verifyAccessToken ? await deps.verifyAccessToken(token) : undefined;
     // An application's own token (subject = client) is not a user's.
-    if (!p || !p.clientId || !p.subject || p.subject === p.clientId) return bearerError(reply, 401, "invalid_token", "the access token is invalid, expired or revoked");
-    if (!p.scopes.has("openid")) return bearerError(reply, 403, "insufficient_scope", "the openid scope is required");
+    if (!p || !isUserToken(p)) return bearerError(reply, 401, "invalid_token", "the access token is invalid, expired or revoked");
+    if (!p.scopes.has("openid")) return bearerError(reply, 403, "insufficient_scope", "the openid scope is required", "openid");
     try {
       const { user } = await deps.users!.getUser({ userId: p.subject });
       return reply.header("cache-control", "no-store").send(userClaims(user!, p.scopes));
@@ -68,4 +71,5 @@ export const userinfoRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps)
   const schema = { summary: "OpenID Connect UserInfo", tags: ["oauth"], security: [{ bearer: [] }] };
   app.get("/oauth2/userinfo", { config: { oauth: true }, schema }, userinfo);
   app.post("/oauth2/userinfo", { config: { oauth: true }, schema }, userinfo);
+  otherMethods(app, "/oauth2/userinfo", ["GET", "POST"]);
 };

@@ -186,7 +186,8 @@ export const SessionSchema: GenMessage<Session> = /*@__PURE__*/
  */
 export type AuthorizationRequest = Message<"gatehouse.users.v1.AuthorizationRequest"> & {
   /**
-   * ClientId of the relying party; must be the caller's application.
+   * ClientId of the relying party: the caller's application, or one of its
+   * entry points acting as a public client.
    *
    * @generated from field: string client_id = 1;
    */
