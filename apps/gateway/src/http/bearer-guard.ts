@@ -38,7 +38,13 @@ export function requireBearer(verify: AccessTokenVerifier | undefined, rule: Bea
   };
 }
 
+/** Whether the request announced a body (it is still unread: the guard runs before the body). */
+const hasBody = (req: FastifyRequest) => req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
+
 function refuse(reply: FastifyReply, v: Exclude<BearerVerdict, true>) {
   reply.header("www-authenticate", bearerChallenge(v.error, v.description, v.scope));
+  // Answered before its body was read: the connection closes after the answer (RFC 9112 section 9.6),
+  // so a body still arriving (or stalling) cannot hold it, nor be read as the next request.
+  if (hasBody(reply.request)) reply.header("connection", "close");
   return sendError(reply, v.error === "insufficient_scope" ? "INSUFFICIENT_SCOPE" : "UNAUTHENTICATED", { details: v.description });
 }

@@ -86,8 +86,10 @@ describe("errors before routing, over a socket", () => {
   });
 
   it("cuts off a body that stalls with 408 in the envelope", async () => {
+    // With a valid token: the bearer guard answers before the body otherwise (issue 10).
+    const token = await s.operatorToken("apps:write");
     const stalled = await raw(port, [
-      "POST /v2/apps HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n",
+      `POST /v2/apps HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${token}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n`,
       '{"objectTy',
     ]);
     expectEnvelope(stalled, 408, "request_timeout");
@@ -97,6 +99,17 @@ describe("errors before routing, over a socket", () => {
     const oauth = await raw(port, ["POST /oauth2/token HTTP/1.1\r\nhost: x\r\ncontent-type: application/x-www-form-urlencoded\r\ncontent-length: 1000\r\n\r\n", "grant_type="]);
     expect(oauth.status).toBe(408);
     expect(JSON.parse(oauth.body)).toEqual({ error: "invalid_request", error_description: expect.any(String) });
+  });
+
+  it("refuses a stalled body without a token at once (401, before the body) and closes the connection: no 408 after it", async () => {
+    const refused = await raw(port, [
+      "POST /v2/apps HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n",
+      '{"objectTy',
+    ]);
+    expectEnvelope(refused, 401, "unauthenticated");
+    expect(refused.headers.connection).toBe("close");
+    expect(refused.headers["www-authenticate"]).toMatch(/^Bearer /);
+    expect(refused.ms).toBeLessThan(1500);
   });
 
   it("cuts off headers that stall with 408 in the envelope", async () => {
