@@ -39,7 +39,8 @@ function oauthProblem(body: any): string | undefined {
 export function answerProblem(req: FuzzRequest, res: Answer): string | undefined {
   if (res.statusCode >= 500) return `status ${res.statusCode}`;
   if (/\bat [^\n]*\.(ts|js):\d+:\d+/.test(res.body)) return "stack trace in the body";
-  if (res.statusCode < 400) return undefined;
+  // A HEAD answer has no body (RFC 9110 section 9.3.2): its status is all there is to check.
+  if (res.statusCode < 400 || req.method === "HEAD") return undefined;
   const path = req.url.split("?")[0]!;
   const type = String(res.headers["content-type"] ?? "");
   // RFC 6750 section 3: a bearer challenge may come with no body
@@ -52,5 +53,8 @@ export function answerProblem(req: FuzzRequest, res: Answer): string | undefined
   } catch {
     return "error body is not JSON";
   }
-  return path.startsWith("/oauth2/") ? oauthProblem(body) : envelopeProblem(body, res.statusCode);
+  if (path.startsWith("/oauth2/")) return oauthProblem(body);
+  // Discovery documents are OAuth's (RFC 8414): their 405 is in the OAuth form, errors before routing in the envelope.
+  if (path.startsWith("/.well-known/") && res.statusCode === 405) return oauthProblem(body);
+  return envelopeProblem(body, res.statusCode);
 }

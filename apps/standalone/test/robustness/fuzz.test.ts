@@ -3,12 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestStack, type TestStack } from "../stack-helpers.ts";
 import { answerProblem } from "./check.ts";
 import { fuzzContext, openApi } from "./fuzz-context.ts";
-import { operations, requestArb, type FuzzRequest } from "./requests.ts";
+import { operations, requestArb, undocumentedMethods, type FuzzRequest } from "./requests.ts";
 
 // Contract section 10: no request causes a 5xx, and every error is in its
 // envelope. Every operation of /openapi.json gets FUZZ_RUNS generated
-// requests (schema-driven, with hostile values), on the embedded drivers and
-// on PostgreSQL + Redis. FUZZ_SEED reproduces a run (a failure prints it);
+// requests (schema-driven, with hostile values), and every undocumented
+// method of an OAuth endpoint (405, OPTIONS, CORS preflights) a quarter of
+// that, on the embedded drivers and on PostgreSQL + Redis. FUZZ_SEED reproduces a run (a failure prints it);
 // FUZZ_ROUTE limits it to the paths containing that text; FUZZ_VERBOSE=1
 // prints the statuses per route (how deep the cases get), 2 every 400 body.
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : 15_2025;
@@ -39,7 +40,9 @@ describe.each([
   it("answers no request with a 5xx or outside its envelope", { timeout: 600_000 }, async () => {
     const ctx = await fuzzContext(s);
     const { doc, resolve } = await openApi(s);
-    const ops = operations(doc)
+    const documented = operations(doc);
+    const undocumented = new Set(undocumentedMethods(documented));
+    const ops = [...documented, ...undocumented]
       .filter((o) => o.path.includes(ROUTE))
       .sort((a, b) => Number(LAST.includes(a.path)) - Number(LAST.includes(b.path)));
     expect(ops.length).toBeGreaterThan(0);
@@ -47,7 +50,7 @@ describe.each([
     let cases = 0;
     const statuses = new Map<string, Map<number, number>>();
     for (const [i, op] of ops.entries()) {
-      for (const request of fc.sample(requestArb(ctx, op, resolve), { seed: SEED + i, numRuns: RUNS })) {
+      for (const request of fc.sample(requestArb(ctx, op, resolve), { seed: SEED + i, numRuns: undocumented.has(op) ? Math.ceil(RUNS / 4) : RUNS })) {
         cases++;
         const res = await s.app.inject({ method: request.method as "GET", url: request.url, headers: request.headers, payload: request.payload });
         const seen = statuses.get(op.path + " " + op.method) ?? new Map<number, number>();

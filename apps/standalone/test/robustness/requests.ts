@@ -32,6 +32,19 @@ export function operations(doc: Schema): Operation[] {
   return out;
 }
 
+// Methods an OAuth endpoint does not document still answer (issue 10): 405
+// with Allow, OPTIONS 204 or a CORS preflight, HEAD of a GET.
+const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+
+/** The undocumented methods of every OAuth endpoint, each with the endpoint's documented parameters. */
+export function undocumentedMethods(ops: Operation[]): Operation[] {
+  const byPath = new Map<string, Operation[]>();
+  for (const o of ops) if (o.path.startsWith("/oauth2/") || o.path.startsWith("/.well-known/")) byPath.set(o.path, [...(byPath.get(o.path) ?? []), o]);
+  return [...byPath].flatMap(([path, documented]) =>
+    METHODS.filter((m) => !documented.some((o) => o.method === m)).map((method) => ({ method, path, op: documented[0]!.op })),
+  );
+}
+
 const asText = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v) ?? "");
 
 /** The token a route expects, by its place in the contract (new routes fall into one of these). */
@@ -113,7 +126,7 @@ export function requestArb(ctx: FuzzContext, op: Operation, resolve: (ref: strin
         .map((parts) => parts.filter((x): x is string => x !== null).join("&"));
 
   const jsonSchema = op.op.requestBody?.content?.["application/json"]?.schema as Schema | undefined;
-  const takesForm = op.method === "POST" && !jsonSchema && (op.path.startsWith("/oauth2/") || op.path.endsWith("/terms"));
+  const takesForm = !["GET", "HEAD", "OPTIONS"].includes(op.method) && !jsonSchema && (op.path.startsWith("/oauth2/") || op.path.endsWith("/terms"));
   const bodyArb: fc.Arbitrary<{ payload?: string | Buffer; type?: string }> = jsonSchema
     ? jsonBody(ctx, op.path, jsonSchema, resolve).map((payload) => ({ payload, type: "application/json" }))
     : takesForm
@@ -131,7 +144,9 @@ export function requestArb(ctx: FuzzContext, op: Operation, resolve: (ref: strin
       : fc.constant(undefined),
     accept: fc.oneof({ weight: 8, arbitrary: fc.constant("application/json") }, { weight: 1, arbitrary: fc.constantFrom("*/*", "text/html") }),
     "accept-language": fc.constantFrom("es", "en", "xx;q=abc"),
-    origin: fc.constantFrom(ctx.origin, ctx.origin, "https://evil.example", "null"),
+    // Ours, a relying party's (its redirect URI's: CORS answers it), another site's.
+    origin: fc.constantFrom(ctx.origin, ctx.origin, new URL(ctx.redirectUri).origin, "https://evil.example", "null"),
+    "access-control-request-method": op.method === "OPTIONS" ? fc.constantFrom("POST", "GET", "DELETE", "caf\u00e9", undefined) : fc.constant(undefined),
   });
 
   return fc.record({ path: fc.record(pathArbs), query: queryArb, body: bodyArb, headers: headerArb }).map(({ path, query, body, headers }) => {
