@@ -1,7 +1,7 @@
 import { Code } from "@connectrpc/connect";
 import type { JSONWebKeySet } from "jose";
 import { describe, expect, it } from "vitest";
-import { AuthService } from "@gatehouse/proto";
+import { AuthService, UserSessionsService } from "@gatehouse/proto";
 import { backends, creds, failure, SHOP, useAuthService, type AuthHarness } from "../test/harness.ts";
 
 describe.each(backends)("AuthService on %s", (_name, open) => {
@@ -10,7 +10,7 @@ describe.each(backends)("AuthService on %s", (_name, open) => {
 
   it("lets only internal callers use every RPC", () => {
     expect(h.mod.name).toBe("auth");
-    const methods = AuthService.methods.map((m) => m.localName).sort();
+    const methods = [...AuthService.methods, ...UserSessionsService.methods].map((m) => m.localName).sort();
     expect(Object.keys(h.mod.policy).sort()).toEqual(methods);
     for (const m of methods) expect(h.mod.policy[m]).toEqual(["internal"]);
   });
@@ -50,7 +50,7 @@ describe.each(backends)("AuthService on %s", (_name, open) => {
     expect(m.issuer).toBe("http://auth.test");
     expect(m.grantTypesSupported).toEqual(["authorization_code", "client_credentials", "refresh_token"]);
     expect(m.signingAlgValuesSupported).toEqual(["EdDSA"]);
-    expect(m.scopesSupported).toEqual(["apps:write", "apps:read", "admin", "users:access", "openid", "profile", "email", "offline_access"]);
+    expect(m.scopesSupported).toEqual(["apps:write", "apps:read", "admin", "admin:read", "admin:write", "users:access", "openid", "profile", "email", "offline_access"]);
   });
 
   it("is ready while its stores answer", async () => {

@@ -21,7 +21,7 @@ import type { RevocationList } from "./tokens/revocation-list.ts";
 export const USER_SCOPES = ["openid", "profile", "email", "offline_access"];
 
 /** Scopes the server knows; the gateway publishes them in its discovery documents. */
-export const SCOPES_SUPPORTED = ["apps:write", "apps:read", "admin", "users:access", ...USER_SCOPES];
+export const SCOPES_SUPPORTED = ["apps:write", "apps:read", "admin", "admin:read", "admin:write", "users:access", ...USER_SCOPES];
 
 export interface AuthServiceDeps {
   clients: ClientDirectory;

@@ -2,7 +2,7 @@ import type { JSONWebKeySet } from "jose";
 import type { Db } from "@gatehouse/db";
 import type { Kv } from "@gatehouse/kv";
 import type { Logger } from "@gatehouse/logging";
-import { AuthService } from "@gatehouse/proto";
+import { AuthService, UserSessionsService } from "@gatehouse/proto";
 import { INTERNAL_SCOPE, type ServiceModule } from "@gatehouse/rpc";
 import type { KeyRing } from "@gatehouse/secrets";
 import { createAuthService } from "./auth-service.ts";
@@ -12,6 +12,7 @@ import { grantRegistry } from "./grants/index.ts";
 import { createKeyManager } from "./keys/key-manager.ts";
 import { createSessionStore } from "./sessions/session-store.ts";
 import { createSessions } from "./sessions/sessions.ts";
+import { createUserSessionsService } from "./sessions/user-sessions-service.ts";
 import { sessionLifetimes, type AuthSettings } from "./settings.ts";
 import { createAccessTokens } from "./tokens/access-token.ts";
 import { createIdTokens } from "./tokens/id-token.ts";
@@ -32,7 +33,7 @@ export type AuthModule = ServiceModule & {
    * named by its sid claim. Other services' verifiers must check both keys:
    * `revoked:at:<jti>` and `revoked:sid:<sid>` (accessTokenRevocationCheck).
    */
-  isRevoked(jti: string, sid?: string): Promise<boolean>;
+  isRevoked(jti: string, sid?: string, sub?: string, iat?: number): Promise<boolean>;
   jwks(): Promise<JSONWebKeySet>;
 };
 
@@ -72,6 +73,7 @@ export async function createAuth(deps: AuthDeps): Promise<AuthModule> {
     name: "auth",
     routes: (router) => {
       router.service(AuthService, service);
+      router.service(UserSessionsService, createUserSessionsService({ sessions, idleSeconds: lifetimes.idleSeconds, logger: deps.logger }));
     },
     policy: {
       issueToken: internal,
@@ -83,6 +85,9 @@ export async function createAuth(deps: AuthDeps): Promise<AuthModule> {
       revokeUserSession: internal,
       issueAuthorizationCode: internal,
       endSession: internal,
+      // UserSessionsService (the users service's admin operations).
+      listUserSessions: internal,
+      revokeUserSessions: internal,
     },
     async ready() {
       return (await deps.db.ping()) && (await deps.kv.ping());
@@ -90,7 +95,7 @@ export async function createAuth(deps: AuthDeps): Promise<AuthModule> {
     async close() {
       keys.close();
     },
-    isRevoked: (jti, sid) => revocations.isRevoked(jti, sid),
+    isRevoked: (jti, sid, sub, iat) => revocations.isRevoked(jti, sid, sub, iat),
     jwks: async () => keys.jwks(),
   };
 }

@@ -7,8 +7,11 @@ export interface AccessTokenVerifierOptions {
   issuer: string;
   /** Accepted audiences; a token must name one of them. */
   audiences: string[];
-  /** Whether a token id, or the session (sid) it belongs to, was revoked; shared state in Redis. */
-  isRevoked?: (jti: string, sid?: string) => Promise<boolean>;
+  /**
+   * Whether a token id, the session (sid) it belongs to, or every token of its
+   * subject issued before some time (sub, iat) was revoked; shared state in Redis.
+   */
+  isRevoked?: (jti: string, sid?: string, sub?: string, iat?: number) => Promise<boolean>;
   /** How long a fetched key set is trusted before it is fetched again. */
   cacheMs?: number;
 }
@@ -50,7 +53,7 @@ export function createAccessTokenVerifier(opts: AccessTokenVerifierOptions) {
       });
       if (typeof payload.jti !== "string" || typeof payload.sub !== "string") return undefined;
       const sid = typeof payload.sid === "string" ? payload.sid : undefined;
-      if (opts.isRevoked && (await opts.isRevoked(payload.jti, sid))) return undefined;
+      if (opts.isRevoked && (await opts.isRevoked(payload.jti, sid, payload.sub, payload.iat))) return undefined;
       const scope = typeof payload.scope === "string" ? payload.scope : "";
       return {
         subject: payload.sub,

@@ -13,4 +13,6 @@ export interface AuthenticatedClient {
 export interface ClientDirectory {
   /** The client, or undefined when the id is unknown or the secret wrong. */
   authenticate(clientId: string, secret: string): Promise<AuthenticatedClient | undefined>;
+  /** Drops what is cached about a client (its secret was rotated): the next authentication asks again. */
+  forget?(clientId: string): void;
 }

@@ -47,6 +47,12 @@ export function createSessions(deps: SessionsDeps) {
     return true;
   }
 
+  /** Its own mark, or its user's "not before" (log out everywhere, lock) ended it. */
+  async function endedByMarks(s: SessionRecord): Promise<boolean> {
+    const [ended, notBefore] = await Promise.all([revocations.isSessionRevoked(s.sid), revocations.subjectNotBefore(s.userId)]);
+    return ended || (notBefore !== undefined && s.created < notBefore);
+  }
+
   async function reuse(current: StoredSession, why: string): Promise<never> {
     deps.logger?.warn({ sid: current.record.sid, clientId: current.record.clientId }, `refresh token reuse (${why}): session ended`);
     await end(current);
@@ -62,11 +68,23 @@ export function createSessions(deps: SessionsDeps) {
     const t = now();
     const reused = found.generation !== s.generation;
     let why = "";
-    if (s.state === "revoked" || (await revocations.isSessionRevoked(s.sid))) why = "the session has ended";
+    if (s.state === "revoked" || (await endedByMarks(s))) why = "the session has ended";
     else if (reused) why = "refresh token was already used";
     else if (t >= s.expiresAt) why = "the session has expired";
     else if (t >= s.refreshedAt + idleMs) why = "the refresh token expired unused";
     return { current, live: why === "", reused: reused && s.state === "active", why };
+  }
+
+  /** The sessions of a user that can still be refreshed (admin view), newest first. */
+  async function liveSessionsOf(userId: string): Promise<SessionRecord[]> {
+    const t = now();
+    const found = await Promise.all((await store.indexedSessions(userId, t)).map((sid) => store.get(sid)));
+    const live: SessionRecord[] = [];
+    for (const stored of found) {
+      const s = stored?.record;
+      if (s && s.userId === userId && s.state === "active" && t < deadline(s) && !(await endedByMarks(s))) live.push(s);
+    }
+    return live.sort((a, b) => b.created - a.created);
   }
 
   return {
@@ -97,6 +115,10 @@ export function createSessions(deps: SessionsDeps) {
       const refreshToken = randomSecret(32);
       await store.create(session, t);
       await store.putRefresh(refreshToken, { sid: session.sid, generation: 1 }, session.expiresAt, t);
+      // Indexed first, then the user's mark read: an "end every session" running meanwhile either
+      // finds this session in the index or has set the mark this check sees (then it is ended here).
+      await store.indexSession(session.userId, session.sid, store.usableUntil(session), t);
+      if (await endedByMarks(session)) await end({ raw: "", record: session });
       return { session, refreshToken };
     },
 
@@ -143,6 +165,23 @@ export function createSessions(deps: SessionsDeps) {
         return;
       }
       await revocations.revokeSession(sid, Math.ceil(now() / 1000) + lifetimes.absoluteSeconds + lifetimes.accessTokenTtlSeconds);
+    },
+
+    liveSessionsOf,
+
+    /**
+     * Ends every session of a user (log out everywhere, lock, erasure): first
+     * the user's "not before" mark, which refuses every token issued before
+     * now, then each indexed session with its own mark. Returns how many
+     * live sessions there were.
+     */
+    async endAllOf(userId: string): Promise<number> {
+      const t = now();
+      const live = await liveSessionsOf(userId);
+      await revocations.revokeSubject(userId, t, Math.ceil(t / 1000) + lifetimes.absoluteSeconds + lifetimes.accessTokenTtlSeconds);
+      const indexed = await Promise.all((await store.indexedSessions(userId, t)).map((sid) => store.get(sid)));
+      for (const stored of indexed) if (stored?.record.userId === userId) await end(stored);
+      return live.length;
     },
 
     /** The session a refresh token belongs to, live or not (for revocation). */

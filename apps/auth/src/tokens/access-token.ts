@@ -85,7 +85,7 @@ export function createAccessTokens(deps: { keys: KeyManager; revocations: Revoca
           return undefined;
         }
         if (sid !== undefined && typeof sid !== "string") return undefined;
-        if (await deps.revocations.isRevoked(jti, sid)) return undefined;
+        if (await deps.revocations.isRevoked(jti, sid, sub, iat)) return undefined;
         const audiences = Array.isArray(aud) ? aud : [aud ?? ""];
         const claims: AccessTokenClaims = { iss: settings.issuer, sub, aud: audiences, exp: exp!, iat: iat!, jti, client_id: clientId, scope };
         if (sid !== undefined) claims.sid = sid;

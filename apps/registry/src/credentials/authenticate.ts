@@ -5,7 +5,7 @@ import type { ClientKindName, CredentialStore } from "./store.ts";
 /** Scopes each kind of client may ask for with client_credentials. */
 export const ALLOWED_SCOPES: Record<ClientKindName, readonly string[]> = {
   application: ["users:access"],
-  operator: ["apps:write", "apps:read", "admin"],
+  operator: ["apps:write", "apps:read", "admin", "admin:read", "admin:write"],
 };
 
 const MAX_CLIENT_ID_LENGTH = 256;
