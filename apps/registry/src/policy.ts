@@ -6,8 +6,8 @@ export const registryPolicy: ScopePolicy = {
   getApplication: ["apps:read", "apps:write", INTERNAL_SCOPE],
   getEntrypoint: [INTERNAL_SCOPE],
   authenticateClient: [INTERNAL_SCOPE],
-  revealClientSecret: ["admin"],
+  revealClientSecret: ["admin:read", "admin"],
   ensureOperatorClient: [INTERNAL_SCOPE],
-  listCatalog: ["apps:read", "apps:write", "admin", INTERNAL_SCOPE],
-  updateApplicationSettings: ["admin"],
+  listCatalog: ["apps:read", "apps:write", "admin:read", "admin", INTERNAL_SCOPE],
+  updateApplicationSettings: ["admin:write", "admin"],
 };

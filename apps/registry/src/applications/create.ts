@@ -2,7 +2,8 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { Db } from "@gatehouse/db";
 import { validationError } from "@gatehouse/errors";
 import type { Application } from "@gatehouse/proto";
-import type { CatalogStore } from "../catalogs/store.ts";
+import { lockCatalogs } from "../catalogs/kinds.ts";
+import { catalogStore, type CatalogStore } from "../catalogs/store.ts";
 import type { ClientSecrets } from "../credentials/secrets.ts";
 import { entrypointId, newClientId } from "./client-ids.ts";
 import { withDefaults } from "./defaults.ts";
@@ -36,9 +37,13 @@ export async function createApplication(deps: CreateApplicationDeps, input: Appl
     app.entrypoints.forEach((ep, i) => (ep.id = entrypointId(app.id, ep, i)));
     const stored = deps.secrets.protect(app.id, password);
     try {
-      const times = await deps.db.tx((q) =>
-        applicationStore(q).insert({ application: app, secretSealed: stored.sealed, secretMac: stored.mac }),
-      );
+      const times = await deps.db.tx(async (q) => {
+        // The catalogs' keys are held until the commit: no deletion slips between the check and the insert.
+        await lockCatalogs(q, "reference");
+        const stale = validateApplication(input, await catalogStore(q).snapshot(), deps.options);
+        if (stale.length) throw validationError(stale);
+        return applicationStore(q).insert({ application: app, secretSealed: stored.sealed, secretMac: stored.mac });
+      });
       if (times) {
         app.createTime = timestampFromDate(new Date(times.createdAt));
         app.updateTime = timestampFromDate(new Date(times.updatedAt));

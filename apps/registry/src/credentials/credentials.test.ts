@@ -1,7 +1,7 @@
 import { Code } from "@connectrpc/connect";
 import { ClientKind } from "@gatehouse/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { application, backends, failure, OPERATOR_SUBJECT, startRegistry, validApplicationJson, type Harness } from "../../test/harness.ts";
+import { application, backends, failure, OPERATOR_ACTOR, startRegistry, validApplicationJson, type Harness } from "../../test/harness.ts";
 
 describe.each(backends)("client credentials on %s", (_name, open) => {
   let h: Harness;
@@ -63,8 +63,8 @@ describe.each(backends)("client credentials on %s", (_name, open) => {
     const { clientId, password } = await newApplication();
     const res = await h.operator.revealClientSecret({ clientId, reason: "support ticket 42" });
     expect(res.clientSecret).toBe(password);
-    const { rows } = await h.db.query("SELECT actor, action, target, reason FROM registry.audit_log WHERE target = $1", [clientId]);
-    expect(rows).toEqual([{ actor: OPERATOR_SUBJECT, action: "client_secret.reveal", target: clientId, reason: "support ticket 42" }]);
+    const { rows } = await h.db.query("SELECT actor, action, target, details FROM registry.audit_log WHERE target = $1", [clientId]);
+    expect(rows).toEqual([{ actor: OPERATOR_ACTOR, action: "client_secret.reveal", target: clientId, details: { reason: "support ticket 42" } }]);
     const missing = await failure(h.operator.revealClientSecret({ clientId: "999999999999", reason: "x" }));
     expect([missing.code, missing.reason]).toEqual([Code.NotFound, "APPLICATION_NOT_FOUND"]);
   });
@@ -80,7 +80,7 @@ describe.each(backends)("client credentials on %s", (_name, open) => {
       expect(keep).toMatchObject({ clientSecret: secret, created: false });
       const auth = await h.internal.authenticateClient({ clientId: "ops.console", clientSecret: secret });
       expect(auth.kind).toBe(ClientKind.OPERATOR);
-      expect(auth.allowedScopes).toEqual(["apps:write", "apps:read", "admin"]);
+      expect(auth.allowedScopes).toEqual(["apps:write", "apps:read", "admin", "admin:read", "admin:write"]);
       expect(auth.secretVersion).toBe(1);
       const { rows } = await h.db.query<{ n: number }>("SELECT count(*)::int AS n FROM registry.clients WHERE client_id = 'ops.console'");
       expect(rows[0]?.n).toBe(1);
