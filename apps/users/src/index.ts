@@ -1,8 +1,11 @@
 import { fileURLToPath } from "node:url";
 import type { Migrations } from "@gatehouse/db";
 import type { MfaLimits } from "./mfa/factor.ts";
-import { ConfirmationDeliveryService, MfaService, UsersService } from "@gatehouse/proto";
+import { ConfirmationDeliveryService, MfaService, UsersAdminService, UsersService } from "@gatehouse/proto";
 import type { ServiceModule } from "@gatehouse/rpc";
+import { recordingLogins } from "./admin/login-record.ts";
+import type { UserSessions } from "./admin/sessions.ts";
+import { createUsersAdminService, usersAdminPolicy } from "./admin/users-admin-service.ts";
 import { confirmationDeliveryPolicy, createConfirmationDeliveryService } from "./delivery-service.ts";
 import { createMfaService, mfaPolicy } from "./mfa/mfa-service.ts";
 import { argon2Passwords } from "./credentials/passwords.ts";
@@ -15,12 +18,21 @@ export const usersMigrations: Migrations = {
   dir: fileURLToPath(new URL("../migrations", import.meta.url)),
 };
 
-export type UsersDeps = UsersServiceDeps & { mfaLimits?: MfaLimits };
+export type UsersDeps = UsersServiceDeps & {
+  mfaLimits?: MfaLimits;
+  /** The auth service's sessions of each user (admin view, lock, log out, erasure). */
+  sessions?: UserSessions;
+};
 
 /** The users service module: users, credentials, identifiers and their confirmation. */
 export async function createUsers(given: UsersDeps): Promise<ServiceModule> {
-  // One password hasher for every service of the module: one gate of argon2 runs per process.
-  const deps = { ...given, passwords: given.passwords ?? argon2Passwords() };
+  const deps = {
+    ...given,
+    // One password hasher for every service of the module: one gate of argon2 runs per process.
+    passwords: given.passwords ?? argon2Passwords(),
+    // Every session opened: refused for a locked account, recorded as the last login.
+    openSession: given.openSession && recordingLogins(given.db, given.openSession, given.sessions),
+  };
   const flow = createLoginFlow(deps);
   const service = createUsersService(deps, flow);
   const mfa = createMfaService({ ...deps, flow });
@@ -30,9 +42,10 @@ export async function createUsers(given: UsersDeps): Promise<ServiceModule> {
       router.service(UsersService, service);
       router.service(ConfirmationDeliveryService, createConfirmationDeliveryService(deps));
       router.service(MfaService, mfa);
+      router.service(UsersAdminService, createUsersAdminService(deps));
     },
-    // Both services' methods, by local name (checkDelivery is not a UsersService method).
-    policy: { ...usersPolicy, ...confirmationDeliveryPolicy, ...mfaPolicy },
+    // The services' methods, by local name (each local name is unique across them).
+    policy: { ...usersPolicy, ...confirmationDeliveryPolicy, ...mfaPolicy, ...usersAdminPolicy },
     ready: async () => (await deps.db.ping()) && (await deps.kv.ping()),
     // The database and kv belong to the launcher, which closes them.
     close: async () => undefined,
@@ -47,3 +60,4 @@ export type { ResolvedEntrypoint } from "./users-service.ts";
 export type { AssertionCatalog, CatalogAssertion } from "./terms/catalog.ts";
 export { DEFAULT_MFA_LIMITS, type MfaLimits } from "./mfa/factor.ts";
 export { totpCode } from "./mfa/totp.ts";
+export type { UserSessions, UserSessionInfo } from "./admin/sessions.ts";

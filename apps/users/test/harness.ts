@@ -1,14 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { create, type JsonObject } from "@bufbuild/protobuf";
-import { createClient, type Client } from "@connectrpc/connect";
+import { createClient, type Client, type Interceptor } from "@connectrpc/connect";
+import { CLIENT_ADDRESS_HEADER } from "@gatehouse/admin";
 import { migrate, openDb, type Db } from "@gatehouse/db";
 import { errorFacts, type ErrorFacts } from "@gatehouse/errors";
 import { openJobSecrets, type ConfirmationJob, type JobSecrets } from "@gatehouse/jobs";
 import { openKv, type Kv } from "@gatehouse/kv";
 import { createLogger } from "@gatehouse/logging";
-import { CallerSchema, EntrypointSchema, FieldConfigSchema, UsersService, type Caller, type Entrypoint, type FieldConfig } from "@gatehouse/proto";
+import { CallerSchema, EntrypointSchema, FieldConfigSchema, UsersAdminService, UsersService, type Caller, type Entrypoint, type FieldConfig } from "@gatehouse/proto";
 import type { CatalogAssertion } from "../src/terms/catalog.ts";
-import { authnInterceptor, callerInterceptors, inProcessTransport, InternalTokens, observeInterceptor } from "@gatehouse/rpc";
+import { authnInterceptor, callerInterceptors, clientInterceptor, inProcessTransport, InternalTokens, observeInterceptor, type Principal } from "@gatehouse/rpc";
 import { KeyRing } from "@gatehouse/secrets";
 import { dropTestDatabases, freshDatabase, redisTestUrl, uniquePrefix } from "@gatehouse/testing";
 import { createUsers, usersMigrations, type UsersDeps } from "../src/index.ts";
@@ -98,6 +99,16 @@ export const catalogAssertion = (key: string, extra: Partial<CatalogAssertion> =
   ...extra,
 });
 
+/** The client address of the admin client's calls (x-client-address). */
+export const ADMIN_ADDRESS = "198.51.100.4";
+
+export interface AdminClients {
+  users: Client<typeof UsersService>;
+  admin: Client<typeof UsersAdminService>;
+  reader: Client<typeof UsersAdminService>;
+  internal: Client<typeof UsersAdminService>;
+}
+
 export interface Harness {
   db: Db;
   /** The legal-assertion catalog the service sees (latest versions; edit it in place). */
@@ -114,6 +125,12 @@ export interface Harness {
   lastDelivery(to: string): { job: ConfirmationJob; secrets: JobSecrets };
   /** Another client over the same stores, with some dependencies replaced. */
   serve(overrides: Partial<UsersDeps>): Promise<Client<typeof UsersService>>;
+  /**
+   * The module with some dependencies replaced, as the gateway calls it:
+   * UsersService as a service, UsersAdminService as an operator client with
+   * scope admin (from ADMIN_ADDRESS), as a reader (admin:read) and as a service.
+   */
+  serveAdmin(overrides: Partial<UsersDeps>): Promise<AdminClients>;
   close(): Promise<void>;
 }
 
@@ -139,6 +156,25 @@ export async function startUsers(open: () => Promise<{ db: Db; kv: Kv }>): Promi
       h.jobs.push(job);
     },
   };
+  const serveAdmin = async (overrides: Partial<UsersDeps>): Promise<AdminClients> => {
+    const mod = await createUsers({ ...base, ...overrides });
+    const verifyAccessToken = async (token: string): Promise<Principal | undefined> => {
+      const scopes = token === "admin-token" ? ["admin"] : token === "reader-token" ? ["admin:read"] : undefined;
+      return scopes && { subject: "ops", clientId: "ops", scopes: new Set(scopes), internal: false, token, claims: {} };
+    };
+    const server = [observeInterceptor(logger, mod.name), authnInterceptor({ policy: mod.policy, internal: tokens, verifyAccessToken })];
+    const t = (callerSide: Interceptor[]) => inProcessTransport(mod.routes, server, callerSide);
+    const fromAddress: Interceptor = (next) => (req) => {
+      req.header.set(CLIENT_ADDRESS_HEADER, ADMIN_ADDRESS);
+      return next(req);
+    };
+    return {
+      users: createClient(UsersService, t(callerInterceptors(tokens, "test"))),
+      admin: createClient(UsersAdminService, t([fromAddress, clientInterceptor(async () => "admin-token")])),
+      reader: createClient(UsersAdminService, t([clientInterceptor(async () => "reader-token")])),
+      internal: createClient(UsersAdminService, t(callerInterceptors(tokens, "test"))),
+    };
+  };
   const serve = async (overrides: Partial<UsersDeps>) => {
     const mod = await createUsers({ ...base, ...overrides });
     const server = [observeInterceptor(logger, mod.name), authnInterceptor({ policy: mod.policy, internal: tokens })];
@@ -154,6 +190,7 @@ export async function startUsers(open: () => Promise<{ db: Db; kv: Kv }>): Promi
     failEnqueue: false,
     users: await serve({}),
     serve,
+    serveAdmin,
     secretsOf: (job: ConfirmationJob) => openJobSecrets(keys, job),
     lastDelivery(to: string) {
       const job = h.jobs.filter((j) => j.to === to).at(-1);

@@ -57,6 +57,8 @@ export async function login(deps: LoginDeps, req: LoginRequest): Promise<LoggedI
   // Passwordless users cannot log in with a password; they cost a dummy verify like unknown users.
   const ok = await deps.passwords.verify(user?.passwordHash ?? undefined, req.password);
   if (!user || !ok) throw domainError("INVALID_CREDENTIALS");
+  // Issue 12 (admin lock): checked only once the password is right, so the answer does not tell a guesser the account is locked.
+  if (user.lockedAt) throw domainError("ACCOUNT_LOCKED");
 
   await clearAccountAttempts(deps.kv, email, req.clientAddress);
   if (deps.passwords.needsRehash(user.passwordHash!)) {
