@@ -4,9 +4,10 @@ import { createAuth, registryClientDirectory } from "@gatehouse/auth";
 import type { Config } from "@gatehouse/config";
 import { createGateway } from "@gatehouse/gateway";
 import { createLogger, type Logger } from "@gatehouse/logging";
-import { AssertionsService, AuthService, RegistryService } from "@gatehouse/proto";
+import { AssertionsService, AuthService, RegistryAdminService, RegistryService, UserSessionsService } from "@gatehouse/proto";
 import { createRegistry } from "@gatehouse/registry";
 import { callerInterceptors, directTransport, InternalTokens } from "@gatehouse/rpc";
+import { forgetChangedClients } from "./admin-wiring.ts";
 import { bootstrapOperator } from "./bootstrap.ts";
 import { closeStores, migrateAll, openStores, type Stores } from "./stores.ts";
 import { kvRegistryNotify } from "./registry-caches.ts";
@@ -48,12 +49,14 @@ export async function buildStack(config: Config, logger: Logger = createLogger("
   const assertionsAs = (caller: string) =>
     createClient(AssertionsService, directTransport(registryMod.routes, registryServer, callerInterceptors(internal, caller)));
 
+  const clients = registryClientDirectory(registryAs("auth"));
+  await forgetChangedClients(kv, clients);
   const authMod = await createAuth({
     db,
     kv,
     keys,
     logger: logger.child({ service: "auth" }),
-    clients: registryClientDirectory(registryAs("auth")),
+    clients,
     settings: authSettings(config),
   });
   const authServer = serverInterceptors(authMod, logger, internal);
@@ -64,7 +67,18 @@ export async function buildStack(config: Config, logger: Logger = createLogger("
   const registry = registryAs("gateway");
   const auth = authAs("gateway");
   if (config.bootstrapOperator) await bootstrapOperator(registryAs("bootstrap"), config.bootstrapOperator, logger);
-  const users = await wireUsers({ config, stores, logger, internal, registry: registryAs("users"), assertions: assertionsAs("users"), auth: authAs("users"), hostWorker: true });
+  const users = await wireUsers({
+    config,
+    stores,
+    logger,
+    internal,
+    registry: registryAs("users"),
+    assertions: assertionsAs("users"),
+    auth: authAs("users"),
+    userSessions: createClient(UserSessionsService, directTransport(authMod.routes, authServer, callerInterceptors(internal, "users"))),
+    verify,
+    hostWorker: true,
+  });
 
   const app = await createGateway(
     {
@@ -73,6 +87,8 @@ export async function buildStack(config: Config, logger: Logger = createLogger("
       users: users.clientAs("gateway"),
       mfa: users.mfaClientAs("gateway"),
       assertions: assertionsAs("gateway"),
+      registryAdmin: createClient(RegistryAdminService, directTransport(registryMod.routes, registryServer, callerInterceptors(internal, "gateway"))),
+      usersAdmin: users.adminClientAs("gateway"),
       verifyAccessToken: verify,
       hostedLoginKey: keys.mac("hosted-login"),
       config,

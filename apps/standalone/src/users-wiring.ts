@@ -10,14 +10,17 @@ import {
   DeliveryDecision,
   MfaService,
   RegistryService,
+  UsersAdminService,
   UsersService,
+  UserSessionsService,
   type Caller,
   type Session,
   type User,
 } from "@gatehouse/proto";
-import { callerInterceptors, directTransport, type InternalTokens, type ServiceModule } from "@gatehouse/rpc";
+import { callerInterceptors, directTransport, type AccessTokenVerifier, type InternalTokens, type ServiceModule } from "@gatehouse/rpc";
 import type { KeyRing } from "@gatehouse/secrets";
 import { createUsers, DEFAULT_CONFIRMATION_OPTIONS } from "@gatehouse/users";
+import { userSessionsPort } from "./admin-wiring.ts";
 import type { Stores } from "./stores.ts";
 import { cachedAssertions, cachedEntrypoints } from "./registry-caches.ts";
 import { serverInterceptors } from "./wiring.ts";
@@ -96,6 +99,7 @@ export interface WiredUsers {
   ready(): Promise<boolean>;
   clientAs(caller: string): Client<typeof UsersService>;
   mfaClientAs(caller: string): Client<typeof MfaService>;
+  adminClientAs(caller: string): Client<typeof UsersAdminService>;
   close(): Promise<void>;
 }
 
@@ -114,6 +118,10 @@ export async function wireUsers(args: {
   /** The registry's AssertionsService (legal-assertion catalog). */
   assertions: Client<typeof AssertionsService>;
   auth: Client<typeof AuthService>;
+  /** The auth service's sessions of each user (admin view, lock, log out, erasure). */
+  userSessions: Client<typeof UserSessionsService>;
+  /** Verifies operators' access tokens (the admin RPCs check their scopes). */
+  verify: AccessTokenVerifier;
   hostWorker: boolean;
 }): Promise<WiredUsers> {
   const { config, stores, logger, internal } = args;
@@ -127,10 +135,11 @@ export async function wireUsers(args: {
     assertions: await cachedAssertions(args.assertions, stores.kv, config.assertionsCacheTtlSeconds * 1000),
     enqueue: (job) => queue.enqueue(job),
     openSession: sessionOpener(args.auth),
+    sessions: userSessionsPort(args.userSessions),
     loginLimits: config.loginLimits,
     confirmation: { ...DEFAULT_CONFIRMATION_OPTIONS, ...config.confirmation },
   });
-  const interceptors = serverInterceptors(mod, logger, internal);
+  const interceptors = serverInterceptors(mod, logger, internal, args.verify);
   const as = (caller: string) => directTransport(mod.routes, interceptors, callerInterceptors(internal, caller));
   const worker = args.hostWorker
     ? await wireWorker({
@@ -147,6 +156,7 @@ export async function wireUsers(args: {
     ready: async () => (await mod.ready()) && (await queue.ping()) && (worker ? await worker.ready() : true),
     clientAs: (caller) => createClient(UsersService, as(caller)),
     mfaClientAs: (caller) => createClient(MfaService, as(caller)),
+    adminClientAs: (caller) => createClient(UsersAdminService, as(caller)),
     async close() {
       await worker?.close(); // active deliveries finish first
       await queue.close();

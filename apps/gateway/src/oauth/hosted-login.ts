@@ -140,6 +140,9 @@ function interrupted(
     case "INVALID_CREDENTIALS":
       // One message whether the user exists or not (the users service keeps the timing alike too).
       return showLogin(h, req, reply, app, pending, { status: 401, error: t.wrongCredentials, email });
+    // Issue 12: an operator locked the account (told only after the right password).
+    case "ACCOUNT_LOCKED":
+      return sendMessage(reply, 403, lang, t.accountLocked, [{ href: restartUrl(pending), label: t.backToSignIn }]);
     case "RATE_LIMITED":
       if (f.metadata.retry_after) reply.header("retry-after", f.metadata.retry_after);
       return showLogin(h, req, reply, app, pending, { status: 429, error: t.tooManyAttempts, email });

@@ -5,6 +5,7 @@ import type { Logger } from "@gatehouse/logging";
 import { AuthService, RegistryService } from "@gatehouse/proto";
 import { createRegistry, registryMigrations } from "@gatehouse/registry";
 import { callerInterceptors, httpTransport, inProcessTransport, InternalTokens, serveService, type ServiceModule } from "@gatehouse/rpc";
+import { forgetChangedClients } from "../admin-wiring.ts";
 import { kvRegistryNotify } from "../registry-caches.ts";
 import { bootstrapOperator } from "../bootstrap.ts";
 import { closeStores, migrateAll, openStores, type Stores } from "../stores.ts";
@@ -61,14 +62,9 @@ export async function serveRegistry(config: Config, logger: Logger): Promise<() 
 export async function serveAuth(config: Config, logger: Logger): Promise<() => Promise<void>> {
   const { stores, internal } = await openServiceStores(config, "auth", [authMigrations]);
   const registry = createClient(RegistryService, httpTransport(config.serviceUrls.registry, callerInterceptors(internal, "auth")));
-  const mod = await createAuth({
-    db: stores.db,
-    kv: stores.kv,
-    keys: stores.keys,
-    logger,
-    clients: registryClientDirectory(registry),
-    settings: authSettings(config),
-  });
+  const clients = registryClientDirectory(registry);
+  await forgetChangedClients(stores.kv, clients);
+  const mod = await createAuth({ db: stores.db, kv: stores.kv, keys: stores.keys, logger, clients, settings: authSettings(config) });
   const interceptors = serverInterceptors(mod, logger, internal);
   return serveModule({ config, logger, port: config.servicePorts.auth, mod, interceptors, ready: () => mod.ready(), stores });
 }

@@ -3,7 +3,7 @@ import type { Config } from "@gatehouse/config";
 import { createGateway } from "@gatehouse/gateway";
 import { openKv } from "@gatehouse/kv";
 import type { Logger } from "@gatehouse/logging";
-import { AssertionsService, AuthService, MfaService, RegistryService, UsersService } from "@gatehouse/proto";
+import { AssertionsService, AuthService, MfaService, RegistryAdminService, RegistryService, UsersAdminService, UsersService } from "@gatehouse/proto";
 import { callerInterceptors, httpTransport, InternalTokens } from "@gatehouse/rpc";
 import { loadKeyRing } from "@gatehouse/secrets";
 import { accessTokenVerifier } from "../wiring.ts";
@@ -31,6 +31,8 @@ export async function serveGateway(config: Config, logger: Logger): Promise<() =
       users: createClient(UsersService, httpTransport(urls.users, caller)),
       mfa: createClient(MfaService, httpTransport(urls.users, caller)),
       assertions: createClient(AssertionsService, httpTransport(urls.registry, caller)),
+      registryAdmin: createClient(RegistryAdminService, httpTransport(urls.registry, caller)),
+      usersAdmin: createClient(UsersAdminService, httpTransport(urls.users, caller)),
       verifyAccessToken: accessTokenVerifier(config, kv, () => auth),
       hostedLoginKey: keys.mac("hosted-login"),
       config,

@@ -1,12 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import type { FastifyReply, FastifyRequest } from "fastify";
 import Type from "typebox";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { LegalAssertion } from "@gatehouse/proto";
 import type { GatewayDeps } from "../../deps.ts";
-import { asCaller, bearerToken } from "../../http/bearer.ts";
-import { sendContent, sendError } from "../../http/envelope.ts";
-import { AssertionContent, AssertionList, AssertionVersions, PublishAssertionBody } from "../../schemas/assertions.ts";
+import { asOperator } from "../../http/admin-auth.ts";
+import { page } from "../../http/admin-json.ts";
+import { sendContent } from "../../http/envelope.ts";
+import { PageQuery } from "../../schemas/admin.ts";
+import { AssertionContent, AssertionHistoryList, AssertionVersions, PublishAssertionBody } from "../../schemas/assertions.ts";
 import { errorResponses, ScQuery } from "../../schemas/common.ts";
 
 /** One version of a legal assertion in the admin API's JSON. */
@@ -24,17 +25,10 @@ function assertionToJson(a: LegalAssertion) {
   };
 }
 
-/** The operator's token, forwarded to the registry (which checks the `admin` scope: 401/403); undefined after a 401. */
-function operatorToken(req: FastifyRequest, reply: FastifyReply): string | undefined {
-  const token = bearerToken(req);
-  if (!token) void sendError(reply, "UNAUTHENTICATED", { details: "Authorization: Bearer <operator token with scope admin> required" });
-  return token;
-}
-
 /**
  * /admin/v1/assertions (contract sections 6 and 7): operators publish legal
- * assertions and new versions of them, list the latest versions and read a
- * key's history. Users who have not accepted the latest version of a
+ * assertions and new versions of them, list them with every version and read
+ * a key's history. Users who have not accepted the latest version of a
  * mandatory one get 451 at login.
  */
 export const adminAssertionsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, deps) => {
@@ -46,7 +40,7 @@ export const adminAssertionsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = asy
     {
       schema: {
         summary: "Publish a legal assertion or a new version of one",
-        description: "Operator token with scope admin. The version must be new for the key (409 otherwise) and becomes the latest.",
+        description: "Operator token with admin:write (or admin). The version must be new for the key (409 otherwise) and becomes the latest.",
         tags: ["admin"],
         security: [{ bearer: [] }],
         querystring: ScQuery,
@@ -55,8 +49,6 @@ export const adminAssertionsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = asy
       },
     },
     async (req, reply) => {
-      const token = operatorToken(req, reply);
-      if (!token) return reply;
       const b = req.body;
       const displayName = typeof b.displayName === "string" ? { en: b.displayName } : b.displayName;
       const res = await assertions.publishAssertion(
@@ -71,7 +63,7 @@ export const adminAssertionsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = asy
             version: b.version,
           },
         },
-        asCaller(token),
+        asOperator(req),
       );
       reply.header("location", `/admin/v1/assertions/${encodeURIComponent(b.key)}`);
       reply.header("cache-control", "no-store");
@@ -79,26 +71,29 @@ export const adminAssertionsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = asy
     },
   );
 
-  app.get(
-    "/admin/v1/assertions",
-    {
-      schema: {
-        summary: "List the latest version of every legal assertion",
-        tags: ["admin"],
-        security: [{ bearer: [] }],
-        querystring: Type.Object({ typology: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) }, { additionalProperties: true }),
-        response: { 200: AssertionList, ...errorResponses(401, 403) },
+  const registryAdmin = deps.registryAdmin;
+  if (registryAdmin) {
+    app.get(
+      "/admin/v1/assertions",
+      {
+        schema: {
+          summary: "List legal assertions, each with every version (latest first)",
+          description: "Each item is the latest version with `versions` (latest first); in key order, in pages.",
+          tags: ["admin"],
+          security: [{ bearer: [] }],
+          querystring: Type.Object({ typology: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })), ...PageQuery }, { additionalProperties: true }),
+          response: { 200: AssertionHistoryList, ...errorResponses(400, 401, 403) },
+        },
       },
-    },
-    async (req, reply) => {
-      const token = operatorToken(req, reply);
-      if (!token) return reply;
-      const typologies = req.query.typology ? [req.query.typology] : [];
-      const res = await assertions.listAssertions({ typologies }, asCaller(token));
-      reply.header("cache-control", "no-store");
-      return sendContent(reply, 200, { objectType: "assertions", items: res.assertions.map(assertionToJson) });
-    },
-  );
+      async (req, reply) => {
+        const q = req.query;
+        const res = await registryAdmin.listAssertionHistory({ typology: q.typology ?? "", pageSize: q.limit ?? 0, pageToken: q.cursor ?? "" }, asOperator(req));
+        const items = res.assertions.map((a) => ({ ...assertionToJson(a.versions[0]!), versions: a.versions.map(assertionToJson) }));
+        reply.header("cache-control", "no-store");
+        return sendContent(reply, 200, { objectType: "assertions", ...page(items, res.nextPageToken) });
+      },
+    );
+  }
 
   app.get(
     "/admin/v1/assertions/:key",
@@ -112,9 +107,7 @@ export const adminAssertionsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = asy
       },
     },
     async (req, reply) => {
-      const token = operatorToken(req, reply);
-      if (!token) return reply;
-      const res = await assertions.getAssertion({ key: req.params.key }, asCaller(token));
+      const res = await assertions.getAssertion({ key: req.params.key }, asOperator(req));
       reply.header("cache-control", "no-store");
       return sendContent(reply, 200, { key: req.params.key, versions: res.versions.map(assertionToJson) });
     },

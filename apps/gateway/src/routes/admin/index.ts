@@ -1,0 +1,24 @@
+import type { FastifyPluginAsync } from "fastify";
+import type { GatewayDeps } from "../../deps.ts";
+import { requireOperator } from "../../http/admin-auth.ts";
+import { adminAppsRoutes } from "./apps.ts";
+import { adminAssertionsRoutes } from "./assertions.ts";
+import { adminAuditRoutes } from "./audit.ts";
+import { adminCatalogRoutes } from "./catalogs.ts";
+import { adminEntrypointRoutes } from "./entrypoints.ts";
+import { adminUsersRoutes } from "./users.ts";
+
+/**
+ * /admin/v1 (contract sections 6 and 7): the operators' API. Every route
+ * needs an operator's token with admin:read (GET) or admin:write (the rest);
+ * each resource is served by the service that owns it.
+ */
+export const adminRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) => {
+  app.addHook("onRequest", requireOperator(deps));
+  await app.register(adminAppsRoutes, deps);
+  await app.register(adminEntrypointRoutes, deps);
+  await app.register(adminCatalogRoutes, deps);
+  await app.register(adminAssertionsRoutes, deps);
+  await app.register(adminUsersRoutes, deps);
+  await app.register(adminAuditRoutes, deps);
+};
