@@ -1,6 +1,6 @@
 import { createClient, type Client } from "@connectrpc/connect";
 import type { FastifyInstance } from "fastify";
-import { createAuth, registryClientDirectory } from "@gatehouse/auth";
+import { createAuth, registryClientDirectory, type ClientDirectory } from "@gatehouse/auth";
 import type { Config } from "@gatehouse/config";
 import { createGateway } from "@gatehouse/gateway";
 import { createLogger, type Logger } from "@gatehouse/logging";
@@ -37,11 +37,17 @@ export async function buildStack(config: Config, logger: Logger = createLogger("
   const authRef: { client?: Client<typeof AuthService> } = {};
   const verify = accessTokenVerifier(config, kv, () => authRef.client!);
 
+  // This process's auth service hears the registry's notices at once (a Redis notice takes a moment to come back).
+  const clientsRef: { current?: ClientDirectory } = {};
+  const published = kvRegistryNotify(kv, (err) => logger.warn({ err }, "registry notice not published"));
   const registryMod = await createRegistry({
     db,
     keys,
     logger: logger.child({ service: "registry" }),
-    notify: kvRegistryNotify(kv, (err) => logger.warn({ err }, "registry notice not published")),
+    notify: (topic, id) => {
+      if (topic === "application") clientsRef.current?.forget?.(id);
+      published(topic, id);
+    },
   });
   const registryServer = serverInterceptors(registryMod, logger, internal, verify);
   const registryAs = (caller: string) =>
@@ -49,7 +55,7 @@ export async function buildStack(config: Config, logger: Logger = createLogger("
   const assertionsAs = (caller: string) =>
     createClient(AssertionsService, directTransport(registryMod.routes, registryServer, callerInterceptors(internal, caller)));
 
-  const clients = registryClientDirectory(registryAs("auth"));
+  const clients = (clientsRef.current = registryClientDirectory(registryAs("auth")));
   await forgetChangedClients(kv, clients);
   const authMod = await createAuth({
     db,
