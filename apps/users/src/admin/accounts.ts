@@ -22,6 +22,12 @@ export interface Account {
 // LIKE patterns match the query literally.
 const literal = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/** A phone number's prefix in E.164 form: "+34 600" and "34600" (a "+" lost in a URL) both mean "+34600". */
+const phonePrefix = (raw: string) => {
+  const p = canonicalPhone(raw);
+  return p.startsWith("+") ? p : `+${p}`;
+};
+
 /** Accounts as operators see them: by object_id or pulse_id, or by search. */
 export function accountStore(q: Queryable) {
   async function factsOf(ids: string[]): Promise<Map<string, AccountFacts>> {
@@ -64,7 +70,7 @@ export function accountStore(q: Queryable) {
         `SELECT u.id FROM users.users u JOIN (${hits}) hit ON hit.id = u.id
           WHERE u.deleted_at IS NULL AND ($1::text IS NULL OR u.id > $1)
           ORDER BY u.id LIMIT $2`,
-        raw ? [after ?? null, limit, prefix(raw), prefix(raw.toLowerCase()), prefix(raw.toLowerCase()), prefix(canonicalPhone(raw))] : [after ?? null, limit],
+        raw ? [after ?? null, limit, prefix(raw), prefix(raw.toLowerCase()), prefix(raw.toLowerCase()), prefix(phonePrefix(raw))] : [after ?? null, limit],
       );
       const store = userStore(q);
       const users = await Promise.all(rows.map((r) => store.byId(r.id)));

@@ -65,6 +65,7 @@ describe.each(backends)("UsersAdminService on %s", (_name, open) => {
     expect(ids(await c.reader.searchUserAccounts({ query: tag.toUpperCase() }))).toEqual([a.user.id, b.user.id, web.user!.id].sort());
     expect(ids(await c.reader.searchUserAccounts({ query: `${tag}-ana@example.com` }))).toEqual([a.user.id]);
     expect(ids(await c.reader.searchUserAccounts({ query: "+34 611 22" }))).toContain(web.user!.id);
+    expect(ids(await c.reader.searchUserAccounts({ query: " 34611223" }))).toContain(web.user!.id);
     expect(ids(await c.reader.searchUserAccounts({ query: a.user.id }))).toEqual([a.user.id]);
     expect(ids(await c.reader.searchUserAccounts({ query: b.user.pulseId.slice(0, 12) }))).toEqual([b.user.id]);
     expect(ids(await c.reader.searchUserAccounts({ query: "%" }))).toEqual([]);
