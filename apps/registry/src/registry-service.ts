@@ -38,8 +38,8 @@ function requireId(field: string, value: string): void {
 export function createRegistryService(deps: RegistryServiceDeps): ServiceImpl<typeof RegistryService> {
   const { db, secrets } = deps;
   return {
-    async createApplication(req) {
-      const created = await createApplication(deps, req.application ?? create(ApplicationSchema));
+    async createApplication(req, ctx) {
+      const created = await createApplication(deps, req.application ?? create(ApplicationSchema), auditContext(ctx));
       deps.logger.info({ clientId: created.application.id }, "application created");
       return { application: created.application, password: created.password };
     },
@@ -74,12 +74,13 @@ export function createRegistryService(deps: RegistryServiceDeps): ServiceImpl<ty
       return { clientSecret };
     },
 
-    async ensureOperatorClient(req) {
-      const op = await ensureOperatorClient(db, secrets, {
-        clientId: req.clientId,
-        clientSecret: req.clientSecret,
-        displayName: req.displayName,
-      });
+    async ensureOperatorClient(req, ctx) {
+      const op = await ensureOperatorClient(
+        db,
+        secrets,
+        { clientId: req.clientId, clientSecret: req.clientSecret, displayName: req.displayName },
+        auditContext(ctx),
+      );
       if (op.created) deps.logger.info({ clientId: op.clientId }, "operator client written");
       // A rotated operator secret: the auth services drop what they cached.
       if (op.created) deps.notify?.("application", op.clientId);

@@ -107,7 +107,7 @@ describe.each([
     expect((await tokenWith(a, password)).statusCode).toBe(200);
     expect((await admin(s, "GET", `/admin/v1/apps/${a.id}/password`)).json().content.password).toBe(password);
     const entries = await audit(s, { target: a.id });
-    expect(entries.map((e) => e.action)).toEqual(["client_secret.reveal", "client_secret.rotate", "client_secret.reveal"]);
+    expect(entries.map((e) => e.action)).toEqual(["client_secret.reveal", "client_secret.rotate", "client_secret.reveal", "application.create"]);
     expect(JSON.stringify(entries)).not.toContain(password);
     expect((await admin(s, "POST", "/admin/v1/apps/999999999999/password/rotate")).statusCode).toBe(404);
   });

@@ -128,8 +128,8 @@ describe.each(backends)("RegistryAdminService applications on %s", (_name, open)
     expect((await failure(h.internal.authenticateClient({ clientId: id, clientSecret: res.password }))).reason).toBe("INVALID_CLIENT");
     expect((await h.operator.revealClientSecret({ clientId: id })).clientSecret).toBe(rotated.clientSecret);
     const rows = await audit(id);
-    expect(rows.map((r) => r.action)).toEqual(["client_secret.rotate", "client_secret.reveal"]);
-    expect(rows[0]!.details).toEqual({ secretVersion: 2 });
+    expect(rows.map((r) => r.action)).toEqual(["application.create", "client_secret.rotate", "client_secret.reveal"]);
+    expect(rows[1]!.details).toEqual({ secretVersion: 2 });
     expect(JSON.stringify(rows)).not.toContain(rotated.clientSecret);
     expect((await failure(h.admin.rotateClientSecret({ clientId: "999999999999" }))).reason).toBe("APPLICATION_NOT_FOUND");
   });

@@ -63,8 +63,11 @@ describe.each(backends)("client credentials on %s", (_name, open) => {
     const { clientId, password } = await newApplication();
     const res = await h.operator.revealClientSecret({ clientId, reason: "support ticket 42" });
     expect(res.clientSecret).toBe(password);
-    const { rows } = await h.db.query("SELECT actor, action, target, details FROM registry.audit_log WHERE target = $1", [clientId]);
-    expect(rows).toEqual([{ actor: OPERATOR_ACTOR, action: "client_secret.reveal", target: clientId, details: { reason: "support ticket 42" } }]);
+    const { rows } = await h.db.query("SELECT actor, action, target, details FROM registry.audit_log WHERE target = $1 ORDER BY id", [clientId]);
+    expect(rows).toEqual([
+      { actor: OPERATOR_ACTOR, action: "application.create", target: clientId, details: { displayName: "Shop", entrypoints: [`${clientId}_web`] } },
+      { actor: OPERATOR_ACTOR, action: "client_secret.reveal", target: clientId, details: { reason: "support ticket 42" } },
+    ]);
     const missing = await failure(h.operator.revealClientSecret({ clientId: "999999999999", reason: "x" }));
     expect([missing.code, missing.reason]).toEqual([Code.NotFound, "APPLICATION_NOT_FOUND"]);
   });
@@ -92,6 +95,11 @@ describe.each(backends)("client credentials on %s", (_name, open) => {
       expect(rotated.created).toBe(true);
       const auth = await h.internal.authenticateClient({ clientId: "ops-rotate", clientSecret: "second-secret-0123456" });
       expect(auth.secretVersion).toBe(2);
+      const audit = await h.db.query<{ actor: string; action: string }>("SELECT actor, action FROM registry.audit_log WHERE target = 'ops-rotate' ORDER BY id");
+      expect(audit.rows).toEqual([
+        { actor: "service:test", action: "operator_client.create" },
+        { actor: "service:test", action: "operator_client.rotate" },
+      ]);
       const old = await failure(h.internal.authenticateClient({ clientId: "ops-rotate", clientSecret: "first-secret-0123456" }));
       expect(old.reason).toBe("INVALID_CLIENT");
     });
