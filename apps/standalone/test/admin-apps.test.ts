@@ -48,6 +48,7 @@ describe.each([
     expect(app.entrypoints[0]).toMatchObject({ id: shop.entrypoint, typology: { register: { id: "consumer" } } });
     expect(Date.parse(app.created)).not.toBeNaN();
     expect(got.body).not.toContain(shop.password);
+    expect(got.headers["cache-control"]).toBe("no-store");
     expect((await admin(s, "GET", "/admin/v1/apps/999999999999")).statusCode).toBe(404);
     const bad = await admin(s, "GET", "/admin/v1/apps?limit=0");
     expect(bad.statusCode).toBe(400);

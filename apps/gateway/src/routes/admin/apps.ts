@@ -114,7 +114,6 @@ export const adminAppsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (ap
     },
     async (req, reply) => {
       const res = await deps.registry.revealClientSecret({ clientId: req.params.client_id, reason: "" }, asOperator(req));
-      reply.header("cache-control", "no-store");
       return sendContent(reply, 200, { id: req.params.client_id, password: res.clientSecret });
     },
   );
@@ -132,7 +131,6 @@ export const adminAppsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (ap
     },
     async (req, reply) => {
       const res = await registryAdmin.rotateClientSecret({ clientId: req.params.client_id }, asOperator(req));
-      reply.header("cache-control", "no-store");
       return sendContent(reply, 200, { id: req.params.client_id, password: res.clientSecret });
     },
   );

@@ -66,7 +66,6 @@ export const adminAssertionsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = asy
         asOperator(req),
       );
       reply.header("location", `/admin/v1/assertions/${encodeURIComponent(b.key)}`);
-      reply.header("cache-control", "no-store");
       return sendContent(reply, 201, assertionToJson(res.assertion!));
     },
   );
@@ -89,7 +88,6 @@ export const adminAssertionsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = asy
         const q = req.query;
         const res = await registryAdmin.listAssertionHistory({ typology: q.typology ?? "", pageSize: q.limit ?? 0, pageToken: q.cursor ?? "" }, asOperator(req));
         const items = res.assertions.map((a) => ({ ...assertionToJson(a.versions[0]!), versions: a.versions.map(assertionToJson) }));
-        reply.header("cache-control", "no-store");
         return sendContent(reply, 200, { objectType: "assertions", ...page(items, res.nextPageToken) });
       },
     );
@@ -108,7 +106,6 @@ export const adminAssertionsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = asy
     },
     async (req, reply) => {
       const res = await assertions.getAssertion({ key: req.params.key }, asOperator(req));
-      reply.header("cache-control", "no-store");
       return sendContent(reply, 200, { key: req.params.key, versions: res.versions.map(assertionToJson) });
     },
   );

@@ -57,7 +57,6 @@ export const adminAuditRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (a
         names.map(async (source) => ({ source, ...(await sources[source]!({ filter, after: positionFor(source, cursor), pageSize: limit }, asOperator(req))) })),
       );
       const merged = mergeAuditPages(pages, limit);
-      reply.header("cache-control", "no-store");
       return sendContent(reply, 200, page(merged.items.map((i) => auditItemToJson(i.source, i.entry)), merged.next));
     },
   );

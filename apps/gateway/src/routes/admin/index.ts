@@ -15,6 +15,10 @@ import { adminUsersRoutes } from "./users.ts";
  */
 export const adminRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) => {
   app.addHook("onRequest", requireOperator(deps));
+  // Operators' answers hold personal data and secrets: never kept by a cache on the way.
+  app.addHook("onSend", async (_req, reply) => {
+    reply.header("cache-control", "no-store");
+  });
   await app.register(adminAppsRoutes, deps);
   await app.register(adminEntrypointRoutes, deps);
   await app.register(adminCatalogRoutes, deps);

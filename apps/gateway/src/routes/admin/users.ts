@@ -29,7 +29,6 @@ export const adminUsersRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (a
     async (req, reply) => {
       const q = req.query;
       const res = await usersAdmin.searchUserAccounts({ query: q.q ?? "", pageSize: q.limit ?? 0, pageToken: q.cursor ?? "" }, asOperator(req));
-      reply.header("cache-control", "no-store");
       return sendContent(reply, 200, page(res.users.map(adminUserToJson), res.nextPageToken));
     },
   );
@@ -41,7 +40,6 @@ export const adminUsersRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (a
     },
     async (req, reply) => {
       const res = await usersAdmin.getUserAccount({ userId: req.params.id }, asOperator(req));
-      reply.header("cache-control", "no-store");
       return sendContent(reply, 200, { user: adminUserToJson(res.account!) });
     },
   );
@@ -52,7 +50,6 @@ export const adminUsersRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (a
       { onRequest: noBody, schema: { ...admin, summary, params: UserId, response: { 200: UserContent, ...errorResponses(401, 403, 404, 503) } } },
       async (req, reply) => {
         const res = await call(req.params.id, asOperator(req));
-        reply.header("cache-control", "no-store");
         return sendContent(reply, 200, { user: adminUserToJson(res.account!) });
       },
     );
@@ -75,7 +72,6 @@ export const adminUsersRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (a
     async (req, reply) => {
       const res = await usersAdmin.exportUserData({ userId: req.params.id }, asOperator(req));
       const user = adminUserToJson(res.account!);
-      reply.header("cache-control", "no-store");
       reply.header("content-disposition", `attachment; filename="user-${String(user.id).replace(/[^\w-]/g, "")}.json"`);
       return sendContent(reply, 200, { exported: new Date().toISOString(), user, ...(res.records ?? {}) });
     },
