@@ -1,7 +1,7 @@
 import { Code } from "@connectrpc/connect";
 import type { JSONWebKeySet } from "jose";
 import { describe, expect, it } from "vitest";
-import { AuthService } from "@gatehouse/proto";
+import { AuthService, UserSessionsService } from "@gatehouse/proto";
 import { backends, creds, failure, SHOP, useAuthService, type AuthHarness } from "../test/harness.ts";
 
 describe.each(backends)("AuthService on %s", (_name, open) => {
@@ -10,7 +10,7 @@ describe.each(backends)("AuthService on %s", (_name, open) => {
 
   it("lets only internal callers use every RPC", () => {
     expect(h.mod.name).toBe("auth");
-    const methods = AuthService.methods.map((m) => m.localName).sort();
+    const methods = [...AuthService.methods, ...UserSessionsService.methods].map((m) => m.localName).sort();
     expect(Object.keys(h.mod.policy).sort()).toEqual(methods);
     for (const m of methods) expect(h.mod.policy[m]).toEqual(["internal"]);
   });

@@ -2,7 +2,7 @@ import type { JSONWebKeySet } from "jose";
 import type { Db } from "@gatehouse/db";
 import type { Kv } from "@gatehouse/kv";
 import type { Logger } from "@gatehouse/logging";
-import { AuthService } from "@gatehouse/proto";
+import { AuthService, UserSessionsService } from "@gatehouse/proto";
 import { INTERNAL_SCOPE, type ServiceModule } from "@gatehouse/rpc";
 import type { KeyRing } from "@gatehouse/secrets";
 import { createAuthService } from "./auth-service.ts";
@@ -13,6 +13,7 @@ import { createKeyManager, rotationGraceSeconds } from "./keys/key-manager.ts";
 import type { Rotation } from "./keys/signing-key-store.ts";
 import { createSessionStore } from "./sessions/session-store.ts";
 import { createSessions } from "./sessions/sessions.ts";
+import { createUserSessionsService } from "./sessions/user-sessions-service.ts";
 import { DEFAULT_SIGNING_KEY_ROTATION_SECONDS, sessionLifetimes, type AuthSettings } from "./settings.ts";
 import { createAccessTokens } from "./tokens/access-token.ts";
 import { createIdTokens } from "./tokens/id-token.ts";
@@ -33,7 +34,7 @@ export interface AuthDeps {
 
 export type AuthModule = ServiceModule & {
   /**
-   * Whether an access token was revoked (its jti, its session). Other
+   * Whether an access token was revoked (its jti, its session, its user's "not before"). Other
    * processes' verifiers read the same marks (accessTokenRevocationCheck) and
    * call CheckRevocation when the shared store cannot tell.
    */
@@ -93,6 +94,7 @@ export async function createAuth(deps: AuthDeps): Promise<AuthModule> {
     name: "auth",
     routes: (router) => {
       router.service(AuthService, service);
+      router.service(UserSessionsService, createUserSessionsService({ sessions, idleSeconds: lifetimes.idleSeconds, logger: deps.logger }));
     },
     policy: {
       issueToken: internal,
@@ -105,6 +107,9 @@ export async function createAuth(deps: AuthDeps): Promise<AuthModule> {
       issueAuthorizationCode: internal,
       endSession: internal,
       checkRevocation: internal,
+      // UserSessionsService (the users service's admin operations).
+      listUserSessions: internal,
+      revokeUserSessions: internal,
     },
     async ready() {
       return (await deps.db.ping()) && (await deps.kv.ping());

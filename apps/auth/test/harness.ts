@@ -5,7 +5,7 @@ import { migrate, openDb, type Db } from "@gatehouse/db";
 import { errorFacts, type ErrorFacts } from "@gatehouse/errors";
 import { openKv, type Kv } from "@gatehouse/kv";
 import { createLogger } from "@gatehouse/logging";
-import { AuthService, ClientAuthMethod } from "@gatehouse/proto";
+import { AuthService, ClientAuthMethod, UserSessionsService } from "@gatehouse/proto";
 import { authnInterceptor, callerInterceptors, inProcessTransport, InternalTokens, observeInterceptor, USER_SESSION_SCOPE } from "@gatehouse/rpc";
 import { KeyRing } from "@gatehouse/secrets";
 import { dropTestDatabases, freshDatabase, redisTestUrl, uniquePrefix } from "@gatehouse/testing";
@@ -126,6 +126,8 @@ export interface AuthHarness {
   auth: Client<typeof AuthService>;
   /** Calls without any bearer token. */
   anonymous: Client<typeof AuthService>;
+  /** UserSessionsService as the users service calls it. */
+  userSessions: Client<typeof UserSessionsService>;
   settings: AuthSettings;
   keyRing: KeyRing;
   close(): Promise<void>;
@@ -162,6 +164,7 @@ export async function startAuth(
     mod,
     auth: createClient(AuthService, inProcessTransport(mod.routes, server, callerInterceptors(internal, "gateway"))),
     anonymous: createClient(AuthService, inProcessTransport(mod.routes, server, [])),
+    userSessions: createClient(UserSessionsService, inProcessTransport(mod.routes, server, callerInterceptors(internal, "users"))),
     settings,
     keyRing,
     close: () => mod.close(),

@@ -12,8 +12,7 @@ import { securityHeaders } from "./plugins/security-headers.ts";
 import { validation } from "./plugins/validation.ts";
 import { activityIdRoutes } from "./routes/activityid/index.ts";
 import { termsRoutes } from "./routes/activityid/terms.ts";
-import { adminAppsRoutes } from "./routes/admin/apps.ts";
-import { adminAssertionsRoutes } from "./routes/admin/assertions.ts";
+import { adminRoutes } from "./routes/admin/index.ts";
 import { appsRoutes } from "./routes/graph/apps.ts";
 import { oauthRoutes } from "./routes/oauth/index.ts";
 
@@ -50,8 +49,7 @@ export async function createGateway(deps: GatewayDeps, logger: Logger): Promise<
   await app.register(openapi, { serverUrl: deps.config.publicBaseUrl });
   await app.register(probeRoutes, deps);
   await app.register(appsRoutes, deps);
-  await app.register(adminAppsRoutes, deps);
-  await app.register(adminAssertionsRoutes, deps);
+  await app.register(adminRoutes, deps);
   await app.register(activityIdRoutes, deps);
   // The hosted terms page posts HTML forms: outside /activityid's JSON-only Accept hook (hooks reach every child route).
   await app.register(termsRoutes, deps);

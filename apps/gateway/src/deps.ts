@@ -1,6 +1,15 @@
 import type { Client } from "@connectrpc/connect";
 import type { Config } from "@gatehouse/config";
-import type { AssertionsService, AuthService, MfaService, RedirectOriginsService, RegistryService, UsersService } from "@gatehouse/proto";
+import type {
+  AssertionsService,
+  AuthService,
+  MfaService,
+  RedirectOriginsService,
+  RegistryAdminService,
+  RegistryService,
+  UsersAdminService,
+  UsersService,
+} from "@gatehouse/proto";
 import type { AccessTokenVerifier } from "@gatehouse/rpc";
 
 /** What the gateway needs: clients of the services (in-process or HTTP) and its settings. */
@@ -13,6 +22,10 @@ export interface GatewayDeps {
   assertions?: Client<typeof AssertionsService>;
   /** The users service's MfaService (TOTP, finishing a 428 login); the MFA routes exist only when it is wired. */
   mfa?: Client<typeof MfaService>;
+  /** The registry's admin API; the /admin/v1 application, catalog and assertion-history routes exist only when it is wired. */
+  registryAdmin?: Client<typeof RegistryAdminService>;
+  /** The users service's admin API; the /admin/v1/users routes exist only when it is wired. */
+  usersAdmin?: Client<typeof UsersAdminService>;
   /**
    * MAC key of the hosted login's CSRF form tokens (derived from SECRET_KEY,
    * label "hosted-login", so every replica agrees). Without it (and the users

@@ -1,9 +1,11 @@
 import { fileURLToPath } from "node:url";
 import type { Db, Migrations } from "@gatehouse/db";
 import type { Logger } from "@gatehouse/logging";
-import { AssertionsService, RedirectOriginsService, RegistryService } from "@gatehouse/proto";
+import { AssertionsService, RedirectOriginsService, RegistryAdminService, RegistryService } from "@gatehouse/proto";
 import type { RegistryNotify, ServiceModule } from "@gatehouse/rpc";
 import type { KeyRing } from "@gatehouse/secrets";
+import { registryAdminPolicy } from "./admin/policy.ts";
+import { createRegistryAdminService } from "./admin/registry-admin-service.ts";
 import { assertionsPolicy, createAssertionsService } from "./assertions/assertions-service.ts";
 import { catalogStore } from "./catalogs/store.ts";
 import { clientSecrets } from "./credentials/secrets.ts";
@@ -36,11 +38,13 @@ export interface RegistryDeps {
 
 /** The registry service module: applications, entry points, client credentials, catalogs. */
 export async function createRegistry(deps: RegistryDeps): Promise<ServiceModule> {
+  const secrets = clientSecrets(deps.keys);
+  const options = { faceVerification: deps.options?.faceVerification ?? false };
   const service = createRegistryService({
     db: deps.db,
     catalogs: catalogStore(deps.db),
-    secrets: clientSecrets(deps.keys),
-    options: { faceVerification: deps.options?.faceVerification ?? false },
+    secrets,
+    options,
     logger: deps.logger,
     notify: deps.notify,
   });
@@ -50,9 +54,10 @@ export async function createRegistry(deps: RegistryDeps): Promise<ServiceModule>
       router.service(RegistryService, service);
       router.service(AssertionsService, createAssertionsService({ db: deps.db, catalogs: catalogStore(deps.db), logger: deps.logger, notify: deps.notify }));
       router.service(RedirectOriginsService, createRedirectOriginsService({ db: deps.db }));
+      router.service(RegistryAdminService, createRegistryAdminService({ db: deps.db, secrets, options, logger: deps.logger, notify: deps.notify }));
     },
-    // Every service's methods, by local name (the local names are distinct across the three).
-    policy: { ...registryPolicy, ...assertionsPolicy, ...redirectOriginsPolicy },
+    // Every service's methods, by local name (the local names are distinct across the four).
+    policy: { ...registryPolicy, ...assertionsPolicy, ...redirectOriginsPolicy, ...registryAdminPolicy },
     ready: () => deps.db.ping(),
     // The database belongs to the launcher, which closes it.
     close: async () => undefined,

@@ -1,4 +1,4 @@
-import { ADMIN_SCOPE, APPS_READ_SCOPE, APPS_WRITE_SCOPE, INTERNAL_SCOPE, type ScopePolicy } from "@gatehouse/rpc";
+import { ADMIN_READ_SCOPES, ADMIN_WRITE_SCOPES, APPS_READ_SCOPE, APPS_WRITE_SCOPE, INTERNAL_SCOPE, type ScopePolicy } from "@gatehouse/rpc";
 
 /** Scopes of which a caller of each RegistryService method needs one. */
 export const registryPolicy: ScopePolicy = {
@@ -6,8 +6,8 @@ export const registryPolicy: ScopePolicy = {
   getApplication: [APPS_READ_SCOPE, APPS_WRITE_SCOPE, INTERNAL_SCOPE],
   getEntrypoint: [INTERNAL_SCOPE],
   authenticateClient: [INTERNAL_SCOPE],
-  revealClientSecret: [ADMIN_SCOPE],
+  revealClientSecret: ADMIN_READ_SCOPES,
   ensureOperatorClient: [INTERNAL_SCOPE],
-  listCatalog: [APPS_READ_SCOPE, APPS_WRITE_SCOPE, ADMIN_SCOPE, INTERNAL_SCOPE],
-  updateApplicationSettings: [ADMIN_SCOPE],
+  listCatalog: [APPS_READ_SCOPE, APPS_WRITE_SCOPE, ...ADMIN_READ_SCOPES, INTERNAL_SCOPE],
+  updateApplicationSettings: ADMIN_WRITE_SCOPES,
 };

@@ -117,7 +117,7 @@ describe.each(backends)("RegistryService on %s", (_name, open) => {
       ["birthday", "country", "gender", "locale", "name", "nickname", "postal_code", "second_surname", "surname"],
     );
     expect(fields.find((e) => e.key === "birthday")?.valueType).toBe("date");
-    expect(fields.find((e) => e.key === "name")?.valueType).toBe("string");
+    expect(fields.find((e) => e.key === "name")?.valueType).toBe("text");
     const err = await failure(h.operator.listCatalog({ kind: CatalogKind.UNSPECIFIED }));
     expect(err.code).toBe(Code.InvalidArgument);
     expect(err.violations.map((v) => v.field)).toEqual(["kind"]);

@@ -3,13 +3,14 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import type { Db } from "@gatehouse/db";
 import { validationError } from "@gatehouse/errors";
 import type { Logger } from "@gatehouse/logging";
-import { ApplicationSchema, CatalogKind, ClientKind, RegistryService } from "@gatehouse/proto";
-import { kPrincipal } from "@gatehouse/rpc";
+import { ApplicationSchema, ClientKind, RegistryService } from "@gatehouse/proto";
+import { auditContext } from "@gatehouse/admin";
 import { createApplication } from "./applications/create.ts";
 import { getApplication, getEntrypoint } from "./applications/read.ts";
 import { updateApplicationSettings } from "./applications/settings.ts";
 import type { FieldRuleOptions } from "./applications/validate/index.ts";
-import type { CatalogKindName, CatalogStore } from "./catalogs/store.ts";
+import { catalogKindName } from "./catalogs/kinds.ts";
+import type { CatalogStore } from "./catalogs/store.ts";
 import { authenticateClient } from "./credentials/authenticate.ts";
 import { ensureOperatorClient } from "./credentials/operator.ts";
 import { revealClientSecret } from "./credentials/reveal.ts";
@@ -26,14 +27,6 @@ export interface RegistryServiceDeps {
   logger: Logger;
 }
 
-const catalogKinds: Partial<Record<CatalogKind, CatalogKindName>> = {
-  [CatalogKind.ORGANIZATION]: "organization",
-  [CatalogKind.BRAND]: "brand",
-  [CatalogKind.PROPERTY]: "property",
-  [CatalogKind.DATA_FIELD]: "data_field",
-  [CatalogKind.TYPOLOGY]: "typology",
-};
-
 const clientKinds = { application: ClientKind.APPLICATION, operator: ClientKind.OPERATOR } as const;
 
 /** An id the request must carry; its JSON name is the violation's field. */
@@ -45,8 +38,8 @@ function requireId(field: string, value: string): void {
 export function createRegistryService(deps: RegistryServiceDeps): ServiceImpl<typeof RegistryService> {
   const { db, secrets } = deps;
   return {
-    async createApplication(req) {
-      const created = await createApplication(deps, req.application ?? create(ApplicationSchema));
+    async createApplication(req, ctx) {
+      const created = await createApplication(deps, req.application ?? create(ApplicationSchema), auditContext(ctx));
       deps.logger.info({ clientId: created.application.id }, "application created");
       // New redirect URIs: the gateways' CORS origins of relying parties change.
       deps.notify?.("application", created.application.id);
@@ -77,43 +70,40 @@ export function createRegistryService(deps: RegistryServiceDeps): ServiceImpl<ty
 
     async revealClientSecret(req, ctx) {
       requireId("clientId", req.clientId);
-      const actor = ctx.values.get(kPrincipal)?.subject ?? "unknown";
-      const clientSecret = await revealClientSecret(db, secrets, { clientId: req.clientId, reason: req.reason, actor });
-      deps.logger.info({ clientId: req.clientId, actor }, "client secret revealed");
+      const who = auditContext(ctx);
+      const clientSecret = await revealClientSecret(db, secrets, { clientId: req.clientId, reason: req.reason, ...who });
+      deps.logger.info({ clientId: req.clientId, actor: who.actor }, "client secret revealed");
       return { clientSecret };
     },
 
-    async ensureOperatorClient(req) {
-      const op = await ensureOperatorClient(db, secrets, {
-        clientId: req.clientId,
-        clientSecret: req.clientSecret,
-        displayName: req.displayName,
-      });
+    async ensureOperatorClient(req, ctx) {
+      const op = await ensureOperatorClient(
+        db,
+        secrets,
+        { clientId: req.clientId, clientSecret: req.clientSecret, displayName: req.displayName },
+        auditContext(ctx),
+      );
       if (op.created) deps.logger.info({ clientId: op.clientId }, "operator client written");
+      // A rotated operator secret: the auth services drop what they cached.
+      if (op.created) deps.notify?.("application", op.clientId);
       return op;
     },
 
     async updateApplicationSettings(req, ctx) {
       requireId("clientId", req.clientId);
-      const actor = ctx.values.get(kPrincipal)?.subject ?? "unknown";
-      const settings = await updateApplicationSettings(db, {
-        clientId: req.clientId,
-        whitelist: req.whitelist?.values,
-        defaultCallback: req.defaultCallback,
-        mfa: req.mfa,
-        actor,
-      });
-      deps.logger.info({ clientId: req.clientId, actor }, "application settings updated");
+      const who = auditContext(ctx);
+      const settings = await updateApplicationSettings(
+        db,
+        { clientId: req.clientId, whitelist: req.whitelist?.values, defaultCallback: req.defaultCallback, mfa: req.mfa },
+        who,
+      );
+      deps.logger.info({ clientId: req.clientId, actor: who.actor }, "application settings updated");
       deps.notify?.("application", req.clientId);
       return { settings };
     },
 
     async listCatalog(req) {
-      const kind = catalogKinds[req.kind];
-      if (!kind) {
-        throw validationError([{ field: "kind", code: req.kind === CatalogKind.UNSPECIFIED ? "required" : "invalid_value" }]);
-      }
-      const entries = await deps.catalogs.list(kind);
+      const entries = await deps.catalogs.list(catalogKindName(req.kind));
       return { entries: entries.map((e) => ({ key: e.key, displayName: e.displayName, valueType: e.valueType ?? "" })) };
     },
   };

@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { fromJson, type JsonObject } from "@bufbuild/protobuf";
-import { createClient, type Client } from "@connectrpc/connect";
+import { createClient, type Client, type Interceptor } from "@connectrpc/connect";
+import { CLIENT_ADDRESS_HEADER } from "@gatehouse/admin";
 import { migrate, openDb, type Db } from "@gatehouse/db";
 import { errorFacts, type ErrorFacts } from "@gatehouse/errors";
 import { createLogger } from "@gatehouse/logging";
-import { ApplicationSchema, RedirectOriginsService, RegistryService, type Application } from "@gatehouse/proto";
+import { ApplicationSchema, AssertionsService, RedirectOriginsService, RegistryAdminService, RegistryService, type Application } from "@gatehouse/proto";
 import {
   authnInterceptor,
   callerInterceptors,
@@ -22,29 +23,38 @@ import { createRegistry, registryMigrations } from "../src/index.ts";
 // real authn interceptor, and an operator token that the interceptor's
 // access-token verifier accepts (the code path of auth-service tokens).
 
+/** The client address the admin client's calls carry (x-client-address). */
+export const ADMIN_ADDRESS = "203.0.113.7";
+
 export const backends: [string, () => Promise<Db>][] = [
   ["PostgreSQL", async () => openDb({ databaseUrl: (await freshDatabase()).url })],
   ["PGlite", () => openDb({ dataDir: "memory://" })],
 ];
 
 export const OPERATOR_TOKEN = "test-operator-token";
-export const OPERATOR_SUBJECT = "operator:test";
+/** A reader: an operator client's token with admin:read only. */
+export const READER_TOKEN = "test-reader-token";
+/** How the audit names the operator client of OPERATOR_TOKEN. */
+export const OPERATOR_ACTOR = "client:operator";
 
 function verifyAccessToken(token: string): Promise<Principal | undefined> {
-  if (token !== OPERATOR_TOKEN) return Promise.resolve(undefined);
-  return Promise.resolve({
-    subject: OPERATOR_SUBJECT,
-    clientId: "operator",
-    scopes: new Set(["apps:write", "apps:read", "admin"]),
-    internal: false,
-    token,
-    claims: {},
-  });
+  const scopes = token === OPERATOR_TOKEN ? ["apps:write", "apps:read", "admin"] : token === READER_TOKEN ? ["admin:read"] : undefined;
+  if (!scopes) return Promise.resolve(undefined);
+  // A client_credentials token: the subject is the client itself.
+  return Promise.resolve({ subject: "operator", clientId: "operator", scopes: new Set(scopes), internal: false, token, claims: {} });
 }
 
 export interface Registry {
   /** Calls as an operator (apps:write, apps:read, admin). */
   operator: Client<typeof RegistryService>;
+  /** RegistryAdminService as an operator (admin), from 203.0.113.7. */
+  admin: Client<typeof RegistryAdminService>;
+  /** RegistryAdminService as a reader (admin:read only). */
+  reader: Client<typeof RegistryAdminService>;
+  /** RegistryAdminService as another Gatehouse service (internal scope only). */
+  internalAdmin: Client<typeof RegistryAdminService>;
+  /** AssertionsService as an operator (admin). */
+  assertions: Client<typeof AssertionsService>;
   /** Calls as another Gatehouse service (internal scope only). */
   internal: Client<typeof RegistryService>;
   /** Calls without any token. */
@@ -71,7 +81,17 @@ async function serve(db: Db, keys: KeyRing, faceVerification: boolean): Promise<
   const server = [observeInterceptor(logger, mod.name), authnInterceptor({ policy: mod.policy, internal: tokens, verifyAccessToken })];
   const client = (callerSide: Parameters<typeof inProcessTransport>[2]) =>
     createClient(RegistryService, inProcessTransport(mod.routes, server, callerSide));
+  const adminClient = (callerSide: Parameters<typeof inProcessTransport>[2]) =>
+    createClient(RegistryAdminService, inProcessTransport(mod.routes, server, callerSide));
+  const fromAddress: Interceptor = (next) => (req) => {
+    req.header.set(CLIENT_ADDRESS_HEADER, ADMIN_ADDRESS);
+    return next(req);
+  };
   return {
+    admin: adminClient([fromAddress, clientInterceptor(() => Promise.resolve(OPERATOR_TOKEN))]),
+    reader: adminClient([clientInterceptor(() => Promise.resolve(READER_TOKEN))]),
+    internalAdmin: adminClient(callerInterceptors(tokens, "test")),
+    assertions: createClient(AssertionsService, inProcessTransport(mod.routes, server, [clientInterceptor(() => Promise.resolve(OPERATOR_TOKEN))])),
     operator: client([clientInterceptor(() => Promise.resolve(OPERATOR_TOKEN))]),
     internal: client(callerInterceptors(tokens, "test")),
     anonymous: client([]),

@@ -1,16 +1,16 @@
 import { createClient, type Client } from "@connectrpc/connect";
 import type { FastifyInstance } from "fastify";
-import { createAuth, registryClientDirectory } from "@gatehouse/auth";
+import { createAuth, registryClientDirectory, type ClientDirectory } from "@gatehouse/auth";
 import type { Config } from "@gatehouse/config";
 import { createGateway } from "@gatehouse/gateway";
 import { createLogger, type Logger } from "@gatehouse/logging";
-import { AssertionsService, AuthService, RedirectOriginsService, RegistryService } from "@gatehouse/proto";
+import { AssertionsService, AuthService, RedirectOriginsService, RegistryAdminService, RegistryService, UserSessionsService } from "@gatehouse/proto";
 import { createRegistry } from "@gatehouse/registry";
 import { callerInterceptors, directTransport, InternalTokens } from "@gatehouse/rpc";
 import { bootstrapOperator } from "./bootstrap.ts";
 import { closeStores, migrateAll, openStores, type Stores } from "./stores.ts";
 import { wireUsers } from "./users-wiring.ts";
-import { accessTokenVerifier, authSettings, kvApplicationChanges, kvRegistryNotify, serverInterceptors } from "./wiring.ts";
+import { accessTokenVerifier, authSettings, forgetChangedClients, kvApplicationChanges, kvRegistryNotify, serverInterceptors } from "./wiring.ts";
 
 export interface Stack {
   app: FastifyInstance;
@@ -35,11 +35,17 @@ export async function buildStack(config: Config, logger: Logger = createLogger("
   const authRef: { client?: Client<typeof AuthService> } = {};
   const verify = accessTokenVerifier(config, kv, () => authRef.client!);
 
+  // This process's auth service hears the registry's notices at once (a Redis notice takes a moment to come back).
+  const clientsRef: { current?: ClientDirectory } = {};
+  const published = kvRegistryNotify(kv, (err) => logger.warn({ err }, "registry notice not published"));
   const registryMod = await createRegistry({
     db,
     keys,
     logger: logger.child({ service: "registry" }),
-    notify: kvRegistryNotify(kv, (err) => logger.warn({ err }, "registry notice not published")),
+    notify: (topic, id) => {
+      if (topic === "application") clientsRef.current?.forget?.(id);
+      published(topic, id);
+    },
   });
   const registryServer = serverInterceptors(registryMod, logger, internal, verify);
   const registryAs = (caller: string) =>
@@ -47,12 +53,14 @@ export async function buildStack(config: Config, logger: Logger = createLogger("
   const assertionsAs = (caller: string) =>
     createClient(AssertionsService, directTransport(registryMod.routes, registryServer, callerInterceptors(internal, caller)));
 
+  const clients = (clientsRef.current = registryClientDirectory(registryAs("auth")));
+  await forgetChangedClients(kv, clients);
   const authMod = await createAuth({
     db,
     kv,
     keys,
     logger: logger.child({ service: "auth" }),
-    clients: registryClientDirectory(registryAs("auth")),
+    clients,
     settings: authSettings(config),
   });
   const authServer = serverInterceptors(authMod, logger, internal);
@@ -63,7 +71,18 @@ export async function buildStack(config: Config, logger: Logger = createLogger("
   const registry = registryAs("gateway");
   const auth = authAs("gateway");
   if (config.bootstrapOperator) await bootstrapOperator(registryAs("bootstrap"), config.bootstrapOperator, logger);
-  const users = await wireUsers({ config, stores, logger, internal, registry: registryAs("users"), assertions: assertionsAs("users"), auth: authAs("users"), hostWorker: true });
+  const users = await wireUsers({
+    config,
+    stores,
+    logger,
+    internal,
+    registry: registryAs("users"),
+    assertions: assertionsAs("users"),
+    auth: authAs("users"),
+    userSessions: createClient(UserSessionsService, directTransport(authMod.routes, authServer, callerInterceptors(internal, "users"))),
+    verify,
+    hostWorker: true,
+  });
 
   const app = await createGateway(
     {
@@ -74,6 +93,8 @@ export async function buildStack(config: Config, logger: Logger = createLogger("
       assertions: assertionsAs("gateway"),
       origins: createClient(RedirectOriginsService, directTransport(registryMod.routes, registryServer, callerInterceptors(internal, "gateway"))),
       onApplicationChanged: kvApplicationChanges(kv),
+      registryAdmin: createClient(RegistryAdminService, directTransport(registryMod.routes, registryServer, callerInterceptors(internal, "gateway"))),
+      usersAdmin: users.adminClientAs("gateway"),
       verifyAccessToken: verify,
       hostedLoginKey: keys.mac("hosted-login"),
       config,

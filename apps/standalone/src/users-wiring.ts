@@ -4,10 +4,20 @@ import type { Db } from "@gatehouse/db";
 import { createConfirmationWorker, type ConfirmationWorker } from "@gatehouse/confirmation-worker";
 import { bullmqQueue, memoryQueue, type DeliveryQueue, type MemoryDeliveryQueue, type StillWanted } from "@gatehouse/jobs";
 import type { Logger } from "@gatehouse/logging";
-import { AssertionsService, AuthService, ConfirmationDeliveryService, DeliveryDecision, MfaService, RegistryService, UsersService } from "@gatehouse/proto";
-import { callerInterceptors, directTransport, type InternalTokens, type ServiceModule } from "@gatehouse/rpc";
+import {
+  AssertionsService,
+  AuthService,
+  ConfirmationDeliveryService,
+  DeliveryDecision,
+  MfaService,
+  RegistryService,
+  UsersAdminService,
+  UsersService,
+  UserSessionsService,
+} from "@gatehouse/proto";
+import { callerInterceptors, directTransport, type AccessTokenVerifier, type InternalTokens, type ServiceModule } from "@gatehouse/rpc";
 import type { KeyRing } from "@gatehouse/secrets";
-import { authGrants, createUsers, DEFAULT_CONFIRMATION_OPTIONS, deliveryOutboxStore, registryAssertions, registryEntrypoints } from "@gatehouse/users";
+import { authGrants, authUserSessions, createUsers, DEFAULT_CONFIRMATION_OPTIONS, deliveryOutboxStore, registryAssertions, registryEntrypoints } from "@gatehouse/users";
 import type { Stores } from "./stores.ts";
 import { serverInterceptors } from "./wiring.ts";
 
@@ -71,6 +81,7 @@ export interface WiredUsers {
   ready(): Promise<boolean>;
   clientAs(caller: string): Client<typeof UsersService>;
   mfaClientAs(caller: string): Client<typeof MfaService>;
+  adminClientAs(caller: string): Client<typeof UsersAdminService>;
   close(): Promise<void>;
 }
 
@@ -89,6 +100,10 @@ export async function wireUsers(args: {
   /** The registry's AssertionsService (legal-assertion catalog). */
   assertions: Client<typeof AssertionsService>;
   auth: Client<typeof AuthService>;
+  /** The auth service's sessions of each user (admin view, lock, log out, erasure). */
+  userSessions: Client<typeof UserSessionsService>;
+  /** Verifies operators' access tokens (the admin RPCs check their scopes). */
+  verify: AccessTokenVerifier;
   hostWorker: boolean;
 }): Promise<WiredUsers> {
   const { config, stores, logger, internal } = args;
@@ -102,10 +117,11 @@ export async function wireUsers(args: {
     assertions: await registryAssertions(args.assertions, stores.kv, config.assertionsCacheTtlSeconds * 1000),
     grants: authGrants(args.auth),
     enqueue: (job, tx) => queue.enqueue(job, tx),
+    sessions: authUserSessions(args.userSessions),
     loginLimits: config.loginLimits,
     confirmation: { ...DEFAULT_CONFIRMATION_OPTIONS, ...config.confirmation },
   });
-  const interceptors = serverInterceptors(mod, logger, internal);
+  const interceptors = serverInterceptors(mod, logger, internal, args.verify);
   const as = (caller: string) => directTransport(mod.routes, interceptors, callerInterceptors(internal, caller));
   const worker = args.hostWorker
     ? await wireWorker({
@@ -122,6 +138,7 @@ export async function wireUsers(args: {
     ready: async () => (await mod.ready()) && (await queue.ping()) && (worker ? await worker.ready() : true),
     clientAs: (caller) => createClient(UsersService, as(caller)),
     mfaClientAs: (caller) => createClient(MfaService, as(caller)),
+    adminClientAs: (caller) => createClient(UsersAdminService, as(caller)),
     async close() {
       await worker?.close(); // active deliveries finish first
       await queue.close();

@@ -1,6 +1,6 @@
 import type { JSONWebKeySet } from "jose";
 import type { Client, Interceptor } from "@connectrpc/connect";
-import { accessTokenRevocationCheck } from "@gatehouse/auth";
+import { accessTokenRevocationCheck, type ClientDirectory } from "@gatehouse/auth";
 import type { Config } from "@gatehouse/config";
 import type { Kv } from "@gatehouse/kv";
 import type { Logger } from "@gatehouse/logging";
@@ -23,6 +23,13 @@ export const kvRegistryNotify =
 
 /** Subscribes to the registry's notices of changed applications (the gateway's OAuth client caches and CORS origins). */
 export const kvApplicationChanges = (kv: Kv) => (listener: (clientId: string) => void) => kv.subscribe(registryChannel("application"), listener);
+
+/**
+ * The auth service's cached client authentications hear the registry's notice
+ * of a changed application (a rotated secret among them) and drop it at once,
+ * in every process that shares the kv (Redis pub/sub).
+ */
+export const forgetChangedClients = (kv: Kv, directory: ClientDirectory) => kvApplicationChanges(kv)((clientId) => directory.forget?.(clientId));
 
 /**
  * Verifies access tokens of the auth service (JWKS over RPC, revocation marks

@@ -61,8 +61,11 @@ describe("bearer challenges", () => {
     const cases: [string, "GET" | "POST" | "PATCH", string, string][] = [
       [app.token, "POST", "/v2/apps", "apps:write"],
       [user.accessToken, "GET", `/v2/apps/${app.id}`, "apps:read apps:write"],
-      [app.token, "PATCH", `/admin/v1/apps/${app.id}`, "admin"],
-      [await s.operatorToken("apps:write"), "POST", "/admin/v1/assertions", "admin"],
+      // Admin routes: admin:read for GET, admin:write otherwise, `admin` either way.
+      [app.token, "PATCH", `/admin/v1/apps/${app.id}`, "admin:write admin"],
+      [await s.operatorToken("apps:write"), "POST", "/admin/v1/assertions", "admin:write admin"],
+      [await s.operatorToken("admin:read"), "POST", `/admin/v1/users/${user.id}/lock`, "admin:write admin"],
+      [await s.operatorToken("apps:write"), "GET", "/admin/v1/users", "admin:read admin"],
     ];
     for (const [token, method, path, scope] of cases) {
       const res = await request(method, path, token);

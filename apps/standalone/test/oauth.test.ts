@@ -53,7 +53,7 @@ describe("POST /oauth2/token client_credentials", () => {
   it("accepts client_secret_post and grants every allowed scope when none is asked", async () => {
     const res = await form("/oauth2/token", { grant_type: "client_credentials", client_id: OPERATOR.id, client_secret: OPERATOR.secret });
     expect(res.statusCode).toBe(200);
-    expect(res.json().scope.split(" ").sort()).toEqual(["admin", "apps:read", "apps:write"]);
+    expect(res.json().scope.split(" ").sort()).toEqual(["admin", "admin:read", "admin:write", "apps:read", "apps:write"]);
   });
 
   it("answers 401 invalid_client with WWW-Authenticate for a failed Basic authentication", async () => {

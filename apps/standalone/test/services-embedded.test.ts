@@ -3,6 +3,7 @@ import { mkdtemp, readdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectAdminJourney } from "./http-admin.ts";
 import { createAppWithToken, expectUserJourney } from "./http-users.ts";
 import { freePort, runEntry, stopChild, waitReady } from "./processes.ts";
 import { OPERATOR } from "./stack-helpers.ts";
@@ -65,6 +66,11 @@ describe("start:services on the embedded drivers", () => {
       expect(lines[0]).toMatch(new RegExp(`^DATA_DIR ${dataDir}/registry is in use by another Gatehouse process \\(pid \\d+, "cli.ts serve registry", since `));
     }
   });
+
+  it("serves the admin API across processes, each on its own PGlite", async () => {
+    const app = await createAppWithToken(gw, "admin");
+    await expectAdminJourney(gw, dataDir, app, { sharedState: false });
+  }, 60_000);
 
   it("refuses `serve confirmation-worker` without REDIS_URL (exit 2)", async () => {
     const alone = runEntry("cli.ts", ["serve", "confirmation-worker"], { ...noServers, DATA_DIR: dataDir, LOG_LEVEL: "silent" });

@@ -9,6 +9,7 @@ import { ConfirmationDeliveryService, DeliveryDecision, RegistryService } from "
 import { InternalTokens } from "@gatehouse/rpc";
 import { KeyRing, parseSecretKey } from "@gatehouse/secrets";
 import { freshDatabase, redisTestUrl, uniquePrefix } from "@gatehouse/testing";
+import { expectAdminJourney } from "./http-admin.ts";
 import { createAppWithToken, expectUserJourney } from "./http-users.ts";
 import { freePort, runEntry, stopChild, waitReady } from "./processes.ts";
 import { OPERATOR, validApplication } from "./stack-helpers.ts";
@@ -96,6 +97,11 @@ describe("start:services", () => {
     await expectUserJourney(gw, dataDir, app);
     // The separate worker asked the users process over HTTP whether the registration committed.
     expect(await (await fetch(`${usersUrl}/metrics`)).text()).toMatch(/gatehouse_rpc_duration_seconds_count\{service="users",method="CheckDelivery",code="ok"\} [1-9]/);
+  }, 60_000);
+
+  it("serves the admin API across processes: lock, unlock, rotation and the merged audit log", async () => {
+    const app = await createAppWithToken(gw, "admin");
+    await expectAdminJourney(gw, dataDir, app, { sharedState: true });
   }, 60_000);
 
   it("answers CheckDelivery only to internal callers", async () => {

@@ -7,7 +7,7 @@ import type { ConfirmationOptions } from "./confirmation/options.ts";
 import type { Passwords } from "./credentials/passwords.ts";
 import type { LoginLimits } from "./login/throttle.ts";
 import type { MfaLimits } from "./mfa/factor.ts";
-import type { AssertionCatalog, EntrypointDirectory, LoginGrants } from "./ports.ts";
+import type { AssertionCatalog, EntrypointDirectory, LoginGrants, UserSessions } from "./ports.ts";
 
 /** What the users service module needs: its stores, its ports and its settings. */
 export interface UsersDeps {
@@ -21,6 +21,8 @@ export interface UsersDeps {
   assertions?: AssertionCatalog;
   /** The auth service: login sessions and authorization codes. */
   grants: LoginGrants;
+  /** The auth service's sessions of each user (admin view, lock, log out, erasure); absent = those admin operations answer 503. */
+  sessions?: UserSessions;
   /** Queues a confirmation delivery; throws when the queue cannot take it. */
   enqueue: Enqueue;
   passwords?: Passwords;

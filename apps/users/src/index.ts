@@ -1,7 +1,9 @@
 import { fileURLToPath } from "node:url";
 import type { Migrations } from "@gatehouse/db";
-import { ConfirmationDeliveryService, MfaService, UsersService } from "@gatehouse/proto";
+import { ConfirmationDeliveryService, MfaService, UsersAdminService, UsersService } from "@gatehouse/proto";
 import type { ServiceModule } from "@gatehouse/rpc";
+import { recordingLogins } from "./admin/login-record.ts";
+import { createUsersAdminService, usersAdminPolicy } from "./admin/users-admin-service.ts";
 import { argon2Passwords } from "./credentials/passwords.ts";
 import type { UsersDeps } from "./deps.ts";
 import { confirmationDeliveryPolicy, createConfirmationDeliveryService } from "./delivery-service.ts";
@@ -16,10 +18,15 @@ export const usersMigrations: Migrations = {
   dir: fileURLToPath(new URL("../migrations", import.meta.url)),
 };
 
-/** The users service module: users, credentials, identifiers and their confirmation, the login flow, MFA. */
+/** The users service module: users, credentials, identifiers and their confirmation, the login flow, MFA, the admin operations. */
 export async function createUsers(given: UsersDeps): Promise<ServiceModule> {
-  // One password hasher for every service of the module: one gate of argon2 runs per process.
-  const deps = { ...given, passwords: given.passwords ?? argon2Passwords() };
+  const deps = {
+    ...given,
+    // One password hasher for every service of the module: one gate of argon2 runs per process.
+    passwords: given.passwords ?? argon2Passwords(),
+    // Every session or code granted: refused for a locked account, recorded as the last login.
+    grants: recordingLogins(given.db, given.grants, given.sessions),
+  };
   const flow = createLoginFlow(deps);
   const service = createUsersService(deps, flow);
   const mfa = createMfaService(deps, flow);
@@ -29,9 +36,10 @@ export async function createUsers(given: UsersDeps): Promise<ServiceModule> {
       router.service(UsersService, service);
       router.service(ConfirmationDeliveryService, createConfirmationDeliveryService(deps));
       router.service(MfaService, mfa);
+      router.service(UsersAdminService, createUsersAdminService(deps));
     },
-    // Both services' methods, by local name (checkDelivery is not a UsersService method).
-    policy: { ...usersPolicy, ...confirmationDeliveryPolicy, ...mfaPolicy },
+    // The services' methods, by local name (each local name is unique across them).
+    policy: { ...usersPolicy, ...confirmationDeliveryPolicy, ...mfaPolicy, ...usersAdminPolicy },
     ready: async () => (await deps.db.ping()) && (await deps.kv.ping()),
     // The database and kv belong to the launcher, which closes them.
     close: async () => undefined,
@@ -39,9 +47,9 @@ export async function createUsers(given: UsersDeps): Promise<ServiceModule> {
 }
 
 export type { UsersDeps } from "./deps.ts";
-export type { AssertionCatalog, EntrypointDirectory, LoginGrants, ResolvedEntrypoint } from "./ports.ts";
+export type { AssertionCatalog, EntrypointDirectory, LoginGrants, ResolvedEntrypoint, UserSessionInfo, UserSessions } from "./ports.ts";
 export { registryAssertions, registryEntrypoints } from "./adapters/registry.ts";
-export { authGrants } from "./adapters/auth.ts";
+export { authGrants, authUserSessions } from "./adapters/auth.ts";
 export { usersPolicy } from "./policy.ts";
 export { argon2Passwords, DEFAULT_HASH_PARAMS, type Passwords, type HashParams } from "./credentials/passwords.ts";
 export { DEFAULT_LOGIN_LIMITS, type LoginLimits } from "./login/throttle.ts";

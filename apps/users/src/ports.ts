@@ -29,3 +29,18 @@ export interface LoginGrants {
   /** The single-use code of a hosted login, bound to the authorization request, the user and when they authenticated. */
   issueCode(request: AuthorizationRequest, userId: string, authTime: Date): Promise<AuthorizationCode>;
 }
+
+/** A live login session of a user, as the auth service reports it (no token or id). */
+export interface UserSessionInfo {
+  clientId: string;
+  created: Date;
+  refreshed: Date;
+  expires: Date;
+}
+
+/** The user's sessions, which the auth service owns (UserSessionsService). */
+export interface UserSessions {
+  list(userId: string): Promise<UserSessionInfo[]>;
+  /** Ends every session and refuses every token issued to the user before now; how many were live. */
+  endAll(userId: string): Promise<number>;
+}

@@ -25,6 +25,7 @@ import { authnInterceptor, callerInterceptors, inProcessTransport, InternalToken
 import { KeyRing } from "@gatehouse/secrets";
 import { dropTestDatabases, freshDatabase, redisTestUrl, uniquePrefix } from "@gatehouse/testing";
 import { createUsers, usersMigrations, type LoginGrants, type UsersDeps } from "../src/index.ts";
+import { adminClientsOf, type AdminClients } from "./admin-clients.ts";
 
 // Test wiring of the users service: real PostgreSQL + Redis, or PGlite + the
 // in-process kv; the real authn interceptor with an internal token; entry
@@ -156,6 +157,8 @@ export function outcomeOf<K extends keyof OutcomeValues>(res: LoginOutcome | { o
 /** The user and session of a completed login (the `session` case). */
 export const loggedIn = (res: { outcome?: LoginOutcome }) => outcomeOf(res, "session");
 
+export { ADMIN_ADDRESS, type AdminClients } from "./admin-clients.ts";
+
 export interface Harness {
   db: Db;
   /** The legal-assertion catalog the service sees (latest versions; edit it in place). */
@@ -174,6 +177,8 @@ export interface Harness {
   lastDelivery(to: string): { job: ConfirmationJob; secrets: JobSecrets };
   /** Another client over the same stores, with some dependencies replaced. */
   serve(overrides: Partial<UsersDeps>): Promise<Client<typeof UsersService>>;
+  /** The module with some dependencies replaced, as the gateway calls it (admin-clients.ts). */
+  serveAdmin(overrides: Partial<UsersDeps>): Promise<AdminClients>;
   close(): Promise<void>;
 }
 
@@ -201,6 +206,7 @@ export async function startUsers(open: () => Promise<{ db: Db; kv: Kv }>): Promi
       h.jobs.push(job);
     },
   };
+  const serveAdmin = async (overrides: Partial<UsersDeps>) => adminClientsOf(await createUsers({ ...base, ...overrides }), tokens, logger);
   const serve = async (overrides: Partial<UsersDeps>) => {
     const mod = await createUsers({ ...base, ...overrides });
     const server = [observeInterceptor(logger, mod.name), authnInterceptor({ policy: mod.policy, internal: tokens })];
@@ -217,6 +223,7 @@ export async function startUsers(open: () => Promise<{ db: Db; kv: Kv }>): Promi
     failEnqueue: false,
     users: await serve({}),
     serve,
+    serveAdmin,
     secretsOf: (job: ConfirmationJob) => openJobSecrets(keys, job),
     lastDelivery(to: string) {
       const job = h.jobs.filter((j) => j.to === to).at(-1);

@@ -43,6 +43,11 @@ export const errorTable = {
   ASSERTION_VERSION_TAKEN: def(Code.AlreadyExists, 409, "That version of the legal assertion already exists.", "Esa versión de la declaración legal ya existe."),
   CONSTRAINT_VIOLATION: def(Code.OutOfRange, 416, "Some fields do not meet the required rules.", "Algunos campos no cumplen las reglas exigidas."),
   USER_NOT_FOUND: def(Code.NotFound, 404, "The user does not exist.", "El usuario no existe."),
+  // Admin API (issue 12).
+  ACCOUNT_LOCKED: def(Code.PermissionDenied, 403, "This account is locked; contact support.", "Esta cuenta está bloqueada; contacte con soporte."),
+  CATALOG_ENTRY_NOT_FOUND: def(Code.NotFound, 404, "The catalog entry does not exist.", "La entrada del catálogo no existe."),
+  CATALOG_KEY_TAKEN: def(Code.AlreadyExists, 409, "That key is already in the catalog.", "Esa clave ya está en el catálogo."),
+  IN_USE: def(Code.FailedPrecondition, 409, "It is still in use and cannot be deleted.", "Todavía está en uso y no se puede eliminar."),
   SESSION_NOT_FOUND: def(Code.NotFound, 404, "The session does not exist or has ended.", "La sesión no existe o ha terminado."),
   INVALID_CODE: def(Code.InvalidArgument, 400, "The confirmation code or link is invalid, used or expired.", "El código o enlace de confirmación no es válido, ya se usó o ha caducado."),
   RATE_LIMITED: def(Code.ResourceExhausted, 429, "Too many requests; try again later.", "Demasiadas peticiones; inténtelo más tarde."),

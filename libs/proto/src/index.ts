@@ -10,3 +10,7 @@ export * from "./gen/gatehouse/users/v1/login_pb.ts";
 export * from "./gen/gatehouse/users/v1/users_service_pb.ts";
 export * from "./gen/gatehouse/users/v1/delivery_service_pb.ts";
 export * from "./gen/gatehouse/users/v1/mfa_service_pb.ts";
+export * from "./gen/gatehouse/audit/v1/audit_pb.ts";
+export * from "./gen/gatehouse/registry/v1/admin_service_pb.ts";
+export * from "./gen/gatehouse/auth/v1/user_sessions_service_pb.ts";
+export * from "./gen/gatehouse/users/v1/users_admin_service_pb.ts";

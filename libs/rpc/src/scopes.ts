@@ -11,8 +11,17 @@ export const USERS_ACCESS_SCOPE = "users:access";
 export const APPS_WRITE_SCOPE = "apps:write";
 /** Operators: read applications and catalogs. */
 export const APPS_READ_SCOPE = "apps:read";
-/** Operators: the admin API (settings, secrets, legal assertions). */
+/** Operators: the whole admin API (implies admin:read and admin:write). */
 export const ADMIN_SCOPE = "admin";
+/** Operators: the admin API's reads (every GET under /admin/v1). */
+export const ADMIN_READ_SCOPE = "admin:read";
+/** Operators: the admin API's changes (every other method under /admin/v1). */
+export const ADMIN_WRITE_SCOPE = "admin:write";
+
+/** Any one of these reads through the admin API (`admin` implies `admin:read`). */
+export const ADMIN_READ_SCOPES: readonly string[] = [ADMIN_READ_SCOPE, ADMIN_SCOPE];
+/** Any one of these changes through the admin API (`admin` implies `admin:write`). */
+export const ADMIN_WRITE_SCOPES: readonly string[] = [ADMIN_WRITE_SCOPE, ADMIN_SCOPE];
 
 /**
  * Scopes a user may grant an application at the hosted login (authorization
@@ -27,5 +36,5 @@ export const USER_SESSION_SCOPE = "profile offline_access";
 /** Scopes each kind of client may ask for with client_credentials. */
 export const CLIENT_SCOPES = {
   application: [USERS_ACCESS_SCOPE],
-  operator: [APPS_WRITE_SCOPE, APPS_READ_SCOPE, ADMIN_SCOPE],
+  operator: [APPS_WRITE_SCOPE, APPS_READ_SCOPE, ADMIN_SCOPE, ADMIN_READ_SCOPE, ADMIN_WRITE_SCOPE],
 } as const satisfies Record<string, readonly string[]>;

@@ -26,4 +26,6 @@ export interface ClientDirectory {
   authenticate(clientId: string, secret: string, alternateSecret?: string): Promise<AuthenticatedClient | undefined>;
   /** The public client named by an entry point id, or undefined. */
   publicClient(clientId: string): Promise<AuthenticatedClient | undefined>;
+  /** Drops what is cached about a client (its secret was rotated): the next authentication asks again. */
+  forget?(clientId: string): void;
 }

@@ -104,6 +104,25 @@ describe("registryClientDirectory", () => {
     expect(reg.stats.calls).toBe(2);
   });
 
+  it("forget drops a client's cached secrets at once, also an answer that was in flight", async () => {
+    const reg = fakeRegistry();
+    const dir = registryClientDirectory(reg.client);
+    await dir.authenticate("app1", "s3cret");
+    await dir.authenticate("op", "op-secret");
+    reg.secrets.set("app1", "rotated");
+    dir.forget!("app1");
+    expect(await dir.authenticate("app1", "s3cret")).toBeUndefined();
+    expect(await dir.authenticate("op", "op-secret")).toBeDefined();
+    expect(reg.stats.calls).toBe(3);
+    // An authentication that started before the rotation's notice is answered but not cached.
+    reg.secrets.set("app1", "third");
+    const inFlight = dir.authenticate("app1", "third");
+    dir.forget!("app1");
+    expect(await inFlight).toBeDefined();
+    reg.secrets.set("app1", "fourth");
+    expect(await dir.authenticate("app1", "third")).toBeUndefined();
+  });
+
   it("lets other registry failures through instead of calling them a bad secret", async () => {
     const down = fakeRegistry({ down: true });
     expect((await failure(registryClientDirectory(down.client).authenticate("app1", "s3cret"))).reason).toBe("SERVICE_UNAVAILABLE");

@@ -25,6 +25,9 @@ function expiringMap<V>(ms: number) {
       if (entries.size >= SWEEP_ABOVE * 10) entries.clear();
       entries.set(key, { value, until: now + ms });
     },
+    deleteWhere(test: (key: string) => boolean) {
+      for (const k of entries.keys()) if (test(k)) entries.delete(k);
+    },
   };
 }
 
@@ -40,16 +43,22 @@ function expiringMap<V>(ms: number) {
  * cache). Failures are never cached, so a wrong secret always asks the
  * registry. Public clients are cached the same time, unknown ids included
  * (they carry no secret to guess).
+ * `forget(clientId)` drops a client's entries (and its entry points') at once:
+ * the launcher calls it on the registry's change notice (a rotation), so the
+ * old secret stops working everywhere without waiting for `cacheMs`.
  */
 export function registryClientDirectory(registry: Client<typeof RegistryService>, opts: { cacheMs?: number } = {}): ClientDirectory {
   const cacheMs = opts.cacheMs ?? DEFAULT_CACHE_MS;
   const authenticated = expiringMap<AuthenticatedClient>(cacheMs);
   const publicClients = expiringMap<AuthenticatedClient | undefined>(cacheMs);
+  // Bumped by forget (see check).
+  let generation = 0;
 
   async function check(clientId: string, secret: string): Promise<AuthenticatedClient | undefined> {
     const key = `${clientId}\u0000${sha256Base64url(secret)}`;
     const hit = authenticated.get(key);
     if (hit) return hit.value;
+    const asked = generation;
     let res;
     try {
       res = await registry.authenticateClient({ clientId, clientSecret: secret });
@@ -65,11 +74,19 @@ export function registryClientDirectory(registry: Client<typeof RegistryService>
       redirectUris: [...res.redirectUris],
       secretVersion: res.secretVersion,
     };
-    authenticated.set(key, client);
+    // An answer that was in flight while the client was forgotten may predate the rotation: not cached.
+    if (asked === generation) authenticated.set(key, client);
     return client;
   }
 
   return {
+    forget(clientId) {
+      generation++;
+      authenticated.deleteWhere((k) => k.startsWith(`${clientId}\u0000`));
+      // Its entry points (`<clientId>_<key>`), an unknown one included: one may have just been added.
+      publicClients.deleteWhere((k) => k.startsWith(`${clientId}_`));
+    },
+
     async authenticate(clientId, secret, alternateSecret) {
       if (alternateSecret === undefined || alternateSecret === secret) return check(clientId, secret);
       // Both readings are checked every time (in parallel), whichever is right.

@@ -18,12 +18,14 @@ export interface CodeGrant {
 interface StoredCode extends CodeGrant {
   /** Milliseconds since the epoch. */
   expiresAt: number;
+  /** When it was issued (ms); absent in codes stored before it was recorded. */
+  issuedAt?: number;
   /** The session the redemption opened (set once, atomically): a second redemption ends it. */
   redeemedBy?: string;
 }
 
 /** A code was presented: either it is yours now, or it was redeemed before (by `sid`). */
-export type Redemption = { grant: CodeGrant; sid: string } | { replayOf: string };
+export type Redemption = { grant: CodeGrant; sid: string; issuedAt: number } | { replayOf: string };
 
 export const DEFAULT_CODE_TTL_SECONDS = 60;
 export const MIN_CODE_TTL_SECONDS = 60;
@@ -53,7 +55,8 @@ export function createAuthorizationCodes(deps: { kv: Kv; hashCode: (code: string
 
     async issue(grant: CodeGrant): Promise<string> {
       const code = randomSecret(32);
-      const stored: StoredCode = { ...grant, expiresAt: now() + deps.ttlSeconds * 1000 };
+      const t = now();
+      const stored: StoredCode = { ...grant, expiresAt: t + deps.ttlSeconds * 1000, issuedAt: t };
       await kv.set(codeKey(deps.hashCode(code)), JSON.stringify(stored), deps.ttlSeconds);
       return code;
     },
@@ -79,8 +82,8 @@ export function createAuthorizationCodes(deps: { kv: Kv; hashCode: (code: string
         if (winner) return { replayOf: winner };
         throw invalidGrant("authorization code is invalid or expired");
       }
-      const { expiresAt: _e, redeemedBy: _r, ...grant } = stored;
-      return { grant, sid };
+      const { expiresAt, issuedAt, redeemedBy: _r, ...grant } = stored;
+      return { grant, sid, issuedAt: issuedAt ?? expiresAt - deps.ttlSeconds * 1000 };
     },
   };
 }

@@ -30,7 +30,7 @@ export async function handler({ client, params, tokens, sessions, codes, idToken
     throw invalidGrant("authorization code was already used; the tokens issued from it have been revoked");
   }
   // The code is spent from here on, whatever the outcome (no second try with another verifier).
-  const { grant, sid } = redemption;
+  const { grant, sid, issuedAt } = redemption;
   if (params.redirect_uri !== grant.redirectUri) throw invalidGrant("redirect_uri does not match the authorization request");
   const verifier = params.code_verifier;
   if (!grant.codeChallenge) {
@@ -40,6 +40,9 @@ export async function handler({ client, params, tokens, sessions, codes, idToken
   if (verifier === undefined) throw invalidGrant("code_verifier is required (PKCE)");
   if (!VERIFIER.test(verifier)) throw domainError("INVALID_REQUEST", "code_verifier must be 43-128 unreserved characters (RFC 7636 section 4.1)");
   if (!constantTimeEqual(sha256Base64url(verifier), grant.codeChallenge)) throw invalidGrant("code_verifier does not match the code_challenge");
+
+  // Every session of the user was ended (a lock, log out everywhere) after this login: its code goes with them.
+  if (await sessions.userEndedAfter(grant.userId, issuedAt)) throw invalidGrant("the user's sessions were ended after this code was issued");
 
   const scopes = grant.scope ? grant.scope.split(" ") : [];
   const { session, refreshToken } = await sessions.open({

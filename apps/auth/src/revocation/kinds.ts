@@ -19,16 +19,21 @@ interface RevocationKind {
 }
 
 /**
- * Every kind of revocation. Adding one (say a per-user "not before":
- * `subject: { key: "sub", idOf: (t) => t.sub, refuses: (notBefore, t) => (t.iat ?? 0) < Number(notBefore) }`)
- * is one entry here plus its writer in revocation-list.ts: the table, the
- * marks, the reload after a lost store and every verifier follow.
+ * Every kind of revocation. Adding one is one entry here plus its writer in
+ * revocation-list.ts: the table, the marks, the reload after a lost store and
+ * every verifier follow.
  */
 export const REVOCATION_KINDS = {
   /** One access token, by its jti. */
   token: { key: "at", idOf: (t) => t.jti || undefined, refuses: () => true },
   /** Every access token of a login session, by its sid claim. */
   session: { key: "sid", idOf: (t) => t.sid || undefined, refuses: () => true },
+  /**
+   * Every token of a user issued before a time (Keycloak's "not before"; log
+   * out everywhere, lock, erasure), by sub; the value is the first second
+   * (since the epoch) whose tokens are accepted again. A token without iat is refused.
+   */
+  subject: { key: "sub", idOf: (t) => t.sub || undefined, refuses: (notBefore, t) => (t.iat ?? 0) < Number(notBefore) },
 } satisfies Record<string, RevocationKind>;
 
 export type RevocationKindName = keyof typeof REVOCATION_KINDS;

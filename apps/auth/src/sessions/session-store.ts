@@ -1,4 +1,5 @@
 import type { Kv } from "@gatehouse/kv";
+import { createUserIndex } from "./user-index.ts";
 
 /** A user's login session; its refresh family is every refresh token issued for it. */
 export interface SessionRecord {
@@ -52,6 +53,11 @@ export function createSessionStore(deps: { kv: Kv; hashToken: (token: string) =>
   const sessionTtl = (s: SessionRecord, now: number) => seconds(Math.min(s.expiresAt, s.refreshedAt + deps.idleMs) + deps.accessTokenTtlMs - now);
 
   return {
+    ...createUserIndex(kv),
+
+    /** The latest a session (refreshed or not) and its access tokens can be in use (ms). */
+    usableUntil: (s: SessionRecord) => s.expiresAt + deps.accessTokenTtlMs,
+
     async get(sid: string): Promise<StoredSession | undefined> {
       const raw = await kv.get(sessionKey(sid));
       return raw === null ? undefined : { raw, record: JSON.parse(raw) as SessionRecord };

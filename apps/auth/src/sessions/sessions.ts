@@ -1,7 +1,7 @@
-import { domainError } from "@gatehouse/errors";
+import { domainError, errorFacts } from "@gatehouse/errors";
 import type { Logger } from "@gatehouse/logging";
 import { randomSecret } from "@gatehouse/secrets";
-import { parseScope } from "../grants/scope.ts";
+import { narrowedScopes } from "../grants/scope.ts";
 import type { SessionLifetimes } from "../settings.ts";
 import type { RevocationList } from "../tokens/revocation-list.ts";
 import type { SessionRecord, SessionStore, StoredSession } from "./session-store.ts";
@@ -22,6 +22,7 @@ export interface LiveRefreshToken {
 }
 
 const invalidGrant = (why: string) => domainError("INVALID_GRANT", why);
+const isStoreUnavailable = (err: unknown) => errorFacts(err).reason === "STORE_UNAVAILABLE";
 
 /**
  * Login sessions and their refresh families. Every refresh rotates the token;
@@ -47,6 +48,18 @@ export function createSessions(deps: SessionsDeps) {
     return true;
   }
 
+  /** Whether every session of the user was ended after `at` (ms): its "not before" mark is later. */
+  async function userEndedAfter(userId: string, at: number): Promise<boolean> {
+    const notBefore = await revocations.subjectNotBefore(userId);
+    return notBefore !== undefined && at < notBefore * 1000;
+  }
+
+  /** Its own mark, or its user's "not before" (log out everywhere, lock) ended it. */
+  async function endedByMarks(s: SessionRecord): Promise<boolean> {
+    const [ended, byUser] = await Promise.all([revocations.isSessionRevoked(s.sid), userEndedAfter(s.userId, s.created)]);
+    return ended || byUser;
+  }
+
   async function reuse(current: StoredSession, why: string): Promise<never> {
     deps.logger?.warn({ sid: current.record.sid, clientId: current.record.clientId }, `refresh token reuse (${why}): session ended`);
     await end(current);
@@ -62,11 +75,27 @@ export function createSessions(deps: SessionsDeps) {
     const t = now();
     const reused = found.generation !== s.generation;
     let why = "";
-    if (s.state === "revoked" || (await revocations.isSessionRevoked(s.sid))) why = "the session has ended";
+    if (s.state === "revoked" || (await endedByMarks(s))) why = "the session has ended";
     else if (reused) why = "refresh token was already used";
     else if (t >= s.expiresAt) why = "the session has expired";
     else if (t >= s.refreshedAt + idleMs) why = "the refresh token expired unused";
     return { current, live: why === "", reused: reused && s.state === "active", why };
+  }
+
+  /** The user's sessions the index still holds. */
+  async function indexedOf(userId: string, t: number): Promise<StoredSession[]> {
+    const found = await Promise.all((await store.indexedSessions(userId, t)).map((sid) => store.get(sid)));
+    return found.filter((stored): stored is StoredSession => stored?.record.userId === userId);
+  }
+
+  /** The sessions of a user that can still be refreshed (admin view), newest first. */
+  async function liveSessionsOf(userId: string): Promise<SessionRecord[]> {
+    const t = now();
+    const live: SessionRecord[] = [];
+    for (const { record: s } of await indexedOf(userId, t)) {
+      if (s.state === "active" && t < deadline(s) && !(await endedByMarks(s))) live.push(s);
+    }
+    return live.sort((a, b) => b.created - a.created);
   }
 
   return {
@@ -100,6 +129,14 @@ export function createSessions(deps: SessionsDeps) {
       const refreshToken = randomSecret(32);
       await store.create(session, t);
       await store.putRefresh(refreshToken, { sid: session.sid, generation: 1 }, session.expiresAt, t);
+      // The index is for listing and counting; revocation rests on the user's "not before" mark,
+      // which covers this session and its tokens if it began before the mark's second.
+      await store.indexSession(session.userId, session.sid, store.usableUntil(session), t).catch((err: unknown) => {
+        if (isStoreUnavailable(err)) throw err;
+        deps.logger?.warn({ err, userId: session.userId }, "session not indexed for its user");
+      });
+      // Ended at once when an "end every session" of the user is under way (its mark's second has not begun).
+      if (await endedByMarks(session)) await end({ raw: "", record: session });
       return { session, refreshToken };
     },
 
@@ -156,6 +193,37 @@ export function createSessions(deps: SessionsDeps) {
       await revocations.revokeSession(sid, Math.ceil(now() / 1000) + lifetimes.absoluteSeconds + lifetimes.accessTokenTtlSeconds);
     },
 
+    liveSessionsOf,
+
+    /** What began at `at` (an authorization code's login) is refused when every session of the user was ended since. */
+    userEndedAfter,
+
+    /**
+     * Ends every session of a user (log out everywhere, lock, erasure). The
+     * user's durable "not before" mark comes first and is what guarantees it:
+     * it refuses every token and session from before the next whole second
+     * (token iat has second precision), whatever the session index still
+     * holds (it lives in the kv and is lost with it, like the sessions). Then
+     * each indexed session is ended with its own mark, and the call returns
+     * once that second has begun, so a login that follows is not refused.
+     * Returns how many live sessions the index knew.
+     */
+    async endAllOf(userId: string): Promise<number> {
+      const t = now();
+      const notBefore = Math.floor(t / 1000) + 1;
+      await revocations.revokeSubject(userId, notBefore, notBefore + lifetimes.absoluteSeconds + lifetimes.accessTokenTtlSeconds);
+      let live = 0;
+      for (const stored of await indexedOf(userId, t)) {
+        const s = stored.record;
+        if (s.state === "revoked") continue;
+        if (t < deadline(s) && !(await revocations.isSessionRevoked(s.sid))) live++;
+        await end(stored);
+      }
+      const wait = notBefore * 1000 - now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      return live;
+    },
+
     /** The session a refresh token belongs to, live or not (for revocation). */
     async sessionOf(refreshToken: string): Promise<SessionRecord | undefined> {
       return (await inspect(refreshToken))?.current.record;
@@ -171,14 +239,3 @@ export function createSessions(deps: SessionsDeps) {
 }
 
 export type Sessions = ReturnType<typeof createSessions>;
-
-/** RFC 6749 section 6: the requested scope may only narrow what the session was granted; absent = all of it. */
-export function narrowedScopes(requested: string | undefined, granted: string): string[] {
-  const all = granted ? granted.split(" ") : [];
-  if (requested === undefined) return all;
-  const scopes = parseScope(requested);
-  if (!scopes) throw domainError("INVALID_SCOPE", "scope must be space-separated scope tokens (RFC 6749 section 3.3)");
-  const extra = scopes.filter((s) => !all.includes(s));
-  if (extra.length) throw domainError("INVALID_SCOPE", `scope not granted to this session: ${extra.join(" ")}`);
-  return scopes;
-}

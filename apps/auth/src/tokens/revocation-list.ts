@@ -1,7 +1,7 @@
 import type { Queryable } from "@gatehouse/db";
 import { storeUnavailable, type Kv } from "@gatehouse/kv";
 import type { Logger } from "@gatehouse/logging";
-import { LOADED_KEY, markKey, revocationCheck, type RevocableToken, type RevocationKindName } from "../revocation/kinds.ts";
+import { LOADED, LOADED_KEY, markKey, revocationCheck, type RevocableToken, type RevocationKindName } from "../revocation/kinds.ts";
 import { revocationLoader, type LoaderOptions } from "../revocation/loader.ts";
 import { revocationStore } from "../revocation/store.ts";
 
@@ -17,6 +17,14 @@ export interface RevocationList {
   /** Whether the token was revoked (its id, its session); reloads the marks first when the kv lost them. */
   isRevoked(token: RevocableToken): Promise<boolean>;
   isSessionRevoked(sid: string): Promise<boolean>;
+  /**
+   * Refuses every token of `sub` issued before the second `notBefore`
+   * (seconds since the epoch) until `until` (seconds: when the last of them
+   * would have expired anyway). A later call moves the mark forward.
+   */
+  revokeSubject(sub: string, notBefore: number, until: number): Promise<void>;
+  /** The subject's "not before" (seconds since the epoch), if any. */
+  subjectNotBefore(sub: string): Promise<number | undefined>;
   /** Loads the marks from the database unless the kv holds them (at start, and whenever they were lost). */
   ensureLoaded(): Promise<void>;
 }
@@ -55,11 +63,26 @@ export function createRevocationList(deps: RevocationDeps): RevocationList {
     return afterLoad(token);
   });
 
+  /** A mark's value, from a store that holds every mark (loaded first if it lost them). */
+  async function markOf(kind: RevocationKindName, id: string): Promise<string | undefined> {
+    for (let attempt = 0; ; attempt++) {
+      const [loaded, value] = await deps.kv.getMany([LOADED_KEY, markKey(kind, id)]);
+      if (loaded === LOADED) return value ?? undefined;
+      if (attempt > 0) throw storeUnavailable(new Error("revocation marks lost again"));
+      await loader.ensureLoaded();
+    }
+  }
+
   return {
     revoke: (jti, exp) => revoke("token", jti, exp),
     revokeSession: (sid, until) => revoke("session", sid, Math.max(until, now() + 1)),
     isRevoked,
     isSessionRevoked: (sid) => isRevoked({ jti: "", sub: "", sid }),
+    revokeSubject: (sub, notBefore, until) => revoke("subject", sub, until, String(notBefore)),
+    async subjectNotBefore(sub) {
+      const value = await markOf("subject", sub);
+      return value === undefined ? undefined : Number(value);
+    },
     ensureLoaded: () => loader.ensureLoaded(),
   };
 }

@@ -28,6 +28,8 @@ const ERROR_PAGES: Partial<Record<Reason, ErrorPage>> = {
     form.mfaToken
       ? showMfa(v, form.mfaToken, TEXTS[v.lang].mfaWrong)
       : showLogin(v.h, v.req, v.reply, v.app, v.pending, { status: 400, error: TEXTS[v.lang].missingCredentials, email: form.email }),
+  // An operator locked the account (told only after the right password, or a passed code).
+  ACCOUNT_LOCKED: (v) => sendMessage(v.reply, 403, v.lang, TEXTS[v.lang].accountLocked, [backToSignIn(v)]),
   MFA_TOKEN_INVALID: (v) => sendMessage(v.reply, 400, v.lang, TEXTS[v.lang].formExpired, [backToSignIn(v)]),
   SERVICE_UNAVAILABLE: unavailable,
   UPSTREAM_TIMEOUT: unavailable,

@@ -4,8 +4,8 @@ import Type from "typebox";
 // response schemas. Structure and types live here; the registry enforces the
 // semantic rules (formats, catalogs, id-field rules) for every caller.
 const closed = { additionalProperties: false } as const;
-const ValueOf = Type.Object({ value: Type.String() }, closed);
-const person = (withMobile: boolean) =>
+export const ValueOf = Type.Object({ value: Type.String() }, closed);
+export const person = (withMobile: boolean) =>
   Type.Object(
     {
       objectType: Type.Literal("person"),
@@ -13,7 +13,7 @@ const person = (withMobile: boolean) =>
     },
     closed,
   );
-const TypologyRef = Type.Object({ objectType: Type.Literal("typology"), id: Type.Optional(Type.String()) }, closed);
+export const TypologyRef = Type.Object({ objectType: Type.Literal("typology"), id: Type.Optional(Type.String()) }, closed);
 
 export const FieldConfig = Type.Object(
   {
@@ -30,7 +30,7 @@ export const FieldConfig = Type.Object(
   closed,
 );
 
-const entrypointProps = {
+export const entrypointProps = {
   objectType: Type.Literal("entrypoint"),
   displayName: Type.String(),
   key: Type.Optional(Type.String()),
@@ -40,7 +40,7 @@ const entrypointProps = {
   typology: Type.Object({ register: TypologyRef, work: TypologyRef }, closed),
 };
 
-const applicationProps = {
+export const applicationProps = {
   objectType: Type.Literal("application"),
   key: Type.Optional(Type.String()),
   displayName: Type.String(),
@@ -56,7 +56,7 @@ export const ApplicationRequest = Type.Object(
   { ...closed, $id: "ApplicationRequest" },
 );
 
-const EntrypointOut = Type.Object({ id: Type.String(), ...entrypointProps });
+export const EntrypointOut = Type.Object({ id: Type.String(), ...entrypointProps }, { $id: "Entrypoint" });
 
 export const Application = Type.Object(
   { id: Type.String(), ...applicationProps, entrypoints: Type.Array(EntrypointOut), created: Type.String({ format: "date-time" }) },

@@ -39,8 +39,13 @@ export const AssertionOut = Type.Object({
 
 export const AssertionContent = Type.Object({ content: AssertionOut, result: Result });
 
-export const AssertionList = Type.Object({
-  content: Type.Object({ objectType: Type.Literal("assertions"), items: Type.Array(AssertionOut) }),
+/** GET /admin/v1/assertions: each assertion's latest version with every version, in pages. */
+export const AssertionHistoryList = Type.Object({
+  content: Type.Object({
+    objectType: Type.Literal("assertions"),
+    items: Type.Array(Type.Object({ ...AssertionOut.properties, versions: Type.Array(AssertionOut) })),
+    next: Type.Optional(Type.String({ description: "Opaque cursor of the next page" })),
+  }),
   result: Result,
 });
 

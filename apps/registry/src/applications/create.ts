@@ -1,8 +1,11 @@
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import type { AuditContext } from "@gatehouse/admin";
 import type { Db } from "@gatehouse/db";
 import { validationError } from "@gatehouse/errors";
 import type { Application } from "@gatehouse/proto";
-import type { CatalogStore } from "../catalogs/store.ts";
+import { auditStore } from "../audit/store.ts";
+import { lockCatalogs } from "../catalogs/kinds.ts";
+import { catalogStore, type CatalogStore } from "../catalogs/store.ts";
 import type { ClientSecrets } from "../credentials/secrets.ts";
 import { entrypointId, newClientId } from "./client-ids.ts";
 import { withDefaults } from "./defaults.ts";
@@ -26,7 +29,7 @@ export interface CreatedApplication {
 }
 
 /** Validates, fills in defaults, assigns ids and a secret, and stores the application with its entry points. */
-export async function createApplication(deps: CreateApplicationDeps, input: Application): Promise<CreatedApplication> {
+export async function createApplication(deps: CreateApplicationDeps, input: Application, who?: AuditContext): Promise<CreatedApplication> {
   const violations = validateApplication(input, await deps.catalogs.snapshot(), deps.options);
   if (violations.length) throw validationError(violations);
   const password = deps.secrets.generate();
@@ -36,9 +39,18 @@ export async function createApplication(deps: CreateApplicationDeps, input: Appl
     app.entrypoints.forEach((ep, i) => (ep.id = entrypointId(app.id, ep, i)));
     const stored = deps.secrets.protect(app.id, password);
     try {
-      const times = await deps.db.tx((q) =>
-        applicationStore(q).insert({ application: app, secretSealed: stored.sealed, secretMac: stored.mac }),
-      );
+      const times = await deps.db.tx(async (q) => {
+        // The catalogs' keys are held until the commit: no deletion slips between the check and the insert.
+        await lockCatalogs(q, "reference");
+        const stale = validateApplication(input, await catalogStore(q).snapshot(), deps.options);
+        if (stale.length) throw validationError(stale);
+        const inserted = await applicationStore(q).insert({ application: app, secretSealed: stored.sealed, secretMac: stored.mac });
+        if (inserted && who) {
+          const details = { displayName: app.displayName, entrypoints: app.entrypoints.map((e) => e.id) };
+          await auditStore(q).record({ ...who, action: "application.create", target: app.id, details });
+        }
+        return inserted;
+      });
       if (times) {
         app.createTime = timestampFromDate(new Date(times.createdAt));
         app.updateTime = timestampFromDate(new Date(times.updatedAt));

@@ -1,5 +1,5 @@
 import { clone, create } from "@bufbuild/protobuf";
-import { ApplicationSchema, TypologiesSchema, TypologyRefSchema, type Application, type FieldConfig } from "@gatehouse/proto";
+import { ApplicationSchema, TypologiesSchema, TypologyRefSchema, type Application, type Entrypoint, type FieldConfig } from "@gatehouse/proto";
 
 /** typology.register.id when the caller leaves it out. */
 export const DEFAULT_TYPOLOGY = "consumer";
@@ -16,16 +16,21 @@ export function withDefaults(input: Application): Application {
   app.updateTime = undefined;
   for (const ep of app.entrypoints) {
     ep.id = "";
-    ep.assisted ??= false;
-    ep.passwordless ??= false;
-    ep.typology ??= create(TypologiesSchema);
-    ep.typology.register ??= create(TypologyRefSchema, { objectType: "typology" });
-    ep.typology.work ??= create(TypologyRefSchema, { objectType: "typology" });
-    ep.typology.register.id ??= DEFAULT_TYPOLOGY;
-    ep.typology.work.id ??= ep.typology.register.id;
-    for (const field of ep.fields) fieldDefaults(field);
+    fillEntrypointDefaults(ep);
   }
   return app;
+}
+
+/** Writes out every default of the Entrypoint and fieldConfig tables (in place). */
+export function fillEntrypointDefaults(ep: Entrypoint): void {
+  ep.assisted ??= false;
+  ep.passwordless ??= false;
+  ep.typology ??= create(TypologiesSchema);
+  ep.typology.register ??= create(TypologyRefSchema, { objectType: "typology" });
+  ep.typology.work ??= create(TypologyRefSchema, { objectType: "typology" });
+  ep.typology.register.id ??= DEFAULT_TYPOLOGY;
+  ep.typology.work.id ??= ep.typology.register.id;
+  for (const field of ep.fields) fieldDefaults(field);
 }
 
 function fieldDefaults(field: FieldConfig): void {

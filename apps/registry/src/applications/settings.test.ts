@@ -1,6 +1,6 @@
 import { Code } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { application, backends, failure, OPERATOR_SUBJECT, startRegistry, validApplicationJson, type Harness } from "../../test/harness.ts";
+import { application, backends, failure, OPERATOR_ACTOR, startRegistry, validApplicationJson, type Harness } from "../../test/harness.ts";
 import { settingsViolations } from "./settings.ts";
 
 describe("settingsViolations", () => {
@@ -49,12 +49,12 @@ describe.each(backends)("UpdateApplicationSettings on %s", (_name, open) => {
 
     const ep = await h.internal.getEntrypoint({ entrypointId: app.entrypoints[0]!.id });
     expect(ep).toMatchObject({ mfa: "required", whitelist: [], defaultCallback: "" });
-    const audit = await h.db.query<{ actor: string; metadata: Record<string, string> }>(
-      "SELECT actor, metadata FROM registry.audit_log WHERE target = $1 AND action = 'application.settings.update' ORDER BY id",
+    const audit = await h.db.query<{ actor: string; details: Record<string, unknown> }>(
+      "SELECT actor, details FROM registry.audit_log WHERE target = $1 AND action = 'application.update' ORDER BY id",
       [app.id],
     );
-    expect(audit.rows.map((r) => r.actor)).toEqual([OPERATOR_SUBJECT, OPERATOR_SUBJECT, OPERATOR_SUBJECT]);
-    expect(audit.rows[0]!.metadata).toEqual({ mfa: "required", default_callback: "https://a.example.com/welcome" });
+    expect(audit.rows.map((r) => r.actor)).toEqual([OPERATOR_ACTOR, OPERATOR_ACTOR, OPERATOR_ACTOR]);
+    expect(audit.rows[0]!.details).toEqual({ changed: ["defaultCallback", "mfa"], mfa: "required", defaultCallback: "https://a.example.com/welcome" });
   });
 
   it("400 with a violation per field, 404 for an unknown application, admin scope only", async () => {

@@ -1,9 +1,9 @@
+import type { AuditContext } from "@gatehouse/admin";
 import type { Db } from "@gatehouse/db";
-import { domainError, validationError, type Violation } from "@gatehouse/errors";
-import { auditStore } from "../audit/store.ts";
+import { validationError, type Violation } from "@gatehouse/errors";
+import { updateApplication } from "./update.ts";
 import { MAX_URL_LENGTH } from "./validate/formats.ts";
 
-export const SETTINGS_ACTION = "application.settings.update";
 export const MAX_WHITELIST = 50;
 const MFA_POLICIES = new Set(["off", "optional", "required"]);
 
@@ -18,7 +18,6 @@ export interface SettingsChange {
   whitelist?: string[];
   defaultCallback?: string;
   mfa?: string;
-  actor: string;
 }
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
@@ -40,7 +39,7 @@ function urlProblem(value: string): Violation["code"] | undefined {
   return "invalid_value";
 }
 
-export function settingsViolations(c: Omit<SettingsChange, "actor" | "clientId">): Violation[] {
+export function settingsViolations(c: Omit<SettingsChange, "clientId">): Violation[] {
   const v: Violation[] = [];
   if (c.whitelist) {
     if (c.whitelist.length > MAX_WHITELIST) v.push({ field: "whitelist", code: "too_many", description: `at most ${MAX_WHITELIST} URLs` });
@@ -62,29 +61,12 @@ export function settingsViolations(c: Omit<SettingsChange, "actor" | "clientId">
 
 /**
  * Changes the operator-managed settings of an application (each only when
- * given) and writes the audit record in the same transaction.
+ * given); the audit entry is written in the same transaction.
  */
-export async function updateApplicationSettings(db: Db, c: SettingsChange): Promise<ApplicationSettings> {
+export async function updateApplicationSettings(db: Db, c: SettingsChange, who: AuditContext): Promise<ApplicationSettings> {
   const violations = settingsViolations(c);
   if (violations.length) throw validationError(violations);
-  return db.tx(async (q) => {
-    const { rows } = await q.query<{ whitelist: string[]; default_callback: string | null; mfa: string }>(
-      `UPDATE registry.clients SET
-          whitelist = COALESCE($2::text[], whitelist),
-          default_callback = CASE WHEN $3::text IS NULL THEN default_callback ELSE NULLIF($3::text, '') END,
-          mfa = COALESCE($4::text, mfa),
-          updated_at = now()
-        WHERE client_id = $1 AND kind = 'application'
-        RETURNING whitelist, default_callback, mfa`,
-      [c.clientId, c.whitelist ?? null, c.defaultCallback ?? null, c.mfa ?? null],
-    );
-    const row = rows[0];
-    if (!row) throw domainError("APPLICATION_NOT_FOUND", undefined, { metadata: { client_id: c.clientId } });
-    const changed: Record<string, string> = {};
-    if (c.whitelist) changed.whitelist = JSON.stringify(c.whitelist);
-    if (c.defaultCallback !== undefined) changed.default_callback = c.defaultCallback;
-    if (c.mfa !== undefined) changed.mfa = c.mfa;
-    await auditStore(q).record({ actor: c.actor, action: SETTINGS_ACTION, target: c.clientId, reason: "", metadata: changed });
-    return { whitelist: row.whitelist, defaultCallback: row.default_callback ?? "", mfa: row.mfa };
-  });
+  const done = await updateApplication(db, c, who);
+  const s = done.settings!;
+  return { whitelist: s.whitelist, defaultCallback: s.defaultCallback, mfa: s.mfa };
 }

@@ -5,16 +5,17 @@ import type { Db } from "@gatehouse/db";
 import { domainError, validationError } from "@gatehouse/errors";
 import type { Logger } from "@gatehouse/logging";
 import { LegalAssertionSchema, type AssertionsService, type LegalAssertion } from "@gatehouse/proto";
-import { ADMIN_SCOPE, INTERNAL_SCOPE, kPrincipal, type ScopePolicy } from "@gatehouse/rpc";
+import { auditContext } from "@gatehouse/admin";
+import { ADMIN_READ_SCOPES, ADMIN_WRITE_SCOPES, INTERNAL_SCOPE, type ScopePolicy } from "@gatehouse/rpc";
 import type { CatalogStore } from "../catalogs/store.ts";
 import { publishAssertion } from "./publish.ts";
 import { assertionStore, type AssertionRow } from "./store.ts";
 
 /** Operators publish and read; the users service reads (login 451, answers). */
 export const assertionsPolicy: ScopePolicy = {
-  publishAssertion: [ADMIN_SCOPE],
-  listAssertions: [ADMIN_SCOPE, INTERNAL_SCOPE],
-  getAssertion: [ADMIN_SCOPE, INTERNAL_SCOPE],
+  publishAssertion: ADMIN_WRITE_SCOPES,
+  listAssertions: [...ADMIN_READ_SCOPES, INTERNAL_SCOPE],
+  getAssertion: [...ADMIN_READ_SCOPES, INTERNAL_SCOPE],
 };
 
 export interface AssertionsServiceDeps {
@@ -46,9 +47,9 @@ export function createAssertionsService(deps: AssertionsServiceDeps): ServiceImp
     async publishAssertion(req, ctx) {
       const a = req.assertion;
       if (!a) throw validationError([{ field: "assertion", code: "required" }]);
-      const actor = ctx.values.get(kPrincipal)?.subject ?? "unknown";
-      const stored = await publishAssertion(deps.db, await deps.catalogs.snapshot(), a, actor);
-      deps.logger.info({ key: stored.key, version: stored.version, actor }, "legal assertion published");
+      const who = auditContext(ctx);
+      const stored = await publishAssertion(deps.db, await deps.catalogs.snapshot(), a, who);
+      deps.logger.info({ key: stored.key, version: stored.version, actor: who.actor }, "legal assertion published");
       deps.notify?.("assertions", stored.key);
       return { assertion: toLegalAssertion(stored) };
     },

@@ -62,10 +62,10 @@ describe.each(backends)("AssertionsService on %s", (_name, open) => {
     expect((await admin.getAssertion({ key: "terms" })).versions.map((a) => a.version)).toEqual(["2", "1"]);
     expect((await failure(internal.getAssertion({ key: "nope" }))).reason).toBe("ASSERTION_NOT_FOUND");
 
-    const audit = await db.query<{ actor: string; target: string; metadata: Record<string, string> }>(
-      "SELECT actor, target, metadata FROM registry.audit_log WHERE action = 'legal_assertion.publish' ORDER BY id",
+    const audit = await db.query<{ actor: string; target: string; details: Record<string, unknown> }>(
+      "SELECT actor, target, details FROM registry.audit_log WHERE action = 'legal_assertion.publish' ORDER BY id",
     );
-    expect(audit.rows[0]).toEqual({ actor: "operator:admin-token", target: "terms", metadata: { version: "1", typology: "consumer", mandatory: "true" } });
+    expect(audit.rows[0]).toEqual({ actor: "user:operator:admin-token", target: "terms", details: { version: "1", typology: "consumer", mandatory: true } });
     expect(audit.rows).toHaveLength(3);
   });
 

@@ -1,7 +1,8 @@
 import type { Db } from "@gatehouse/db";
 import { domainError, validationError, type Violation } from "@gatehouse/errors";
 import { auditStore } from "../audit/store.ts";
-import type { CatalogSnapshot } from "../catalogs/store.ts";
+import { lockCatalogs } from "../catalogs/kinds.ts";
+import { catalogStore, type CatalogSnapshot } from "../catalogs/store.ts";
 import { assertionStore, isVersionTaken, type AssertionRow } from "./store.ts";
 
 export const PUBLISH_ACTION = "legal_assertion.publish";
@@ -61,20 +62,23 @@ export async function publishAssertion(
   db: Db,
   catalogs: CatalogSnapshot,
   input: PublishInput,
-  actor: string,
+  who: { actor: string; address: string },
 ): Promise<AssertionRow> {
   const violations = checkAssertion(input, catalogs);
   if (violations.length) throw validationError(violations);
   const property = input.property || DEFAULT_PROPERTY;
   try {
     return await db.tx(async (q) => {
-      const stored = await assertionStore(q).insert({ ...input, property, publishedBy: actor });
+      // Under the catalogs' shared lock, so that the typology and property cannot be deleted meanwhile.
+      await lockCatalogs(q, "reference");
+      const stale = checkAssertion(input, await catalogStore(q).snapshot());
+      if (stale.length) throw validationError(stale);
+      const stored = await assertionStore(q).insert({ ...input, property, publishedBy: who.actor });
       await auditStore(q).record({
-        actor,
+        ...who,
         action: PUBLISH_ACTION,
         target: input.key,
-        reason: "",
-        metadata: { version: input.version, typology: input.typology, mandatory: String(input.mandatory) },
+        details: { version: input.version, typology: input.typology, mandatory: input.mandatory },
       });
       return stored;
     });

@@ -70,6 +70,27 @@ export function assertionStore(q: Queryable) {
       return rows.map(fromSql);
     },
 
+    /** Up to `limit` keys after `after`, in key order; with a typology, the keys whose latest version has it. */
+    async keys(typology: string, after: string | undefined, limit: number): Promise<string[]> {
+      const { rows } = await q.query<{ key: string }>(
+        `SELECT key FROM (SELECT DISTINCT ON (key) key, typology FROM registry.legal_assertions ORDER BY key, id DESC) latest
+          WHERE ($1::text = '' OR typology = $1) AND ($2::text IS NULL OR key > $2)
+          ORDER BY key LIMIT $3`,
+        [typology, after ?? null, limit],
+      );
+      return rows.map((r) => r.key);
+    },
+
+    /** Every version of the given keys, by key, latest first. */
+    async versionsOf(keys: readonly string[]): Promise<AssertionRow[]> {
+      if (!keys.length) return [];
+      const { rows } = await q.query<AssertionSqlRow>(
+        `SELECT ${COLUMNS} FROM registry.legal_assertions WHERE key = ANY($1::text[]) ORDER BY key, id DESC`,
+        [keys],
+      );
+      return rows.map(fromSql);
+    },
+
     /** Every version of a key, latest first. */
     async versions(key: string): Promise<AssertionRow[]> {
       const { rows } = await q.query<AssertionSqlRow>(

@@ -1,7 +1,7 @@
 import { Code } from "@connectrpc/connect";
 import { ClientKind } from "@gatehouse/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { application, backends, failure, OPERATOR_SUBJECT, startRegistry, validApplicationJson, type Harness } from "../../test/harness.ts";
+import { application, backends, failure, OPERATOR_ACTOR, startRegistry, validApplicationJson, type Harness } from "../../test/harness.ts";
 
 describe.each(backends)("client credentials on %s", (_name, open) => {
   let h: Harness;
@@ -63,8 +63,11 @@ describe.each(backends)("client credentials on %s", (_name, open) => {
     const { clientId, password } = await newApplication();
     const res = await h.operator.revealClientSecret({ clientId, reason: "support ticket 42" });
     expect(res.clientSecret).toBe(password);
-    const { rows } = await h.db.query("SELECT actor, action, target, reason FROM registry.audit_log WHERE target = $1", [clientId]);
-    expect(rows).toEqual([{ actor: OPERATOR_SUBJECT, action: "client_secret.reveal", target: clientId, reason: "support ticket 42" }]);
+    const { rows } = await h.db.query("SELECT actor, action, target, details FROM registry.audit_log WHERE target = $1 ORDER BY id", [clientId]);
+    expect(rows).toEqual([
+      { actor: OPERATOR_ACTOR, action: "application.create", target: clientId, details: { displayName: "Shop", entrypoints: [`${clientId}_web`] } },
+      { actor: OPERATOR_ACTOR, action: "client_secret.reveal", target: clientId, details: { reason: "support ticket 42" } },
+    ]);
     const missing = await failure(h.operator.revealClientSecret({ clientId: "999999999999", reason: "x" }));
     expect([missing.code, missing.reason]).toEqual([Code.NotFound, "APPLICATION_NOT_FOUND"]);
   });
@@ -80,7 +83,7 @@ describe.each(backends)("client credentials on %s", (_name, open) => {
       expect(keep).toMatchObject({ clientSecret: secret, created: false });
       const auth = await h.internal.authenticateClient({ clientId: "ops.console", clientSecret: secret });
       expect(auth.kind).toBe(ClientKind.OPERATOR);
-      expect(auth.allowedScopes).toEqual(["apps:write", "apps:read", "admin"]);
+      expect(auth.allowedScopes).toEqual(["apps:write", "apps:read", "admin", "admin:read", "admin:write"]);
       expect(auth.secretVersion).toBe(1);
       const { rows } = await h.db.query<{ n: number }>("SELECT count(*)::int AS n FROM registry.clients WHERE client_id = 'ops.console'");
       expect(rows[0]?.n).toBe(1);
@@ -92,6 +95,11 @@ describe.each(backends)("client credentials on %s", (_name, open) => {
       expect(rotated.created).toBe(true);
       const auth = await h.internal.authenticateClient({ clientId: "ops-rotate", clientSecret: "second-secret-0123456" });
       expect(auth.secretVersion).toBe(2);
+      const audit = await h.db.query<{ actor: string; action: string }>("SELECT actor, action FROM registry.audit_log WHERE target = 'ops-rotate' ORDER BY id");
+      expect(audit.rows).toEqual([
+        { actor: "service:test", action: "operator_client.create" },
+        { actor: "service:test", action: "operator_client.rotate" },
+      ]);
       const old = await failure(h.internal.authenticateClient({ clientId: "ops-rotate", clientSecret: "first-secret-0123456" }));
       expect(old.reason).toBe("INVALID_CLIENT");
     });

@@ -1,5 +1,7 @@
+import type { AuditContext } from "@gatehouse/admin";
 import type { Db } from "@gatehouse/db";
 import { domainError, validationError, type Violation } from "@gatehouse/errors";
+import { auditStore } from "../audit/store.ts";
 import type { ClientSecrets } from "./secrets.ts";
 import { credentialStore } from "./store.ts";
 
@@ -44,7 +46,7 @@ function operatorViolations(input: EnsureOperatorInput): Violation[] {
  * creates it, leaves it alone when the secret is the same (or none is given),
  * and rotates the secret when a different one is given.
  */
-export async function ensureOperatorClient(db: Db, secrets: ClientSecrets, input: EnsureOperatorInput): Promise<EnsuredOperator> {
+export async function ensureOperatorClient(db: Db, secrets: ClientSecrets, input: EnsureOperatorInput, who?: AuditContext): Promise<EnsuredOperator> {
   const violations = operatorViolations(input);
   if (violations.length) throw validationError(violations);
   const { clientId } = input;
@@ -53,7 +55,9 @@ export async function ensureOperatorClient(db: Db, secrets: ClientSecrets, input
     const store = credentialStore(q);
     const secret = input.clientSecret || secrets.generate();
     const stored = secrets.protect(clientId, secret);
+    const record = (action: string) => (who ? auditStore(q).record({ ...who, action, target: clientId }) : undefined);
     if (await store.insertOperator({ clientId, displayName, secretSealed: stored.sealed, secretMac: stored.mac })) {
+      await record("operator_client.create");
       return { clientId, clientSecret: secret, created: true };
     }
     // It exists (perhaps inserted concurrently; the insert waited for that commit).
@@ -64,6 +68,7 @@ export async function ensureOperatorClient(db: Db, secrets: ClientSecrets, input
     if (!input.clientSecret) return { clientId, clientSecret: secrets.reveal(clientId, existing.secretSealed), created: false };
     if (secrets.matches(clientId, input.clientSecret, existing.secretMac)) return { clientId, clientSecret: secret, created: false };
     await store.rotate(clientId, stored.sealed, stored.mac);
+    await record("operator_client.rotate");
     return { clientId, clientSecret: secret, created: true };
   });
 }

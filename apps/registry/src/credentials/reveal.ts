@@ -14,7 +14,7 @@ const MAX_REASON_LENGTH = 500;
 export async function revealClientSecret(
   db: Db,
   secrets: ClientSecrets,
-  input: { clientId: string; reason: string; actor: string },
+  input: { clientId: string; reason: string; actor: string; address?: string },
 ): Promise<string> {
   if (input.reason.length > MAX_REASON_LENGTH) {
     throw validationError([{ field: "reason", code: "too_long", description: `at most ${MAX_REASON_LENGTH} characters` }]);
@@ -25,7 +25,13 @@ export async function revealClientSecret(
       throw domainError("APPLICATION_NOT_FOUND", undefined, { metadata: { client_id: input.clientId } });
     }
     const secret = secrets.reveal(client.clientId, client.secretSealed);
-    await auditStore(q).record({ actor: input.actor, action: REVEAL_ACTION, target: client.clientId, reason: input.reason });
+    await auditStore(q).record({
+      actor: input.actor,
+      action: REVEAL_ACTION,
+      target: client.clientId,
+      address: input.address ?? "",
+      details: input.reason ? { reason: input.reason } : {},
+    });
     return secret;
   });
 }

@@ -7,7 +7,7 @@ import { createRegistry, registryMigrations } from "@gatehouse/registry";
 import { callerInterceptors, httpTransport, inProcessTransport, InternalTokens, serveService, type ServiceModule } from "@gatehouse/rpc";
 import { bootstrapOperator } from "../bootstrap.ts";
 import { closeStores, migrateAll, openStores, type Stores } from "../stores.ts";
-import { accessTokenVerifier, authSettings, kvRegistryNotify, serverInterceptors } from "../wiring.ts";
+import { accessTokenVerifier, authSettings, forgetChangedClients, kvRegistryNotify, serverInterceptors } from "../wiring.ts";
 
 /** Opens a service process's own stores (its schema, migrated) and its internal token minter. */
 export async function openServiceStores(config: Config, name: string, migrations: Parameters<typeof migrateAll>[1]) {
@@ -60,14 +60,9 @@ export async function serveRegistry(config: Config, logger: Logger): Promise<() 
 export async function serveAuth(config: Config, logger: Logger): Promise<() => Promise<void>> {
   const { stores, internal } = await openServiceStores(config, "auth", [authMigrations]);
   const registry = createClient(RegistryService, httpTransport(config.serviceUrls.registry, callerInterceptors(internal, "auth")));
-  const mod = await createAuth({
-    db: stores.db,
-    kv: stores.kv,
-    keys: stores.keys,
-    logger,
-    clients: registryClientDirectory(registry),
-    settings: authSettings(config),
-  });
+  const clients = registryClientDirectory(registry);
+  await forgetChangedClients(stores.kv, clients);
+  const mod = await createAuth({ db: stores.db, kv: stores.kv, keys: stores.keys, logger, clients, settings: authSettings(config) });
   const interceptors = serverInterceptors(mod, logger, internal);
   return serveModule({ config, logger, port: config.servicePorts.auth, mod, interceptors, ready: () => mod.ready(), stores });
 }

@@ -3,7 +3,7 @@ import type { Config } from "@gatehouse/config";
 import { createGateway } from "@gatehouse/gateway";
 import { openKv } from "@gatehouse/kv";
 import type { Logger } from "@gatehouse/logging";
-import { AssertionsService, AuthService, MfaService, RedirectOriginsService, RegistryService, UsersService } from "@gatehouse/proto";
+import { AssertionsService, AuthService, MfaService, RedirectOriginsService, RegistryAdminService, RegistryService, UsersAdminService, UsersService } from "@gatehouse/proto";
 import { callerInterceptors, httpTransport, InternalTokens } from "@gatehouse/rpc";
 import { loadKeyRing } from "@gatehouse/secrets";
 import { accessTokenVerifier, kvApplicationChanges } from "../wiring.ts";
@@ -34,6 +34,8 @@ export async function serveGateway(config: Config, logger: Logger): Promise<() =
       origins: createClient(RedirectOriginsService, httpTransport(urls.registry, caller)),
       // Without Redis the registry's notices do not reach this process: the caches expire on their own.
       onApplicationChanged: config.redisUrl ? kvApplicationChanges(kv) : undefined,
+      registryAdmin: createClient(RegistryAdminService, httpTransport(urls.registry, caller)),
+      usersAdmin: createClient(UsersAdminService, httpTransport(urls.users, caller)),
       verifyAccessToken: accessTokenVerifier(config, kv, () => auth),
       hostedLoginKey: keys.mac("hosted-login"),
       config,

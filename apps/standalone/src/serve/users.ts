@@ -1,10 +1,11 @@
 import { createClient } from "@connectrpc/connect";
 import type { Config } from "@gatehouse/config";
 import type { Logger } from "@gatehouse/logging";
-import { AssertionsService, AuthService, RegistryService } from "@gatehouse/proto";
+import { AssertionsService, AuthService, RegistryService, UserSessionsService } from "@gatehouse/proto";
 import { callerInterceptors, httpTransport } from "@gatehouse/rpc";
 import { usersMigrations } from "@gatehouse/users";
 import { wireUsers } from "../users-wiring.ts";
+import { accessTokenVerifier } from "../wiring.ts";
 import { openServiceStores, serveModule } from "./core.ts";
 
 /**
@@ -17,6 +18,7 @@ export async function serveUsers(config: Config, logger: Logger): Promise<() => 
   const { stores, internal } = await openServiceStores(config, "users", [usersMigrations]);
   const caller = callerInterceptors(internal, "users");
   const hostWorker = !config.redisUrl;
+  const auth = createClient(AuthService, httpTransport(config.serviceUrls.auth, caller));
   if (hostWorker) logger.info("no REDIS_URL: the confirmation worker runs in the users process, on its in-process queue");
   const users = await wireUsers({
     config,
@@ -25,7 +27,10 @@ export async function serveUsers(config: Config, logger: Logger): Promise<() => 
     internal,
     registry: createClient(RegistryService, httpTransport(config.serviceUrls.registry, caller)),
     assertions: createClient(AssertionsService, httpTransport(config.serviceUrls.registry, caller)),
-    auth: createClient(AuthService, httpTransport(config.serviceUrls.auth, caller)),
+    auth,
+    userSessions: createClient(UserSessionsService, httpTransport(config.serviceUrls.auth, caller)),
+    // Operators call the admin RPCs with their own access tokens (verified with auth's JWKS).
+    verify: accessTokenVerifier(config, stores.kv, () => auth),
     hostWorker,
   });
   return serveModule({

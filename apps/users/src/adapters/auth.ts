@@ -1,9 +1,9 @@
 import { create } from "@bufbuild/protobuf";
-import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { timestampDate, timestampFromDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import type { Client } from "@connectrpc/connect";
-import { AuthorizationCodeSchema, SessionSchema, type AuthService } from "@gatehouse/proto";
+import { AuthorizationCodeSchema, SessionSchema, type AuthService, type UserSessionsService } from "@gatehouse/proto";
 import { USER_SESSION_SCOPE } from "@gatehouse/rpc";
-import type { LoginGrants } from "../ports.ts";
+import type { LoginGrants, UserSessions } from "../ports.ts";
 
 /** The auth service's part of a finished login, over its RPC client (the one mapping of its answers). */
 export function authGrants(auth: Client<typeof AuthService>): LoginGrants {
@@ -33,6 +33,20 @@ export function authGrants(auth: Client<typeof AuthService>): LoginGrants {
         authTime: timestampFromDate(authTime),
       });
       return create(AuthorizationCodeSchema, { code: c.code, expiresIn: c.expiresIn });
+    },
+  };
+}
+
+/** A user's sessions, over the auth service's UserSessionsService (admin view, lock, log out, erasure). */
+export function authUserSessions(auth: Client<typeof UserSessionsService>): UserSessions {
+  const date = (t: Timestamp | undefined) => (t ? timestampDate(t) : new Date(0));
+  return {
+    async list(userId) {
+      const res = await auth.listUserSessions({ userId });
+      return res.sessions.map((s) => ({ clientId: s.clientId, created: date(s.createTime), refreshed: date(s.refreshTime), expires: date(s.expireTime) }));
+    },
+    async endAll(userId) {
+      return (await auth.revokeUserSessions({ userId })).revokedCount;
     },
   };
 }

@@ -151,6 +151,24 @@ describe.each(backends)("the login flow on %s", (_name, open) => {
     expect(grants.sessions).toHaveLength(sessions);
   });
 
+  it("account status: a locked account is 403 ACCOUNT_LOCKED right after the password, also when a 428 finishes after the lock", async () => {
+    const u = await registered();
+    await h.users.confirmIdentifier({ userId: u.id, key: "email", code: u.code });
+    const factor = { db: h.db, kv: h.kv, keys: h.keys, limits: DEFAULT_MFA_LIMITS };
+    const { secret } = await enrollTotp(factor, u.id, "Gatehouse");
+    await confirmTotp(factor, u.id, totpCode(secret));
+    const mfa = outcomeOf(await login(u.email), "mfaRequired");
+    await h.db.query("UPDATE users.users SET locked_at = now() WHERE id = $1", [u.id]);
+    const sessions = grants.sessions.length;
+    expect((await failure(completeMfa(mfa.mfaToken, totpCode(secret, Date.now() + STEP)))).reason).toBe("ACCOUNT_LOCKED");
+    expect((await failure(login(u.email))).reason).toBe("ACCOUNT_LOCKED");
+    // A wrong password does not tell that the account is locked.
+    expect((await failure(login(u.email, { password: "wrong password" }))).reason).toBe("INVALID_CREDENTIALS");
+    expect(grants.sessions).toHaveLength(sessions);
+    await h.db.query("UPDATE users.users SET locked_at = NULL WHERE id = $1", [u.id]);
+    expect(outcomeOf(await login(u.email), "mfaRequired").mfaToken).toBeTruthy();
+  });
+
   it("refuses, before the password, an authorization request of another client and an entry point that is unknown or another application's", async () => {
     const u = await registered();
     const foreign = await failure(login(u.email, { password: "wrong password", authorization: authorization("100000000002") }));

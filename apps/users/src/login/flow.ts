@@ -10,6 +10,7 @@ import { mfaStep } from "../mfa/login-step.ts";
 import { noAssertions } from "../terms/catalog.ts";
 import { termsStep } from "../terms/login-step.ts";
 import { createTerms } from "../terms/terms.ts";
+import { checkAccountStatus } from "./account-status.ts";
 import { checkCredentials } from "./credentials.ts";
 import { entrypointOf } from "./entrypoint.ts";
 import { checkAuthorizationRequest, grantOf, profileIncomplete } from "./grant.ts";
@@ -45,7 +46,7 @@ const outcome = (c: LoginOutcomeCase): LoginOutcome => create(LoginOutcomeSchema
  *
  *   entry point (403, ./entrypoint.ts) → `object.assertions` (400) and the
  *   authorization request (400) → credentials and throttles (403, 429,
- *   ./credentials.ts) → [account status] → answers recorded → confirmation
+ *   ./credentials.ts) → account status (403, ./account-status.ts) → answers recorded → confirmation
  *   (412, confirmation/login-step.ts) → MFA (428, mfa/login-step.ts) →
  *   terms (451, terms/login-step.ts) → grant (session or code, ./grant.ts)
  *   → complete account (206 with fca, ./profile.ts).
@@ -83,8 +84,7 @@ export function createLoginFlow(deps: UsersDeps) {
       await checkAuthorizationRequest(deps.entrypoints, req.authorization, resolved);
       const answers = await terms.readLoginAnswers(resolved.entrypoint, req.assertions);
       const user = await checkCredentials(credentials, { email: req.email, password: req.password, clientAddress: req.caller?.clientAddress ?? "" });
-      // The account's own state (issue 12: a locked account answers ACCOUNT_LOCKED, 403) belongs here:
-      // right after the credentials, so only the password's holder learns it, and before anything is recorded or sent.
+      checkAccountStatus(user);
       await terms.recordLoginAnswers(user, answers, { clientId: resolved.clientId, sourceId: req.caller?.sourceId ?? "" });
       const ctx: LoginContext = { user, resolved, caller: req.caller, fca: req.fca, authorization: req.authorization, authenticatedAt: new Date() };
       return finish(ctx, ORDER.map((n) => steps[n]));
@@ -95,6 +95,7 @@ export function createLoginFlow(deps: UsersDeps) {
       await checkAuthorizationRequest(deps.entrypoints, req.authorization, resolved);
       const passed = await passMfaStep(factor, { mfaToken: req.mfaToken, code: req.code, clientId: resolved.clientId, entrypointId: resolved.entrypoint.id });
       if ("again" in passed) return outcome({ case: "mfaRequired", value: passed.again });
+      checkAccountStatus(passed.user);
       deps.logger.info({ userId: passed.user.id }, "mfa passed");
       const ctx: LoginContext = {
         user: passed.user,

@@ -22,6 +22,8 @@ export interface UserRecord {
   updatedAt: Date;
   version: number;
   identifiers: IdentifierRow[];
+  /** Set while an operator has locked the account (login answers ACCOUNT_LOCKED). */
+  lockedAt: Date | null;
 }
 
 export interface NewUser {
@@ -45,6 +47,7 @@ interface UserSqlRow {
   created_at: Date;
   updated_at: Date;
   version: number;
+  locked_at: Date | null;
 }
 
 interface IdentifierSqlRow {
@@ -64,7 +67,7 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
 
 export const IDENTIFIER_UNIQUE = "identifiers_key_value_unique";
 
-const USER_COLUMNS = "id, pulse_id, password_hash, datas, addresses, assertions, created_at, updated_at, version";
+const USER_COLUMNS = "id, pulse_id, password_hash, datas, addresses, assertions, created_at, updated_at, version, locked_at";
 
 /** Users and their identifiers in the `users` schema; works inside or outside a transaction. */
 export function userStore(q: Queryable) {
@@ -85,6 +88,7 @@ export function userStore(q: Queryable) {
       createdAt: row.created_at,
       updatedAt: row.updated_at,
       version: row.version,
+      lockedAt: row.locked_at ?? null,
       identifiers: ids.rows.map((i) => ({
         key: i.key,
         value: i.value,

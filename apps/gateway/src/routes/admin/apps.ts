@@ -1,70 +1,136 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import { fromJson, type JsonObject } from "@bufbuild/protobuf";
 import Type from "typebox";
-import { ADMIN_SCOPE } from "@gatehouse/rpc";
+import { PersonSchema } from "@gatehouse/proto";
 import type { GatewayDeps } from "../../deps.ts";
-import { asCaller } from "../../http/bearer.ts";
-import { anyScope, requireBearer } from "../../http/bearer-guard.ts";
+import { asOperator, noBody } from "../../http/admin-call.ts";
+import { adminApplicationToJson, page } from "../../http/admin-json.ts";
 import { sendContent } from "../../http/envelope.ts";
-import { errorResponses, Result } from "../../schemas/common.ts";
+import { AdminApplication, ContentOf, ListOf, PageQuery } from "../../schemas/admin.ts";
+import { person } from "../../schemas/application.ts";
+import { errorResponses } from "../../schemas/common.ts";
 
-const AppSettings = Type.Object(
+const closed = { additionalProperties: false } as const;
+const ClientId = Type.Object({ client_id: Type.String({ minLength: 1, maxLength: 128 }) });
+const Url = Type.String({ maxLength: 2048 });
+
+/** PATCH: contract section 7's settings plus the application's own members; each only when sent. */
+const AppPatch = Type.Object(
   {
-    whitelist: Type.Optional(Type.Array(Type.String({ maxLength: 2048 }), { maxItems: 1000 })),
-    defaultCallback: Type.Optional(Type.String({ maxLength: 2048 })),
+    displayName: Type.Optional(Type.String({ maxLength: 1000 })),
+    url: Type.Optional(Url),
+    redirectUris: Type.Optional(Type.Array(Url, { maxItems: 1000 })),
+    contact: Type.Optional(
+      Type.Object({ support: Type.Optional(person(true)), projectManager: Type.Optional(person(false)), productOwner: Type.Optional(person(false)) }, closed),
+    ),
+    whitelist: Type.Optional(Type.Array(Url, { maxItems: 1000 })),
+    defaultCallback: Type.Optional(Url),
     mfa: Type.Optional(Type.String({ maxLength: 16 })),
   },
-  { additionalProperties: false, $id: "AppSettings" },
+  { ...closed, $id: "AdminApplicationPatch" },
 );
-const AppSettingsOut = Type.Object({ id: Type.String(), whitelist: Type.Array(Type.String()), defaultCallback: Type.String(), mfa: Type.String() });
 
-/** /admin/v1/apps: operator operations on applications (contract sections 6 and 7). */
+const Password = ContentOf(Type.Object({ id: Type.String(), password: Type.String() }));
+const admin = { tags: ["admin"], security: [{ bearer: [] }] };
+
+/** /admin/v1/apps: the registry's applications as operators see them (contract sections 6 and 7). */
 export const adminAppsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, deps) => {
-  // The operator's token is checked here first (401/403 before the body), then forwarded: the registry checks it again.
-  const operator = requireBearer(deps.verifyAccessToken, anyScope(ADMIN_SCOPE));
-  // PATCH: the context.url whitelist, the default callback ("" = the hosted page) and the MFA policy; each only when sent.
-  app.patch(
-    "/admin/v1/apps/:client_id",
+  const registryAdmin = deps.registryAdmin;
+  if (!registryAdmin) return;
+
+  app.get(
+    "/admin/v1/apps",
     {
-      onRequest: operator,
       schema: {
-        summary: "Change an application's whitelist, default callback and MFA policy (audited)",
-        tags: ["admin"],
-        security: [{ bearer: [] }],
-        params: Type.Object({ client_id: Type.String({ maxLength: 128 }) }),
-        body: AppSettings,
-        response: { 200: Type.Object({ content: AppSettingsOut, result: Result }), ...errorResponses(400, 401, 403, 404) },
+        ...admin,
+        summary: "List or search applications (client_id prefix or displayName substring)",
+        querystring: Type.Object({ q: Type.Optional(Type.String({ maxLength: 200 })), ...PageQuery }, { additionalProperties: true }),
+        response: { 200: ListOf(AdminApplication), ...errorResponses(400, 401, 403) },
       },
     },
     async (req, reply) => {
-      const res = await deps.registry.updateApplicationSettings(
+      const q = req.query;
+      const res = await registryAdmin.listApplications({ query: q.q ?? "", pageSize: q.limit ?? 0, pageToken: q.cursor ?? "" }, asOperator(req));
+      return sendContent(reply, 200, page(res.applications.map(adminApplicationToJson), res.nextPageToken));
+    },
+  );
+
+  app.get(
+    "/admin/v1/apps/:client_id",
+    {
+      schema: {
+        ...admin,
+        summary: "Read an application with its entry points and settings (never its password)",
+        params: ClientId,
+        response: { 200: ContentOf(AdminApplication), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (req, reply) => {
+      const res = await registryAdmin.getApplicationRecord({ clientId: req.params.client_id }, asOperator(req));
+      return sendContent(reply, 200, adminApplicationToJson(res.application!));
+    },
+  );
+
+  app.patch(
+    "/admin/v1/apps/:client_id",
+    {
+      schema: {
+        ...admin,
+        summary: "Change an application: displayName, url, redirectUris, contact, whitelist, defaultCallback, mfa (audited)",
+        description: "Only the members sent change, under every rule of application creation. `redirectUris` and `whitelist` replace their lists; each contact person sent replaces that person.",
+        params: ClientId,
+        body: AppPatch,
+        response: { 200: ContentOf(AdminApplication), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (req, reply) => {
+      const b = req.body;
+      const contact = b.contact && {
+        support: b.contact.support && fromJson(PersonSchema, b.contact.support as JsonObject),
+        projectManager: b.contact.projectManager && fromJson(PersonSchema, b.contact.projectManager as JsonObject),
+        productOwner: b.contact.productOwner && fromJson(PersonSchema, b.contact.productOwner as JsonObject),
+      };
+      const res = await registryAdmin.updateApplication(
         {
           clientId: req.params.client_id,
-          whitelist: req.body.whitelist ? { values: req.body.whitelist } : undefined,
-          defaultCallback: req.body.defaultCallback,
-          mfa: req.body.mfa,
+          displayName: b.displayName,
+          url: b.url,
+          redirectUris: b.redirectUris ? { values: b.redirectUris } : undefined,
+          contact,
+          whitelist: b.whitelist ? { values: b.whitelist } : undefined,
+          defaultCallback: b.defaultCallback,
+          mfa: b.mfa,
         },
-        asCaller(req.principal!.token),
+        asOperator(req),
       );
-      const s = res.settings!;
-      return sendContent(reply, 200, { id: req.params.client_id, whitelist: s.whitelist, defaultCallback: s.defaultCallback, mfa: s.mfa });
+      return sendContent(reply, 200, adminApplicationToJson(res.application!));
     },
   );
 
   app.get(
     "/admin/v1/apps/:client_id/password",
     {
-      onRequest: operator,
+      schema: { ...admin, summary: "Reveal an application's password (audited)", params: ClientId, response: { 200: Password, ...errorResponses(401, 403, 404) } },
+    },
+    async (req, reply) => {
+      const res = await deps.registry.revealClientSecret({ clientId: req.params.client_id, reason: "" }, asOperator(req));
+      return sendContent(reply, 200, { id: req.params.client_id, password: res.clientSecret });
+    },
+  );
+
+  app.post(
+    "/admin/v1/apps/:client_id/password/rotate",
+    {
+      onRequest: noBody,
       schema: {
-        summary: "Reveal an application's password (audited)",
-        tags: ["admin"],
-        security: [{ bearer: [] }],
-        params: Type.Object({ client_id: Type.String({ maxLength: 128 }) }),
-        response: { 200: Type.Object({ content: Type.Object({ id: Type.String(), password: Type.String() }), result: Result }), ...errorResponses(401, 403, 404) },
+        ...admin,
+        summary: "Rotate an application's password: the new one is shown once, the old one stops working at once (audited)",
+        params: ClientId,
+        response: { 200: Password, ...errorResponses(401, 403, 404) },
       },
     },
     async (req, reply) => {
-      const res = await deps.registry.revealClientSecret({ clientId: req.params.client_id, reason: "admin api" }, asCaller(req.principal!.token));
-      reply.header("cache-control", "no-store");
+      const res = await registryAdmin.rotateClientSecret({ clientId: req.params.client_id }, asOperator(req));
       return sendContent(reply, 200, { id: req.params.client_id, password: res.clientSecret });
     },
   );

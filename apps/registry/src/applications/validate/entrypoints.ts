@@ -18,17 +18,20 @@ export function validateEntrypoints(
 ): void {
   if (eps.length === 0) issues.add("entrypoints", "too_few", "at least one entry point is required");
   if (eps.length > MAX_ENTRYPOINTS) issues.add("entrypoints", "too_many", `at most ${MAX_ENTRYPOINTS} entry points`);
-  eps.forEach((ep, n) => {
-    const path = `entrypoints.${n}`;
-    checkObjectType(issues, `${path}.objectType`, ep.objectType, "entrypoint");
-    checkText(issues, `${path}.displayName`, ep.displayName, MAX_DISPLAY_NAME);
-    if (ep.key && !KEY_PATTERN.test(ep.key)) issues.add(`${path}.key`, "invalid_format", "must match ^[a-z0-9][a-z0-9_-]{0,31}$");
-    checkTypology(issues, `${path}.typology`, ep.typology, catalogs);
-    validateFields(ep.fields, `${path}.fields`, catalogs, options, issues);
-  });
+  eps.forEach((ep, n) => validateEntrypoint(ep, `entrypoints.${n}`, catalogs, options, issues));
   for (const n of entrypointIdCollisions(eps)) {
     issues.add(`entrypoints.${n}.key`, "duplicate", "another entry point of this application has the same id");
   }
+}
+
+/** The rules of the Entrypoint table for one entry point at `path` ("" when it is the whole document). */
+export function validateEntrypoint(ep: Entrypoint, path: string, catalogs: CatalogSnapshot, options: FieldRuleOptions, issues: Issues): void {
+  const at = (member: string) => (path ? `${path}.${member}` : member);
+  checkObjectType(issues, at("objectType"), ep.objectType, "entrypoint");
+  checkText(issues, at("displayName"), ep.displayName, MAX_DISPLAY_NAME);
+  if (ep.key && !KEY_PATTERN.test(ep.key)) issues.add(at("key"), "invalid_format", "must match ^[a-z0-9][a-z0-9_-]{0,31}$");
+  checkTypology(issues, at("typology"), ep.typology, catalogs);
+  validateFields(ep.fields, at("fields"), catalogs, options, issues);
 }
 
 function checkTypology(issues: Issues, path: string, typology: Typologies | undefined, catalogs: CatalogSnapshot): void {

@@ -222,7 +222,7 @@ export const AssertionsService: GenService<{
   /**
    * PublishAssertion stores a legal assertion, or a new version of one, and
    * writes an audit record. The version must be new for the key; it becomes
-   * the latest. Scope: admin. Errors: INVALID_ARGUMENT/VALIDATION_FAILED +
+   * the latest. Scope: admin:write or admin. Errors: INVALID_ARGUMENT/VALIDATION_FAILED +
    * BadRequest, ALREADY_EXISTS/ASSERTION_VERSION_TAKEN.
    *
    * @generated from rpc gatehouse.registry.v1.AssertionsService.PublishAssertion
@@ -234,7 +234,7 @@ export const AssertionsService: GenService<{
   },
   /**
    * ListAssertions lists the latest version of every assertion, or of those
-   * of the given typologies, in key order. Scope: admin or internal.
+   * of the given typologies, in key order. Scope: admin:read, admin or internal.
    *
    * @generated from rpc gatehouse.registry.v1.AssertionsService.ListAssertions
    */
@@ -245,7 +245,7 @@ export const AssertionsService: GenService<{
   },
   /**
    * GetAssertion reads every version of one assertion, latest first.
-   * Scope: admin or internal. Errors: NOT_FOUND/ASSERTION_NOT_FOUND.
+   * Scope: admin:read, admin or internal. Errors: NOT_FOUND/ASSERTION_NOT_FOUND.
    *
    * @generated from rpc gatehouse.registry.v1.AssertionsService.GetAssertion
    */

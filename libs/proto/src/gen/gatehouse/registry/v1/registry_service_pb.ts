@@ -394,7 +394,8 @@ export type CatalogEntry = Message<"gatehouse.registry.v1.CatalogEntry"> & {
   displayName: string;
 
   /**
-   * ValueType is the data type of a data field ("string", "date", ...).
+   * ValueType is the format of a data field: "text", "date", "email",
+   * "phone", "number" or "boolean"; empty for the other catalogs.
    *
    * @generated from field: string value_type = 3;
    */
@@ -718,7 +719,7 @@ export const RegistryService: GenService<{
   },
   /**
    * RevealClientSecret decrypts an application's secret for an operator and
-   * writes an audit record. Scope: admin.
+   * writes an audit record. Scope: admin:read or admin.
    * Errors: NOT_FOUND/APPLICATION_NOT_FOUND.
    *
    * @generated from rpc gatehouse.registry.v1.RegistryService.RevealClientSecret
@@ -742,7 +743,7 @@ export const RegistryService: GenService<{
   },
   /**
    * ListCatalog lists the entries of one operator catalog.
-   * Scope: apps:read, apps:write or admin.
+   * Scope: apps:read, apps:write, admin:read or admin.
    * Errors: INVALID_ARGUMENT/VALIDATION_FAILED.
    *
    * @generated from rpc gatehouse.registry.v1.RegistryService.ListCatalog
@@ -755,7 +756,7 @@ export const RegistryService: GenService<{
   /**
    * UpdateApplicationSettings changes an application's context.url
    * whitelist, default callback and MFA policy (each only when set) and
-   * writes an audit record. Scope: admin.
+   * writes an audit record. Scope: admin:write or admin.
    * Errors: INVALID_ARGUMENT/VALIDATION_FAILED + BadRequest,
    * NOT_FOUND/APPLICATION_NOT_FOUND.
    *

@@ -1,0 +1,29 @@
+import type { FastifyRequest } from "fastify";
+import { CLIENT_ADDRESS_HEADER } from "@gatehouse/admin";
+import { ADMIN_READ_SCOPES, ADMIN_WRITE_SCOPES } from "@gatehouse/rpc";
+import { anyScope, type BearerRule } from "./bearer-guard.ts";
+
+const reads = anyScope(...ADMIN_READ_SCOPES);
+const writes = anyScope(...ADMIN_WRITE_SCOPES);
+
+/**
+ * The rule of every /admin/v1 route (contract section 6): an operator's token
+ * with admin:read for GET and HEAD, admin:write for anything else; `admin`
+ * implies both. Used with requireBearer, so 401/403 come before the body.
+ */
+export const operatorScopes: BearerRule = (principal, req) => (req.method === "GET" || req.method === "HEAD" ? reads : writes)(principal, req);
+
+/** Call options that forward the operator's token and the client address (for the audit) to a service, which checks the scopes again. */
+export function asOperator(req: FastifyRequest) {
+  const token = req.principal?.token ?? "";
+  return { headers: { authorization: `Bearer ${token}`, [CLIENT_ADDRESS_HEADER]: req.ip } };
+}
+
+/**
+ * onRequest hook of body-less actions (lock, rotate, DELETE…): a declared
+ * JSON content type with an empty body is not a malformed request there.
+ */
+export async function noBody(req: FastifyRequest) {
+  const length = req.headers["content-length"];
+  if ((length === undefined || length === "0") && req.headers["transfer-encoding"] === undefined) delete req.headers["content-type"];
+}

@@ -1,0 +1,45 @@
+import type { Db } from "@gatehouse/db";
+import { domainError } from "@gatehouse/errors";
+import type { LoginGrants, UserSessions } from "../ports.ts";
+
+/**
+ * Wraps everything the auth service grants a user (a session at login, after
+ * a 428, at registration; a hosted login's authorization code): refused for
+ * a locked or erased account (a login that passed its password before the
+ * lock and finishes its MFA step after it), and the user's last login
+ * recorded. A lock that lands while the grant is made is seen by the second
+ * look: a session is ended again with every other, a code is never handed
+ * out. A lock after that look is the auth service's: the exchange refuses a
+ * code issued before the user's "not before" mark.
+ */
+export function recordingLogins(db: Db, grants: LoginGrants, sessions: UserSessions | undefined): LoginGrants {
+  const admit = async (userId: string) => {
+    const { rowCount } = await db.query(
+      "UPDATE users.users SET last_login_at = now() WHERE id = $1 AND locked_at IS NULL AND deleted_at IS NULL",
+      [userId],
+    );
+    if (rowCount === 0) throw domainError("ACCOUNT_LOCKED");
+  };
+  const locked = async (userId: string) => {
+    const { rows } = await db.query<{ locked: boolean }>("SELECT locked_at IS NOT NULL AS locked FROM users.users WHERE id = $1", [userId]);
+    return rows[0]?.locked !== false;
+  };
+  return {
+    async openSession(userId, clientId) {
+      await admit(userId);
+      const session = await grants.openSession(userId, clientId);
+      if (await locked(userId)) {
+        await sessions?.endAll(userId);
+        throw domainError("ACCOUNT_LOCKED");
+      }
+      return session;
+    },
+
+    async issueCode(request, userId, authTime) {
+      await admit(userId);
+      const code = await grants.issueCode(request, userId, authTime);
+      if (await locked(userId)) throw domainError("ACCOUNT_LOCKED");
+      return code;
+    },
+  };
+}

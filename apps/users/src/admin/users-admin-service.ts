@@ -1,0 +1,92 @@
+import type { ServiceImpl } from "@connectrpc/connect";
+import { auditContext, listAuditEntries, pageOf, pageSize, readKeyCursor } from "@gatehouse/admin";
+import { validationError } from "@gatehouse/errors";
+import type { Logger } from "@gatehouse/logging";
+import type { UsersAdminService } from "@gatehouse/proto";
+import type { ScopePolicy } from "@gatehouse/rpc";
+import { accountStore, toAccount } from "./accounts.ts";
+import { AUDIT_TABLE, endUserSessions, lockAccount, sessionsOf, unlockAccount, type AdminDeps } from "./actions.ts";
+import { eraseUser } from "./erase.ts";
+import { exportUser } from "./export.ts";
+
+const READ = ["admin:read", "admin"];
+const WRITE = ["admin:write", "admin"];
+
+/** Operators only: admin:read reads (the audited export included), admin:write changes, admin both. */
+export const usersAdminPolicy: ScopePolicy = {
+  searchUserAccounts: READ,
+  getUserAccount: READ,
+  lockUserAccount: WRITE,
+  unlockUserAccount: WRITE,
+  endUserSessions: WRITE,
+  exportUserData: READ,
+  eraseUser: WRITE,
+  listUsersAuditEntries: READ,
+};
+
+const MAX_QUERY = 320;
+
+function userId(req: { userId: string }): string {
+  if (!req.userId) throw validationError([{ field: "userId", code: "required" }]);
+  if (req.userId.length > 128) throw validationError([{ field: "userId", code: "too_long" }]);
+  return req.userId;
+}
+
+/** UsersAdminService over the admin domain modules: maps requests in and results out. */
+export function createUsersAdminService(deps: AdminDeps & { logger: Logger }): ServiceImpl<typeof UsersAdminService> {
+  const { db, logger } = deps;
+  return {
+    async searchUserAccounts(req) {
+      if (req.query.length > MAX_QUERY) throw validationError([{ field: "q", code: "too_long" }]);
+      const size = pageSize(req.pageSize);
+      const rows = await accountStore(db).search(req.query, readKeyCursor(req.pageToken), size + 1);
+      const page = pageOf(rows, size, (a) => a.user.id);
+      return { users: page.items.map((a) => toAccount(a)), nextPageToken: page.next };
+    },
+
+    async getUserAccount(req) {
+      const account = await accountStore(db).find(userId(req));
+      const sessions = await sessionsOf(deps).list(account.user.id);
+      return { account: toAccount(account, sessions.length) };
+    },
+
+    async lockUserAccount(req, ctx) {
+      const who = auditContext(ctx);
+      const done = await lockAccount(deps, userId(req), who);
+      logger.info({ userId: done.account.user.id, actor: who.actor, sessionsEnded: done.ended }, "account locked");
+      return { account: toAccount(done.account, 0) };
+    },
+
+    async unlockUserAccount(req, ctx) {
+      const who = auditContext(ctx);
+      const account = await unlockAccount(deps, userId(req), who);
+      logger.info({ userId: account.user.id, actor: who.actor }, "account unlocked");
+      return { account: toAccount(account) };
+    },
+
+    async endUserSessions(req, ctx) {
+      const who = auditContext(ctx);
+      const done = await endUserSessions(deps, userId(req), who);
+      logger.info({ userId: done.account.user.id, actor: who.actor, sessionsEnded: done.ended }, "user logged out everywhere");
+      return { account: toAccount(done.account, 0), revokedCount: done.ended };
+    },
+
+    async exportUserData(req, ctx) {
+      const who = auditContext(ctx);
+      const done = await exportUser(deps, userId(req), who);
+      logger.info({ userId: done.account.user.id, actor: who.actor }, "user data exported");
+      return { account: toAccount(done.account, done.sessionCount), records: done.records };
+    },
+
+    async eraseUser(req, ctx) {
+      const who = auditContext(ctx);
+      await eraseUser(deps, userId(req), who);
+      logger.info({ actor: who.actor }, "user erased");
+      return {};
+    },
+
+    async listUsersAuditEntries(req) {
+      return listAuditEntries(db, AUDIT_TABLE, req);
+    },
+  };
+}

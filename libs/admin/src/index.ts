@@ -1,0 +1,5 @@
+export * from "./actor.ts";
+export * from "./log.ts";
+export * from "./list.ts";
+export * from "./pages.ts";
+export * from "./proto.ts";
