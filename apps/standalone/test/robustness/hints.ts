@@ -34,7 +34,10 @@ export function jsonHints(ctx: FuzzContext, path: string): Record<string, fc.Arb
     contact: fc.constant(sample.contact),
     "entrypoints.0.fields": fc.constant(sample.entrypoints[0].fields),
     "entrypoints.0.typology": fc.constant(sample.entrypoints[0].typology),
-    typology: fc.constantFrom("consumer", "x"),
+    // An entry point of the admin API (POST and PATCH …/entrypoints), or a legal assertion's typology.
+    ...(path.includes("/entrypoints")
+      ? { fields: fc.constant(sample.entrypoints[0].fields), typology: fc.constant(sample.entrypoints[0].typology) }
+      : { typology: fc.constantFrom("consumer", "x") }),
     property: fc.constant("default"),
     whitelist: fc.array(fc.oneof(fc.constant(ctx.redirectUri), hostileString), { maxLength: 2 }),
   };

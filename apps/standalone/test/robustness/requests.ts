@@ -101,10 +101,13 @@ function jsonBody(ctx: FuzzContext, path: string, schema: Schema | undefined, re
 /** An arbitrary request for `op`. */
 export function requestArb(ctx: FuzzContext, op: Operation, resolve: (ref: string) => Schema | undefined): fc.Arbitrary<FuzzRequest> {
   const params = (op.op.parameters ?? []) as Schema[];
+  const users = op.path.startsWith("/activityid/") || op.path.startsWith("/admin/v1/users");
   const known: Record<string, string[]> = {
-    id: op.path.includes("pulse-id") ? [ctx.pulseId] : op.path.startsWith("/activityid/") ? [ctx.userId] : [ctx.clientId],
+    id: op.path.includes("pulse-id") ? [ctx.pulseId] : users ? [ctx.userId, ctx.pulseId] : [ctx.clientId],
     client_id: [ctx.clientId, ctx.entrypoint],
-    key: [ctx.assertionKey],
+    // A legal assertion's key, or a catalog item's (the default catalog's, and an unknown one).
+    key: op.path.startsWith("/admin/v1/catalogs") ? ["default", "name", "consumer", "nokey"] : [ctx.assertionKey],
+    kind: ["organizations", "brands", "properties", "fields", "typologies"],
     entrypoint_id: [ctx.entrypoint],
   };
   const pathArbs = Object.fromEntries(
