@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { admin, audit, INJECT_ADDRESS, OPERATOR_ACTOR } from "./admin-flows.ts";
+import { authorizePath, confirmedUser, createOAuthApp, exchange, formOf, loginForCode, pkce, postLogin, validAuthorize } from "./oauth-flow.ts";
 import { startTestStack, type TestStack } from "./stack-helpers.ts";
-import { createApp, loggedUser, loginEnvelope, outboxLinks, registerEnvelope, send, type FlowApp } from "./user-flows.ts";
+import { createApp, loggedUser, loginEnvelope, outboxLinks, PASSWORD, registerEnvelope, send, type FlowApp } from "./user-flows.ts";
 
 // /admin/v1/users (contract section 6) through the whole system: the users
 // service owns the accounts, the auth service their sessions and tokens.
@@ -81,6 +82,25 @@ describe.each([
     const entries = await audit(s, { target: String(u.id) });
     expect(entries.map((e) => e.action)).toEqual(["user.unlock", "user.lock"]);
     expect(entries[1]).toMatchObject({ actor: OPERATOR_ACTOR, address: INJECT_ADDRESS });
+  });
+
+  it("hosted login of a locked account: the locked page (403) after the right password; a code issued before the lock is refused", async () => {
+    const oauthApp = await createOAuthApp(s);
+    const u = await confirmedUser(s, oauthApp);
+    const early = pkce();
+    const { query } = await loginForCode(s, validAuthorize(oauthApp, early.challenge), u.email, PASSWORD);
+    expect((await admin(s, "POST", `/admin/v1/users/${u.id}/lock`)).statusCode).toBe(200);
+    const late = await exchange(s, oauthApp, { code: query.get("code")!, code_verifier: early.verifier });
+    expect([late.statusCode, late.json().error]).toEqual([400, "invalid_grant"]);
+
+    const page = await s.app.inject({ method: "GET", url: authorizePath(validAuthorize(oauthApp, pkce().challenge)) });
+    const wrong = await postLogin(s, formOf(page), u.email, "not the password");
+    expect(wrong.statusCode).toBe(401);
+    const refused = await postLogin(s, formOf(wrong, formOf(page).cookie), u.email, PASSWORD);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.headers.location).toBeUndefined();
+    expect(refused.body).toContain("This account is locked");
+    expect(refused.body).not.toContain('name="password"');
   });
 
   it("logout ends every session at once; a login right after works", async () => {

@@ -3,8 +3,9 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { admin } from "./admin-flows.ts";
 import { startTestStack, type TestStack } from "./stack-helpers.ts";
-import { createApp, loggedUser } from "./user-flows.ts";
+import { createApp, loggedUser, loginEnvelope, send } from "./user-flows.ts";
 
 // Contract section 10: logged-out and revoked tokens stay revoked across
 // restarts. `npm start` keeps its revocation marks in process memory; the
@@ -45,6 +46,27 @@ describe("revocations across a restart of npm start (embedded)", () => {
       s = await startTestStack({ embedded: true, env });
       expect(await introspect(kept, app)).toEqual({ active: false });
       expect((await userinfo(out.accessToken)).statusCode).toBe(401);
+    } finally {
+      await s.close();
+    }
+  }, 120_000);
+
+  it("a user logged out everywhere through the admin API stays refused after stop and start (the durable \"not before\"); a new login works", async () => {
+    const env = { DATA_DIR: await mkdtemp(join(tmpdir(), "gh-restart-")), SECRET_KEY: randomBytes(32).toString("base64url") };
+    let s: TestStack = await startTestStack({ embedded: true, env });
+    const userinfo = (token: string) => s.app.inject({ method: "GET", url: "/oauth2/userinfo", headers: { authorization: `Bearer ${token}` } });
+    const app = await createApp(s);
+    const u = await loggedUser(s, app);
+    expect((await admin(s, "POST", `/admin/v1/users/${u.id}/logout`)).statusCode).toBe(200);
+    expect((await userinfo(u.accessToken)).statusCode).toBe(401);
+    await s.close();
+
+    s = await startTestStack({ embedded: true, env });
+    try {
+      expect((await userinfo(u.accessToken)).statusCode).toBe(401);
+      const again = await send(s, "POST", "/activityid/v1/user/access", app.token, app.entrypoint, loginEnvelope(app, u.email));
+      expect(again.statusCode).toBe(200);
+      expect((await userinfo(again.json().content.session_info.access_token)).statusCode).toBe(403); // valid (no openid scope)
     } finally {
       await s.close();
     }
