@@ -920,7 +920,7 @@ export const AuthService: GenService<{
   },
   /**
    * CheckRevocation tells whether an access token was revoked (its id, its
-   * login session). Other services' verifiers read the revocation marks in
+   * login session, its user's "not before" mark). Other services' verifiers read the revocation marks in
    * the shared store themselves and ask here only when the store cannot
    * tell (it lost its marks, or is not shared): the auth service then
    * reloads the marks from its database first. Scope: internal.

@@ -150,9 +150,10 @@ export const RevokeUserSessionsResponseSchema: GenMessage<RevokeUserSessionsResp
 /**
  * UserSessionsService lets the users service see and end a user's login
  * sessions (admin view, lock, log out everywhere, erasure). Sessions live in
- * the auth service's shared store with a per-user index; ending them also
- * sets the user's "not before" mark, so every token issued to the user
- * before that moment is refused by every verifier.
+ * the auth service's shared store with a per-user index; ending them first
+ * records the user's durable "not before" mark, so every token issued to the
+ * user before that moment is refused by every verifier, whatever the index
+ * still holds.
  *
  * @generated from service gatehouse.auth.v1.UserSessionsService
  */
@@ -170,7 +171,8 @@ export const UserSessionsService: GenService<{
   },
   /**
    * RevokeUserSessions ends every session of the user (refresh families and
-   * access tokens) and refuses every token issued to the user before now.
+   * access tokens) and refuses every token issued to the user before now; it
+   * answers once that "now" (a whole second) has passed, so a later login works.
    * Scope: internal. Errors: INVALID_ARGUMENT/VALIDATION_FAILED.
    *
    * @generated from rpc gatehouse.auth.v1.UserSessionsService.RevokeUserSessions
