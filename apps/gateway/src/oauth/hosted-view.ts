@@ -1,8 +1,9 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Locale } from "@gatehouse/errors";
 import type { GatewayDeps } from "../deps.ts";
+import { showLoginPage, showMfaPage } from "../hosted/login-pages.ts";
 import { sendPage } from "../pages/html.ts";
-import { loginPage, messagePage, mfaPage } from "../pages/hosted-pages.ts";
+import { messagePage } from "../pages/hosted-pages.ts";
 import { TEXTS } from "../pages/texts.ts";
 import type { HostedApp } from "./applications.ts";
 import type { FormTokens, PendingAuthorization } from "./form-token.ts";
@@ -24,6 +25,8 @@ export interface HostedView {
   app: HostedApp;
   pending: PendingAuthorization;
   lang: Locale;
+  /** What the user typed as their identifier on this form (the code page names where the code went). */
+  typed?: { key: string; value: string };
 }
 
 export const pageLocale = (req: FastifyRequest, pending?: PendingAuthorization): Locale => pending?.locale ?? req.locale;
@@ -33,7 +36,7 @@ export function sendMessage(reply: FastifyReply, status: number, lang: Locale, t
   return sendPage(reply, status, messagePage(lang, TEXTS[lang].errorTitle, text, links));
 }
 
-/** The login form for a checked authorization request, with a fresh form token. */
+/** The entry point's login page for a checked authorization request, with a fresh form token (hosted/login-pages.ts). */
 export function showLogin(
   h: HostedLoginDeps,
   req: FastifyRequest,
@@ -42,20 +45,13 @@ export function showLogin(
   pending: PendingAuthorization,
   opts: { status?: number; error?: string; email?: string } = {},
 ) {
-  const lang = pageLocale(req, pending);
-  const entrypoint = app.entrypoints.find((e) => e.id === pending.entrypointId);
-  const formToken = h.forms.issue(req, reply, pending);
-  return sendPage(
-    reply,
-    opts.status ?? 200,
-    loginPage({ lang, appName: app.displayName || app.clientId, entrypointName: entrypoint?.displayName ?? "", formToken, ...opts }),
-  );
+  const v: HostedView = { h, req, reply, app, pending, lang: pageLocale(req, pending) };
+  return showLoginPage(v, { ...(opts.status ? { status: opts.status } : {}), ...(opts.error ? { error: opts.error } : {}), ...(opts.email !== undefined ? { value: opts.email } : {}) });
 }
 
 /** The code form of the second step, with a fresh form token for the same authorization request. */
 export function showMfa(v: HostedView, mfaToken: string, error?: string) {
-  const formToken = v.h.forms.issue(v.req, v.reply, v.pending);
-  return sendPage(v.reply, error ? 400 : 200, mfaPage({ lang: v.lang, formToken, mfaToken, error }));
+  return showMfaPage(v, mfaToken, error);
 }
 
 /** The authorization response (RFC 6749 section 4.1.2; `iss` per RFC 9207) at the exact redirect URI. */
