@@ -1,0 +1,242 @@
+import { createServer, type Server } from "node:http";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hostedApp, outboxMessage, shot, type HostedApp } from "./hosted-flows.ts";
+import { authorizePath, pkce, validAuthorize } from "./oauth-flow.ts";
+import { freePort } from "./processes.ts";
+import { startTestStack, type TestStack } from "./stack-helpers.ts";
+import { PASSWORD, send, SOURCE } from "./user-flows.ts";
+
+// The hosted entry-point pages (contract section 8) in headless Chromium,
+// in English and Spanish: registration (one and two steps), code sign-in,
+// passwordless, assisted activation, and each interruption page, each
+// ending at the application's redirect URI with a code that buys tokens.
+// One stack (PostgreSQL + Redis) for the file.
+
+const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+describe("hosted entry-point pages in headless Chromium", () => {
+  let s: TestStack;
+  let base: string;
+  let app: HostedApp;
+  let browser: Browser;
+  let callback: Server;
+  let redirectUri: string;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    s = await startTestStack({ env: { PUBLIC_URL: base, PORT: String(port), HOST: "127.0.0.1" } });
+    await s.app.listen({ port, host: "127.0.0.1" });
+    callback = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>callback</title><p>back at the application</p>"));
+    await new Promise<void>((resolve) => callback.listen(0, "127.0.0.1", resolve));
+    redirectUri = `http://127.0.0.1:${(callback.address() as { port: number }).port}/callback`;
+    app = await hostedApp(s, ["http://127.0.0.1/callback"]);
+    browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  });
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await browser?.close();
+    await new Promise((r) => callback?.close(r));
+    await s?.close();
+  });
+
+  /** A phone-sized page in a language, at the authorization request of an entry point. */
+  async function open(lang: "en" | "es", ep: string, extra: Record<string, string> = {}) {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: lang === "es" ? "es-ES" : "en-US" });
+    contexts.push(context);
+    const page = await context.newPage();
+    const { verifier, challenge } = pkce();
+    const params = validAuthorize(app, challenge, { redirect_uri: redirectUri, entrypoint: app.eps[ep]!, ...extra });
+    const res = await page.goto(`${base}${authorizePath(params)}`);
+    expect(res?.status()).toBe(200);
+    expect(await page.getAttribute("html", "lang")).toBe(lang);
+    expect(await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")).toBe(true);
+    return { page, verifier, state: params.state! };
+  }
+
+  /** Submits with the button named `name` and waits for the next page. */
+  async function submit(page: Page, name: string) {
+    await Promise.all([page.waitForLoadState("load"), page.waitForNavigation(), page.getByRole("button", { name, exact: true }).click()]);
+  }
+
+  /** The page landed on the redirect URI: the code buys tokens with the verifier. */
+  async function landed(page: Page, flow: { verifier: string; state: string }) {
+    await page.waitForURL((u) => u.pathname === "/callback");
+    const back = new URL(page.url());
+    expect(back.searchParams.get("state")).toBe(flow.state);
+    const res = await fetch(`${base}/oauth2/token`, {
+      method: "POST",
+      headers: { authorization: s.basic(app.id, app.password), "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "authorization_code", code: back.searchParams.get("code")!, redirect_uri: redirectUri, code_verifier: flow.verifier }),
+    });
+    expect(res.status).toBe(200);
+    return (await res.json()) as { access_token: string; id_token: string };
+  }
+
+  const email = (tag: string) => `${tag}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
+
+  it("one-step registration (es): errors next to their inputs, values kept but the password; the code page; then the code", async () => {
+    const flow = await open("es", "shop", { prompt: "create" });
+    const { page } = flow;
+    await shot(page, "register-es");
+    expect(await page.getByRole("heading").textContent()).toBe("Crea tu cuenta");
+    const names = await page.locator("form input:not([type=hidden])").evaluateAll((els) => els.map((e) => e.getAttribute("name")));
+    expect(names).toEqual(["email", "phone_number", "name", "surname", "password", `assertion.${app.terms}`]);
+    expect(await page.locator("#email").getAttribute("type")).toBe("email");
+    expect(await page.locator("#phone_number").getAttribute("type")).toBe("tel");
+    expect(await page.locator("#surname").getAttribute("required")).toBeNull();
+    expect(await page.locator("#name").getAttribute("required")).toBe("");
+
+    const address = email("ana");
+    await page.getByLabel("Correo electrónico").fill(address);
+    await page.getByLabel("Nombre", { exact: true }).fill("Ana");
+    await page.getByLabel("Contraseña").fill("short");
+    // The browser's own checks are off for this submission: the server's answer is under test.
+    await page.locator("form").evaluate((f) => f.setAttribute("novalidate", ""));
+    await submit(page, "Crear cuenta");
+    await shot(page, "register-errors-es");
+    expect(await page.getByRole("alert").textContent()).toContain("Hay un problema");
+    expect(await page.locator("#password").getAttribute("aria-describedby")).toContain("password-error");
+    expect(await page.locator("#password-error").textContent()).toBe("Usa al menos 8 caracteres.");
+    expect(await page.locator(`#assertion-${app.terms}-error`).textContent()).toBe("Debes aceptarlo para continuar.");
+    expect(await page.locator("#email").inputValue()).toBe(address);
+    expect(await page.locator("#name").inputValue()).toBe("Ana");
+    expect(await page.locator("#password").inputValue()).toBe("");
+
+    await page.getByLabel("Contraseña").fill(PASSWORD);
+    await page.getByLabel(/Acepto las Condiciones/).check();
+    await submit(page, "Crear cuenta");
+    await shot(page, "confirm-code-es");
+    expect(await page.getByRole("heading").textContent()).toBe("Confirma tu correo electrónico");
+    await page.getByLabel("Código de 6 cifras").fill("000000");
+    await submit(page, "Continuar");
+    expect(await page.locator("#code-error").textContent()).toContain("no es correcto");
+    const { code } = await outboxMessage(s, address, /Confirma tu cuenta/);
+    await page.getByLabel("Código de 6 cifras").fill(code);
+    await page.getByRole("button", { name: "Continuar" }).click();
+    await landed(page, flow);
+  });
+
+  /** A user registered by the application (the API) through an entry point, with the mandatory terms accepted. */
+  async function apiUser(ep: string, address: string, opts: { password?: boolean; datas?: Record<string, string> } = {}) {
+    const datas = Object.fromEntries(Object.entries(opts.datas ?? { name: "Ana" }).map(([k, value]) => [k, { objectType: "data", value }]));
+    const object = {
+      objectType: "user",
+      ...(opts.password === false ? {} : { password: PASSWORD }),
+      ids: { email: { objectType: "user_id", value: address } },
+      datas,
+      assertions: { [app.terms]: { objectType: "assertion", value: true } },
+    };
+    const res = await send(s, "POST", "/activityid/v1/user/register", app.token, app.eps[ep]!, { actor: { id: app.id, objectType: "application" }, verb: "create", object, source: SOURCE });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json().content.user as { id: number };
+  }
+
+  /** Confirms a user's email by the link of the registration message. */
+  async function confirmByLink(address: string) {
+    const msg = await outboxMessage(s, address, /Confirm your account|Confirma tu cuenta/);
+    const res = await fetch(msg.link!, { redirect: "manual" });
+    expect(res.status).toBe(302);
+  }
+
+  it("two-step registration (en): step 1 registers, step 2 asks its fields, the code confirms, then the code for the client", async () => {
+    const flow = await open("en", "steps", { prompt: "create" });
+    const { page } = flow;
+    expect(await page.locator(".steps").textContent()).toBe("Step 1 of 2");
+    const names = await page.locator("form input:not([type=hidden])").evaluateAll((els) => els.map((e) => e.getAttribute("name")));
+    expect(names).toEqual(["email", "name", "password", `assertion.${app.terms}`]);
+    const address = email("two");
+    await page.getByLabel("Email").fill(address);
+    await page.getByLabel("First name").fill("Tom");
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByLabel(/I accept the Terms/).check();
+    await submit(page, "Continue");
+    await shot(page, "register-step2-en");
+    expect(await page.locator(".steps").textContent()).toBe("Step 2 of 2");
+    expect(await page.locator("#birthday").getAttribute("type")).toBe("date");
+    expect(await page.locator("#birthday").getAttribute("required")).toBe("");
+    expect(await page.locator("#gender").getAttribute("required")).toBeNull();
+    await page.getByLabel("Date of birth").fill("1990-05-17");
+    await submit(page, "Create account");
+    await shot(page, "confirm-code-en");
+    expect(await page.getByRole("heading").textContent()).toBe("Confirm your email");
+    const { code } = await outboxMessage(s, address, /Confirm your account/);
+    await page.getByLabel("6-digit code").fill(code);
+    await page.getByRole("button", { name: "Continue" }).click();
+    const tokens = await landed(page, flow);
+    expect(tokens.id_token).toBeTruthy();
+    const user = await s.stores.db.query<{ datas: Record<string, string> }>(
+      "SELECT u.datas FROM users.users u JOIN users.identifiers i ON i.user_id = u.id WHERE i.value = $1",
+      [address],
+    );
+    expect(user.rows[0]!.datas).toMatchObject({ name: "Tom", birthday: "1990-05-17" });
+  });
+
+  it("code sign-in (en): the login page's second button emails a code; the code page signs in", async () => {
+    const address = email("code");
+    await apiUser("shop", address);
+    await confirmByLink(address);
+    const flow = await open("en", "shop");
+    const { page } = flow;
+    await shot(page, "login-en");
+    expect(await page.getByRole("heading").textContent()).toBe("Sign in");
+    await page.getByLabel("Email").fill(address);
+    const asked = Date.now();
+    await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Email me a code" }).click()]);
+    await shot(page, "code-en");
+    expect(await page.getByRole("heading").textContent()).toBe("Check your email");
+    const { code } = await outboxMessage(s, address, /Your sign-in code/, asked);
+    await page.getByLabel("6-digit code").fill(code);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await landed(page, flow);
+  });
+
+  it("code sign-in with useForValidation (es): the code page asks the name too; a wrong one fails like a wrong code", async () => {
+    const address = email("check");
+    await apiUser("checked", address, { datas: { name: "Lucía" } });
+    const flow = await open("es", "checked");
+    const { page } = flow;
+    await page.getByLabel("Correo electrónico").fill(address);
+    const asked = Date.now();
+    await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Envíame un código por correo" }).click()]);
+    const { code } = await outboxMessage(s, address, /inicio de sesión/, asked);
+    await page.getByLabel("Código de 6 cifras").fill(code);
+    await page.getByLabel("Nombre").fill("Lucas");
+    await submit(page, "Iniciar sesión");
+    await shot(page, "code-validation-es");
+    expect(await page.getByRole("alert").textContent()).toContain("no son correctos");
+    expect(await page.locator("#name").inputValue()).toBe("Lucas");
+    await page.getByLabel("Código de 6 cifras").fill(code);
+    await page.getByLabel("Nombre").fill("lucía");
+    await page.getByRole("button", { name: "Iniciar sesión", exact: true }).click();
+    await landed(page, flow);
+  });
+
+  it("passwordless (en): registration without a password, the confirmation code signs in; later sign-ins by code", async () => {
+    const first = await open("en", "nopass", { prompt: "create" });
+    const page = first.page;
+    expect(await page.locator("input[type=password]").count()).toBe(0);
+    const address = email("nopass");
+    await page.getByLabel("Email").fill(address);
+    await page.getByLabel("First name").fill("Noa");
+    await page.getByLabel(/I accept the Terms/).check();
+    await submit(page, "Create account");
+    const { code } = await outboxMessage(s, address, /Confirm your account/);
+    await page.getByLabel("6-digit code").fill(code);
+    await page.getByRole("button", { name: "Continue" }).click();
+    await landed(page, first);
+
+    const again = await open("en", "nopass");
+    await shot(again.page, "login-passwordless-en");
+    expect(await again.page.locator("input[type=password]").count()).toBe(0);
+    await again.page.getByLabel("Email").fill(address);
+    const asked = Date.now();
+    await Promise.all([again.page.waitForNavigation(), again.page.getByRole("button", { name: "Email me a code" }).click()]);
+    const signIn = await outboxMessage(s, address, /Your sign-in code/, asked);
+    await again.page.getByLabel("6-digit code").fill(signIn.code);
+    await again.page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await landed(again.page, again);
+  });
+});
