@@ -11,15 +11,16 @@ export function confirmationLink(baseUrl: string, linkToken: string): string {
   return `${baseUrl.replace(/\/+$/, "")}/activityid/v1/user/confirm?token=${encodeURIComponent(linkToken)}`;
 }
 
-/** The hosted activation page of an assisted registration (set the password). */
-export function activationLink(baseUrl: string, linkToken: string): string {
-  return `${baseUrl.replace(/\/+$/, "")}/activityid/v1/user/activate?token=${encodeURIComponent(linkToken)}`;
+/** The hosted activation page of an assisted registration (set the password), in the message's language. */
+export function activationLink(baseUrl: string, linkToken: string, locale?: DeliveryLocale): string {
+  const lang = locale ? `&ui_locales=${locale}` : "";
+  return `${baseUrl.replace(/\/+$/, "")}/activityid/v1/user/activate?token=${encodeURIComponent(linkToken)}${lang}`;
 }
 
 /** The link a message of this purpose carries, if any. */
-export function linkFor(purpose: DeliveryPurpose, baseUrl: string, linkToken: string): string | undefined {
+export function linkFor(purpose: DeliveryPurpose, baseUrl: string, linkToken: string, locale?: DeliveryLocale): string | undefined {
   if (purpose === "access_code") return undefined;
-  return purpose === "activation" ? activationLink(baseUrl, linkToken) : confirmationLink(baseUrl, linkToken);
+  return purpose === "activation" ? activationLink(baseUrl, linkToken, locale) : confirmationLink(baseUrl, linkToken);
 }
 
 const SUBJECTS: Record<DeliveryLocale, Record<DeliveryPurpose, string>> = {

@@ -15,7 +15,7 @@ export interface ProcessorDeps {
 
 export function buildMessage(job: ConfirmationJob, secrets: JobSecrets, baseUrl: string): OutgoingMessage {
   const common = { deliveryId: job.deliveryId, channel: job.channel, to: job.to, locale: job.locale, code: secrets.code };
-  const link = linkFor(job.purpose, baseUrl, secrets.linkToken);
+  const link = linkFor(job.purpose, baseUrl, secrets.linkToken, job.locale);
   // An SMS carries the code; only an activation, which has no code, carries its link.
   if (job.channel === "sms") {
     const smsLink = job.purpose === "activation" ? link : undefined;

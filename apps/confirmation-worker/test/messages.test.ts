@@ -46,12 +46,12 @@ describe("confirmation messages", () => {
       expect(sms.text).toContain("482913");
 
       const activation = buildMessage(makeJob(keys, { locale, purpose: "activation" }).job, { code: "", linkToken: "tok" }, "https://b");
-      expect(activation.link).toBe("https://b/activityid/v1/user/activate?token=tok");
+      expect(activation.link).toBe(`https://b/activityid/v1/user/activate?token=tok&ui_locales=${locale}`);
       expect(activation.text).toContain(activation.link);
       expect(activation.text).toContain(locale === "es" ? "7 días" : "7 days");
       expect(activation.subject).toBe(locale === "es" ? "Activa tu cuenta" : "Activate your account");
       const activationSms = buildMessage(makeJob(keys, { locale, purpose: "activation", channel: "sms" }).job, { code: "", linkToken: "tok" }, "https://b");
-      expect(activationSms.text).toContain("https://b/activityid/v1/user/activate?token=tok");
+      expect(activationSms.text).toContain(`https://b/activityid/v1/user/activate?token=tok&ui_locales=${locale}`);
     }
     expect(emailMessage("es", "access_code", "1", "").text).toContain("10 minutos");
   });

@@ -1,10 +1,12 @@
 import { createServer, type Server } from "node:http";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { totpCode } from "@gatehouse/users";
 import { hostedApp, outboxMessage, shot, type HostedApp } from "./hosted-flows.ts";
 import { authorizePath, pkce, validAuthorize } from "./oauth-flow.ts";
 import { freePort } from "./processes.ts";
 import { startTestStack, type TestStack } from "./stack-helpers.ts";
+import { published } from "./terms-flows.ts";
 import { PASSWORD, send, SOURCE } from "./user-flows.ts";
 
 // The hosted entry-point pages (contract section 8) in headless Chromium,
@@ -42,9 +44,9 @@ describe("hosted entry-point pages in headless Chromium", () => {
     await s?.close();
   });
 
-  /** A phone-sized page in a language, at the authorization request of an entry point. */
-  async function open(lang: "en" | "es", ep: string, extra: Record<string, string> = {}) {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: lang === "es" ? "es-ES" : "en-US" });
+  /** A phone-sized page (or a desktop one) in a language, at the authorization request of an entry point. */
+  async function open(lang: "en" | "es", ep: string, extra: Record<string, string> = {}, viewport = { width: 390, height: 844 }) {
+    const context = await browser.newContext({ viewport, locale: lang === "es" ? "es-ES" : "en-US" });
     contexts.push(context);
     const page = await context.newPage();
     const { verifier, challenge } = pkce();
@@ -238,5 +240,162 @@ describe("hosted entry-point pages in headless Chromium", () => {
     await again.page.getByLabel("6-digit code").fill(signIn.code);
     await again.page.getByRole("button", { name: "Sign in", exact: true }).click();
     await landed(again.page, again);
+  });
+
+  it("assisted (es): no registration form; 412 until the activation page sets the password (once); then the password signs in", async () => {
+    const reg = await open("es", "assisted", { prompt: "create" });
+    await shot(reg.page, "register-assisted-es");
+    expect(await reg.page.locator("form").count()).toBe(0);
+    expect(await reg.page.getByRole("heading").textContent()).toBe("Las cuentas las crea Northwind Outfitters");
+
+    const address = email("assisted");
+    await apiUser("assisted", address, { password: false });
+    const early = await open("es", "assisted");
+    await early.page.getByLabel("Correo electrónico").fill(address);
+    await early.page.getByLabel("Contraseña").fill("anything at all");
+    await submit(early.page, "Iniciar sesión");
+    await shot(early.page, "login-activation-es");
+    expect(await early.page.getByRole("heading").textContent()).toBe("Activa tu cuenta");
+
+    const { link } = await outboxMessage(s, address, /Activa tu cuenta/);
+    expect(link).toMatch(new RegExp(`^${base}/activityid/v1/user/activate\\?token=[^&]+&ui_locales=es$`));
+    const page = early.page;
+    expect((await page.goto(link!))?.status()).toBe(200);
+    await shot(page, "activate-es");
+    expect(await page.locator("#username").inputValue()).toBe(address);
+    await page.getByLabel("Contraseña").fill("short");
+    await page.locator("form").evaluate((f) => f.setAttribute("novalidate", ""));
+    await submit(page, "Activar cuenta");
+    expect(await page.locator("#password-error").textContent()).toBe("Usa al menos 8 caracteres.");
+    await page.getByLabel("Contraseña").fill(PASSWORD);
+    await submit(page, "Activar cuenta");
+    await shot(page, "activated-es");
+    expect(await page.getByRole("heading").textContent()).toBe("Tu cuenta está lista");
+    expect((await page.goto(link!))?.status()).toBe(400);
+
+    const after = await open("es", "assisted");
+    await after.page.getByLabel("Correo electrónico").fill(address);
+    await after.page.getByLabel("Contraseña").fill(PASSWORD);
+    await after.page.getByRole("button", { name: "Iniciar sesión", exact: true }).click();
+    await landed(after.page, after);
+  });
+
+  it("412 page (en): an unconfirmed user signs in, gets the code page, asks for a new code, and continues with it", async () => {
+    const address = email("unconfirmed");
+    await apiUser("shop", address);
+    const flow = await open("en", "shop");
+    await flow.page.getByLabel("Email").fill(address);
+    await flow.page.getByLabel("Password").fill(PASSWORD);
+    await submit(flow.page, "Sign in");
+    await shot(flow.page, "login-412-en");
+    expect(await flow.page.getByRole("heading").textContent()).toBe("Confirm your email");
+    expect(await flow.page.locator(".lead").textContent()).toContain(address);
+    const asked = Date.now();
+    await Promise.all([flow.page.waitForNavigation(), flow.page.getByRole("button", { name: "Send a new code" }).click()]);
+    expect(await flow.page.getByRole("status").textContent()).toContain("We sent a new code");
+    const { code } = await outboxMessage(s, address, /Your confirmation code/, asked);
+    await flow.page.getByLabel("6-digit code").fill(code);
+    await flow.page.getByRole("button", { name: "Continue" }).click();
+    await landed(flow.page, flow);
+  });
+
+  it("428 page (es): the TOTP code of a user with MFA on", async () => {
+    const address = email("mfa");
+    await apiUser("shop", address);
+    await confirmByLink(address);
+    const login = await send(s, "POST", "/activityid/v1/user/access", app.token, app.eps.shop!, {
+      actor: { id: app.id, objectType: "application" },
+      verb: "access",
+      object: { objectType: "user", password: PASSWORD, ids: { email: { objectType: "user_id", value: address } } },
+      source: SOURCE,
+    });
+    const token = login.json().content.session_info.access_token as string;
+    const secret = (await send(s, "POST", "/activityid/v1/user/mfa/totp", token, app.eps.shop!, {})).json().content.totp.secret as string;
+    expect((await send(s, "POST", "/activityid/v1/user/mfa/totp/confirm", token, app.eps.shop!, { code: totpCode(secret, Date.now() - 30_000) })).statusCode).toBe(200);
+    const flow = await open("es", "shop");
+    await flow.page.getByLabel("Correo electrónico").fill(address);
+    await flow.page.getByLabel("Contraseña").fill(PASSWORD);
+    await submit(flow.page, "Iniciar sesión");
+    await shot(flow.page, "mfa-es");
+    expect(await flow.page.getByRole("heading").textContent()).toBe("Verificación en dos pasos");
+    await flow.page.getByLabel("Código de verificación").fill(totpCode(secret));
+    await flow.page.getByRole("button", { name: "Verificar" }).click();
+    await landed(flow.page, flow);
+  });
+
+  it("206 page (en): a user missing the entry point's mandatory data fills it in, then gets the code", async () => {
+    const address = email("missing");
+    await apiUser("shop", address);
+    await confirmByLink(address);
+    const flow = await open("en", "steps");
+    await flow.page.getByLabel("Email").fill(address);
+    await flow.page.getByLabel("Password").fill(PASSWORD);
+    await submit(flow.page, "Sign in");
+    await shot(flow.page, "profile-en");
+    expect(await flow.page.getByRole("heading").textContent()).toBe("Complete your profile");
+    const names = await flow.page.locator("form input:not([type=hidden])").evaluateAll((els) => els.map((e) => e.getAttribute("name")));
+    expect(names).toEqual(["birthday"]);
+    await flow.page.getByLabel("Date of birth").fill("1985-11-30");
+    await flow.page.getByRole("button", { name: "Continue" }).click();
+    await landed(flow.page, flow);
+  });
+
+  it("a main phone (en): the login page asks for the mobile and texts a code; registration confirms it by SMS code", async () => {
+    const reg = await open("en", "mobile", { prompt: "create" });
+    const phone = `+3461${String(Date.now()).slice(-7)}`;
+    await reg.page.getByLabel("Mobile phone").fill(phone);
+    await reg.page.getByLabel(/I accept the Terms/).check();
+    await submit(reg.page, "Create account");
+    expect(await reg.page.getByRole("heading").textContent()).toBe("Confirm your phone number");
+    const { code } = await outboxMessage(s, phone, /confirmation code/);
+    await reg.page.getByLabel("6-digit code").fill(code);
+    await reg.page.getByRole("button", { name: "Continue" }).click();
+    await landed(reg.page, reg);
+
+    const flow = await open("en", "mobile");
+    await shot(flow.page, "login-phone-en");
+    expect(await flow.page.locator("#phone_number").getAttribute("type")).toBe("tel");
+    await flow.page.getByLabel("Mobile phone").fill(phone);
+    const asked = Date.now();
+    await Promise.all([flow.page.waitForNavigation(), flow.page.getByRole("button", { name: "Text me a code" }).click()]);
+    expect(await flow.page.getByRole("heading").textContent()).toBe("Check your phone");
+    const sms = await outboxMessage(s, phone, /sign-in code/, asked);
+    await flow.page.getByLabel("6-digit code").fill(sms.code);
+    await flow.page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await landed(flow.page, flow);
+  });
+
+  // Last: a new version of the mandatory terms stops every user of the application's typology.
+  it("451 page (es): new terms to accept, as checkboxes on the page; unchecked is refused; checked continues", async () => {
+    const address = email("terms");
+    await apiUser("shop", address);
+    await confirmByLink(address);
+    await published(s, { key: app.terms, displayName: { en: "I accept the new Terms of Service", es: "Acepto las nuevas Condiciones del servicio" }, type: "terms", typology: app.typology, mandatory: true, version: "2" });
+    const flow = await open("es", "shop");
+    await flow.page.getByLabel("Correo electrónico").fill(address);
+    await flow.page.getByLabel("Contraseña").fill(PASSWORD);
+    await submit(flow.page, "Iniciar sesión");
+    await shot(flow.page, "terms-es");
+    expect(await flow.page.getByRole("heading").textContent()).toBe("Revisa y acepta");
+    await flow.page.locator("form").evaluate((f) => f.setAttribute("novalidate", ""));
+    await submit(flow.page, "Aceptar y continuar");
+    expect(await flow.page.locator(`#assertion-${app.terms}-error`).textContent()).toBe("Debes aceptarlo para continuar.");
+    await flow.page.getByLabel(/Acepto las nuevas Condiciones/).check();
+    await flow.page.getByRole("button", { name: "Aceptar y continuar" }).click();
+    await landed(flow.page, flow);
+  });
+
+  it("login (es) and, on a desktop, login and registration (en): one sign-in button, the code button second; the language switch", async () => {
+    const flow = await open("es", "shop");
+    await shot(flow.page, "login-es");
+    expect(await flow.page.getByRole("button", { name: "Iniciar sesión", exact: true }).count()).toBe(1);
+    expect(await flow.page.locator("input[type=submit]").getAttribute("value")).toBe("Envíame un código por correo");
+    // Enter in the form submits with the first button: the password sign-in.
+    expect(await flow.page.locator("form [type=submit]").first().textContent()).toBe("Iniciar sesión");
+    await Promise.all([flow.page.waitForNavigation(), flow.page.getByRole("link", { name: "English" }).click()]);
+    expect(await flow.page.getAttribute("html", "lang")).toBe("en");
+    const desktop = { width: 1280, height: 860 };
+    await shot((await open("en", "shop", {}, desktop)).page, "desktop-login-en");
+    await shot((await open("en", "shop", { prompt: "create" }, desktop)).page, "desktop-register-en");
   });
 });

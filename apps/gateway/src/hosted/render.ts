@@ -22,6 +22,8 @@ export interface PageFrame {
 export interface FormPage extends PageFrame {
   title: string;
   lead?: string;
+  /** Where a code went, shown in bold after the lead. */
+  leadTo?: string;
   stepLabel?: string;
   /** The alert above the form (role=alert): a message and links to the inputs in error. */
   alert?: { text: string; items?: { id: string; text: string }[] };

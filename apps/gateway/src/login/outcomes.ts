@@ -70,9 +70,11 @@ const OUTCOMES: { [K in keyof OutcomeValues]: Rendering<OutcomeValues[K]> } = {
       if (c.flowToken && !c.activationRequired) return showConfirmPage(v, c);
       const t = TEXTS[v.lang];
       const links = [backToSignIn(v)];
-      if (!c.resendLimited) links.unshift({ href: resendUrl(v.h.deps.config.publicBaseUrl, c.resendToken), label: t.resendLink });
-      const [title, text] = c.activationRequired ? [HOSTED_TEXTS[v.lang].activationTitle, HOSTED_TEXTS[v.lang].activationText] : [t.unconfirmedTitle, t.unconfirmedText];
-      return sendPage(v.reply, 403, messagePage(v.lang, title, c.resendLimited ? `${text} ${t.resendLimited}` : text, links));
+      const h = HOSTED_TEXTS[v.lang];
+      const resendLabel = c.activationRequired ? h.resendActivation : t.resendLink;
+      if (!c.resendLimited) links.unshift({ href: resendUrl(v.h.deps.config.publicBaseUrl, c.resendToken), label: resendLabel });
+      const [title, text] = c.activationRequired ? [h.activationTitle, h.activationText] : [t.unconfirmedTitle, t.unconfirmedText];
+      return sendPage(v.reply, 403, messagePage(v.lang, title, c.resendLimited ? `${text} ${t.resendLimited}` : text, links, v.app.displayName));
     },
   },
 
@@ -82,7 +84,7 @@ const OUTCOMES: { [K in keyof OutcomeValues]: Rendering<OutcomeValues[K]> } = {
     page: (v, m) => {
       if (!m.enroll && m.mfaToken) return showMfa(v, m.mfaToken);
       const t = TEXTS[v.lang];
-      return sendPage(v.reply, 428, messagePage(v.lang, t.mfaTitle, t.mfaEnrollText, [backToSignIn(v)]));
+      return sendPage(v.reply, 428, messagePage(v.lang, t.mfaTitle, t.mfaEnrollText, [backToSignIn(v)], v.app.displayName));
     },
   },
 
@@ -97,7 +99,7 @@ const OUTCOMES: { [K in keyof OutcomeValues]: Rendering<OutcomeValues[K]> } = {
       if (terms.flowToken) return showTermsPage(v, terms);
       const t = TEXTS[v.lang];
       const links = [{ href: termsUrl(v.h.deps.config.publicBaseUrl, terms.termsToken), label: t.termsLink }, backToSignIn(v)];
-      return sendPage(v.reply, 451, messagePage(v.lang, t.termsTitle, t.termsText, links));
+      return sendPage(v.reply, 451, messagePage(v.lang, t.termsTitle, t.termsText, links, v.app.displayName));
     },
   },
 
