@@ -101,6 +101,9 @@ describe("hosted entry-point pages in headless Chromium", () => {
     await shot(page, "register-errors-es");
     expect(await page.getByRole("alert").textContent()).toContain("Hay un problema");
     expect(await page.locator("#password").getAttribute("aria-describedby")).toContain("password-error");
+    expect(await page.locator("#password").getAttribute("aria-invalid")).toBe("true");
+    // The first input in error has the focus; the keyboard goes on from there.
+    expect(await page.evaluate("document.activeElement.id")).toBe("password");
     expect(await page.locator("#password-error").textContent()).toBe("Usa al menos 8 caracteres.");
     expect(await page.locator(`#assertion-${app.terms}-error`).textContent()).toBe("Debes aceptarlo para continuar.");
     expect(await page.locator("#email").inputValue()).toBe(address);

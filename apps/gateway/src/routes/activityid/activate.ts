@@ -89,7 +89,8 @@ export const activateRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps)
     try {
       const done = await users.activateUser({ caller: { clientAddress: req.ip, locale: lang, sourceId: "unknown" }, activationToken: token, password });
       const target = await appOf(done.clientId);
-      const links = target.url ? [{ href: target.url, label: t.continueTo(target.name || target.url) }] : [];
+      // Only a web address becomes a link (the application's url is the operator's data, not ours to trust as a scheme).
+      const links = /^https?:\/\//i.test(target.url) ? [{ href: target.url, label: t.continueTo(target.name || target.url) }] : [];
       return sendPage(reply, 200, renderMessage({ lang, appName: target.name, title: t.activatedTitle, text: t.activatedText(target.name || ""), links, primaryLink: true }));
     } catch (err) {
       const f = errorFacts(err);
