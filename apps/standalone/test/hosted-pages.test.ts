@@ -368,6 +368,39 @@ describe("hosted entry-point pages in headless Chromium", () => {
     await landed(flow.page, flow);
   });
 
+  it("the pages JSON answers link to (en): resend (412), confirmed, and the terms page (451) share the look", async () => {
+    const address = email("json");
+    const object = { objectType: "user", password: PASSWORD, ids: { email: { objectType: "user_id", value: address } }, datas: { name: { objectType: "data", value: "Ana" } }, assertions: {} };
+    await send(s, "POST", "/activityid/v1/user/register", app.token, app.eps.shop!, { actor: { id: app.id, objectType: "application" }, verb: "create", object, source: SOURCE });
+    const jsonLogin = () =>
+      send(s, "POST", "/activityid/v1/user/access", app.token, app.eps.shop!, {
+        actor: { id: app.id, objectType: "application" },
+        verb: "access",
+        object: { objectType: "user", password: PASSWORD, ids: { email: { objectType: "user_id", value: address } } },
+        source: SOURCE,
+      });
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: "en-US" });
+    contexts.push(context);
+    const page = await context.newPage();
+    const unconfirmed = await jsonLogin();
+    expect(unconfirmed.statusCode).toBe(412);
+    await page.goto(unconfirmed.json().content.url);
+    await shot(page, "resend-en");
+    expect(await page.getByRole("heading").textContent()).toBe("Code sent");
+    const { link } = await outboxMessage(s, address, /Confirm your account/);
+    await page.goto(link!);
+    await shot(page, "confirmed-en");
+    expect(await page.getByRole("heading").textContent()).toBe("Confirmed");
+    const terms = await jsonLogin();
+    expect(terms.statusCode).toBe(451);
+    await page.goto(terms.json().content.url);
+    await shot(page, "terms-link-en");
+    await page.getByLabel(/I accept the Terms/).check();
+    await submit(page, "Continue");
+    expect(await page.getByRole("heading").textContent()).toBe("Thank you");
+    expect((await jsonLogin()).statusCode).toBe(200);
+  });
+
   // Last: a new version of the mandatory terms stops every user of the application's typology.
   it("451 page (es): new terms to accept, as checkboxes on the page; unchecked is refused; checked continues", async () => {
     const address = email("terms");

@@ -53,12 +53,10 @@ function frame(p: PageFrame) {
   return { t: HOSTED_TEXTS[p.lang], css: HOSTED_CSS, monogram: monogram(p.appName ?? "") };
 }
 
-/** The input that gets the focus: the first in error, else the first still empty (the password after a wrong one), else the first. */
+/** The input that gets the focus: the first in error, else the first text input still empty (the password after a wrong one); else none. */
 function focusIndex(fields: FormField[]): number {
   const error = fields.findIndex((f) => f.error);
-  if (error >= 0) return error;
-  const empty = fields.findIndex((f) => f.type !== "checkbox" && !f.readonly && f.value === "");
-  return empty >= 0 ? empty : 0;
+  return error >= 0 ? error : fields.findIndex((f) => f.type !== "checkbox" && !f.readonly && f.value === "");
 }
 
 /** A page with a form; one input gets the focus (./render.ts focusIndex). */
