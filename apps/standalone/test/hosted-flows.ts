@@ -100,5 +100,8 @@ export async function shot(page: Page, name: string): Promise<void> {
   const dir = process.env.HOSTED_SCREENSHOTS;
   if (!dir) return;
   await mkdir(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
+  // On a phone the page is the sheet itself: its content only; on a desktop the card on its background.
+  const phone = (page.viewportSize()?.width ?? 0) < 480;
+  if (phone) await page.locator("main").screenshot({ path: join(dir, `${name}.png`) });
+  else await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
 }

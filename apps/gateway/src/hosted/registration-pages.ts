@@ -135,5 +135,9 @@ export async function submitRegistration(v: HostedView, form: Record<string, str
   }
   v.req.log.info({ entrypointId: ctx.ep.id }, "hosted registration");
   if (isTwoStep(ctx.ep)) return showSecondStep(ctx, flowToken);
-  return showLoginOutcome(v, await continueFlow(ctx, { flowToken }));
+  try {
+    return await showLoginOutcome(v, await continueFlow(ctx, { flowToken }));
+  } catch (err) {
+    return showLoginError(v, { email: values.email ?? "" }, err);
+  }
 }

@@ -51,7 +51,7 @@ export const discoveryRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps
       subject_types_supported: ["public"],
       id_token_signing_alg_values_supported: await algs(),
       claims_supported: CLAIMS_SUPPORTED,
-      prompt_values_supported: ["none", "login"],
+      prompt_values_supported: ["none", "login", "create"],
     })(req, reply);
   });
 };
