@@ -93,6 +93,8 @@ export function fieldOf(f: FieldConfig, lang: Locale, formats: Formats, values: 
     ...(known?.inputmode ? { inputmode: known.inputmode } : type === "number" ? { inputmode: "decimal" } : {}),
     value: type === "checkbox" ? "true" : (values[f.key] ?? ""),
     ...(type === "checkbox" ? { checked: values[f.key] === "true" } : {}),
+    // Numbers are stored in E.164: say so before the first error does.
+    ...(f.key === "phone_number" ? { hint: HOSTED_TEXTS[lang].phoneHint } : {}),
   };
 }
 
