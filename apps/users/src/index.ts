@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import type { Migrations } from "@gatehouse/db";
 import { ConfirmationDeliveryService, MfaService, UsersService } from "@gatehouse/proto";
 import type { ServiceModule } from "@gatehouse/rpc";
+import { backgroundTasks } from "./background.ts";
 import { argon2Passwords } from "./credentials/passwords.ts";
 import type { UsersDeps } from "./deps.ts";
 import { confirmationDeliveryPolicy, createConfirmationDeliveryService } from "./delivery-service.ts";
@@ -21,7 +22,8 @@ export async function createUsers(given: UsersDeps): Promise<ServiceModule> {
   // One password hasher for every service of the module: one gate of argon2 runs per process.
   const deps = { ...given, passwords: given.passwords ?? argon2Passwords() };
   const flow = createLoginFlow(deps);
-  const service = createUsersService(deps, flow);
+  const background = backgroundTasks(deps.logger);
+  const service = createUsersService(deps, flow, background);
   const mfa = createMfaService(deps, flow);
   return {
     name: "users",
@@ -33,8 +35,8 @@ export async function createUsers(given: UsersDeps): Promise<ServiceModule> {
     // Both services' methods, by local name (checkDelivery is not a UsersService method).
     policy: { ...usersPolicy, ...confirmationDeliveryPolicy, ...mfaPolicy },
     ready: async () => (await deps.db.ping()) && (await deps.kv.ping()),
-    // The database and kv belong to the launcher, which closes them.
-    close: async () => undefined,
+    // The database and kv belong to the launcher, which closes them; work begun after an answer finishes first.
+    close: () => background.drain(),
   };
 }
 
@@ -47,5 +49,6 @@ export { argon2Passwords, DEFAULT_HASH_PARAMS, type Passwords, type HashParams }
 export { DEFAULT_LOGIN_LIMITS, type LoginLimits } from "./login/throttle.ts";
 export { DEFAULT_CONFIRMATION_OPTIONS, type ConfirmationOptions } from "./confirmation/options.ts";
 export { DEFAULT_MFA_LIMITS, type MfaLimits } from "./mfa/factor.ts";
+export { DEFAULT_ACCESS_CODE_OPTIONS, type AccessCodeOptions } from "./access-code/options.ts";
 export { totpCode } from "./mfa/totp.ts";
 export { deliveryOutboxStore } from "./confirmation/outbox-store.ts";

@@ -126,7 +126,7 @@ export function requestArb(ctx: FuzzContext, op: Operation, resolve: (ref: strin
         .map((parts) => parts.filter((x): x is string => x !== null).join("&"));
 
   const jsonSchema = op.op.requestBody?.content?.["application/json"]?.schema as Schema | undefined;
-  const takesForm = !["GET", "HEAD", "OPTIONS"].includes(op.method) && !jsonSchema && (op.path.startsWith("/oauth2/") || op.path.endsWith("/terms"));
+  const takesForm = !["GET", "HEAD", "OPTIONS"].includes(op.method) && !jsonSchema && (op.path.startsWith("/oauth2/") || op.path.endsWith("/terms") || op.path.endsWith("/activate"));
   const bodyArb: fc.Arbitrary<{ payload?: string | Buffer; type?: string }> = jsonSchema
     ? jsonBody(ctx, op.path, jsonSchema, resolve).map((payload) => ({ payload, type: "application/json" }))
     : takesForm

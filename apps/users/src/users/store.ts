@@ -22,6 +22,8 @@ export interface UserRecord {
   updatedAt: Date;
   version: number;
   identifiers: IdentifierRow[];
+  /** Registered through an assisted entry point and not activated yet (every login is 412). */
+  awaitingActivation: boolean;
 }
 
 export interface NewUser {
@@ -33,6 +35,7 @@ export interface NewUser {
   assertions: JsonMap;
   clientId: string;
   entrypointId: string;
+  awaitingActivation?: boolean;
 }
 
 interface UserSqlRow {
@@ -45,6 +48,7 @@ interface UserSqlRow {
   created_at: Date;
   updated_at: Date;
   version: number;
+  awaiting_activation: boolean;
 }
 
 interface IdentifierSqlRow {
@@ -64,7 +68,7 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
 
 export const IDENTIFIER_UNIQUE = "identifiers_key_value_unique";
 
-const USER_COLUMNS = "id, pulse_id, password_hash, datas, addresses, assertions, created_at, updated_at, version";
+const USER_COLUMNS = "id, pulse_id, password_hash, datas, addresses, assertions, created_at, updated_at, version, awaiting_activation";
 
 /** Users and their identifiers in the `users` schema; works inside or outside a transaction. */
 export function userStore(q: Queryable) {
@@ -85,6 +89,7 @@ export function userStore(q: Queryable) {
       createdAt: row.created_at,
       updatedAt: row.updated_at,
       version: row.version,
+      awaitingActivation: row.awaiting_activation,
       identifiers: ids.rows.map((i) => ({
         key: i.key,
         value: i.value,
@@ -98,9 +103,9 @@ export function userStore(q: Queryable) {
   return {
     async insertUser(u: NewUser): Promise<void> {
       await q.query(
-        `INSERT INTO users.users (id, pulse_id, password_hash, datas, addresses, assertions, registered_client_id, registered_entrypoint)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [u.id, u.pulseId, u.passwordHash, JSON.stringify(u.datas), JSON.stringify(u.addresses), JSON.stringify(u.assertions), u.clientId, u.entrypointId],
+        `INSERT INTO users.users (id, pulse_id, password_hash, datas, addresses, assertions, registered_client_id, registered_entrypoint, awaiting_activation)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        [u.id, u.pulseId, u.passwordHash, JSON.stringify(u.datas), JSON.stringify(u.addresses), JSON.stringify(u.assertions), u.clientId, u.entrypointId, u.awaitingActivation ?? false],
       );
     },
 
