@@ -55,7 +55,7 @@ describe("hosted entry-point pages in headless Chromium", () => {
     expect(res?.status()).toBe(200);
     expect(await page.getAttribute("html", "lang")).toBe(lang);
     expect(await page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")).toBe(true);
-    return { page, verifier, state: params.state! };
+    return { page, verifier, state: params.state!, clientId: params.client_id! };
   }
 
   /** Submits with the button named `name` and waits for the next page. */
@@ -64,14 +64,22 @@ describe("hosted entry-point pages in headless Chromium", () => {
   }
 
   /** The page landed on the redirect URI: the code buys tokens with the verifier. */
-  async function landed(page: Page, flow: { verifier: string; state: string }) {
+  async function landed(page: Page, flow: { verifier: string; state: string; clientId?: string }) {
     await page.waitForURL((u) => u.pathname === "/callback");
     const back = new URL(page.url());
     expect(back.searchParams.get("state")).toBe(flow.state);
+    // The application authenticates with its secret; a public client (an entry point id) names itself only.
+    const publicClient = flow.clientId !== undefined && flow.clientId !== app.id;
     const res = await fetch(`${base}/oauth2/token`, {
       method: "POST",
-      headers: { authorization: s.basic(app.id, app.password), "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "authorization_code", code: back.searchParams.get("code")!, redirect_uri: redirectUri, code_verifier: flow.verifier }),
+      headers: { "content-type": "application/x-www-form-urlencoded", ...(publicClient ? {} : { authorization: s.basic(app.id, app.password) }) },
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        code: back.searchParams.get("code")!,
+        redirect_uri: redirectUri,
+        code_verifier: flow.verifier,
+        ...(publicClient ? { client_id: flow.clientId! } : {}),
+      }),
     });
     expect(res.status).toBe(200);
     return (await res.json()) as { access_token: string; id_token: string };
@@ -243,6 +251,37 @@ describe("hosted entry-point pages in headless Chromium", () => {
     await again.page.getByLabel("6-digit code").fill(signIn.code);
     await again.page.getByRole("button", { name: "Sign in", exact: true }).click();
     await landed(again.page, again);
+  });
+
+  it("a public client (an entry point id as client_id): registration and code sign-in as its application; login_hint prefills an email main id only", async () => {
+    const client = app.eps.nopass!;
+    const address = email("public");
+    const reg = await open("en", "nopass", { client_id: client, prompt: "create" });
+    await reg.page.getByLabel("Email").fill(address);
+    await reg.page.getByLabel("First name").fill("Pia");
+    await reg.page.getByLabel(/I accept the Terms/).check();
+    await submit(reg.page, "Create account");
+    const { code } = await outboxMessage(s, address, /Confirm your account/);
+    await reg.page.getByLabel("6-digit code").fill(code);
+    await reg.page.getByRole("button", { name: "Continue" }).click();
+    await landed(reg.page, reg);
+
+    const hinted = await open("en", "nopass", { client_id: client, login_hint: address });
+    expect(await hinted.page.locator("#email").inputValue()).toBe(address);
+    // The links that start over (registration, the other language) keep the hint.
+    expect(await hinted.page.locator(".foot a").getAttribute("href")).toContain(`login_hint=${encodeURIComponent(address)}`);
+    const asked = Date.now();
+    await Promise.all([hinted.page.waitForNavigation(), hinted.page.getByRole("button", { name: "Email me a code" }).click()]);
+    const signIn = await outboxMessage(s, address, /Your sign-in code/, asked);
+    await hinted.page.getByLabel("6-digit code").fill(signIn.code);
+    await hinted.page.getByRole("button", { name: "Sign in", exact: true }).click();
+    const tokens = await landed(hinted.page, hinted);
+    const claims = JSON.parse(Buffer.from(tokens.access_token.split(".")[1]!, "base64url").toString()) as Record<string, unknown>;
+    expect(claims).toMatchObject({ client_id: client, app_id: app.id });
+
+    // The hint is an email: a phone main id is left empty.
+    const phone = await open("en", "mobile", { login_hint: address });
+    expect(await phone.page.locator("#phone_number").inputValue()).toBe("");
   });
 
   it("assisted (es): no registration form; 412 until the activation page sets the password (once); then the password signs in", async () => {
