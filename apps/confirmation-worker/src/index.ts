@@ -10,7 +10,7 @@ import { smsWebhookChannel } from "./channels/sms.ts";
 import { createProcessor } from "./processor.ts";
 
 export { createProcessor, buildMessage } from "./processor.ts";
-export { confirmationLink, emailMessage, smsText } from "./messages.ts";
+export { activationLink, confirmationLink, emailMessage, linkFor, smsText } from "./messages.ts";
 export { messageIdFor, smtpChannel } from "./channels/email.ts";
 export { smsWebhookChannel } from "./channels/sms.ts";
 export { outboxChannel, outboxFile } from "./channels/outbox.ts";

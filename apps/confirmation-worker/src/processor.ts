@@ -2,7 +2,7 @@ import { gatedProcessor, openJobSecrets, UnrecoverableError, type ConfirmationJo
 import type { Logger } from "@gatehouse/logging";
 import type { KeyRing } from "@gatehouse/secrets";
 import type { Channel, OutgoingMessage } from "./channels/channel.ts";
-import { confirmationLink, emailMessage, smsText } from "./messages.ts";
+import { emailMessage, linkFor, smsText } from "./messages.ts";
 
 export interface ProcessorDeps {
   keys: KeyRing;
@@ -15,9 +15,13 @@ export interface ProcessorDeps {
 
 export function buildMessage(job: ConfirmationJob, secrets: JobSecrets, baseUrl: string): OutgoingMessage {
   const common = { deliveryId: job.deliveryId, channel: job.channel, to: job.to, locale: job.locale, code: secrets.code };
-  if (job.channel === "sms") return { ...common, subject: "", text: smsText(job.locale, secrets.code), link: undefined };
-  const link = confirmationLink(baseUrl, secrets.linkToken);
-  return { ...common, ...emailMessage(job.locale, job.purpose, secrets.code, link), link };
+  const link = linkFor(job.purpose, baseUrl, secrets.linkToken, job.locale);
+  // An SMS carries the code; only an activation, which has no code, carries its link.
+  if (job.channel === "sms") {
+    const smsLink = job.purpose === "activation" ? link : undefined;
+    return { ...common, subject: "", text: smsText(job.locale, secrets.code, job.purpose, smsLink ?? ""), link: smsLink };
+  }
+  return { ...common, ...emailMessage(job.locale, job.purpose, secrets.code, link ?? ""), link };
 }
 
 /** Opens the sealed code, builds the localized message and hands it to the job's channel. */

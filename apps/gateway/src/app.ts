@@ -10,6 +10,7 @@ import { probeRoutes } from "./plugins/probes.ts";
 import { requestContext } from "./plugins/request-context.ts";
 import { securityHeaders } from "./plugins/security-headers.ts";
 import { validation } from "./plugins/validation.ts";
+import { activateRoutes } from "./routes/activityid/activate.ts";
 import { activityIdRoutes } from "./routes/activityid/index.ts";
 import { termsRoutes } from "./routes/activityid/terms.ts";
 import { adminRoutes } from "./routes/admin/index.ts";
@@ -53,6 +54,7 @@ export async function createGateway(deps: GatewayDeps, logger: Logger): Promise<
   await app.register(activityIdRoutes, deps);
   // The hosted terms page posts HTML forms: outside /activityid's JSON-only Accept hook (hooks reach every child route).
   await app.register(termsRoutes, deps);
+  await app.register(activateRoutes, deps);
   await app.register(oauthRoutes, deps);
   return app as unknown as FastifyInstance;
 }

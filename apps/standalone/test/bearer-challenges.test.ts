@@ -38,6 +38,7 @@ describe("bearer challenges", () => {
     ["register", "POST", () => "/activityid/v1/user/register"],
     ["login", "POST", () => "/activityid/v1/user/access"],
     ["login mfa", "POST", () => "/activityid/v1/user/access/mfa"],
+    ["login code", "POST", () => "/activityid/v1/user/access/code"],
     ["replace", "POST", () => "/activityid/v1/user/update"],
     ["patch", "PATCH", () => `/activityid/v1/user/update/${user.id}`],
     ["patch by pulse id", "PATCH", () => `/activityid/v1/user/update/pulse-id/${user.pulseId}`],
@@ -85,6 +86,8 @@ describe("bearer challenges", () => {
     expect(challenge(await request("POST", "/activityid/v1/user/update", app.token))).toMatch(/error="invalid_token"/);
     expect(challenge(await request("POST", "/activityid/v1/user/access", user.accessToken))).toMatch(/error="invalid_token"/);
     expect(challenge(await request("POST", "/activityid/v1/user/access", operator))).toMatch(/error="invalid_token"/);
+    expect(challenge(await request("POST", "/activityid/v1/user/access/code", user.accessToken))).toMatch(/error="invalid_token"/);
+    expect(challenge(await request("POST", "/activityid/v1/user/access/code", operator))).toMatch(/error="invalid_token"/);
   });
 
   it("other 403s of a protected route (the token is fine, the request is refused) carry the bare challenge", async () => {

@@ -142,9 +142,13 @@ describe("discovery is exact", () => {
     expect(await authorizeError({ response_mode: "fragment" })).toBe("invalid_request");
     expect(await authorizeError({ response_mode: "query" })).toBe(200);
     expect(await authorizeError({ code_challenge_method: "plain" })).toBe("invalid_request");
-    expect(meta.prompt_values_supported).toEqual(["none", "login"]);
+    expect(meta.prompt_values_supported).toEqual(["none", "login", "create"]);
     expect(await authorizeError({ prompt: "none" })).toBe("login_required");
     expect(await authorizeError({ prompt: "login" })).toBe(200);
+    // OpenID Connect Prompt Create: the entry point's registration page.
+    expect(await authorizeError({ prompt: "create" })).toBe(200);
+    const create = await s.app.inject({ method: "GET", url: authorizePath(validAuthorize(app, pkce().challenge, { prompt: "create" })) });
+    expect(create.body).toContain('name="intent" value="register"');
     expect(meta.ui_locales_supported).toEqual(["en", "es"]);
     const es = await s.app.inject({ method: "GET", url: authorizePath(validAuthorize(app, pkce().challenge, { ui_locales: "es" })) });
     expect(es.body).toContain('<html lang="es">');

@@ -67,7 +67,7 @@ describe("hosted login in headless Chromium", () => {
 
     await page.getByLabel("Email").fill(user.email);
     await page.getByLabel("Password").fill(PASSWORD);
-    await Promise.all([page.waitForURL((u) => u.pathname === "/callback"), page.getByRole("button").click()]);
+    await Promise.all([page.waitForURL((u) => u.pathname === "/callback"), page.getByRole("button", { name: "Sign in", exact: true }).click()]);
 
     const back = new URL(page.url());
     expect(`${back.origin}${back.pathname}`).toBe(redirectUri);
@@ -116,7 +116,7 @@ describe("hosted login in headless Chromium", () => {
     await page.goto(`${base}${authorizePath(params)}`);
     await page.getByLabel("Email").fill(mfaUser.email);
     await page.getByLabel("Password").fill(PASSWORD);
-    await Promise.all([page.waitForLoadState("load"), page.getByRole("button").click()]);
+    await Promise.all([page.waitForLoadState("load"), page.getByRole("button", { name: "Sign in", exact: true }).click()]);
     await expect.poll(() => page.getByRole("heading").textContent()).toBe("Two-step verification");
 
     await page.getByLabel("Verification code").fill("000000" === totpCode(secret) ? "111111" : "000000");

@@ -38,10 +38,15 @@ describe.each([
     expect(String(res.headers["set-cookie"])).toMatch(/HttpOnly; SameSite=Lax/);
     expect(res.body).toContain('<html lang="en">');
     expect(res.body).toContain('name="viewport" content="width=device-width, initial-scale=1"');
-    expect(res.body).toMatch(/<label for="email">[^<]+<\/label>\s*<input id="email" name="email" type="email"[^>]*autocomplete="username"/);
-    expect(res.body).toMatch(/<label for="password">[^<]+<\/label>\s*<input id="password" name="password" type="password" autocomplete="current-password"/);
+    const input = (name: string) => new RegExp(`<input [^>]*id="${name}" name="${name}"[^>]*>`).exec(res.body)?.[0] ?? "";
+    expect(res.body).toMatch(/<label for="email">[^<]+<\/label>/);
+    expect(input("email")).toMatch(/type="email"[^>]*required[^>]*autocomplete="username"/);
+    expect(res.body).toMatch(/<label for="password">[^<]+<\/label>/);
+    expect(input("password")).toMatch(/type="password"[^>]*required[^>]*autocomplete="current-password"/);
+    // One button signs in with the password (contract section 7); the code sign-in is a second, distinct submit input.
     expect(res.body.match(/<button/g)).toHaveLength(1);
-    expect(res.body).toContain('type="submit"');
+    expect(res.body).toMatch(/<button type="submit" class="btn primary">Sign in<\/button>/);
+    expect(res.body).toMatch(/<input type="submit" class="btn secondary" name="send_code" value="Email me a code" formnovalidate>/);
 
     const es = await s.app.inject({ method: "GET", url: authorizePath(validAuthorize(app, challenge)), headers: { "accept-language": "es-ES,es;q=0.9" } });
     expect(es.body).toContain('<html lang="es">');
@@ -101,7 +106,7 @@ describe.each([
     expect(decodeJwt(r.json().access_token).code_challenge).toBe(challenge);
   });
 
-  it("re-shows the form for a wrong password, and offers the resend link to an unconfirmed user", async () => {
+  it("re-shows the form for a wrong password, and asks an unconfirmed user for the code that was sent", async () => {
     const { challenge } = pkce();
     const page = await s.app.inject({ method: "GET", url: authorizePath(validAuthorize(app, challenge)) });
     const form = formOf(page);
@@ -116,9 +121,11 @@ describe.each([
     const email = `unconfirmed${Date.now()}@example.com`;
     expect((await send(s, "POST", "/activityid/v1/user/register", app.token, app.entrypoint, registerEnvelope(app, email))).statusCode).toBe(201);
     const pending = await postLogin(s, formOf(unknown, form.cookie), email, PASSWORD);
-    expect(pending.statusCode).toBe(403);
+    expect(pending.statusCode).toBe(200);
     expect(pending.headers.location).toBeUndefined();
-    expect(pending.body).toMatch(/href="http:\/\/gatehouse\.test\/activityid\/v1\/user\/confirm\/resend\?token=[^"]+"/);
+    expect(pending.body).toMatch(/<input [^>]*name="code"[^>]*autocomplete="one-time-code"/);
+    expect(pending.body).toMatch(/name="flow_token" value="[^"]+"/);
+    expect(pending.body).toContain('name="resend" value="Send a new code"');
   });
 
   it("refuses a form posted without its cookie, with another browser's cookie, or tampered with", async () => {

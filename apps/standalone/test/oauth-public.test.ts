@@ -107,12 +107,13 @@ describe("public clients and the authorization request", () => {
   it("prefills the email with login_hint (an email only), and keeps it across a failed attempt", async () => {
     const { challenge } = pkce();
     const hinted = await s.app.inject({ method: "GET", url: authorizePath(validAuthorize(app, challenge, { login_hint: "ana+hint@example.com" })) });
-    expect(hinted.body).toMatch(/<input id="email" name="email" type="email"[^>]* value="ana\+hint@example\.com">/);
+    const emailInput = (body: string) => /<input [^>]*id="email" name="email"[^>]*>/.exec(body)?.[0] ?? "";
+    expect(emailInput(hinted.body)).toMatch(/type="email"[^>]* value="ana\+hint@example\.com"/);
     const wrong = await postLogin(s, formOf(hinted), "ana+hint@example.com", "not the password");
     expect(wrong.statusCode).toBe(401);
     expect(wrong.body).toContain('value="ana+hint@example.com"');
     const notEmail = await s.app.inject({ method: "GET", url: authorizePath(validAuthorize(app, challenge, { login_hint: "+34600111222" })) });
-    expect(notEmail.body).toMatch(/<input id="email"[^>]* value="">/);
+    expect(emailInput(notEmail.body)).toMatch(/ value=""/);
     const escaped = await s.app.inject({ method: "GET", url: authorizePath(validAuthorize(app, challenge, { login_hint: '"><script>@x' })) });
     expect(escaped.body).not.toContain("<script>");
   });

@@ -56,7 +56,7 @@ describe("a browser SPA as a public client (headless Chromium)", () => {
     await page.screenshot({ path: join(tmpdir(), "gatehouse-spa-login.png") });
     await page.getByLabel("Email").fill(user.email);
     await page.getByLabel("Password").fill(PASSWORD);
-    await Promise.all([page.waitForURL((u) => u.pathname === "/callback"), page.getByRole("button").click()]);
+    await Promise.all([page.waitForURL((u) => u.pathname === "/callback"), page.getByRole("button", { name: "Sign in", exact: true }).click()]);
     expect(new URL(page.url()).origin).toBe(spa.origin);
     await expect.poll(() => page.locator("#status").textContent(), { timeout: 15_000 }).toBe(`Signed in as ${user.email}`);
     const result = JSON.parse((await page.locator("#result").textContent())!);

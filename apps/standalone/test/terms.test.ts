@@ -158,7 +158,7 @@ describe.each([
     expect(ok.json().content.user.assertions[T(typology)]).toMatchObject({ value: true, version: "2024-01" });
   });
 
-  it("the hosted OAuth login stops at 451 with a link to the terms page, and goes on once they are accepted", async () => {
+  it("the hosted OAuth login stops at 451 with the terms on the page, and goes on once they are accepted", async () => {
     const typology = await newTypology(s);
     const app = await typologyApp(s, typology);
     const u = await loggedUser(s, app);
@@ -166,12 +166,27 @@ describe.each([
     const params = validAuthorize(app, pkce().challenge, { redirect_uri: REDIRECT });
     const signIn = async () => postLogin(s, formOf(await s.app.inject({ method: "GET", url: authorizePath(params) })), u.email, PASSWORD);
     const stopped = await signIn();
-    expect(stopped.statusCode).toBe(451);
+    expect(stopped.statusCode).toBe(200);
     expect(stopped.headers.location).toBeUndefined();
-    const link = /href="([^"]*\/activityid\/v1\/user\/terms\?token=[^"]+)"/.exec(stopped.body)?.[1];
-    expect(link).toBeTruthy();
-    // Accepted (here at login with object.assertions): the hosted login now ends at the redirect URI.
-    expect((await login(s, app, u.email, { assertions: { [T(typology)]: answer(true) } })).statusCode).toBe(200);
+    expect(stopped.body).toMatch(new RegExp(`<input type="checkbox" id="assertion-${T(typology)}" name="assertion.${T(typology)}" value="true" required`));
+    const hidden = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(stopped.body)?.[1] ?? "";
+    const form = formOf(stopped);
+    const answerPage = (accept: boolean) =>
+      s.app.inject({
+        method: "POST",
+        url: "/oauth2/authorize",
+        headers: { "content-type": "application/x-www-form-urlencoded", cookie: form.cookie },
+        payload: new URLSearchParams({ form_token: formOf(stopped).token, intent: "flow", page: "terms", flow_token: hidden("flow_token"), shown: hidden("shown"), ...(accept ? { [`assertion.${T(typology)}`]: "true" } : {}) }).toString(),
+      });
+    const refused = await answerPage(false);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain(`id="assertion-${T(typology)}-error"`);
+    const accepted = await answerPage(true);
+    expect(accepted.statusCode).toBe(303);
+    expect(String(accepted.headers.location).startsWith(`${REDIRECT}?`)).toBe(true);
+    // The flow is finished: its token gives no second code.
+    expect((await answerPage(true)).statusCode).toBe(400);
+    // Accepted: the next hosted login ends at the redirect URI at once.
     const done = await signIn();
     expect(done.statusCode).toBe(303);
     expect(String(done.headers.location).startsWith(`${REDIRECT}?`)).toBe(true);

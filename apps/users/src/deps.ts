@@ -2,6 +2,7 @@ import type { Db } from "@gatehouse/db";
 import type { Kv } from "@gatehouse/kv";
 import type { Logger } from "@gatehouse/logging";
 import type { KeyRing } from "@gatehouse/secrets";
+import type { AccessCodeOptions } from "./access-code/options.ts";
 import type { Enqueue } from "./confirmation/issue.ts";
 import type { ConfirmationOptions } from "./confirmation/options.ts";
 import type { Passwords } from "./credentials/passwords.ts";
@@ -29,6 +30,8 @@ export interface UsersDeps {
   loginLimits?: LoginLimits;
   confirmation?: ConfirmationOptions;
   mfaLimits?: MfaLimits;
+  /** Sign-in codes of code sign-in (lifetime, tries, sends per identifier value). */
+  accessCodes?: AccessCodeOptions;
   /** Issuer shown by authenticator apps. */
   totpIssuer?: string;
 }

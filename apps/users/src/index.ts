@@ -4,6 +4,7 @@ import { ConfirmationDeliveryService, MfaService, UsersAdminService, UsersServic
 import type { ServiceModule } from "@gatehouse/rpc";
 import { recordingLogins } from "./admin/login-record.ts";
 import { createUsersAdminService, usersAdminPolicy } from "./admin/users-admin-service.ts";
+import { backgroundTasks } from "./background.ts";
 import { argon2Passwords } from "./credentials/passwords.ts";
 import type { UsersDeps } from "./deps.ts";
 import { confirmationDeliveryPolicy, createConfirmationDeliveryService } from "./delivery-service.ts";
@@ -28,7 +29,8 @@ export async function createUsers(given: UsersDeps): Promise<ServiceModule> {
     grants: recordingLogins(given.db, given.grants, given.sessions),
   };
   const flow = createLoginFlow(deps);
-  const service = createUsersService(deps, flow);
+  const background = backgroundTasks(deps.logger);
+  const service = createUsersService(deps, flow, background);
   const mfa = createMfaService(deps, flow);
   return {
     name: "users",
@@ -41,8 +43,8 @@ export async function createUsers(given: UsersDeps): Promise<ServiceModule> {
     // The services' methods, by local name (each local name is unique across them).
     policy: { ...usersPolicy, ...confirmationDeliveryPolicy, ...mfaPolicy, ...usersAdminPolicy },
     ready: async () => (await deps.db.ping()) && (await deps.kv.ping()),
-    // The database and kv belong to the launcher, which closes them.
-    close: async () => undefined,
+    // The database and kv belong to the launcher, which closes them; work begun after an answer finishes first.
+    close: () => background.drain(),
   };
 }
 
@@ -55,5 +57,6 @@ export { argon2Passwords, DEFAULT_HASH_PARAMS, type Passwords, type HashParams }
 export { DEFAULT_LOGIN_LIMITS, type LoginLimits } from "./login/throttle.ts";
 export { DEFAULT_CONFIRMATION_OPTIONS, type ConfirmationOptions } from "./confirmation/options.ts";
 export { DEFAULT_MFA_LIMITS, type MfaLimits } from "./mfa/factor.ts";
+export { DEFAULT_ACCESS_CODE_OPTIONS, type AccessCodeOptions } from "./access-code/options.ts";
 export { totpCode } from "./mfa/totp.ts";
 export { deliveryOutboxStore } from "./confirmation/outbox-store.ts";

@@ -10,4 +10,8 @@ export const usersPolicy: ScopePolicy = {
   resendConfirmation: [INTERNAL_SCOPE],
   getPendingTerms: [INTERNAL_SCOPE],
   answerTerms: [INTERNAL_SCOPE],
+  requestAccessCode: [INTERNAL_SCOPE],
+  continueLogin: [INTERNAL_SCOPE],
+  getActivation: [INTERNAL_SCOPE],
+  activateUser: [INTERNAL_SCOPE],
 };

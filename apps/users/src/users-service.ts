@@ -17,9 +17,14 @@ import { termsRpc } from "./terms/terms-rpc.ts";
 import { updateUser } from "./update/update.ts";
 import { toUser } from "./users/model.ts";
 import { userStore } from "./users/store.ts";
+import { accessCodeRpc } from "./access-code/rpc.ts";
+import { activationRpc } from "./activation/rpc.ts";
+import type { BackgroundTasks } from "./background.ts";
+import { checkAuthorizationRequest } from "./login/grant.ts";
+import { registrationFlowToken } from "./registration/flow.ts";
 
 /** UsersService over the domain modules and the login flow: maps requests in and results out, nothing more. */
-export function createUsersService(deps: UsersDeps, flow: LoginFlow): ServiceImpl<typeof UsersService> {
+export function createUsersService(deps: UsersDeps, flow: LoginFlow, background: BackgroundTasks): ServiceImpl<typeof UsersService> {
   const passwords = deps.passwords ?? argon2Passwords();
   const limits = deps.loginLimits ?? DEFAULT_LOGIN_LIMITS;
   const options = deps.confirmation ?? DEFAULT_CONFIRMATION_OPTIONS;
@@ -31,16 +36,22 @@ export function createUsersService(deps: UsersDeps, flow: LoginFlow): ServiceImp
 
   return {
     ...termsRpc(createTerms({ db: deps.db, keys: deps.keys, catalog }), deps.entrypoints, deps.logger),
+    ...accessCodeRpc(deps, background),
+    ...activationRpc(deps, passwords),
 
     async registerUser(req) {
-      const { entrypoint, clientId } = await entrypointOf(deps.entrypoints, req.caller);
+      const resolved = await entrypointOf(deps.entrypoints, req.caller);
+      const { entrypoint, clientId } = resolved;
+      await checkAuthorizationRequest(deps.entrypoints, req.authorizationRequest, resolved);
       try {
         const done = await registerUser(
           { db: deps.db, keys: deps.keys, enqueue: deps.enqueue, options, passwords, catalog },
-          { entrypoint, clientId, object: req.object, locale: localeOf(req.caller), sourceId: req.caller?.sourceId ?? "" },
+          { entrypoint, clientId, object: req.object, locale: localeOf(req.caller), sourceId: req.caller?.sourceId ?? "", step: req.step, requireMandatoryAssertions: Boolean(req.authorizationRequest) },
         );
         const user = toUser(done.user);
         deps.logger.info({ userId: user.id, entrypointId: entrypoint.id, pending: done.pendingConfirmation }, "user registered");
+        // The hosted registration page continues to a code through its flow (ContinueLogin); no session is opened.
+        if (req.authorizationRequest) return { user, flowToken: registrationFlowToken(deps.keys, done, resolved, req.authorizationRequest) };
         const session = done.pendingConfirmation.length === 0 ? await deps.grants.openSession(user.id, clientId) : undefined;
         return { user, session };
       } catch (err) {
@@ -53,10 +64,26 @@ export function createUsersService(deps: UsersDeps, flow: LoginFlow): ServiceImp
       const outcome = await flow.login({
         caller: req.caller,
         email: req.email,
+        phoneNumber: req.phoneNumber,
         password: req.password,
+        code: req.code,
+        datas: req.datas,
         fca: req.fca,
         assertions: req.assertions,
         authorization: req.authorizationRequest,
+      });
+      return { outcome };
+    },
+
+    async continueLogin(req) {
+      const outcome = await flow.continue({
+        caller: req.caller,
+        flowToken: req.flowToken,
+        authorization: req.authorizationRequest,
+        confirmationCode: req.confirmationCode,
+        resendCode: req.resendCode,
+        datas: req.datas,
+        assertions: req.assertions,
       });
       return { outcome };
     },

@@ -43,13 +43,13 @@ type Init<T> = Partial<Omit<T, "$typeName" | "$unknown">>;
 const field = (f: Init<FieldConfig>): FieldConfig => create(FieldConfigSchema, { objectType: "fieldConfig", ...f });
 
 /** An entry point like the registry returns it (defaults filled in). */
-export function entrypoint(key: string, opts: { passwordless?: boolean; fields?: FieldConfig[] } = {}): Entrypoint {
+export function entrypoint(key: string, opts: { passwordless?: boolean; assisted?: boolean; fields?: FieldConfig[] } = {}): Entrypoint {
   return create(EntrypointSchema, {
     id: `${CLIENT_ID}_${key}`,
     objectType: "entrypoint",
     displayName: key,
     key,
-    assisted: false,
+    assisted: opts.assisted ?? false,
     passwordless: opts.passwordless ?? false,
     typology: { register: { objectType: "typology", id: "consumer" }, work: { objectType: "typology", id: "consumer" } },
     fields: opts.fields ?? [
@@ -80,6 +80,32 @@ export const ENTRYPOINTS: Record<string, Entrypoint> = {
       field({ type: "field", key: "surname", mandatory: true }),
       field({ type: "field", key: "birthday", mandatory: true }),
       field({ type: "field", key: "gender", mandatory: false }),
+    ],
+  }),
+  // Registered by the application (no password); the user activates by link.
+  assisted: entrypoint("assisted", { assisted: true }),
+  // Code sign-in must repeat the name and birthday given at registration.
+  validated: entrypoint("validated", {
+    fields: [
+      field({ type: "id", key: "email", main: true, mandatory: true, requiresConfirmation: false }),
+      field({ type: "field", key: "name", mandatory: true, useForValidation: true }),
+      field({ type: "field", key: "birthday", mandatory: true, useForValidation: true }),
+    ],
+  }),
+  // A two-step form: the birthday is asked on the second page.
+  twostep: entrypoint("twostep", {
+    fields: [
+      field({ type: "id", key: "email", main: true, mandatory: true, requiresConfirmation: true }),
+      field({ type: "field", key: "name", mandatory: true, step: 1 }),
+      field({ type: "field", key: "birthday", mandatory: true, step: 2 }),
+    ],
+  }),
+  // The phone is the main id (codes by SMS).
+  mobile: entrypoint("mobile", {
+    passwordless: true,
+    fields: [
+      field({ type: "id", key: "phone_number", main: true, mandatory: true, requiresConfirmation: true }),
+      field({ type: "field", key: "name", mandatory: false }),
     ],
   }),
 };
@@ -175,6 +201,8 @@ export interface Harness {
   secretsOf(job: ConfirmationJob): JobSecrets;
   /** The last delivery sent to `to`, with its clear code and link token. */
   lastDelivery(to: string): { job: ConfirmationJob; secrets: JobSecrets };
+  /** The last delivery of `purpose` to `to`, waiting for it (deliveries queued after an answer). */
+  nextDelivery(to: string, purpose: string, after?: number): Promise<{ job: ConfirmationJob; secrets: JobSecrets }>;
   /** Another client over the same stores, with some dependencies replaced. */
   serve(overrides: Partial<UsersDeps>): Promise<Client<typeof UsersService>>;
   /** The module with some dependencies replaced, as the gateway calls it (admin-clients.ts). */
@@ -229,6 +257,14 @@ export async function startUsers(open: () => Promise<{ db: Db; kv: Kv }>): Promi
       const job = h.jobs.filter((j) => j.to === to).at(-1);
       if (!job) throw new Error(`no delivery to ${to}`);
       return { job, secrets: openJobSecrets(keys, job) };
+    },
+    async nextDelivery(to: string, purpose: string, after = 0) {
+      for (let i = 0; i < 200; i++) {
+        const job = h.jobs.slice(after).filter((j) => j.to === to && j.purpose === purpose).at(-1);
+        if (job) return { job, secrets: openJobSecrets(keys, job) };
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      throw new Error(`no ${purpose} delivery to ${to}`);
     },
     async close() {
       await kv.close();

@@ -50,6 +50,8 @@ export const errorTable = {
   IN_USE: def(Code.FailedPrecondition, 409, "It is still in use and cannot be deleted.", "Todavía está en uso y no se puede eliminar."),
   SESSION_NOT_FOUND: def(Code.NotFound, 404, "The session does not exist or has ended.", "La sesión no existe o ha terminado."),
   INVALID_CODE: def(Code.InvalidArgument, 400, "The confirmation code or link is invalid, used or expired.", "El código o enlace de confirmación no es válido, ya se usó o ha caducado."),
+  // Hosted pages (issue 11): a flow token that is forged, expired, finished or for another authorization request.
+  LOGIN_FLOW_INVALID: def(Code.InvalidArgument, 400, "This sign-in has expired or is finished; start again.", "Este inicio de sesión ha caducado o ya terminó; vuelva a empezar."),
   RATE_LIMITED: def(Code.ResourceExhausted, 429, "Too many requests; try again later.", "Demasiadas peticiones; inténtelo más tarde."),
   // Redis (sessions, limits, revocation marks) cannot be reached: fail closed, the client retries shortly.
   STORE_UNAVAILABLE: def(Code.Unavailable, 503, "The service is temporarily unavailable; try again in a moment.", "El servicio no está disponible temporalmente; inténtelo de nuevo en un momento."),

@@ -23,7 +23,12 @@ export const defaultJobOptions: JobOptions = {
 
 export type DeliveryChannel = "email" | "sms";
 export type DeliveryLocale = "en" | "es";
-export type DeliveryPurpose = "register" | "change" | "resend";
+/**
+ * Why a message is sent: a confirmation code and link (`register`, `change`,
+ * `resend`), a one-time sign-in code (`access_code`: code only), or the
+ * activation link of an assisted registration (`activation`: link only).
+ */
+export type DeliveryPurpose = "register" | "change" | "resend" | "access_code" | "activation";
 
 /** One confirmation message to deliver. Ids in clear text; the code only sealed. */
 export interface ConfirmationJob {
@@ -36,6 +41,7 @@ export interface ConfirmationJob {
   sealedSecrets: string;
 }
 
+/** The code and link token of a delivery; one of them is empty for `access_code` (no link) and `activation` (no code). */
 export interface JobSecrets {
   code: string;
   linkToken: string;

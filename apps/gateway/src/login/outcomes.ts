@@ -5,6 +5,8 @@ import { sendContent, sendError } from "../http/envelope.ts";
 import { sendPartial } from "../http/partial.ts";
 import { assertionItem, TERMS_PATH } from "../http/terms.ts";
 import { sessionToJson, userToJson } from "../http/user-json.ts";
+import { showConfirmPage, showProfilePage, showTermsPage } from "../hosted/flow-pages.ts";
+import { HOSTED_TEXTS } from "../hosted/texts.ts";
 import { backToSignIn, redirectToClient, showMfa, type HostedView } from "../oauth/hosted-view.ts";
 import { sendPage } from "../pages/html.ts";
 import { messagePage } from "../pages/hosted-pages.ts";
@@ -27,7 +29,7 @@ type OutcomeValues = { [C in OutcomeCase as C["case"]]: C["value"] };
 
 interface Rendering<V> {
   json(view: JsonView, value: V): FastifyReply;
-  page(view: HostedView, value: V): FastifyReply;
+  page(view: HostedView, value: V): FastifyReply | Promise<FastifyReply>;
 }
 
 /** A case one side never asks for (JSON routes send no authorization request; the hosted login always does). */
@@ -62,11 +64,17 @@ const OUTCOMES: { [K in keyof OutcomeValues]: Rendering<OutcomeValues[K]> } = {
       if (c.resendLimited) reply.header("retry-after", String(c.retryAfterSeconds));
       return sendError(reply, "USER_UNCONFIRMED", { subcode: c.resendLimited ? 429 : undefined, content: { url: resendUrl(publicBaseUrl, c.resendToken) } });
     },
+    // The page asks for the code that was sent and continues the login (the flow token); an account
+    // awaiting activation (assisted registration) is told to use its activation link.
     page: (v, c) => {
+      if (c.flowToken && !c.activationRequired) return showConfirmPage(v, c);
       const t = TEXTS[v.lang];
       const links = [backToSignIn(v)];
-      if (!c.resendLimited) links.unshift({ href: resendUrl(v.h.deps.config.publicBaseUrl, c.resendToken), label: t.resendLink });
-      return sendPage(v.reply, 403, messagePage(v.lang, t.unconfirmedTitle, c.resendLimited ? `${t.unconfirmedText} ${t.resendLimited}` : t.unconfirmedText, links));
+      const h = HOSTED_TEXTS[v.lang];
+      const resendLabel = c.activationRequired ? h.resendActivation : t.resendLink;
+      if (!c.resendLimited) links.unshift({ href: resendUrl(v.h.deps.config.publicBaseUrl, c.resendToken), label: resendLabel });
+      const [title, text] = c.activationRequired ? [h.activationTitle, h.activationText] : [t.unconfirmedTitle, t.unconfirmedText];
+      return sendPage(v.reply, 403, messagePage(v.lang, title, c.resendLimited ? `${text} ${t.resendLimited}` : text, links, v.app.displayName));
     },
   },
 
@@ -76,7 +84,7 @@ const OUTCOMES: { [K in keyof OutcomeValues]: Rendering<OutcomeValues[K]> } = {
     page: (v, m) => {
       if (!m.enroll && m.mfaToken) return showMfa(v, m.mfaToken);
       const t = TEXTS[v.lang];
-      return sendPage(v.reply, 428, messagePage(v.lang, t.mfaTitle, t.mfaEnrollText, [backToSignIn(v)]));
+      return sendPage(v.reply, 428, messagePage(v.lang, t.mfaTitle, t.mfaEnrollText, [backToSignIn(v)], v.app.displayName));
     },
   },
 
@@ -86,10 +94,12 @@ const OUTCOMES: { [K in keyof OutcomeValues]: Rendering<OutcomeValues[K]> } = {
       const items = terms.assertions.map((a) => assertionItem(a, reply.request.locale));
       return sendError(reply, "TERMS_NOT_ACCEPTED", { content: { url: termsUrl(publicBaseUrl, terms.termsToken), assertions: { objectType: "assertions", items } } });
     },
+    // The assertions to accept, as checkboxes on the page (the flow token continues the login).
     page: (v, terms) => {
+      if (terms.flowToken) return showTermsPage(v, terms);
       const t = TEXTS[v.lang];
       const links = [{ href: termsUrl(v.h.deps.config.publicBaseUrl, terms.termsToken), label: t.termsLink }, backToSignIn(v)];
-      return sendPage(v.reply, 451, messagePage(v.lang, t.termsTitle, t.termsText, links));
+      return sendPage(v.reply, 451, messagePage(v.lang, t.termsTitle, t.termsText, links, v.app.displayName));
     },
   },
 
@@ -100,8 +110,14 @@ const OUTCOMES: { [K in keyof OutcomeValues]: Rendering<OutcomeValues[K]> } = {
       const items = p.missingFields.map((f) => ({ field: `object.datas.${f}`, code: "required" }));
       return sendPartial(reply, loginContent(p.grant.value), "account_incomplete", items);
     },
-    // The hosted login does not ask for fca yet: the login is complete, so the code goes to the client.
+    // A hosted login asks for the data before its code (profileRequired); a code issued anyway goes to the client.
     page: (v, p) => (p.grant.case === "authorizationCode" ? OUTCOMES.authorizationCode.page(v, p.grant.value) : notAsked("a session")()),
+  },
+
+  // 206 of a page: the hosted login's user lacks mandatory data; the page asks for it, then the code.
+  profileRequired: {
+    json: notAsked("a page's profile step"),
+    page: (v, p) => showProfilePage(v, p),
   },
 };
 
@@ -118,7 +134,7 @@ export function sendLoginOutcome(view: JsonView, outcome: LoginOutcome | undefin
 }
 
 /** The hosted login's page (or redirect) for a login's outcome. */
-export function showLoginOutcome(view: HostedView, outcome: LoginOutcome | undefined): FastifyReply {
+export function showLoginOutcome(view: HostedView, outcome: LoginOutcome | undefined): FastifyReply | Promise<FastifyReply> {
   const o = caseOf(outcome);
   return (OUTCOMES[o.case] as Rendering<typeof o.value>).page(view, o.value);
 }

@@ -3,13 +3,13 @@ import { errorFacts, type ErrorFacts, type Reason } from "@gatehouse/errors";
 import { backToSignIn, sendMessage, showLogin, showMfa, type HostedView } from "../oauth/hosted-view.ts";
 import { TEXTS } from "../pages/texts.ts";
 
-/** The hosted form that failed: the email typed (kept in the form), or the MFA token of the code page. */
+/** The hosted form that failed: the identifier typed (kept in the form), or the MFA token of the code page. */
 export interface FailedForm {
   email: string;
   mfaToken?: string;
 }
 
-type ErrorPage = (v: HostedView, form: FailedForm, f: ErrorFacts) => FastifyReply;
+type ErrorPage = (v: HostedView, form: FailedForm, f: ErrorFacts) => FastifyReply | Promise<FastifyReply>;
 
 const unavailable: ErrorPage = (v) => sendMessage(v.reply, 503, v.lang, TEXTS[v.lang].unavailable);
 
@@ -37,7 +37,7 @@ const ERROR_PAGES: Partial<Record<Reason, ErrorPage>> = {
 };
 
 /** The page for a hosted login that failed; anything unforeseen is logged and a 500 page. */
-export function showLoginError(v: HostedView, form: FailedForm, err: unknown): FastifyReply {
+export function showLoginError(v: HostedView, form: FailedForm, err: unknown): FastifyReply | Promise<FastifyReply> {
   const f = errorFacts(err);
   const page = ERROR_PAGES[f.reason];
   if (page) return page(v, form, f);

@@ -1,8 +1,10 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Locale } from "@gatehouse/errors";
 import type { GatewayDeps } from "../deps.ts";
+import { authorizeUrl } from "../hosted/context.ts";
+import { showLoginPage, showMfaPage } from "../hosted/login-pages.ts";
 import { sendPage } from "../pages/html.ts";
-import { loginPage, messagePage, mfaPage } from "../pages/hosted-pages.ts";
+import { messagePage } from "../pages/hosted-pages.ts";
 import { TEXTS } from "../pages/texts.ts";
 import type { HostedApp } from "./applications.ts";
 import type { FormTokens, PendingAuthorization } from "./form-token.ts";
@@ -24,6 +26,8 @@ export interface HostedView {
   app: HostedApp;
   pending: PendingAuthorization;
   lang: Locale;
+  /** What the user typed as their identifier on this form (the code page names where the code went). */
+  typed?: { key: string; value: string };
 }
 
 export const pageLocale = (req: FastifyRequest, pending?: PendingAuthorization): Locale => pending?.locale ?? req.locale;
@@ -33,7 +37,7 @@ export function sendMessage(reply: FastifyReply, status: number, lang: Locale, t
   return sendPage(reply, status, messagePage(lang, TEXTS[lang].errorTitle, text, links));
 }
 
-/** The login form for a checked authorization request, with a fresh form token. */
+/** The entry point's login page for a checked authorization request, with a fresh form token (hosted/login-pages.ts). */
 export function showLogin(
   h: HostedLoginDeps,
   req: FastifyRequest,
@@ -42,21 +46,13 @@ export function showLogin(
   pending: PendingAuthorization,
   opts: { status?: number; error?: string; email?: string } = {},
 ) {
-  const lang = pageLocale(req, pending);
-  const entrypoint = app.entrypoints.find((e) => e.id === pending.entrypointId);
-  const formToken = h.forms.issue(req, reply, pending);
-  return sendPage(
-    reply,
-    opts.status ?? 200,
-    // OpenID Connect login_hint prefills the email until the user types one.
-    loginPage({ lang, appName: app.displayName || app.clientId, entrypointName: entrypoint?.displayName ?? "", formToken, email: pending.loginHint, ...opts }),
-  );
+  const v: HostedView = { h, req, reply, app, pending, lang: pageLocale(req, pending) };
+  return showLoginPage(v, { ...(opts.status ? { status: opts.status } : {}), ...(opts.error ? { error: opts.error } : {}), ...(opts.email !== undefined ? { value: opts.email } : {}) });
 }
 
 /** The code form of the second step, with a fresh form token for the same authorization request. */
 export function showMfa(v: HostedView, mfaToken: string, error?: string) {
-  const formToken = v.h.forms.issue(v.req, v.reply, v.pending);
-  return sendPage(v.reply, error ? 400 : 200, mfaPage({ lang: v.lang, formToken, mfaToken, error }));
+  return showMfaPage(v, mfaToken, error);
 }
 
 /** The authorization response (RFC 6749 section 4.1.2; `iss` per RFC 9207) at the exact redirect URI. */
@@ -65,18 +61,5 @@ export function redirectToClient(h: HostedLoginDeps, reply: FastifyReply, status
   return reply.code(status).headers({ location, "cache-control": "no-store", "referrer-policy": "no-referrer" }).send();
 }
 
-/** The authorization request again, to start over after an interruption (relative to /oauth2/authorize). */
-export function restartUrl(pending: PendingAuthorization): string {
-  const q = new URLSearchParams({ response_type: "code", client_id: pending.clientId, redirect_uri: pending.redirectUri, scope: pending.scope });
-  if (pending.state !== undefined) q.set("state", pending.state);
-  q.set("code_challenge", pending.codeChallenge);
-  q.set("code_challenge_method", "S256");
-  if (pending.nonce) q.set("nonce", pending.nonce);
-  q.set("entrypoint", pending.entrypointId);
-  if (pending.locale) q.set("ui_locales", pending.locale);
-  if (pending.loginHint) q.set("login_hint", pending.loginHint);
-  return `authorize?${q.toString()}`;
-}
-
 /** The "back to sign in" link of an interruption page. */
-export const backToSignIn = (v: HostedView) => ({ href: restartUrl(v.pending), label: TEXTS[v.lang].backToSignIn });
+export const backToSignIn = (v: HostedView) => ({ href: authorizeUrl(v.pending), label: TEXTS[v.lang].backToSignIn });

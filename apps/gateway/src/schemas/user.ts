@@ -86,6 +86,15 @@ export const PatchQuery = Type.Object(
   { additionalProperties: true },
 );
 
+const IdNode = Type.Object({ objectType: Type.Literal("user_id"), value: Type.String({ minLength: 1, maxLength: 320 }) }, closed);
+
+/**
+ * Login (spec endpoint 4). `object.ids` names the user by `email` (the
+ * spec's node) or, for an entry point whose main id is the phone, by
+ * `phone_number`; one of them (the route checks). The credential is
+ * `object.password`, or `object.code` for code sign-in (contract section 8)
+ * with the `useForValidation` values in `object.datas`.
+ */
 export const LoginEnvelope = Type.Object(
   {
     actor: Actor("application"),
@@ -93,11 +102,10 @@ export const LoginEnvelope = Type.Object(
     object: Type.Object(
       {
         objectType: Type.Literal("user"),
-        password: Type.String({ maxLength: 1024 }),
-        ids: Type.Object(
-          { email: Type.Object({ objectType: Type.Literal("user_id"), value: Type.String({ minLength: 1, maxLength: 320 }) }, closed) },
-          closed,
-        ),
+        password: Type.Optional(Type.String({ maxLength: 1024 })),
+        code: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
+        ids: Type.Object({ email: Type.Optional(IdNode), phone_number: Type.Optional(IdNode) }, closed),
+        datas: Type.Optional(Members),
         assertions: Type.Optional(Members),
       },
       closed,
@@ -105,6 +113,15 @@ export const LoginEnvelope = Type.Object(
     source: Source,
   },
   { ...closed, $id: "LoginEnvelope" },
+);
+
+/** Code sign-in's first half (contract section 8): the identifier a code goes to. */
+export const AccessCodeRequest = Type.Object(
+  {
+    objectType: Type.Literal("access_code"),
+    ids: Type.Object({ email: Type.Optional(IdNode), phone_number: Type.Optional(IdNode) }, closed),
+  },
+  { ...closed, $id: "AccessCodeRequest" },
 );
 
 export const LoginQuery = Type.Object(

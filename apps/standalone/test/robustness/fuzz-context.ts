@@ -1,4 +1,5 @@
 import type { TestStack } from "../stack-helpers.ts";
+import { authorizePath, formOf, pkce, validAuthorize } from "../oauth-flow.ts";
 import { createApp, loggedUser } from "../user-flows.ts";
 import type { Schema } from "./arbitraries.ts";
 
@@ -15,12 +16,18 @@ export interface FuzzContext {
   pulseId: string;
   assertionKey: string;
   origin: string;
+  userEmail: string;
+  /** A genuine hosted-login form token and the CSRF cookie it is bound to: posts reach the hosted pages' handlers. */
+  formToken: string;
+  formCookie: string;
 }
 
 /** Real tokens and ids of a running stack: an operator, an application with its APP_TOKEN, a logged-in user. */
 export async function fuzzContext(s: TestStack): Promise<FuzzContext> {
   const app = await createApp(s, "fuzz");
   const user = await loggedUser(s, app);
+  const page = await s.app.inject({ method: "GET", url: authorizePath(validAuthorize(app, pkce().challenge)) });
+  const form = formOf(page);
   return {
     operatorToken: await s.operatorToken(),
     appToken: app.token,
@@ -33,6 +40,9 @@ export async function fuzzContext(s: TestStack): Promise<FuzzContext> {
     pulseId: user.pulseId,
     assertionKey: "terms",
     origin: new URL(s.config.publicBaseUrl).origin,
+    userEmail: user.email,
+    formToken: form.token,
+    formCookie: form.cookie,
   };
 }
 

@@ -3,13 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestStack, type TestStack } from "../stack-helpers.ts";
 import { answerProblem } from "./check.ts";
 import { fuzzContext, openApi } from "./fuzz-context.ts";
-import { operations, requestArb, undocumentedMethods, type FuzzRequest } from "./requests.ts";
+import { hostedFormOperations, operationName, operations, requestArb, undocumentedMethods, type FuzzRequest } from "./requests.ts";
 
 // Contract section 10: no request causes a 5xx, and every error is in its
 // envelope. Every operation of /openapi.json gets FUZZ_RUNS generated
 // requests (schema-driven, with hostile values), and every undocumented
 // method of an OAuth endpoint (405, OPTIONS, CORS preflights) a quarter of
-// that, on the embedded drivers and on PostgreSQL + Redis. FUZZ_SEED reproduces a run (a failure prints it);
+// that, and each hosted page's form posted back with a genuine form token
+// and its cookie FUZZ_RUNS, on the embedded drivers and on PostgreSQL + Redis. FUZZ_SEED reproduces a run (a failure prints it);
 // FUZZ_ROUTE limits it to the paths containing that text; FUZZ_VERBOSE=1
 // prints the statuses per route (how deep the cases get), 2 every 400 body.
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : 15_2025;
@@ -52,7 +53,7 @@ describe.each([
     const { doc, resolve } = await openApi(s);
     const documented = operations(doc);
     const undocumented = new Set(undocumentedMethods(documented));
-    const ops = [...documented, ...undocumented]
+    const ops = [...documented, ...undocumented, ...hostedFormOperations(documented)]
       .filter((o) => o.path.includes(ROUTE))
       .sort((a, b) => LAST.indexOf(a.path) - LAST.indexOf(b.path));
     expect(ops.length).toBeGreaterThan(0);
@@ -63,12 +64,12 @@ describe.each([
       for (const request of fc.sample(requestArb(ctx, op, resolve), { seed: SEED + i, numRuns: undocumented.has(op) ? Math.ceil(RUNS / 4) : RUNS })) {
         cases++;
         const res = await s.app.inject({ method: request.method as "GET", url: request.url, headers: request.headers, payload: request.payload });
-        const seen = statuses.get(op.path + " " + op.method) ?? new Map<number, number>();
+        const seen = statuses.get(operationName(op)) ?? new Map<number, number>();
         seen.set(res.statusCode, (seen.get(res.statusCode) ?? 0) + 1);
-        statuses.set(op.path + " " + op.method, seen);
+        statuses.set(operationName(op), seen);
         if (process.env.FUZZ_VERBOSE === "2" && res.statusCode === 400) console.log(op.method, op.path, res.body.slice(0, 400));
         const problem = answerProblem(request, res);
-        if (problem) failures.push({ route: `${op.method} ${op.path}`, problem, request, status: res.statusCode, body: res.body.slice(0, 300) });
+        if (problem) failures.push({ route: operationName(op), problem, request, status: res.statusCode, body: res.body.slice(0, 300) });
       }
     }
     const fivexx = failures.filter((f) => f.status >= 500).length;

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { schemaArb, type Schema } from "./arbitraries.ts";
 import { component } from "./encoding.ts";
-import { formString } from "./forms.ts";
+import { formString, hostedFormString, HOSTED_INTENTS } from "./forms.ts";
 import type { FuzzContext } from "./fuzz-context.ts";
 import { jsonHints } from "./hints.ts";
 
@@ -14,7 +14,12 @@ export interface Operation {
   method: string;
   path: string;
   op: Schema;
+  /** A hosted page's form posted to the authorization endpoint (its intent), not the request of the document. */
+  form?: string;
 }
+
+/** The operation's name in reports. */
+export const operationName = (o: Operation) => `${o.method} ${o.path}${o.form ? ` (${o.form} form)` : ""}`;
 
 export interface FuzzRequest {
   method: string;
@@ -43,6 +48,29 @@ export function undocumentedMethods(ops: Operation[]): Operation[] {
   return [...byPath].flatMap(([path, documented]) =>
     METHODS.filter((m) => !documented.some((o) => o.method === m)).map((method) => ({ method, path, op: documented[0]!.op })),
   );
+}
+
+/** The hosted pages' forms (contract sections 7 and 8), each posted back to /oauth2/authorize with a genuine form token. */
+export function hostedFormOperations(ops: Operation[]): Operation[] {
+  const post = ops.find((o) => o.path === "/oauth2/authorize" && o.method === "POST");
+  return post ? HOSTED_INTENTS.map((form) => ({ ...post, form })) : [];
+}
+
+/** A browser posting a hosted form: mostly with the cookie its token is bound to, from our origin (or `null`, as our no-referrer pages do). */
+function hostedFormArb(ctx: FuzzContext, op: Operation): fc.Arbitrary<FuzzRequest> {
+  return fc
+    .record({
+      payload: hostedFormString(ctx, op.form!),
+      cookie: fc.constantFrom(ctx.formCookie, ctx.formCookie, ctx.formCookie, "gh_login_csrf=x", undefined),
+      origin: fc.constantFrom("null", ctx.origin, ctx.origin, undefined, "https://evil.example"),
+      lang: fc.constantFrom("es", "en", "xx;q=abc"),
+    })
+    .map(({ payload, cookie, origin, lang }) => {
+      const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", accept: "text/html", "accept-language": lang };
+      if (cookie) headers.cookie = cookie;
+      if (origin) headers.origin = origin;
+      return { method: op.method, url: op.path, headers, payload };
+    });
 }
 
 const asText = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v) ?? "");
@@ -100,6 +128,7 @@ function jsonBody(ctx: FuzzContext, path: string, schema: Schema | undefined, re
 
 /** An arbitrary request for `op`. */
 export function requestArb(ctx: FuzzContext, op: Operation, resolve: (ref: string) => Schema | undefined): fc.Arbitrary<FuzzRequest> {
+  if (op.form) return hostedFormArb(ctx, op);
   const params = (op.op.parameters ?? []) as Schema[];
   const users = op.path.startsWith("/activityid/") || op.path.startsWith("/admin/v1/users");
   const known: Record<string, string[]> = {
@@ -129,7 +158,7 @@ export function requestArb(ctx: FuzzContext, op: Operation, resolve: (ref: strin
         .map((parts) => parts.filter((x): x is string => x !== null).join("&"));
 
   const jsonSchema = op.op.requestBody?.content?.["application/json"]?.schema as Schema | undefined;
-  const takesForm = !["GET", "HEAD", "OPTIONS"].includes(op.method) && !jsonSchema && (op.path.startsWith("/oauth2/") || op.path.endsWith("/terms"));
+  const takesForm = !["GET", "HEAD", "OPTIONS"].includes(op.method) && !jsonSchema && (op.path.startsWith("/oauth2/") || op.path.endsWith("/terms") || op.path.endsWith("/activate"));
   const bodyArb: fc.Arbitrary<{ payload?: string | Buffer; type?: string }> = jsonSchema
     ? jsonBody(ctx, op.path, jsonSchema, resolve).map((payload) => ({ payload, type: "application/json" }))
     : takesForm

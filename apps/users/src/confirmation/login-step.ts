@@ -2,13 +2,15 @@ import { create } from "@bufbuild/protobuf";
 import type { ConnectError } from "@connectrpc/connect";
 import type { Logger } from "@gatehouse/logging";
 import { ConfirmationRequiredSchema, type Entrypoint } from "@gatehouse/proto";
+import { latestActivation } from "../activation/issue.ts";
 import { localeOf } from "../caller.ts";
-import type { LoginStep } from "../login/steps.ts";
+import { flowTokenOf } from "../login/flow-token.ts";
+import type { LoginContext, LoginStep } from "../login/steps.ts";
 import { isIdKey, type IdKey } from "../users/identifiers.ts";
 import { resendAtLogin, type ResendDeps } from "./resend.ts";
 
 /** Identifier keys that must be confirmed to log in through this entry point: the main id and the email. */
-function keysToBeConfirmed(ep: Entrypoint): IdKey[] {
+export function keysToBeConfirmed(ep: Entrypoint): IdKey[] {
   const ids = ep.fields.filter((f) => f.type === "id");
   const main = ids.find((f) => f.main) ?? (ids.length === 1 ? ids[0] : undefined);
   return ids
@@ -17,18 +19,30 @@ function keysToBeConfirmed(ep: Entrypoint): IdKey[] {
     .filter(isIdKey);
 }
 
+/** The identifiers that block this login: those to be confirmed and not confirmed, or, awaiting activation, the activation's. */
+async function blocking(deps: ResendDeps, ctx: LoginContext): Promise<IdKey[]> {
+  if (ctx.user.awaitingActivation) return [(await latestActivation(deps.db, ctx.user.id))?.key ?? "email"];
+  return keysToBeConfirmed(ctx.resolved.entrypoint).filter((key) => !ctx.user.identifiers.find((i) => i.key === key)?.confirmed);
+}
+
 /**
  * The confirmation step (contract section 5: the first after the
  * credentials): an unconfirmed main identifier (or email) ends the login in
- * ConfirmationRequired (412). A new code is sent on the way, within the
- * resend limit; the outcome carries the resend link's token.
+ * ConfirmationRequired (412), and so does an account registered through an
+ * assisted entry point until it is activated (contract section 8). A new
+ * code (or activation link) is sent on the way, within the resend limit,
+ * unless this hosted flow has just sent one; the outcome carries the resend
+ * link's token and, in a hosted flow, the token that continues it with the code.
  */
 export function confirmationStep(deps: ResendDeps & { logger: Logger }): LoginStep {
   return async (ctx) => {
-    const unconfirmed = keysToBeConfirmed(ctx.resolved.entrypoint).filter((key) => !ctx.user.identifiers.find((i) => i.key === key)?.confirmed);
+    const unconfirmed = await blocking(deps, ctx);
     if (!unconfirmed.length) return undefined;
-    const resent = await resendAtLogin(deps, { userId: ctx.user.id, unconfirmed, locale: localeOf(ctx.caller) });
+    const activation = ctx.user.awaitingActivation;
+    const skip = ctx.resend === "skip";
+    const resent = await resendAtLogin(deps, { userId: ctx.user.id, unconfirmed, locale: localeOf(ctx.caller), skip });
     if (resent.notQueued) deps.logger.error({ err: (resent.notQueued as ConnectError).cause, userId: ctx.user.id }, "confirmation resend not queued");
+    const codeSent = skip || (resent.limitedForSeconds === undefined && !resent.notQueued);
     return {
       case: "confirmationRequired",
       value: create(ConfirmationRequiredSchema, {
@@ -37,6 +51,9 @@ export function confirmationStep(deps: ResendDeps & { logger: Logger }): LoginSt
         resendToken: resent.resendToken,
         resendLimited: resent.limitedForSeconds !== undefined,
         retryAfterSeconds: BigInt(resent.limitedForSeconds ?? 0),
+        activationRequired: activation,
+        // An account awaiting activation continues through its link, not through a code on the page.
+        flowToken: activation ? "" : flowTokenOf(deps.keys, ctx, { codeSent }),
       }),
     };
   };

@@ -1,8 +1,9 @@
-import type { Db } from "@gatehouse/db";
+import type { Db, Queryable } from "@gatehouse/db";
 import { domainError, errorFacts } from "@gatehouse/errors";
 import type { DeliveryLocale } from "@gatehouse/jobs";
 import type { Kv } from "@gatehouse/kv";
 import type { KeyRing } from "@gatehouse/secrets";
+import { resendActivation } from "../activation/issue.ts";
 import { CONFIRMABLE_KEYS, type IdKey } from "../users/identifiers.ts";
 import { userStore } from "../users/store.ts";
 import { issueConfirmation, type Enqueue } from "./issue.ts";
@@ -66,35 +67,45 @@ export async function resendConfirmation(deps: ResendDeps, req: ResendRequest): 
   if (counted.count > deps.options.resendLimit) return { status: "limited", retryAfterSeconds: counted.ttlSeconds };
 
   const user = await userStore(deps.db).byId(req.userId);
+  // An account awaiting activation gets its activation link again (it confirms the identifier and sets the password).
+  if (user?.awaitingActivation) {
+    return (await sendOrGiveBack(deps, req.userId, key, (q) => resendActivation(q, deps, req.userId, req.locale))) ? { status: "sent" } : { status: "nothing" };
+  }
   const id = user?.identifiers.find((i) => i.key === key);
   const value = id && (!id.confirmed ? id.value : id.pendingValue);
   if (!value) return { status: "nothing" };
 
-  try {
-    await deps.db.tx(async (q) => {
-      // Where the earlier message for this value came from (the patch's context.url, its application).
-      const earlier = await q.query<{ context_url: string | null; client_id: string | null; entrypoint_id: string | null }>(
-        `SELECT context_url, client_id, entrypoint_id FROM users.confirmations
-          WHERE user_id = $1 AND key = $2 AND value = $3 ORDER BY created_at DESC LIMIT 1`,
-        [req.userId, key, value],
-      );
-      const from = earlier.rows[0];
-      await issueConfirmation(q, deps, {
-        userId: req.userId,
-        key,
-        value,
-        purpose: "resend",
-        locale: req.locale,
-        clientId: from?.client_id ?? undefined,
-        entrypointId: from?.entrypoint_id ?? undefined,
-        contextUrl: from?.context_url ?? undefined,
-      });
+  await sendOrGiveBack(deps, req.userId, key, async (q) => {
+    // Where the earlier message for this value came from (the patch's context.url, its application).
+    const earlier = await q.query<{ context_url: string | null; client_id: string | null; entrypoint_id: string | null }>(
+      `SELECT context_url, client_id, entrypoint_id FROM users.confirmations
+        WHERE user_id = $1 AND key = $2 AND value = $3 ORDER BY created_at DESC LIMIT 1`,
+      [req.userId, key, value],
+    );
+    const from = earlier.rows[0];
+    await issueConfirmation(q, deps, {
+      userId: req.userId,
+      key,
+      value,
+      purpose: "resend",
+      locale: req.locale,
+      clientId: from?.client_id ?? undefined,
+      entrypointId: from?.entrypoint_id ?? undefined,
+      contextUrl: from?.context_url ?? undefined,
     });
+    return true;
+  });
+  return { status: "sent" };
+}
+
+/** Sends in one transaction; a delivery the queue refused gives its count back. */
+async function sendOrGiveBack(deps: ResendDeps, userId: string, key: string, send: (q: Queryable) => Promise<boolean>): Promise<boolean> {
+  try {
+    return await deps.db.tx(send);
   } catch (err) {
-    await deps.kv.decr(counterKey(req.userId, key));
+    await deps.kv.decr(counterKey(userId, key));
     throw err;
   }
-  return { status: "sent" };
 }
 
 /** What the 412 of a login carries: the key a code was resent for, the resend link's token, and the limit when it was hit. */
@@ -112,9 +123,14 @@ export interface LoginResend {
  * email when it is among them, else the first) and seals the token of the
  * resend link. A queue failure does not change the 412.
  */
-export async function resendAtLogin(deps: ResendDeps, req: { userId: string; unconfirmed: IdKey[]; locale: DeliveryLocale }): Promise<LoginResend> {
+export async function resendAtLogin(
+  deps: ResendDeps,
+  req: { userId: string; unconfirmed: IdKey[]; locale: DeliveryLocale; skip?: boolean },
+): Promise<LoginResend> {
   const key = req.unconfirmed.includes("email") ? "email" : req.unconfirmed[0]!;
   const resendToken = sealResendToken(deps.keys, deps.options, req.userId, key);
+  // A hosted flow that has just sent a code (the registration) does not send another.
+  if (req.skip) return { key, resendToken };
   try {
     const outcome = await resendConfirmation(deps, { userId: req.userId, key, locale: req.locale });
     return outcome.status === "limited" ? { key, resendToken, limitedForSeconds: outcome.retryAfterSeconds } : { key, resendToken };

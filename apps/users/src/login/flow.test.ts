@@ -94,7 +94,7 @@ describe.each(backends)("the login flow on %s", (_name, open) => {
     }
   });
 
-  it("fca: the grant and the missing mandatory fields, computed once, as ProfileIncomplete", async () => {
+  it("fca: the grant and the missing mandatory fields, computed once, as ProfileIncomplete; a hosted login asks before its code", async () => {
     const email = uniqueEmail();
     await h.users.registerUser({ caller: caller("open"), object: userObject(email, { datas: { surname: { objectType: "data", value: "P" } } }) });
     const incomplete = outcomeOf(await login(email, { fca: true }, caller("profile")), "profileIncomplete");
@@ -102,8 +102,11 @@ describe.each(backends)("the login flow on %s", (_name, open) => {
     expect(incomplete.grant.case).toBe("session");
     const quiet = outcomeOf(await login(email, {}, caller("profile")), "session");
     expect(quiet.session?.accessToken).toMatch(/^access-/);
-    const viaCode = outcomeOf(await login(email, { fca: true, authorization: authorization() }, caller("profile")), "profileIncomplete");
-    expect(viaCode.grant.case).toBe("authorizationCode");
+    const codes = grants.codes.length;
+    const hosted = outcomeOf(await login(email, { fca: true, authorization: authorization() }, caller("profile")), "profileRequired");
+    expect(hosted.missingFields).toEqual(["name", "birthday"]);
+    expect(hosted.flowToken).toBeTruthy();
+    expect(grants.codes).toHaveLength(codes);
   });
 
   it("resolves the entry point once per login and once per MFA completion", async () => {

@@ -18,13 +18,19 @@ export interface LoginContext {
   authorization: AuthorizationRequest | undefined;
   /** When the user authenticated (the credentials, or the MFA step that finished it): auth_time. */
   authenticatedAt: Date;
+  /** The hosted flow this login is (set with an authorization request): its pages continue it by flow token. */
+  flowId?: string;
+  /** The second factor was proven in this flow (a continued flow does not ask again). */
+  mfaPassed?: boolean;
+  /** The confirmation step's resend: "send" (a login), "skip" (this flow has just sent a code). */
+  resend?: "send" | "skip";
 }
 
 /** One case of LoginOutcome (a session, a code, or an interruption). */
 export type LoginOutcomeCase = Exclude<LoginOutcome["outcome"], { case: undefined }>;
 
 /** An interruption of the login: the case that ends it before the grant. */
-export type Interruption = Extract<LoginOutcomeCase, { case: "confirmationRequired" | "mfaRequired" | "termsRequired" }>;
+export type Interruption = Extract<LoginOutcomeCase, { case: "confirmationRequired" | "mfaRequired" | "termsRequired" | "profileRequired" }>;
 
 /** A step of the login: an interruption ends the login there; undefined lets the next step run. */
 export type LoginStep = (ctx: LoginContext) => Promise<Interruption | undefined>;

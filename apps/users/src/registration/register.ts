@@ -3,6 +3,7 @@ import type { Db } from "@gatehouse/db";
 import { domainError, validationError } from "@gatehouse/errors";
 import type { DeliveryLocale } from "@gatehouse/jobs";
 import type { Entrypoint } from "@gatehouse/proto";
+import { issueActivation } from "../activation/issue.ts";
 import { issueConfirmation, type IssueDeps } from "../confirmation/issue.ts";
 import type { Passwords } from "../credentials/passwords.ts";
 import { CONFIRMABLE_KEYS, newPulseId, newUserId, type IdKey } from "../users/identifiers.ts";
@@ -26,12 +27,40 @@ export interface RegisterRequest {
   locale: DeliveryLocale;
   /** source.id of the envelope (recorded with answers to legal assertions). */
   sourceId: string;
+  /** 1: the first page of a two-step form (only step 1's mandatory data required). */
+  step?: number;
+  /** The hosted registration page: each mandatory legal assertion must be accepted. */
+  requireMandatoryAssertions?: boolean;
+}
+
+/** Mandatory assertions of the entry point's catalog not accepted in `object.assertions` (hosted registration). */
+async function unacceptedMandatory(catalog: AssertionCatalog, ep: Entrypoint, object: JsonObject | undefined) {
+  const sent = object?.assertions;
+  const accepted = (key: string) => {
+    const node = sent && typeof sent === "object" && !Array.isArray(sent) ? sent[key] : undefined;
+    return Boolean(node && typeof node === "object" && !Array.isArray(node) && node.value === true);
+  };
+  return [...(await catalogFor(catalog, ep)).values()]
+    .filter((a) => a.mandatory && !accepted(a.key))
+    .map((a) => ({ field: `object.assertions.${a.key}`, code: "required" }));
 }
 
 export interface Registered {
   user: UserRecord;
-  /** Identifier keys whose confirmation code was queued; empty means the user may get a session now. */
+  /** Identifier keys whose confirmation code (or activation link) was queued; empty means the user may get a session now. */
   pendingConfirmation: IdKey[];
+}
+
+/**
+ * Where the activation link of an assisted registration goes: the main
+ * identifier when it can carry a message, else the first of email and phone
+ * the user has; none is a 400 (nobody could activate the account).
+ */
+function activationTarget(ep: Entrypoint, ids: { key: IdKey; value: string }[]): { key: "email" | "phone_number"; value: string } {
+  const main = ep.fields.find((f) => f.type === "id" && f.main)?.key;
+  const target = ids.find((i) => i.key === main && CONFIRMABLE_KEYS.includes(i.key)) ?? ids.find((i) => CONFIRMABLE_KEYS.includes(i.key));
+  if (!target) throw validationError([{ field: "object.ids.email.value", code: "required" }]);
+  return target as { key: "email" | "phone_number"; value: string };
 }
 
 /**
@@ -40,8 +69,10 @@ export interface Registered {
  * a value) and the confirmation codes with their queued deliveries.
  */
 export async function registerUser(deps: RegisterDeps, req: RegisterRequest): Promise<Registered> {
-  const checked = validateRegistration(req.entrypoint, req.object);
-  if (!checked.ok) throw validationError(checked.violations);
+  const checked = validateRegistration(req.entrypoint, req.object, req.step ?? 0);
+  // A hosted registration page asks for each mandatory legal assertion; every error is reported at once.
+  const unaccepted = req.requireMandatoryAssertions ? await unacceptedMandatory(deps.catalog, req.entrypoint, req.object) : [];
+  if (!checked.ok || unaccepted.length) throw validationError([...(checked.ok ? [] : checked.violations), ...unaccepted]);
   const valid = checked.value;
   // Answers name assertions of the catalog of the entry point's typologies and record their latest versions.
   const wanted = new Map(Object.entries(valid.assertions));
@@ -51,8 +82,10 @@ export async function registerUser(deps: RegisterDeps, req: RegisterRequest): Pr
   // Hash before the transaction: argon2 must not hold a database connection.
   const passwordHash = valid.password === undefined ? null : await deps.passwords.hash(valid.password);
   const fields = new Map(req.entrypoint.fields.filter((f) => f.type === "id").map((f) => [f.key, f]));
+  // Assisted (contract section 8): the account waits for its activation link, which confirms its identifier.
+  const activation = req.entrypoint.assisted ? activationTarget(req.entrypoint, valid.ids) : undefined;
   const needsConfirmation = valid.ids
-    .filter((i) => fields.get(i.key)?.requiresConfirmation && CONFIRMABLE_KEYS.includes(i.key))
+    .filter((i) => fields.get(i.key)?.requiresConfirmation && CONFIRMABLE_KEYS.includes(i.key) && i.key !== activation?.key)
     .map((i) => i.key);
   const now = new Date();
   const answers = answersToRecord({}, wanted, catalog);
@@ -70,6 +103,7 @@ export async function registerUser(deps: RegisterDeps, req: RegisterRequest): Pr
       assertions,
       clientId: req.clientId,
       entrypointId: req.entrypoint.id,
+      awaitingActivation: activation !== undefined,
     });
     await insertAcceptances(q, id, answers, { clientId: req.clientId, sourceId: req.sourceId, via: "register" }, now);
     for (const { key, value } of valid.ids) {
@@ -95,8 +129,9 @@ export async function registerUser(deps: RegisterDeps, req: RegisterRequest): Pr
         entrypointId: req.entrypoint.id,
       });
     }
+    if (activation) await issueActivation(q, deps, { userId: id, ...activation, locale: req.locale, clientId: req.clientId, entrypointId: req.entrypoint.id });
     return store.byId(id);
   });
   if (!user) throw new Error("registered user vanished");
-  return { user, pendingConfirmation: needsConfirmation };
+  return { user, pendingConfirmation: activation ? [activation.key, ...needsConfirmation] : needsConfirmation };
 }

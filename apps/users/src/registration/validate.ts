@@ -35,7 +35,7 @@ function checkIds(ctx: Ctx, ep: Entrypoint, raw: JsonValue | undefined, out: Val
   }
 }
 
-function checkDatas(ctx: Ctx, ep: Entrypoint, raw: JsonValue | undefined, out: ValidRegistration): void {
+function checkDatas(ctx: Ctx, ep: Entrypoint, raw: JsonValue | undefined, out: ValidRegistration, step: number): void {
   const fields = new Map(ep.fields.filter((f) => f.type === "field").map((f) => [f.key, f]));
   const datas = raw === undefined || raw === null ? {} : raw;
   if (!isObject(datas)) return ctx.add("object.datas", "invalid_type");
@@ -43,8 +43,9 @@ function checkDatas(ctx: Ctx, ep: Entrypoint, raw: JsonValue | undefined, out: V
   for (const [key, field] of fields) {
     const value = nodeValue(ctx, `object.datas.${key}`, datas[key], "data");
     if (isBlank(value)) {
-      // Data fields are mandatory unless the entry point says otherwise (spec default true).
-      if (field.mandatory ?? true) ctx.add(`object.datas.${key}.value`, "required");
+      // Data fields are mandatory unless the entry point says otherwise (spec default true);
+      // the first page of a two-step form requires only those of step 1.
+      if ((field.mandatory ?? true) && (step !== 1 || (field.step ?? 1) <= 1)) ctx.add(`object.datas.${key}.value`, "required");
       continue;
     }
     const stored = dataValue(ctx, key, value!);
@@ -70,10 +71,15 @@ function checkAssertions(ctx: Ctx, raw: JsonValue | undefined, out: ValidRegistr
   }
 }
 
-/** Checks a registration `object` against its entry point; every violation is collected. */
+/**
+ * Checks a registration `object` against its entry point; every violation is
+ * collected. `step` 1 is the first page of a two-step entry point (only the
+ * mandatory data of step 1 is required); 0 requires everything.
+ */
 export function validateRegistration(
   ep: Entrypoint,
   object: JsonObject | undefined,
+  step = 0,
 ): { ok: true; value: ValidRegistration } | { ok: false; violations: Violation[] } {
   const ctx = newCtx();
   const out: ValidRegistration = { password: undefined, ids: [], datas: {}, addresses: {}, assertions: {} };
@@ -83,7 +89,8 @@ export function validateRegistration(
   else if (obj.objectType !== "user") ctx.add("object.objectType", "invalid_value");
 
   const password = obj.password;
-  if (ep.passwordless) {
+  // Passwordless entry points never take one; assisted ones leave it to the user's activation.
+  if (ep.passwordless || ep.assisted) {
     if (password !== undefined && password !== null) ctx.add("object.password", "not_allowed");
   } else if (password === undefined || password === null || password === "") ctx.add("object.password", "required");
   else if (typeof password !== "string") ctx.add("object.password", "invalid_type");
@@ -94,7 +101,7 @@ export function validateRegistration(
   }
 
   checkIds(ctx, ep, obj.ids, out);
-  checkDatas(ctx, ep, obj.datas, out);
+  checkDatas(ctx, ep, obj.datas, out, step);
   checkAddresses(ctx, obj.addresses, out);
   checkAssertions(ctx, obj.assertions, out);
   return ctx.violations.length ? { ok: false, violations: ctx.violations } : { ok: true, value: out };

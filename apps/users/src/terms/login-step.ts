@@ -1,6 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import type { KeyRing } from "@gatehouse/secrets";
 import { TermsRequiredSchema } from "@gatehouse/proto";
+import { flowTokenOf } from "../login/flow-token.ts";
 import type { LoginStep } from "../login/steps.ts";
 import type { AssertionCatalog } from "../ports.ts";
 import { typologiesOf } from "./catalog.ts";
@@ -19,6 +20,6 @@ export function termsStep(deps: { keys: KeyRing; catalog: AssertionCatalog }): L
     const pending = pendingAssertions(ctx.user.assertions, await deps.catalog(typologiesOf(ctx.resolved.entrypoint)));
     if (!blocksLogin(pending)) return undefined;
     const termsToken = sealTermsToken(deps.keys, { userId: ctx.user.id, clientId: ctx.resolved.clientId, entrypointId: ctx.resolved.entrypoint.id });
-    return { case: "termsRequired", value: create(TermsRequiredSchema, { assertions: pending, termsToken }) };
+    return { case: "termsRequired", value: create(TermsRequiredSchema, { assertions: pending, termsToken, flowToken: flowTokenOf(deps.keys, ctx) }) };
   };
 }

@@ -44,9 +44,9 @@ export function createTerms(deps: TermsDeps) {
      * Records the login's answers once the password is right, before MFA and
      * terms run (so a user who must also pass MFA does not lose them).
      */
-    async recordLoginAnswers(user: UserRecord, sent: LoginAnswers | undefined, origin: Omit<AnswerOrigin, "via">): Promise<void> {
+    async recordLoginAnswers(user: UserRecord, sent: LoginAnswers | undefined, origin: Omit<AnswerOrigin, "via"> & Partial<AnswerOrigin>): Promise<void> {
       if (!sent) return;
-      const stored = await recordAnswers(deps.db, user.id, sent.answers, sent.catalog, { ...origin, via: "login" });
+      const stored = await recordAnswers(deps.db, user.id, sent.answers, sent.catalog, { via: "login", ...origin });
       if (stored) user.assertions = stored;
     },
 

@@ -24,6 +24,8 @@ export interface UserRecord {
   identifiers: IdentifierRow[];
   /** Set while an operator has locked the account (login answers ACCOUNT_LOCKED). */
   lockedAt: Date | null;
+  /** Registered through an assisted entry point and not activated yet (every login is 412). */
+  awaitingActivation: boolean;
 }
 
 export interface NewUser {
@@ -35,6 +37,7 @@ export interface NewUser {
   assertions: JsonMap;
   clientId: string;
   entrypointId: string;
+  awaitingActivation?: boolean;
 }
 
 interface UserSqlRow {
@@ -48,6 +51,7 @@ interface UserSqlRow {
   updated_at: Date;
   version: number;
   locked_at: Date | null;
+  awaiting_activation: boolean;
 }
 
 interface IdentifierSqlRow {
@@ -67,7 +71,7 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
 
 export const IDENTIFIER_UNIQUE = "identifiers_key_value_unique";
 
-const USER_COLUMNS = "id, pulse_id, password_hash, datas, addresses, assertions, created_at, updated_at, version, locked_at";
+const USER_COLUMNS = "id, pulse_id, password_hash, datas, addresses, assertions, created_at, updated_at, version, locked_at, awaiting_activation";
 
 /** Users and their identifiers in the `users` schema; works inside or outside a transaction. */
 export function userStore(q: Queryable) {
@@ -89,6 +93,7 @@ export function userStore(q: Queryable) {
       updatedAt: row.updated_at,
       version: row.version,
       lockedAt: row.locked_at ?? null,
+      awaitingActivation: row.awaiting_activation,
       identifiers: ids.rows.map((i) => ({
         key: i.key,
         value: i.value,
@@ -102,9 +107,9 @@ export function userStore(q: Queryable) {
   return {
     async insertUser(u: NewUser): Promise<void> {
       await q.query(
-        `INSERT INTO users.users (id, pulse_id, password_hash, datas, addresses, assertions, registered_client_id, registered_entrypoint)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [u.id, u.pulseId, u.passwordHash, JSON.stringify(u.datas), JSON.stringify(u.addresses), JSON.stringify(u.assertions), u.clientId, u.entrypointId],
+        `INSERT INTO users.users (id, pulse_id, password_hash, datas, addresses, assertions, registered_client_id, registered_entrypoint, awaiting_activation)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        [u.id, u.pulseId, u.passwordHash, JSON.stringify(u.datas), JSON.stringify(u.addresses), JSON.stringify(u.assertions), u.clientId, u.entrypointId, u.awaitingActivation ?? false],
       );
     },
 

@@ -11,7 +11,8 @@ import { MfaRequiredEnvelope } from "../../schemas/mfa.ts";
 import { LoginEnvelope, LoginQuery, UserContent, UserContentIncomplete, UserHeaders } from "../../schemas/user.ts";
 
 /**
- * POST {base_url}/activityid/v1/user/access: login. The gateway checks the
+ * POST {base_url}/activityid/v1/user/access: login, with the password or a
+ * one-time code (`object.code`, code sign-in). The gateway checks the
  * envelope (400, by the schema) and the app token (401); the users service's
  * login flow the rest, in the contract's order (apps/users/src/login/flow.ts),
  * and its outcome is rendered by the login's outcome table (412, 428, 451,
@@ -34,16 +35,24 @@ export const accessRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, d
     },
     async (req, reply) => {
       const principal = req.principal!;
-      if (req.body.actor.id !== principal.clientId) {
-        return sendError(reply, "VALIDATION_FAILED", { violations: [{ field: "actor.id", code: "invalid_value" }] });
-      }
+      const { object } = req.body;
+      // One identifier and one credential: the spec's email and password, or the phone, or a one-time code.
+      const violations = [
+        ...(req.body.actor.id !== principal.clientId ? [{ field: "actor.id", code: "invalid_value" }] : []),
+        ...(!object.ids.email && !object.ids.phone_number ? [{ field: "object.ids.email", code: "required" }] : []),
+        ...(object.password === undefined && object.code === undefined ? [{ field: "object.password", code: "required" }] : []),
+      ];
+      if (violations.length) return sendError(reply, "VALIDATION_FAILED", { violations });
       const res = await deps.users!.loginUser({
         caller: callerOf(req, principal.clientId!, req.body.source.id),
-        email: req.body.object.ids.email.value,
-        password: req.body.object.password,
+        email: object.ids.email?.value ?? "",
+        phoneNumber: object.ids.phone_number?.value ?? "",
+        password: object.password ?? "",
+        code: object.code ?? "",
+        datas: object.datas as JsonObject | undefined,
         fca: req.query.fca === true,
         // Answers to legal assertions, recorded once the password is right (they may clear a 451).
-        assertions: req.body.object.assertions as JsonObject | undefined,
+        assertions: object.assertions as JsonObject | undefined,
       });
       return sendLoginOutcome({ reply, publicBaseUrl: deps.config.publicBaseUrl }, res.outcome);
     },

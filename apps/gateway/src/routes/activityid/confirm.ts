@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import Type from "typebox";
 import { errorFacts } from "@gatehouse/errors";
 import type { GatewayDeps } from "../../deps.ts";
+import { renderMessage } from "../../hosted/render.ts";
+import { sendPage } from "../../pages/html.ts";
 import { sendContent, sendError } from "../../http/envelope.ts";
 import { userToJson } from "../../http/user-json.ts";
 import { requireBearer } from "../../http/bearer-guard.ts";
@@ -20,12 +22,13 @@ const ConfirmByCode = Type.Object(
 
 const CONFIRMED_PATH = "/activityid/v1/user/confirmed";
 
+/** The hosted page after a confirmation link (or of an invalid one), in the hosted pages' layout. */
 const page = (lang: "en" | "es", ok: boolean) => {
   const t = {
     en: ok ? ["Confirmed", "Your address is confirmed. You can close this page."] : ["Link not valid", "This confirmation link is not valid, was used or has expired."],
     es: ok ? ["Confirmado", "Tu dirección está confirmada. Puedes cerrar esta página."] : ["Enlace no válido", "Este enlace de confirmación no es válido, ya se usó o ha caducado."],
   }[lang];
-  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${t[0]}</title></head><body><main><h1>${t[0]}</h1><p>${t[1]}</p></main></body></html>`;
+  return renderMessage({ lang, title: t[0]!, text: t[1]! });
 };
 
 /**
@@ -50,7 +53,7 @@ export const confirmRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app,
         return reply.header("cache-control", "no-store").redirect(res.redirectUrl || `${deps.config.publicBaseUrl}${CONFIRMED_PATH}`, 302);
       } catch (err) {
         const f = errorFacts(err);
-        if (f.reason === "INVALID_CODE") return reply.code(400).type("text/html; charset=utf-8").send(page(req.locale, false));
+        if (f.reason === "INVALID_CODE") return sendPage(reply, 400, page(req.locale, false));
         if (f.reason === "RATE_LIMITED") return sendError(reply, "RATE_LIMITED");
         throw err;
       }
@@ -85,7 +88,5 @@ export const confirmRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app,
     },
   );
 
-  app.get(CONFIRMED_PATH, { schema: { summary: "Hosted page shown after a confirmation", tags: ["users"] } }, async (req, reply) =>
-    reply.type("text/html; charset=utf-8").header("cache-control", "no-store").send(page(req.locale, true)),
-  );
+  app.get(CONFIRMED_PATH, { schema: { summary: "Hosted page shown after a confirmation", tags: ["users"] } }, async (req, reply) => sendPage(reply, 200, page(req.locale, true)));
 };

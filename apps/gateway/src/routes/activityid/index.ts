@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from "fastify";
 import type { GatewayDeps } from "../../deps.ts";
 import { requireJsonAccept } from "../../http/accept.ts";
 import { accessMfaRoute } from "./access-mfa.ts";
+import { accessCodeRoute } from "./access-code.ts";
 import { accessRoute } from "./access.ts";
 import { confirmRoutes } from "./confirm.ts";
 import { logoutRoute } from "./logout.ts";
@@ -17,6 +18,7 @@ export const activityIdRoutes: FastifyPluginAsync<GatewayDeps> = async (app, dep
   app.addHook("onRequest", requireJsonAccept);
   await app.register(registerRoute, deps);
   await app.register(accessRoute, deps);
+  await app.register(accessCodeRoute, deps);
   await app.register(confirmRoutes, deps);
   await app.register(resendRoute, deps);
   await app.register(updateRoutes, deps);

@@ -3,6 +3,8 @@ import type { FastifyReply } from "fastify";
 import Type from "typebox";
 import { errorFacts, type Locale } from "@gatehouse/errors";
 import type { GatewayDeps } from "../../deps.ts";
+import { renderMessage } from "../../hosted/render.ts";
+import { sendPage as sendHostedPage } from "../../pages/html.ts";
 
 /** The 412 login answer's `content.url` points here, with `?token=` (a sealed user, key and expiry). */
 export const RESEND_PATH = "/activityid/v1/user/confirm/resend";
@@ -26,15 +28,10 @@ const TEXTS: Record<Locale, Record<Outcome, [title: string, text: string]>> = {
 
 const STATUS: Record<Outcome, number> = { sent: 200, limited: 429, invalid: 400, failed: 502 };
 
+/** The hosted pages' layout and headers (no-store, no framing, no script). */
 function sendPage(reply: FastifyReply, lang: Locale, outcome: Outcome) {
   const [title, text] = TEXTS[lang][outcome];
-  const html = `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head><body><main><h1>${title}</h1><p>${text}</p></main></body></html>`;
-  return reply
-    .code(STATUS[outcome])
-    .type("text/html; charset=utf-8")
-    .header("cache-control", "no-store")
-    .header("referrer-policy", "no-referrer")
-    .send(html);
+  return sendHostedPage(reply, STATUS[outcome], renderMessage({ lang, title, text }));
 }
 
 /**

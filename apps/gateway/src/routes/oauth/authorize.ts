@@ -4,8 +4,8 @@ import type { GatewayDeps } from "../../deps.ts";
 import type { OAuthClients } from "../../oauth/applications.ts";
 import { authorizationParams, checkAuthorizationRequest } from "../../oauth/authorization-request.ts";
 import { formTokens } from "../../oauth/form-token.ts";
+import { pageLocale, redirectToClient, sendMessage, showEntryPage, submitLogin, type HostedLoginDeps } from "../../oauth/hosted-login.ts";
 import { otherMethods } from "../../oauth/methods.ts";
-import { pageLocale, redirectToClient, sendMessage, showLogin, submitLogin, type HostedLoginDeps } from "../../oauth/hosted-login.ts";
 import { redirectUriAllowed } from "../../oauth/redirect-uri.ts";
 import { TEXTS } from "../../pages/texts.ts";
 
@@ -42,7 +42,8 @@ export const authorizeRoutes: FastifyPluginAsync<GatewayDeps & { hostedLoginKey:
         state: outcome.state,
       });
     }
-    return showLogin(h, req, reply, outcome.app, outcome.pending);
+    // The entry point's login page, or its registration page with prompt=create.
+    return showEntryPage(h, req, reply, outcome.app, outcome.pending, raw);
   }
 
   /** The login form posted back: its token must be genuine and bound to this browser (CSRF). */

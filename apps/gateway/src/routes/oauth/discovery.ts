@@ -64,8 +64,9 @@ export const discoveryRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps
       id_token_signing_alg_values_supported: (await metadata()).signingAlgValuesSupported,
       claims_supported: CLAIMS_SUPPORTED,
       claims_parameter_supported: false,
-      // none answers login_required (no single sign-on session); login is what always happens.
-      prompt_values_supported: ["none", "login"],
+      // none answers login_required (no single sign-on session); login is what always happens;
+      // create (OpenID Connect Prompt Create) opens the entry point's registration page.
+      prompt_values_supported: ["none", "login", "create"],
     }),
   );
   otherMethods(app, "/.well-known/oauth-authorization-server", ["GET"]);

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file gatehouse/users/v1/login.proto.
  */
 export const file_gatehouse_users_v1_login: GenFile = /*@__PURE__*/
-  fileDesc("Ch5nYXRlaG91c2UvdXNlcnMvdjEvbG9naW4ucHJvdG8SEmdhdGVob3VzZS51c2Vycy52MSKZAwoMTG9naW5PdXRjb21lEjMKB3Nlc3Npb24YASABKAsyIC5nYXRlaG91c2UudXNlcnMudjEuTG9naW5TZXNzaW9uSAASQwoSYXV0aG9yaXphdGlvbl9jb2RlGAIgASgLMiUuZ2F0ZWhvdXNlLnVzZXJzLnYxLkF1dGhvcml6YXRpb25Db2RlSAASSQoVY29uZmlybWF0aW9uX3JlcXVpcmVkGAMgASgLMiguZ2F0ZWhvdXNlLnVzZXJzLnYxLkNvbmZpcm1hdGlvblJlcXVpcmVkSAASNwoMbWZhX3JlcXVpcmVkGAQgASgLMh8uZ2F0ZWhvdXNlLnVzZXJzLnYxLk1mYVJlcXVpcmVkSAASOwoOdGVybXNfcmVxdWlyZWQYBSABKAsyIS5nYXRlaG91c2UudXNlcnMudjEuVGVybXNSZXF1aXJlZEgAEkMKEnByb2ZpbGVfaW5jb21wbGV0ZRgGIAEoCzIlLmdhdGVob3VzZS51c2Vycy52MS5Qcm9maWxlSW5jb21wbGV0ZUgAQgkKB291dGNvbWUiZAoMTG9naW5TZXNzaW9uEiYKBHVzZXIYASABKAsyGC5nYXRlaG91c2UudXNlcnMudjEuVXNlchIsCgdzZXNzaW9uGAIgASgLMhsuZ2F0ZWhvdXNlLnVzZXJzLnYxLlNlc3Npb24ihwEKB1Nlc3Npb24SFAoMYWNjZXNzX3Rva2VuGAEgASgJEhUKDXJlZnJlc2hfdG9rZW4YAiABKAkSEgoKZXhwaXJlc19pbhgDIAEoAxIVCg1leHBpcmVzX2F0X21zGAQgASgDEg0KBXNjb3BlGAUgASgJEhUKDWNvbm5lY3Rfc3RhdGUYBiABKAkidQoUQXV0aG9yaXphdGlvblJlcXVlc3QSEQoJY2xpZW50X2lkGAEgASgJEhQKDHJlZGlyZWN0X3VyaRgCIAEoCRINCgVzY29wZRgDIAEoCRIWCg5jb2RlX2NoYWxsZW5nZRgEIAEoCRINCgVub25jZRgFIAEoCSI1ChFBdXRob3JpemF0aW9uQ29kZRIMCgRjb2RlGAEgASgJEhIKCmV4cGlyZXNfaW4YAiABKAMifAoUQ29uZmlybWF0aW9uUmVxdWlyZWQSDAoEa2V5cxgBIAMoCRILCgNrZXkYAiABKAkSFAoMcmVzZW5kX3Rva2VuGAMgASgJEhYKDnJlc2VuZF9saW1pdGVkGAQgASgIEhsKE3JldHJ5X2FmdGVyX3NlY29uZHMYBSABKAMiQQoLTWZhUmVxdWlyZWQSEQoJbWZhX3Rva2VuGAEgASgJEg8KB21ldGhvZHMYAiADKAkSDgoGZW5yb2xsGAMgASgIIl4KDVRlcm1zUmVxdWlyZWQSOAoKYXNzZXJ0aW9ucxgBIAMoCzIkLmdhdGVob3VzZS51c2Vycy52MS5QZW5kaW5nQXNzZXJ0aW9uEhMKC3Rlcm1zX3Rva2VuGAIgASgJIvYBChBQZW5kaW5nQXNzZXJ0aW9uEgsKA2tleRgBIAEoCRIPCgd2ZXJzaW9uGAIgASgJEksKDGRpc3BsYXlfbmFtZRgDIAMoCzI1LmdhdGVob3VzZS51c2Vycy52MS5QZW5kaW5nQXNzZXJ0aW9uLkRpc3BsYXlOYW1lRW50cnkSDAoEdHlwZRgEIAEoCRIQCgh0eXBvbG9neRgFIAEoCRIQCghwcm9wZXJ0eRgGIAEoCRIRCgltYW5kYXRvcnkYByABKAgaMgoQRGlzcGxheU5hbWVFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIq4BChFQcm9maWxlSW5jb21wbGV0ZRIWCg5taXNzaW5nX2ZpZWxkcxgBIAMoCRIzCgdzZXNzaW9uGAIgASgLMiAuZ2F0ZWhvdXNlLnVzZXJzLnYxLkxvZ2luU2Vzc2lvbkgAEkMKEmF1dGhvcml6YXRpb25fY29kZRgDIAEoCzIlLmdhdGVob3VzZS51c2Vycy52MS5BdXRob3JpemF0aW9uQ29kZUgAQgcKBWdyYW50YgZwcm90bzM", [file_gatehouse_users_v1_user]);
+  fileDesc("Ch5nYXRlaG91c2UvdXNlcnMvdjEvbG9naW4ucHJvdG8SEmdhdGVob3VzZS51c2Vycy52MSLaAwoMTG9naW5PdXRjb21lEjMKB3Nlc3Npb24YASABKAsyIC5nYXRlaG91c2UudXNlcnMudjEuTG9naW5TZXNzaW9uSAASQwoSYXV0aG9yaXphdGlvbl9jb2RlGAIgASgLMiUuZ2F0ZWhvdXNlLnVzZXJzLnYxLkF1dGhvcml6YXRpb25Db2RlSAASSQoVY29uZmlybWF0aW9uX3JlcXVpcmVkGAMgASgLMiguZ2F0ZWhvdXNlLnVzZXJzLnYxLkNvbmZpcm1hdGlvblJlcXVpcmVkSAASNwoMbWZhX3JlcXVpcmVkGAQgASgLMh8uZ2F0ZWhvdXNlLnVzZXJzLnYxLk1mYVJlcXVpcmVkSAASOwoOdGVybXNfcmVxdWlyZWQYBSABKAsyIS5nYXRlaG91c2UudXNlcnMudjEuVGVybXNSZXF1aXJlZEgAEkMKEnByb2ZpbGVfaW5jb21wbGV0ZRgGIAEoCzIlLmdhdGVob3VzZS51c2Vycy52MS5Qcm9maWxlSW5jb21wbGV0ZUgAEj8KEHByb2ZpbGVfcmVxdWlyZWQYByABKAsyIy5nYXRlaG91c2UudXNlcnMudjEuUHJvZmlsZVJlcXVpcmVkSABCCQoHb3V0Y29tZSJkCgxMb2dpblNlc3Npb24SJgoEdXNlchgBIAEoCzIYLmdhdGVob3VzZS51c2Vycy52MS5Vc2VyEiwKB3Nlc3Npb24YAiABKAsyGy5nYXRlaG91c2UudXNlcnMudjEuU2Vzc2lvbiKHAQoHU2Vzc2lvbhIUCgxhY2Nlc3NfdG9rZW4YASABKAkSFQoNcmVmcmVzaF90b2tlbhgCIAEoCRISCgpleHBpcmVzX2luGAMgASgDEhUKDWV4cGlyZXNfYXRfbXMYBCABKAMSDQoFc2NvcGUYBSABKAkSFQoNY29ubmVjdF9zdGF0ZRgGIAEoCSJ1ChRBdXRob3JpemF0aW9uUmVxdWVzdBIRCgljbGllbnRfaWQYASABKAkSFAoMcmVkaXJlY3RfdXJpGAIgASgJEg0KBXNjb3BlGAMgASgJEhYKDmNvZGVfY2hhbGxlbmdlGAQgASgJEg0KBW5vbmNlGAUgASgJIjUKEUF1dGhvcml6YXRpb25Db2RlEgwKBGNvZGUYASABKAkSEgoKZXhwaXJlc19pbhgCIAEoAyKtAQoUQ29uZmlybWF0aW9uUmVxdWlyZWQSDAoEa2V5cxgBIAMoCRILCgNrZXkYAiABKAkSFAoMcmVzZW5kX3Rva2VuGAMgASgJEhYKDnJlc2VuZF9saW1pdGVkGAQgASgIEhsKE3JldHJ5X2FmdGVyX3NlY29uZHMYBSABKAMSEgoKZmxvd190b2tlbhgGIAEoCRIbChNhY3RpdmF0aW9uX3JlcXVpcmVkGAcgASgIIkEKC01mYVJlcXVpcmVkEhEKCW1mYV90b2tlbhgBIAEoCRIPCgdtZXRob2RzGAIgAygJEg4KBmVucm9sbBgDIAEoCCJyCg1UZXJtc1JlcXVpcmVkEjgKCmFzc2VydGlvbnMYASADKAsyJC5nYXRlaG91c2UudXNlcnMudjEuUGVuZGluZ0Fzc2VydGlvbhITCgt0ZXJtc190b2tlbhgCIAEoCRISCgpmbG93X3Rva2VuGAMgASgJIvYBChBQZW5kaW5nQXNzZXJ0aW9uEgsKA2tleRgBIAEoCRIPCgd2ZXJzaW9uGAIgASgJEksKDGRpc3BsYXlfbmFtZRgDIAMoCzI1LmdhdGVob3VzZS51c2Vycy52MS5QZW5kaW5nQXNzZXJ0aW9uLkRpc3BsYXlOYW1lRW50cnkSDAoEdHlwZRgEIAEoCRIQCgh0eXBvbG9neRgFIAEoCRIQCghwcm9wZXJ0eRgGIAEoCRIRCgltYW5kYXRvcnkYByABKAgaMgoQRGlzcGxheU5hbWVFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIq4BChFQcm9maWxlSW5jb21wbGV0ZRIWCg5taXNzaW5nX2ZpZWxkcxgBIAMoCRIzCgdzZXNzaW9uGAIgASgLMiAuZ2F0ZWhvdXNlLnVzZXJzLnYxLkxvZ2luU2Vzc2lvbkgAEkMKEmF1dGhvcml6YXRpb25fY29kZRgDIAEoCzIlLmdhdGVob3VzZS51c2Vycy52MS5BdXRob3JpemF0aW9uQ29kZUgAQgcKBWdyYW50Ij0KD1Byb2ZpbGVSZXF1aXJlZBIWCg5taXNzaW5nX2ZpZWxkcxgBIAMoCRISCgpmbG93X3Rva2VuGAIgASgJYgZwcm90bzM", [file_gatehouse_users_v1_user]);
 
 /**
  * LoginOutcome is how a login ends when it is not an error: the session (or
@@ -82,6 +82,16 @@ export type LoginOutcome = Message<"gatehouse.users.v1.LoginOutcome"> & {
      */
     value: ProfileIncomplete;
     case: "profileIncomplete";
+  } | {
+    /**
+     * ProfileRequired: a hosted login (one with an authorization request)
+     * whose user lacks the entry point's mandatory data: the page asks for
+     * it and continues the login with the flow token (the 206 of a page).
+     *
+     * @generated from field: gatehouse.users.v1.ProfileRequired profile_required = 7;
+     */
+    value: ProfileRequired;
+    case: "profileRequired";
   } | { case: undefined; value?: undefined };
 };
 
@@ -300,6 +310,23 @@ export type ConfirmationRequired = Message<"gatehouse.users.v1.ConfirmationRequi
    * @generated from field: int64 retry_after_seconds = 5;
    */
   retryAfterSeconds: bigint;
+
+  /**
+   * FlowToken continues a hosted login (UsersService.ContinueLogin with the
+   * code that was sent); empty without an authorization request.
+   *
+   * @generated from field: string flow_token = 6;
+   */
+  flowToken: string;
+
+  /**
+   * ActivationRequired: the user was registered through an assisted entry
+   * point and has not activated the account yet (the resend sends the
+   * activation link again; no code continues the login).
+   *
+   * @generated from field: bool activation_required = 7;
+   */
+  activationRequired: boolean;
 };
 
 /**
@@ -366,6 +393,14 @@ export type TermsRequired = Message<"gatehouse.users.v1.TermsRequired"> & {
    * @generated from field: string terms_token = 2;
    */
   termsToken: string;
+
+  /**
+   * FlowToken continues a hosted login with the answers
+   * (UsersService.ContinueLogin); empty without an authorization request.
+   *
+   * @generated from field: string flow_token = 3;
+   */
+  flowToken: string;
 };
 
 /**
@@ -484,4 +519,33 @@ export type ProfileIncomplete = Message<"gatehouse.users.v1.ProfileIncomplete"> 
  */
 export const ProfileIncompleteSchema: GenMessage<ProfileIncomplete> = /*@__PURE__*/
   messageDesc(file_gatehouse_users_v1_login, 9);
+
+/**
+ * ProfileRequired: the hosted login's user lacks mandatory data of the entry
+ * point; no code is issued until it is saved (UsersService.ContinueLogin).
+ *
+ * @generated from message gatehouse.users.v1.ProfileRequired
+ */
+export type ProfileRequired = Message<"gatehouse.users.v1.ProfileRequired"> & {
+  /**
+   * MissingFields are the data keys the entry point still needs.
+   *
+   * @generated from field: repeated string missing_fields = 1;
+   */
+  missingFields: string[];
+
+  /**
+   * FlowToken continues the login with the data.
+   *
+   * @generated from field: string flow_token = 2;
+   */
+  flowToken: string;
+};
+
+/**
+ * Describes the message gatehouse.users.v1.ProfileRequired.
+ * Use `create(ProfileRequiredSchema)` to create a new message.
+ */
+export const ProfileRequiredSchema: GenMessage<ProfileRequired> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_login, 10);
 

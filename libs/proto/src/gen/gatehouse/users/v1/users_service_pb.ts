@@ -15,7 +15,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file gatehouse/users/v1/users_service.proto.
  */
 export const file_gatehouse_users_v1_users_service: GenFile = /*@__PURE__*/
-  fileDesc("CiZnYXRlaG91c2UvdXNlcnMvdjEvdXNlcnNfc2VydmljZS5wcm90bxISZ2F0ZWhvdXNlLnVzZXJzLnYxIm0KBkNhbGxlchIRCgljbGllbnRfaWQYASABKAkSFQoNZW50cnlwb2ludF9pZBgCIAEoCRIRCglzb3VyY2VfaWQYAyABKAkSFgoOY2xpZW50X2FkZHJlc3MYBCABKAkSDgoGbG9jYWxlGAUgASgJImoKE1JlZ2lzdGVyVXNlclJlcXVlc3QSKgoGY2FsbGVyGAEgASgLMhouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNhbGxlchInCgZvYmplY3QYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0ImwKFFJlZ2lzdGVyVXNlclJlc3BvbnNlEiYKBHVzZXIYASABKAsyGC5nYXRlaG91c2UudXNlcnMudjEuVXNlchIsCgdzZXNzaW9uGAIgASgLMhsuZ2F0ZWhvdXNlLnVzZXJzLnYxLlNlc3Npb24i4gEKEExvZ2luVXNlclJlcXVlc3QSKgoGY2FsbGVyGAEgASgLMhouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNhbGxlchINCgVlbWFpbBgCIAEoCRIQCghwYXNzd29yZBgDIAEoCRILCgNmY2EYBCABKAgSKwoKYXNzZXJ0aW9ucxgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSRwoVYXV0aG9yaXphdGlvbl9yZXF1ZXN0GAYgASgLMiguZ2F0ZWhvdXNlLnVzZXJzLnYxLkF1dGhvcml6YXRpb25SZXF1ZXN0IncKEUxvZ2luVXNlclJlc3BvbnNlEjEKB291dGNvbWUYBCABKAsyIC5nYXRlaG91c2UudXNlcnMudjEuTG9naW5PdXRjb21lSgQIARACSgQIAhADSgQIAxAEUgR1c2VyUgdzZXNzaW9uUg5taXNzaW5nX2ZpZWxkcyIzCg5HZXRVc2VyUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEhAKCHB1bHNlX2lkGAIgASgJIjkKD0dldFVzZXJSZXNwb25zZRImCgR1c2VyGAEgASgLMhguZ2F0ZWhvdXNlLnVzZXJzLnYxLlVzZXIimQIKEVVwZGF0ZVVzZXJSZXF1ZXN0EioKBmNhbGxlchgBIAEoCzIaLmdhdGVob3VzZS51c2Vycy52MS5DYWxsZXISLAoEbW9kZRgCIAEoDjIeLmdhdGVob3VzZS51c2Vycy52MS5VcGRhdGVNb2RlEhUKDWFjdG9yX3VzZXJfaWQYAyABKAkSFgoOdGFyZ2V0X3VzZXJfaWQYBCABKAkSFwoPdGFyZ2V0X3B1bHNlX2lkGAUgASgJEicKBm9iamVjdBgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEwoLY29udGV4dF91cmwYByABKAkSJAoccmVhdXRoZW50aWNhdGVkX2J5X2NoYWxsZW5nZRgIIAEoCCJlChJVcGRhdGVVc2VyUmVzcG9uc2USJgoEdXNlchgBIAEoCzIYLmdhdGVob3VzZS51c2Vycy52MS5Vc2VyEg8KB2NoYW5nZWQYAiABKAgSFgoOcGVuZGluZ19maWVsZHMYAyADKAkiWgoYQ29uZmlybUlkZW50aWZpZXJSZXF1ZXN0EhIKCmxpbmtfdG9rZW4YASABKAkSDwoHdXNlcl9pZBgCIAEoCRILCgNrZXkYAyABKAkSDAoEY29kZRgEIAEoCSJZChlDb25maXJtSWRlbnRpZmllclJlc3BvbnNlEiYKBHVzZXIYASABKAsyGC5nYXRlaG91c2UudXNlcnMudjEuVXNlchIUCgxyZWRpcmVjdF91cmwYAiABKAkiewoZUmVzZW5kQ29uZmlybWF0aW9uUmVxdWVzdBIqCgZjYWxsZXIYASABKAsyGi5nYXRlaG91c2UudXNlcnMudjEuQ2FsbGVyEg8KB3VzZXJfaWQYAiABKAkSCwoDa2V5GAMgASgJEhQKDHJlc2VuZF90b2tlbhgEIAEoCSIcChpSZXNlbmRDb25maXJtYXRpb25SZXNwb25zZSItChZHZXRQZW5kaW5nVGVybXNSZXF1ZXN0EhMKC3Rlcm1zX3Rva2VuGAEgASgJIlMKF0dldFBlbmRpbmdUZXJtc1Jlc3BvbnNlEjgKCmFzc2VydGlvbnMYASADKAsyJC5nYXRlaG91c2UudXNlcnMudjEuUGVuZGluZ0Fzc2VydGlvbiI+Cg9Bc3NlcnRpb25BbnN3ZXISCwoDa2V5GAEgASgJEg8KB3ZlcnNpb24YAiABKAkSDQoFdmFsdWUYAyABKAgiiwEKEkFuc3dlclRlcm1zUmVxdWVzdBIqCgZjYWxsZXIYASABKAsyGi5nYXRlaG91c2UudXNlcnMudjEuQ2FsbGVyEhMKC3Rlcm1zX3Rva2VuGAIgASgJEjQKB2Fuc3dlcnMYAyADKAsyIy5nYXRlaG91c2UudXNlcnMudjEuQXNzZXJ0aW9uQW5zd2VyIk4KE0Fuc3dlclRlcm1zUmVzcG9uc2USNwoJcmVtYWluaW5nGAEgAygLMiQuZ2F0ZWhvdXNlLnVzZXJzLnYxLlBlbmRpbmdBc3NlcnRpb24qWQoKVXBkYXRlTW9kZRIbChdVUERBVEVfTU9ERV9VTlNQRUNJRklFRBAAEhcKE1VQREFURV9NT0RFX1JFUExBQ0UQARIVChFVUERBVEVfTU9ERV9QQVRDSBACMq8GCgxVc2Vyc1NlcnZpY2USYQoMUmVnaXN0ZXJVc2VyEicuZ2F0ZWhvdXNlLnVzZXJzLnYxLlJlZ2lzdGVyVXNlclJlcXVlc3QaKC5nYXRlaG91c2UudXNlcnMudjEuUmVnaXN0ZXJVc2VyUmVzcG9uc2USWAoJTG9naW5Vc2VyEiQuZ2F0ZWhvdXNlLnVzZXJzLnYxLkxvZ2luVXNlclJlcXVlc3QaJS5nYXRlaG91c2UudXNlcnMudjEuTG9naW5Vc2VyUmVzcG9uc2USUgoHR2V0VXNlchIiLmdhdGVob3VzZS51c2Vycy52MS5HZXRVc2VyUmVxdWVzdBojLmdhdGVob3VzZS51c2Vycy52MS5HZXRVc2VyUmVzcG9uc2USWwoKVXBkYXRlVXNlchIlLmdhdGVob3VzZS51c2Vycy52MS5VcGRhdGVVc2VyUmVxdWVzdBomLmdhdGVob3VzZS51c2Vycy52MS5VcGRhdGVVc2VyUmVzcG9uc2UScAoRQ29uZmlybUlkZW50aWZpZXISLC5nYXRlaG91c2UudXNlcnMudjEuQ29uZmlybUlkZW50aWZpZXJSZXF1ZXN0Gi0uZ2F0ZWhvdXNlLnVzZXJzLnYxLkNvbmZpcm1JZGVudGlmaWVyUmVzcG9uc2UScwoSUmVzZW5kQ29uZmlybWF0aW9uEi0uZ2F0ZWhvdXNlLnVzZXJzLnYxLlJlc2VuZENvbmZpcm1hdGlvblJlcXVlc3QaLi5nYXRlaG91c2UudXNlcnMudjEuUmVzZW5kQ29uZmlybWF0aW9uUmVzcG9uc2USagoPR2V0UGVuZGluZ1Rlcm1zEiouZ2F0ZWhvdXNlLnVzZXJzLnYxLkdldFBlbmRpbmdUZXJtc1JlcXVlc3QaKy5nYXRlaG91c2UudXNlcnMudjEuR2V0UGVuZGluZ1Rlcm1zUmVzcG9uc2USXgoLQW5zd2VyVGVybXMSJi5nYXRlaG91c2UudXNlcnMudjEuQW5zd2VyVGVybXNSZXF1ZXN0GicuZ2F0ZWhvdXNlLnVzZXJzLnYxLkFuc3dlclRlcm1zUmVzcG9uc2ViBnByb3RvMw", [file_gatehouse_users_v1_login, file_gatehouse_users_v1_user, file_google_protobuf_struct]);
+  fileDesc("CiZnYXRlaG91c2UvdXNlcnMvdjEvdXNlcnNfc2VydmljZS5wcm90bxISZ2F0ZWhvdXNlLnVzZXJzLnYxIm0KBkNhbGxlchIRCgljbGllbnRfaWQYASABKAkSFQoNZW50cnlwb2ludF9pZBgCIAEoCRIRCglzb3VyY2VfaWQYAyABKAkSFgoOY2xpZW50X2FkZHJlc3MYBCABKAkSDgoGbG9jYWxlGAUgASgJIsEBChNSZWdpc3RlclVzZXJSZXF1ZXN0EioKBmNhbGxlchgBIAEoCzIaLmdhdGVob3VzZS51c2Vycy52MS5DYWxsZXISJwoGb2JqZWN0GAIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBJHChVhdXRob3JpemF0aW9uX3JlcXVlc3QYAyABKAsyKC5nYXRlaG91c2UudXNlcnMudjEuQXV0aG9yaXphdGlvblJlcXVlc3QSDAoEc3RlcBgEIAEoBSKAAQoUUmVnaXN0ZXJVc2VyUmVzcG9uc2USJgoEdXNlchgBIAEoCzIYLmdhdGVob3VzZS51c2Vycy52MS5Vc2VyEiwKB3Nlc3Npb24YAiABKAsyGy5nYXRlaG91c2UudXNlcnMudjEuU2Vzc2lvbhISCgpmbG93X3Rva2VuGAMgASgJIq4CChBMb2dpblVzZXJSZXF1ZXN0EioKBmNhbGxlchgBIAEoCzIaLmdhdGVob3VzZS51c2Vycy52MS5DYWxsZXISDQoFZW1haWwYAiABKAkSEAoIcGFzc3dvcmQYAyABKAkSCwoDZmNhGAQgASgIEisKCmFzc2VydGlvbnMYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EkcKFWF1dGhvcml6YXRpb25fcmVxdWVzdBgGIAEoCzIoLmdhdGVob3VzZS51c2Vycy52MS5BdXRob3JpemF0aW9uUmVxdWVzdBIUCgxwaG9uZV9udW1iZXIYByABKAkSDAoEY29kZRgIIAEoCRImCgVkYXRhcxgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QidwoRTG9naW5Vc2VyUmVzcG9uc2USMQoHb3V0Y29tZRgEIAEoCzIgLmdhdGVob3VzZS51c2Vycy52MS5Mb2dpbk91dGNvbWVKBAgBEAJKBAgCEANKBAgDEARSBHVzZXJSB3Nlc3Npb25SDm1pc3NpbmdfZmllbGRzIjMKDkdldFVzZXJSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSEAoIcHVsc2VfaWQYAiABKAkiOQoPR2V0VXNlclJlc3BvbnNlEiYKBHVzZXIYASABKAsyGC5nYXRlaG91c2UudXNlcnMudjEuVXNlciKZAgoRVXBkYXRlVXNlclJlcXVlc3QSKgoGY2FsbGVyGAEgASgLMhouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNhbGxlchIsCgRtb2RlGAIgASgOMh4uZ2F0ZWhvdXNlLnVzZXJzLnYxLlVwZGF0ZU1vZGUSFQoNYWN0b3JfdXNlcl9pZBgDIAEoCRIWCg50YXJnZXRfdXNlcl9pZBgEIAEoCRIXCg90YXJnZXRfcHVsc2VfaWQYBSABKAkSJwoGb2JqZWN0GAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBITCgtjb250ZXh0X3VybBgHIAEoCRIkChxyZWF1dGhlbnRpY2F0ZWRfYnlfY2hhbGxlbmdlGAggASgIImUKElVwZGF0ZVVzZXJSZXNwb25zZRImCgR1c2VyGAEgASgLMhguZ2F0ZWhvdXNlLnVzZXJzLnYxLlVzZXISDwoHY2hhbmdlZBgCIAEoCBIWCg5wZW5kaW5nX2ZpZWxkcxgDIAMoCSJaChhDb25maXJtSWRlbnRpZmllclJlcXVlc3QSEgoKbGlua190b2tlbhgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEgsKA2tleRgDIAEoCRIMCgRjb2RlGAQgASgJIlkKGUNvbmZpcm1JZGVudGlmaWVyUmVzcG9uc2USJgoEdXNlchgBIAEoCzIYLmdhdGVob3VzZS51c2Vycy52MS5Vc2VyEhQKDHJlZGlyZWN0X3VybBgCIAEoCSJ7ChlSZXNlbmRDb25maXJtYXRpb25SZXF1ZXN0EioKBmNhbGxlchgBIAEoCzIaLmdhdGVob3VzZS51c2Vycy52MS5DYWxsZXISDwoHdXNlcl9pZBgCIAEoCRILCgNrZXkYAyABKAkSFAoMcmVzZW5kX3Rva2VuGAQgASgJIhwKGlJlc2VuZENvbmZpcm1hdGlvblJlc3BvbnNlIi0KFkdldFBlbmRpbmdUZXJtc1JlcXVlc3QSEwoLdGVybXNfdG9rZW4YASABKAkiUwoXR2V0UGVuZGluZ1Rlcm1zUmVzcG9uc2USOAoKYXNzZXJ0aW9ucxgBIAMoCzIkLmdhdGVob3VzZS51c2Vycy52MS5QZW5kaW5nQXNzZXJ0aW9uIj4KD0Fzc2VydGlvbkFuc3dlchILCgNrZXkYASABKAkSDwoHdmVyc2lvbhgCIAEoCRINCgV2YWx1ZRgDIAEoCCKLAQoSQW5zd2VyVGVybXNSZXF1ZXN0EioKBmNhbGxlchgBIAEoCzIaLmdhdGVob3VzZS51c2Vycy52MS5DYWxsZXISEwoLdGVybXNfdG9rZW4YAiABKAkSNAoHYW5zd2VycxgDIAMoCzIjLmdhdGVob3VzZS51c2Vycy52MS5Bc3NlcnRpb25BbnN3ZXIiTgoTQW5zd2VyVGVybXNSZXNwb25zZRI3CglyZW1haW5pbmcYASADKAsyJC5nYXRlaG91c2UudXNlcnMudjEuUGVuZGluZ0Fzc2VydGlvbiJiChhSZXF1ZXN0QWNjZXNzQ29kZVJlcXVlc3QSKgoGY2FsbGVyGAEgASgLMhouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNhbGxlchILCgNrZXkYAiABKAkSDQoFdmFsdWUYAyABKAkiLwoZUmVxdWVzdEFjY2Vzc0NvZGVSZXNwb25zZRISCgpleHBpcmVzX2luGAEgASgDIqQCChRDb250aW51ZUxvZ2luUmVxdWVzdBIqCgZjYWxsZXIYASABKAsyGi5nYXRlaG91c2UudXNlcnMudjEuQ2FsbGVyEhIKCmZsb3dfdG9rZW4YAiABKAkSRwoVYXV0aG9yaXphdGlvbl9yZXF1ZXN0GAMgASgLMiguZ2F0ZWhvdXNlLnVzZXJzLnYxLkF1dGhvcml6YXRpb25SZXF1ZXN0EhkKEWNvbmZpcm1hdGlvbl9jb2RlGAQgASgJEhMKC3Jlc2VuZF9jb2RlGAUgASgIEiYKBWRhdGFzGAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIrCgphc3NlcnRpb25zGAcgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJKChVDb250aW51ZUxvZ2luUmVzcG9uc2USMQoHb3V0Y29tZRgBIAEoCzIgLmdhdGVob3VzZS51c2Vycy52MS5Mb2dpbk91dGNvbWUiMAoUR2V0QWN0aXZhdGlvblJlcXVlc3QSGAoQYWN0aXZhdGlvbl90b2tlbhgBIAEoCSJzChVHZXRBY3RpdmF0aW9uUmVzcG9uc2USEQoJY2xpZW50X2lkGAEgASgJEhUKDWVudHJ5cG9pbnRfaWQYAiABKAkSCwoDa2V5GAMgASgJEg0KBXZhbHVlGAQgASgJEhQKDHBhc3N3b3JkbGVzcxgFIAEoCCJtChNBY3RpdmF0ZVVzZXJSZXF1ZXN0EioKBmNhbGxlchgBIAEoCzIaLmdhdGVob3VzZS51c2Vycy52MS5DYWxsZXISGAoQYWN0aXZhdGlvbl90b2tlbhgCIAEoCRIQCghwYXNzd29yZBgDIAEoCSJoChRBY3RpdmF0ZVVzZXJSZXNwb25zZRImCgR1c2VyGAEgASgLMhguZ2F0ZWhvdXNlLnVzZXJzLnYxLlVzZXISEQoJY2xpZW50X2lkGAIgASgJEhUKDWVudHJ5cG9pbnRfaWQYAyABKAkqWQoKVXBkYXRlTW9kZRIbChdVUERBVEVfTU9ERV9VTlNQRUNJRklFRBAAEhcKE1VQREFURV9NT0RFX1JFUExBQ0UQARIVChFVUERBVEVfTU9ERV9QQVRDSBACMtAJCgxVc2Vyc1NlcnZpY2USYQoMUmVnaXN0ZXJVc2VyEicuZ2F0ZWhvdXNlLnVzZXJzLnYxLlJlZ2lzdGVyVXNlclJlcXVlc3QaKC5nYXRlaG91c2UudXNlcnMudjEuUmVnaXN0ZXJVc2VyUmVzcG9uc2USWAoJTG9naW5Vc2VyEiQuZ2F0ZWhvdXNlLnVzZXJzLnYxLkxvZ2luVXNlclJlcXVlc3QaJS5nYXRlaG91c2UudXNlcnMudjEuTG9naW5Vc2VyUmVzcG9uc2USUgoHR2V0VXNlchIiLmdhdGVob3VzZS51c2Vycy52MS5HZXRVc2VyUmVxdWVzdBojLmdhdGVob3VzZS51c2Vycy52MS5HZXRVc2VyUmVzcG9uc2USWwoKVXBkYXRlVXNlchIlLmdhdGVob3VzZS51c2Vycy52MS5VcGRhdGVVc2VyUmVxdWVzdBomLmdhdGVob3VzZS51c2Vycy52MS5VcGRhdGVVc2VyUmVzcG9uc2UScAoRQ29uZmlybUlkZW50aWZpZXISLC5nYXRlaG91c2UudXNlcnMudjEuQ29uZmlybUlkZW50aWZpZXJSZXF1ZXN0Gi0uZ2F0ZWhvdXNlLnVzZXJzLnYxLkNvbmZpcm1JZGVudGlmaWVyUmVzcG9uc2UScwoSUmVzZW5kQ29uZmlybWF0aW9uEi0uZ2F0ZWhvdXNlLnVzZXJzLnYxLlJlc2VuZENvbmZpcm1hdGlvblJlcXVlc3QaLi5nYXRlaG91c2UudXNlcnMudjEuUmVzZW5kQ29uZmlybWF0aW9uUmVzcG9uc2USagoPR2V0UGVuZGluZ1Rlcm1zEiouZ2F0ZWhvdXNlLnVzZXJzLnYxLkdldFBlbmRpbmdUZXJtc1JlcXVlc3QaKy5nYXRlaG91c2UudXNlcnMudjEuR2V0UGVuZGluZ1Rlcm1zUmVzcG9uc2USXgoLQW5zd2VyVGVybXMSJi5nYXRlaG91c2UudXNlcnMudjEuQW5zd2VyVGVybXNSZXF1ZXN0GicuZ2F0ZWhvdXNlLnVzZXJzLnYxLkFuc3dlclRlcm1zUmVzcG9uc2UScAoRUmVxdWVzdEFjY2Vzc0NvZGUSLC5nYXRlaG91c2UudXNlcnMudjEuUmVxdWVzdEFjY2Vzc0NvZGVSZXF1ZXN0Gi0uZ2F0ZWhvdXNlLnVzZXJzLnYxLlJlcXVlc3RBY2Nlc3NDb2RlUmVzcG9uc2USZAoNQ29udGludWVMb2dpbhIoLmdhdGVob3VzZS51c2Vycy52MS5Db250aW51ZUxvZ2luUmVxdWVzdBopLmdhdGVob3VzZS51c2Vycy52MS5Db250aW51ZUxvZ2luUmVzcG9uc2USZAoNR2V0QWN0aXZhdGlvbhIoLmdhdGVob3VzZS51c2Vycy52MS5HZXRBY3RpdmF0aW9uUmVxdWVzdBopLmdhdGVob3VzZS51c2Vycy52MS5HZXRBY3RpdmF0aW9uUmVzcG9uc2USYQoMQWN0aXZhdGVVc2VyEicuZ2F0ZWhvdXNlLnVzZXJzLnYxLkFjdGl2YXRlVXNlclJlcXVlc3QaKC5nYXRlaG91c2UudXNlcnMudjEuQWN0aXZhdGVVc2VyUmVzcG9uc2ViBnByb3RvMw", [file_gatehouse_users_v1_login, file_gatehouse_users_v1_user, file_google_protobuf_struct]);
 
 /**
  * Caller describes the request's origin for policies and throttling.
@@ -85,6 +85,22 @@ export type RegisterUserRequest = Message<"gatehouse.users.v1.RegisterUserReques
    * @generated from field: google.protobuf.Struct object = 2;
    */
   object?: JsonObject | undefined;
+
+  /**
+   * AuthorizationRequest, when set (hosted registration page), opens no
+   * session: the answer carries a flow token that continues to a code.
+   *
+   * @generated from field: gatehouse.users.v1.AuthorizationRequest authorization_request = 3;
+   */
+  authorizationRequest?: AuthorizationRequest | undefined;
+
+  /**
+   * Step 1 (the first page of a two-step entry point) requires only the
+   * mandatory fields of step 1; 0 requires every mandatory field.
+   *
+   * @generated from field: int32 step = 4;
+   */
+  step: number;
 };
 
 /**
@@ -108,11 +124,19 @@ export type RegisterUserResponse = Message<"gatehouse.users.v1.RegisterUserRespo
   user?: User | undefined;
 
   /**
-   * Session when no identifier requires confirmation.
+   * Session when no identifier requires confirmation (no authorization request).
    *
    * @generated from field: gatehouse.users.v1.Session session = 2;
    */
   session?: Session | undefined;
+
+  /**
+   * FlowToken continues the hosted registration (ContinueLogin), when an
+   * authorization request was given.
+   *
+   * @generated from field: string flow_token = 3;
+   */
+  flowToken: string;
 };
 
 /**
@@ -171,6 +195,30 @@ export type LoginUserRequest = Message<"gatehouse.users.v1.LoginUserRequest"> & 
    * @generated from field: gatehouse.users.v1.AuthorizationRequest authorization_request = 6;
    */
   authorizationRequest?: AuthorizationRequest | undefined;
+
+  /**
+   * PhoneNumber identifies the user instead of email (an entry point whose
+   * main identifier is the phone).
+   *
+   * @generated from field: string phone_number = 7;
+   */
+  phoneNumber: string;
+
+  /**
+   * Code is a one-time code (RequestAccessCode, or the confirmation code of
+   * an unconfirmed identifier) instead of the password: code sign-in.
+   *
+   * @generated from field: string code = 8;
+   */
+  code: string;
+
+  /**
+   * Datas are the values of the entry point's `useForValidation` fields,
+   * which code sign-in must send (`object.datas`).
+   *
+   * @generated from field: google.protobuf.Struct datas = 9;
+   */
+  datas?: JsonObject | undefined;
 };
 
 /**
@@ -619,6 +667,287 @@ export const AnswerTermsResponseSchema: GenMessage<AnswerTermsResponse> = /*@__P
   messageDesc(file_gatehouse_users_v1_users_service, 17);
 
 /**
+ * RequestAccessCodeRequest names the identifier to send a sign-in code to.
+ *
+ * @generated from message gatehouse.users.v1.RequestAccessCodeRequest
+ */
+export type RequestAccessCodeRequest = Message<"gatehouse.users.v1.RequestAccessCodeRequest"> & {
+  /**
+   * Caller of the request (entry point; locale of the message).
+   *
+   * @generated from field: gatehouse.users.v1.Caller caller = 1;
+   */
+  caller?: Caller | undefined;
+
+  /**
+   * Key is "email" or "phone_number".
+   *
+   * @generated from field: string key = 2;
+   */
+  key: string;
+
+  /**
+   * Value of the identifier, as typed.
+   *
+   * @generated from field: string value = 3;
+   */
+  value: string;
+};
+
+/**
+ * Describes the message gatehouse.users.v1.RequestAccessCodeRequest.
+ * Use `create(RequestAccessCodeRequestSchema)` to create a new message.
+ */
+export const RequestAccessCodeRequestSchema: GenMessage<RequestAccessCodeRequest> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_service, 18);
+
+/**
+ * RequestAccessCodeResponse is the same whether or not the user exists.
+ *
+ * @generated from message gatehouse.users.v1.RequestAccessCodeResponse
+ */
+export type RequestAccessCodeResponse = Message<"gatehouse.users.v1.RequestAccessCodeResponse"> & {
+  /**
+   * ExpiresIn is the lifetime of a code in seconds.
+   *
+   * @generated from field: int64 expires_in = 1;
+   */
+  expiresIn: bigint;
+};
+
+/**
+ * Describes the message gatehouse.users.v1.RequestAccessCodeResponse.
+ * Use `create(RequestAccessCodeResponseSchema)` to create a new message.
+ */
+export const RequestAccessCodeResponseSchema: GenMessage<RequestAccessCodeResponse> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_service, 19);
+
+/**
+ * ContinueLoginRequest resumes a hosted login with what its page sent.
+ *
+ * @generated from message gatehouse.users.v1.ContinueLoginRequest
+ */
+export type ContinueLoginRequest = Message<"gatehouse.users.v1.ContinueLoginRequest"> & {
+  /**
+   * Caller must be the application and entry point of the flow.
+   *
+   * @generated from field: gatehouse.users.v1.Caller caller = 1;
+   */
+  caller?: Caller | undefined;
+
+  /**
+   * FlowToken of the interruption or registration being continued.
+   *
+   * @generated from field: string flow_token = 2;
+   */
+  flowToken: string;
+
+  /**
+   * AuthorizationRequest the flow token is bound to (the same request).
+   *
+   * @generated from field: gatehouse.users.v1.AuthorizationRequest authorization_request = 3;
+   */
+  authorizationRequest?: AuthorizationRequest | undefined;
+
+  /**
+   * ConfirmationCode confirms the identifier that blocks the login.
+   *
+   * @generated from field: string confirmation_code = 4;
+   */
+  confirmationCode: string;
+
+  /**
+   * ResendCode asks for a new confirmation code (within the resend limit).
+   *
+   * @generated from field: bool resend_code = 5;
+   */
+  resendCode: boolean;
+
+  /**
+   * Datas are data fields to save like a patch (a second registration step,
+   * missing mandatory fields).
+   *
+   * @generated from field: google.protobuf.Struct datas = 6;
+   */
+  datas?: JsonObject | undefined;
+
+  /**
+   * Assertions are answers to legal assertions (`{"key": {"value": true}}`).
+   *
+   * @generated from field: google.protobuf.Struct assertions = 7;
+   */
+  assertions?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message gatehouse.users.v1.ContinueLoginRequest.
+ * Use `create(ContinueLoginRequestSchema)` to create a new message.
+ */
+export const ContinueLoginRequestSchema: GenMessage<ContinueLoginRequest> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_service, 20);
+
+/**
+ * ContinueLoginResponse is the login's outcome.
+ *
+ * @generated from message gatehouse.users.v1.ContinueLoginResponse
+ */
+export type ContinueLoginResponse = Message<"gatehouse.users.v1.ContinueLoginResponse"> & {
+  /**
+   * Outcome of the login: a code, or the next interruption.
+   *
+   * @generated from field: gatehouse.users.v1.LoginOutcome outcome = 1;
+   */
+  outcome?: LoginOutcome | undefined;
+};
+
+/**
+ * Describes the message gatehouse.users.v1.ContinueLoginResponse.
+ * Use `create(ContinueLoginResponseSchema)` to create a new message.
+ */
+export const ContinueLoginResponseSchema: GenMessage<ContinueLoginResponse> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_service, 21);
+
+/**
+ * GetActivationRequest carries the token of an activation link.
+ *
+ * @generated from message gatehouse.users.v1.GetActivationRequest
+ */
+export type GetActivationRequest = Message<"gatehouse.users.v1.GetActivationRequest"> & {
+  /**
+   * ActivationToken from the link.
+   *
+   * @generated from field: string activation_token = 1;
+   */
+  activationToken: string;
+};
+
+/**
+ * Describes the message gatehouse.users.v1.GetActivationRequest.
+ * Use `create(GetActivationRequestSchema)` to create a new message.
+ */
+export const GetActivationRequestSchema: GenMessage<GetActivationRequest> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_service, 22);
+
+/**
+ * GetActivationResponse describes a live activation.
+ *
+ * @generated from message gatehouse.users.v1.GetActivationResponse
+ */
+export type GetActivationResponse = Message<"gatehouse.users.v1.GetActivationResponse"> & {
+  /**
+   * ClientId of the application that registered the user.
+   *
+   * @generated from field: string client_id = 1;
+   */
+  clientId: string;
+
+  /**
+   * EntrypointId of the assisted entry point.
+   *
+   * @generated from field: string entrypoint_id = 2;
+   */
+  entrypointId: string;
+
+  /**
+   * Key of the identifier the link was sent to ("email" or "phone_number").
+   *
+   * @generated from field: string key = 3;
+   */
+  key: string;
+
+  /**
+   * Value the link was sent to.
+   *
+   * @generated from field: string value = 4;
+   */
+  value: string;
+
+  /**
+   * Passwordless: the entry point asks for no password; activating only confirms.
+   *
+   * @generated from field: bool passwordless = 5;
+   */
+  passwordless: boolean;
+};
+
+/**
+ * Describes the message gatehouse.users.v1.GetActivationResponse.
+ * Use `create(GetActivationResponseSchema)` to create a new message.
+ */
+export const GetActivationResponseSchema: GenMessage<GetActivationResponse> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_service, 23);
+
+/**
+ * ActivateUserRequest activates an account by its link.
+ *
+ * @generated from message gatehouse.users.v1.ActivateUserRequest
+ */
+export type ActivateUserRequest = Message<"gatehouse.users.v1.ActivateUserRequest"> & {
+  /**
+   * Caller of the request (client address).
+   *
+   * @generated from field: gatehouse.users.v1.Caller caller = 1;
+   */
+  caller?: Caller | undefined;
+
+  /**
+   * ActivationToken from the link.
+   *
+   * @generated from field: string activation_token = 2;
+   */
+  activationToken: string;
+
+  /**
+   * Password to set (empty for a passwordless entry point).
+   *
+   * @generated from field: string password = 3;
+   */
+  password: string;
+};
+
+/**
+ * Describes the message gatehouse.users.v1.ActivateUserRequest.
+ * Use `create(ActivateUserRequestSchema)` to create a new message.
+ */
+export const ActivateUserRequestSchema: GenMessage<ActivateUserRequest> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_service, 24);
+
+/**
+ * ActivateUserResponse returns the activated user.
+ *
+ * @generated from message gatehouse.users.v1.ActivateUserResponse
+ */
+export type ActivateUserResponse = Message<"gatehouse.users.v1.ActivateUserResponse"> & {
+  /**
+   * User after activation.
+   *
+   * @generated from field: gatehouse.users.v1.User user = 1;
+   */
+  user?: User | undefined;
+
+  /**
+   * ClientId of the application that registered the user.
+   *
+   * @generated from field: string client_id = 2;
+   */
+  clientId: string;
+
+  /**
+   * EntrypointId of the assisted entry point.
+   *
+   * @generated from field: string entrypoint_id = 3;
+   */
+  entrypointId: string;
+};
+
+/**
+ * Describes the message gatehouse.users.v1.ActivateUserResponse.
+ * Use `create(ActivateUserResponseSchema)` to create a new message.
+ */
+export const ActivateUserResponseSchema: GenMessage<ActivateUserResponse> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_service, 25);
+
+/**
  * UpdateMode tells replacement from partial update.
  *
  * @generated from enum gatehouse.users.v1.UpdateMode
@@ -776,6 +1105,69 @@ export const UsersService: GenService<{
     methodKind: "unary";
     input: typeof AnswerTermsRequestSchema;
     output: typeof AnswerTermsResponseSchema;
+  },
+  /**
+   * RequestAccessCode sends a one-time sign-in code (6 digits, single use,
+   * stored as a MAC) to a confirmed email or phone of the caller's entry
+   * point: code sign-in (LoginUser with `code`). It answers the same whether
+   * or not a user holds the value: the code is generated and queued after
+   * the answer. An unconfirmed value gets a new confirmation code instead
+   * (which signs in too); an account awaiting activation gets nothing.
+   * Scope: internal. Errors: INVALID_ARGUMENT/VALIDATION_FAILED + BadRequest,
+   * PERMISSION_DENIED/PERMISSION_DENIED (entry point), RESOURCE_EXHAUSTED/
+   * RATE_LIMITED (metadata retry_after; counted per identifier value).
+   *
+   * @generated from rpc gatehouse.users.v1.UsersService.RequestAccessCode
+   */
+  requestAccessCode: {
+    methodKind: "unary";
+    input: typeof RequestAccessCodeRequestSchema;
+    output: typeof RequestAccessCodeResponseSchema;
+  },
+  /**
+   * ContinueLogin resumes a hosted login by its flow token (bound to the
+   * user, the application, the entry point and the authorization request):
+   * it applies what the page sent (the confirmation code, the data of a
+   * second registration step or of missing fields, answers to legal
+   * assertions), runs the login's remaining steps and answers their
+   * outcome. Scope: internal. Errors: INVALID_ARGUMENT/LOGIN_FLOW_INVALID
+   * (token forged, expired, finished, or for another request),
+   * INVALID_ARGUMENT/INVALID_CODE (+ attempts_left), OUT_OF_RANGE/
+   * CONSTRAINT_VIOLATION and INVALID_ARGUMENT/VALIDATION_FAILED +
+   * BadRequest, RESOURCE_EXHAUSTED/RATE_LIMITED, PERMISSION_DENIED/
+   * PERMISSION_DENIED (entry point).
+   *
+   * @generated from rpc gatehouse.users.v1.UsersService.ContinueLogin
+   */
+  continueLogin: {
+    methodKind: "unary";
+    input: typeof ContinueLoginRequestSchema;
+    output: typeof ContinueLoginResponseSchema;
+  },
+  /**
+   * GetActivation reads, by the token of an activation link (assisted
+   * registration), whom it activates. Scope: internal.
+   * Errors: INVALID_ARGUMENT/INVALID_CODE (unknown, used or expired).
+   *
+   * @generated from rpc gatehouse.users.v1.UsersService.GetActivation
+   */
+  getActivation: {
+    methodKind: "unary";
+    input: typeof GetActivationRequestSchema;
+    output: typeof GetActivationResponseSchema;
+  },
+  /**
+   * ActivateUser sets the password of a user registered through an assisted
+   * entry point and confirms the identifier the link was sent to; the link
+   * works once. Scope: internal. Errors: INVALID_ARGUMENT/INVALID_CODE,
+   * INVALID_ARGUMENT/VALIDATION_FAILED + BadRequest (`password`).
+   *
+   * @generated from rpc gatehouse.users.v1.UsersService.ActivateUser
+   */
+  activateUser: {
+    methodKind: "unary";
+    input: typeof ActivateUserRequestSchema;
+    output: typeof ActivateUserResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_gatehouse_users_v1_users_service, 0);

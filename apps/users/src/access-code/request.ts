@@ -1,0 +1,63 @@
+import type { Db } from "@gatehouse/db";
+import { domainError, validationError } from "@gatehouse/errors";
+import type { DeliveryLocale } from "@gatehouse/jobs";
+import type { Kv } from "@gatehouse/kv";
+import type { Entrypoint } from "@gatehouse/proto";
+import type { BackgroundTasks } from "../background.ts";
+import { idValue, newCtx } from "../users/fields.ts";
+import { CONFIRMABLE_KEYS, type IdKey } from "../users/identifiers.ts";
+import { userStore } from "../users/store.ts";
+import type { AccessCodeOptions } from "./options.ts";
+import { issueAccessCode, type AccessCodeDeps } from "./store.ts";
+
+export interface RequestAccessCodeDeps extends AccessCodeDeps {
+  db: Db;
+  kv: Kv;
+  accessCodes: AccessCodeOptions;
+  background: BackgroundTasks;
+}
+
+export interface AccessCodeRequest {
+  entrypoint: Entrypoint;
+  clientId: string;
+  key: string;
+  value: string;
+  locale: DeliveryLocale;
+}
+
+const sendKey = (key: string, value: string) => `users:access-code:send:${key}:${value}`;
+
+/** The identifier of a code request: an email or phone field of the entry point, in canonical form. */
+function identifierOf(ep: Entrypoint, key: string, value: string): { key: "email" | "phone_number"; value: string } {
+  const path = `ids.${key}.value`;
+  const field = ep.fields.find((f) => f.type === "id" && f.key === key);
+  if (!field || !CONFIRMABLE_KEYS.includes(key as IdKey)) throw validationError([{ field: `ids.${key}`, code: "unknown_key" }]);
+  if (!value.trim()) throw validationError([{ field: path, code: "required" }]);
+  const ctx = newCtx();
+  const canonical = idValue(ctx, key as IdKey, value);
+  if (canonical === undefined) throw validationError(ctx.violations.map((v) => ({ ...v, field: path })));
+  return { key: key as "email" | "phone_number", value: canonical };
+}
+
+/**
+ * Code sign-in, first half (contract section 8): counts the request against
+ * the limit of the identifier VALUE (so the limit's answer is the same
+ * whether or not a user holds it), answers, and only then looks the user up
+ * and sends a sign-in code to the value, or nothing to an unknown value or an
+ * account awaiting activation. Nothing of that reaches the caller, not even
+ * a queue failure (it would tell that the user exists): it is logged.
+ */
+export async function requestAccessCode(deps: RequestAccessCodeDeps, req: AccessCodeRequest): Promise<void> {
+  const id = identifierOf(req.entrypoint, req.key, req.value);
+  const counted = await deps.kv.incr(sendKey(id.key, id.value), deps.accessCodes.sendWindowSeconds);
+  if (counted.count > deps.accessCodes.sendLimit) {
+    throw domainError("RATE_LIMITED", "Too many sign-in codes were asked for; try again later.", { metadata: { retry_after: String(counted.ttlSeconds) } });
+  }
+  deps.background.run("sign-in code", async () => {
+    const user = await userStore(deps.db).byIdentifier(id.key, id.value);
+    if (!user || user.awaitingActivation) return;
+    await deps.db.tx((q) =>
+      issueAccessCode(q, deps, { userId: user.id, key: id.key, value: id.value, locale: req.locale, clientId: req.clientId, entrypointId: req.entrypoint.id }),
+    );
+  });
+}

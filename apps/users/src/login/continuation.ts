@@ -1,0 +1,127 @@
+import type { JsonObject } from "@bufbuild/protobuf";
+import { domainError } from "@gatehouse/errors";
+import type { AuthorizationRequest, Caller, LoginOutcome } from "@gatehouse/proto";
+import { localeOf } from "../caller.ts";
+import { confirmIdentifier } from "../confirmation/confirm.ts";
+import { keysToBeConfirmed } from "../confirmation/login-step.ts";
+import type { ConfirmationOptions } from "../confirmation/options.ts";
+import type { Passwords } from "../credentials/passwords.ts";
+import type { UsersDeps } from "../deps.ts";
+import type { AssertionCatalog, ResolvedEntrypoint } from "../ports.ts";
+import type { Terms } from "../terms/terms.ts";
+import { updateUser } from "../update/update.ts";
+import { userStore, type UserRecord } from "../users/store.ts";
+import { entrypointOf } from "./entrypoint.ts";
+import { openFlowToken } from "./flow-token.ts";
+import { checkAuthorizationRequest } from "./grant.ts";
+import type { LoginContext, LoginStep } from "./steps.ts";
+import type { LoginLimits } from "./throttle.ts";
+
+/** ContinueLogin's request: the flow token and what the page sent. */
+export interface ContinueRequest {
+  caller: Caller | undefined;
+  flowToken: string;
+  authorization: AuthorizationRequest | undefined;
+  /** The code of the identifier that blocks the login (412 page, registration). */
+  confirmationCode: string;
+  /** The page asked for a new confirmation code. */
+  resendCode: boolean;
+  /** Data fields to save like a patch (second registration step, missing fields). */
+  datas: JsonObject | undefined;
+  /** Answers to legal assertions (451 page). */
+  assertions: JsonObject | undefined;
+}
+
+interface FlowPieces {
+  terms: Terms;
+  finish(ctx: LoginContext, remaining: readonly LoginStep[]): Promise<LoginOutcome>;
+  steps: { confirmation: LoginStep; mfa: LoginStep; terms: LoginStep };
+  options: ConfirmationOptions;
+  passwords: Passwords;
+  limits: LoginLimits;
+  catalog: AssertionCatalog;
+}
+
+/**
+ * A hosted login between pages (contract section 8): the flow token names
+ * the user who authenticated (password, code, or a registration of this
+ * flow), the application, the entry point and the authorization request,
+ * so a page continues the login without asking for the password again. What
+ * the page sent is applied first (the confirmation code, data saved like a
+ * patch, answers), then the login's remaining steps run again from the
+ * confirmation (MFA only when the flow has not passed it) to a code or the
+ * next page.
+ */
+export function createContinuation(deps: UsersDeps, pieces: FlowPieces) {
+  const updateDeps = {
+    db: deps.db,
+    kv: deps.kv,
+    keys: deps.keys,
+    enqueue: deps.enqueue,
+    options: pieces.options,
+    passwords: pieces.passwords,
+    limits: pieces.limits,
+    catalog: pieces.catalog,
+    mfaLimits: deps.mfaLimits,
+  };
+
+  /** The code confirms the identifier that blocks the login (the email first); INVALID_CODE when wrong. */
+  async function confirmBlocking(user: UserRecord, resolved: ResolvedEntrypoint, code: string): Promise<UserRecord> {
+    const unconfirmed = keysToBeConfirmed(resolved.entrypoint).filter((k) => !user.identifiers.find((i) => i.key === k)?.confirmed);
+    const key = unconfirmed.includes("email") ? "email" : unconfirmed[0];
+    if (!key) return user;
+    return (await confirmIdentifier({ db: deps.db, keys: deps.keys, options: pieces.options }, { userId: user.id, key, code })).user;
+  }
+
+  /** Data fields saved as a patch of this user through the flow's entry point (its rules, 416 on a broken one). */
+  async function saveData(user: UserRecord, resolved: ResolvedEntrypoint, req: ContinueRequest, datas: JsonObject): Promise<UserRecord> {
+    const done = await updateUser(updateDeps, {
+      mode: "patch",
+      entrypoint: resolved.entrypoint,
+      clientId: resolved.clientId,
+      whitelist: resolved.whitelist ?? [],
+      actorUserId: user.id,
+      target: { userId: user.id },
+      object: { objectType: "user", datas },
+      contextUrl: "",
+      // The flow token authenticated the user moments ago; only data fields are changed here.
+      reauthenticatedByChallenge: true,
+      locale: localeOf(req.caller),
+      clientAddress: req.caller?.clientAddress ?? "",
+      sourceId: req.caller?.sourceId ?? "",
+    });
+    return done.user;
+  }
+
+  return {
+    async continue(req: ContinueRequest): Promise<LoginOutcome> {
+      const resolved = await entrypointOf(deps.entrypoints, req.caller);
+      await checkAuthorizationRequest(deps.entrypoints, req.authorization, resolved);
+      const state = await openFlowToken(deps.keys, deps.kv, req.flowToken, {
+        clientId: resolved.clientId,
+        entrypointId: resolved.entrypoint.id,
+        authorization: req.authorization,
+      });
+      const answers = await pieces.terms.readLoginAnswers(resolved.entrypoint, req.assertions);
+      let user = await userStore(deps.db).byId(state.userId);
+      if (!user) throw domainError("LOGIN_FLOW_INVALID");
+      if (req.confirmationCode) user = await confirmBlocking(user, resolved, req.confirmationCode);
+      if (req.datas && Object.keys(req.datas).length) user = await saveData(user, resolved, req, req.datas);
+      await pieces.terms.recordLoginAnswers(user, answers, { clientId: resolved.clientId, sourceId: req.caller?.sourceId ?? "", via: "page" });
+      const ctx: LoginContext = {
+        user,
+        resolved,
+        caller: req.caller,
+        // A hosted login completes the account before its code (the page of a 206).
+        fca: true,
+        authorization: req.authorization,
+        authenticatedAt: new Date(state.authTime),
+        flowId: state.flowId,
+        mfaPassed: state.mfaPassed,
+        resend: state.codeSent && !req.resendCode ? "skip" : "send",
+      };
+      const { confirmation, mfa, terms } = pieces.steps;
+      return pieces.finish(ctx, state.mfaPassed ? [confirmation, terms] : [confirmation, mfa, terms]);
+    },
+  };
+}
