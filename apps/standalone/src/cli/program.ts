@@ -41,7 +41,7 @@ function failureLine(name: string, err: unknown): { line: string; code: number }
   if (err instanceof UsageError) return { line: `error: ${err.message} (see ${RUN_AS} ${name} --help)`, code: 2 };
   if (err instanceof ConnectError) {
     const f = errorFacts(err);
-    const fields = f.violations.map((v) => `${v.field}: ${v.code}`).join("; ");
+    const fields = f.violations.map((v) => `${v.field}: ${v.code}${v.description && v.description !== v.code ? ` (${v.description})` : ""}`).join("; ");
     return { line: `${name}: ${errorTable[f.reason].message.en}${fields ? ` (${fields})` : ""} [${f.reason.toLowerCase()}]`, code: 1 };
   }
   const message = err instanceof Error ? err.message : String(err);
