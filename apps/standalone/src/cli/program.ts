@@ -99,15 +99,20 @@ function buildProgram(commands: readonly CliCommand[], ctx: CliContext, io: CliI
 }
 
 /**
- * Runs the CLI on `argv` (the words after `cli --`). Returns the exit
- * status, or KEEP_RUNNING when the command started a server.
+ * Runs the CLI on `argv` (the words after `cli --`) with the environment's
+ * configuration. Returns the exit status, or KEEP_RUNNING when the command
+ * started a server.
  */
-export async function runCli(commands: readonly CliCommand[], argv: string[], io: CliIo = processIo): Promise<number | typeof KEEP_RUNNING> {
+export async function runCli(
+  commands: readonly CliCommand[],
+  argv: string[],
+  { io = processIo, env = process.env }: { io?: CliIo; env?: NodeJS.ProcessEnv } = {},
+): Promise<number | typeof KEEP_RUNNING> {
   let config: Config | undefined;
   let logger: Logger | undefined;
   const ctx: CliContext = {
-    config: () => (config ??= loadConfig()),
-    logger: () => (logger ??= createLogger("cli", process.env.LOG_LEVEL || "warn", { stream: "stderr" })),
+    config: () => (config ??= loadConfig(env)),
+    logger: () => (logger ??= createLogger("cli", env.LOG_LEVEL || "warn", { stream: "stderr" })),
   };
   const ran: Ran = {};
   const program = buildProgram(commands, ctx, io, ran);
