@@ -7,7 +7,7 @@ import { createRegistry } from "@gatehouse/registry";
 import { ADMIN_READ_SCOPE, callerInterceptors, inProcessTransport, InternalTokens, type ServiceModule } from "@gatehouse/rpc";
 import { closeStores, migrateAll, openStores, type Stores } from "../stores.ts";
 import { wireUsers } from "../users-wiring.ts";
-import { accessTokenVerifier, authSettings, serverInterceptors } from "../wiring.ts";
+import { accessTokenVerifier, authSettings, kvRegistryNotify, serverInterceptors } from "../wiring.ts";
 
 /** The services a CLI command calls, in this process, over the same RPC handlers and policies as the API's. */
 export interface CliServices {
@@ -38,7 +38,9 @@ export async function openCliServices(config: Config, logger: Logger, opts: { us
     const as = (caller: string, scopes: readonly string[] = []) => callerInterceptors(internal, caller, scopes);
     const authRef: { client?: Client<typeof AuthService> } = {};
     const verify = accessTokenVerifier(config, stores.kv, () => authRef.client!);
-    const registryMod = await createRegistry({ db: stores.db, keys: stores.keys, logger: logger.child({ service: "registry" }) });
+    // A rotated operator secret reaches the running servers' caches too (Redis pub/sub).
+    const notify = kvRegistryNotify(stores.kv, (err) => logger.warn({ err }, "registry notice not published"));
+    const registryMod = await createRegistry({ db: stores.db, keys: stores.keys, logger: logger.child({ service: "registry" }), notify });
     modules.push(registryMod);
     const registryServer = serverInterceptors(registryMod, logger, internal, verify);
     const registryAs = <S extends typeof RegistryService | typeof RegistryAdminService | typeof AssertionsService>(service: S, caller: string, scopes?: readonly string[]) =>
