@@ -48,8 +48,14 @@ export async function createConfirmationWorker(deps: ConfirmationWorkerDeps): Pr
     email: config.smtpUrl ? smtpChannel({ smtpUrl: config.smtpUrl, from }) : outbox,
     sms: config.smsWebhookUrl ? smsWebhookChannel({ url: config.smsWebhookUrl }) : outbox,
   };
-  if (!config.smtpUrl || !config.smsWebhookUrl) {
-    logger.info({ outboxDir, email: Boolean(config.smtpUrl), sms: Boolean(config.smsWebhookUrl) }, "unconfigured channels write to the outbox");
+  const missing = [config.smtpUrl ? "" : "SMTP_URL", config.smsWebhookUrl ? "" : "SMS_WEBHOOK_URL"].filter(Boolean);
+  if (missing.length) {
+    const which = missing.length === 2 ? "emails and text messages" : config.smtpUrl ? "text messages" : "emails";
+    const facts = { outboxDir, email: Boolean(config.smtpUrl), sms: Boolean(config.smsWebhookUrl) };
+    const line = `no ${missing.join(" or ")}: ${which} are written to ${outboxDir} and their codes and links to this log`;
+    // Neither configured is the development mode; one channel without the other is likely a deployment's oversight.
+    if (missing.length === 2) logger.info(facts, `${line} (development mode)`);
+    else logger.warn(facts, line);
   }
   const processor = createProcessor({ keys: deps.keys, channels, isStillWanted: deps.isStillWanted, logger, baseUrl: config.publicBaseUrl });
   let worker: WorkerHandle | undefined;

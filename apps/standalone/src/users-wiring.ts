@@ -17,7 +17,16 @@ import {
 } from "@gatehouse/proto";
 import { callerInterceptors, directTransport, type AccessTokenVerifier, type InternalTokens, type ServiceModule } from "@gatehouse/rpc";
 import type { KeyRing } from "@gatehouse/secrets";
-import { authGrants, authUserSessions, createUsers, DEFAULT_CONFIRMATION_OPTIONS, deliveryOutboxStore, registryAssertions, registryEntrypoints } from "@gatehouse/users";
+import {
+  authGrants,
+  authUserSessions,
+  createUsers,
+  DEFAULT_CONFIRMATION_OPTIONS,
+  deliveryOutboxStore,
+  registryAssertions,
+  registryDataFields,
+  registryEntrypoints,
+} from "@gatehouse/users";
 import type { Stores } from "./stores.ts";
 import { serverInterceptors } from "./wiring.ts";
 
@@ -115,6 +124,7 @@ export async function wireUsers(args: {
     logger: logger.child({ service: "users" }),
     entrypoints: await registryEntrypoints(args.registry, stores.kv),
     assertions: await registryAssertions(args.assertions, stores.kv, config.assertionsCacheTtlSeconds * 1000),
+    dataFields: registryDataFields(args.registry),
     grants: authGrants(args.auth),
     enqueue: (job, tx) => queue.enqueue(job, tx),
     sessions: authUserSessions(args.userSessions),

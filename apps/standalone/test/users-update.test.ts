@@ -151,14 +151,24 @@ describe.each([
     const v = await loggedUser(s, app);
     const res = await patch(u, {
       ids: { email: { objectType: "user_id", value: "not-an-email" }, national_id: { objectType: "user_id", value: "X1" } },
-      datas: { shoe_size: data("42"), birthday: data("31/12/1999") },
+      datas: { shoe_size: data("42"), surname: data("Pérez"), birthday: data("31/12/1999") },
     });
     expect(res.statusCode).toBe(416);
     const body = res.json();
     expect(body.result.status).toBe(416);
-    expect(body.errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`).sort()).toEqual(
-      ["object.datas.birthday.value:invalid_format", "object.datas.shoe_size:unknown_key", "object.ids.email.value:invalid_format", "object.ids.national_id:unknown_key"],
-    );
+    expect(body.errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`).sort()).toEqual([
+      "object.datas.birthday.value:invalid_format",
+      "object.datas.shoe_size:unknown_key",
+      "object.datas.surname:not_in_entrypoint",
+      "object.ids.email.value:invalid_format",
+      "object.ids.national_id:not_in_entrypoint",
+    ]);
+    // A key of the catalog that this entry point lacks is told from a key that exists nowhere (issue 14).
+    const item = (field: string) => body.errors.items.find((i: { field: string }) => i.field === field);
+    expect(item("object.datas.surname").message).toBe("This key is not one of the entry point's fields.");
+    expect(item("object.datas.shoe_size").message).toBe("This key is not in the operator's catalog.");
+    expect(body.errors.details).toContain("object.datas.surname: not_in_entrypoint (not one of this entry point's data fields (name, birthday))");
+    expect(body.errors.details).toContain("object.datas.shoe_size: unknown_key (not in the operator's data-field catalog)");
     const removeConfirmed = await patch(u, { ids: { email: null } });
     expect(removeConfirmed.statusCode).toBe(416);
     expect(removeConfirmed.json().errors.items[0]).toMatchObject({ field: "object.ids.email.value", code: "confirmed_identifier" });

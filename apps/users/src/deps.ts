@@ -8,7 +8,7 @@ import type { ConfirmationOptions } from "./confirmation/options.ts";
 import type { Passwords } from "./credentials/passwords.ts";
 import type { LoginLimits } from "./login/throttle.ts";
 import type { MfaLimits } from "./mfa/factor.ts";
-import type { AssertionCatalog, EntrypointDirectory, LoginGrants, UserSessions } from "./ports.ts";
+import type { AssertionCatalog, DataFieldCatalog, EntrypointDirectory, LoginGrants, UserSessions } from "./ports.ts";
 
 /** What the users service module needs: its stores, its ports and its settings. */
 export interface UsersDeps {
@@ -18,6 +18,8 @@ export interface UsersDeps {
   logger: Logger;
   /** The registry's entry points (with their application's settings). */
   entrypoints: EntrypointDirectory;
+  /** The registry's data-field catalog (to tell an unknown key from another form's field); absent = every such key is called `not_in_entrypoint`. */
+  dataFields?: DataFieldCatalog;
   /** The registry's legal-assertion catalog; absent = no assertions. */
   assertions?: AssertionCatalog;
   /** The auth service: login sessions and authorization codes. */

@@ -50,7 +50,7 @@ export async function createUsers(given: UsersDeps): Promise<ServiceModule> {
 
 export type { UsersDeps } from "./deps.ts";
 export type { AssertionCatalog, EntrypointDirectory, LoginGrants, ResolvedEntrypoint, UserSessionInfo, UserSessions } from "./ports.ts";
-export { registryAssertions, registryEntrypoints } from "./adapters/registry.ts";
+export { registryAssertions, registryDataFields, registryEntrypoints } from "./adapters/registry.ts";
 export { authGrants, authUserSessions } from "./adapters/auth.ts";
 export { usersPolicy } from "./policy.ts";
 export { argon2Passwords, DEFAULT_HASH_PARAMS, type Passwords, type HashParams } from "./credentials/passwords.ts";

@@ -19,6 +19,14 @@ export interface ResolvedEntrypoint {
 /** Entry points by id (the registry's GetEntrypoint); undefined when there is no such entry point. */
 export type EntrypointDirectory = (entrypointId: string) => Promise<ResolvedEntrypoint | undefined>;
 
+/**
+ * The keys of the operator's data-field catalog (the registry's ListCatalog).
+ * Asked only when a request names a data key its entry point lacks, to say
+ * whether the key exists at all (`unknown_key`) or belongs to other forms
+ * (`not_in_entrypoint`).
+ */
+export type DataFieldCatalog = () => Promise<ReadonlySet<string>>;
+
 /** The registry's legal-assertion catalog: the latest versions of the assertions of these typologies. */
 export type AssertionCatalog = (typologies: string[]) => Promise<PendingAssertion[]>;
 

@@ -45,7 +45,7 @@ export function createUsersService(deps: UsersDeps, flow: LoginFlow, background:
       await checkAuthorizationRequest(deps.entrypoints, req.authorizationRequest, resolved);
       try {
         const done = await registerUser(
-          { db: deps.db, keys: deps.keys, enqueue: deps.enqueue, options, passwords, catalog },
+          { db: deps.db, keys: deps.keys, enqueue: deps.enqueue, options, passwords, catalog, dataFields: deps.dataFields },
           { entrypoint, clientId, object: req.object, locale: localeOf(req.caller), sourceId: req.caller?.sourceId ?? "", step: req.step, requireMandatoryAssertions: Boolean(req.authorizationRequest) },
         );
         const user = toUser(done.user);
@@ -104,7 +104,7 @@ export function createUsersService(deps: UsersDeps, flow: LoginFlow, background:
       const target = req.targetPulseId ? { pulseId: req.targetPulseId } : { userId: req.targetUserId || req.actorUserId };
       try {
         const done = await updateUser(
-          { db: deps.db, kv: deps.kv, keys: deps.keys, enqueue: deps.enqueue, options, passwords, limits, catalog, mfaLimits: deps.mfaLimits },
+          { db: deps.db, kv: deps.kv, keys: deps.keys, enqueue: deps.enqueue, options, passwords, limits, catalog, dataFields: deps.dataFields, mfaLimits: deps.mfaLimits },
           {
             mode,
             entrypoint: resolved.entrypoint,

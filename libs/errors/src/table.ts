@@ -31,6 +31,7 @@ export const errorTable = {
   IDENTIFIER_TAKEN: def(Code.AlreadyExists, 409, "That identifier is already registered.", "Ese identificador ya está registrado."),
   CONFIRMATION_NOT_QUEUED: def(Code.Unavailable, 502, "The confirmation code could not be sent.", "No se ha podido enviar el código de confirmación."),
   INVALID_CREDENTIALS: def(Code.PermissionDenied, 403, "User id or password invalid.", "Usuario o contraseña no válidos."),
+  // The spec's words for the 412 (also for a main phone, and an assisted account awaiting its activation link).
   USER_UNCONFIRMED: def(Code.FailedPrecondition, 412, "The user has not confirmed the email.", "El usuario no ha confirmado el correo."),
   // MFA (issue 4): 428 asks for a second factor (or its enrolment) before the login or change goes on.
   MFA_REQUIRED: def(Code.FailedPrecondition, 428, "A second factor (MFA) is required.", "Se requiere un segundo factor (MFA)."),
@@ -59,7 +60,7 @@ export const errorTable = {
   UPSTREAM_TIMEOUT: def(Code.DeadlineExceeded, 504, "An internal service did not answer in time.", "Un servicio interno no ha respondido a tiempo."),
   INTERNAL: def(Code.Internal, 500, "Unexpected server error.", "Error inesperado del servidor."),
   // OAuth 2.0 (RFC 6749 section 5.2, RFC 7009): the reason in lower case is the `error` value.
-  INVALID_REQUEST: def(Code.InvalidArgument, 400, "The token request is invalid.", "La petición de token no es válida."),
+  INVALID_REQUEST: def(Code.InvalidArgument, 400, "The OAuth request is invalid.", "La petición OAuth no es válida."),
   INVALID_CLIENT: def(Code.Unauthenticated, 401, "Client authentication failed.", "Ha fallado la autenticación del cliente."),
   INVALID_GRANT: def(Code.InvalidArgument, 400, "The grant is invalid, expired or revoked.", "La concesión no es válida, ha caducado o se ha revocado."),
   UNAUTHORIZED_CLIENT: def(Code.PermissionDenied, 400, "The client may not use this grant.", "El cliente no puede usar esta concesión."),
@@ -111,8 +112,11 @@ export const itemMessages: Record<string, Record<Locale, string>> = {
     es: "Este valor contiene un carácter NUL o texto que no es Unicode válido.",
   },
   unknown_key: { en: "This key is not in the operator's catalog.", es: "Esta clave no está en el catálogo del operador." },
-  duplicate: { en: "This value is repeated.", es: "Este valor está repetido." },
-  not_allowed: { en: "This setting is not allowed for this field.", es: "Esta opción no está permitida para este campo." },
+  // A key that exists (an identifier, or a data field of the catalog) but is not one of the From entry point's fields.
+  not_in_entrypoint: { en: "This key is not one of the entry point's fields.", es: "Esta clave no es uno de los campos del punto de entrada." },
+  // A value repeated in the request, or held by another record (another user's email, a taken id).
+  duplicate: { en: "This value is already in use.", es: "Este valor ya está en uso." },
+  not_allowed: { en: "This is not allowed here.", es: "Esto no está permitido aquí." },
   too_short: { en: "This value is too short.", es: "Este valor es demasiado corto." },
   too_long: { en: "This value is too long.", es: "Este valor es demasiado largo." },
   too_few: { en: "Too few elements.", es: "Faltan elementos." },

@@ -16,6 +16,17 @@ describe("internal service tokens", () => {
     expect(p).toMatchObject({ subject: "service:gateway", internal: true });
     expect([...p!.scopes]).toEqual(["internal"]);
   });
+  it("carries extra scopes beside the internal one (the CLI reads as an operator); a token without the internal scope is not ours", async () => {
+    const t = await tokens.token("cli", ["admin:read"]);
+    expect(t).not.toBe(await tokens.token("cli"));
+    const p = await tokens.verify(t);
+    expect(p).toMatchObject({ subject: "service:cli", internal: true });
+    expect([...p!.scopes].sort()).toEqual(["admin:read", "internal"]);
+    const key = new Uint8Array(ring.derive("rpc-internal-token"));
+    const scopeless = await new SignJWT({ scope: "admin" }).setProtectedHeader({ alg: "HS256" }).setIssuer("gatehouse-internal")
+      .setAudience("gatehouse-internal").setSubject("service:x").setExpirationTime("1m").sign(key);
+    expect(await tokens.verify(scopeless)).toBeUndefined();
+  });
   it("refuses tokens of another deployment key, foreign issuers and non-service subjects", async () => {
     const other = new InternalTokens(new KeyRing(randomBytes(32)));
     expect(await tokens.verify(await other.token("gateway"))).toBeUndefined();

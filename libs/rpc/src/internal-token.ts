@@ -19,10 +19,16 @@ export class InternalTokens {
     this.#key = new Uint8Array(keys.derive("rpc-internal-token"));
   }
 
-  async token(service: string): Promise<string> {
-    const hit = this.#cache.get(service);
+  /**
+   * A token of `service:<service>` with the internal scope and any `extraScopes`
+   * (the CLI reads through the admin RPCs as an operator would, with admin:read).
+   */
+  async token(service: string, extraScopes: readonly string[] = []): Promise<string> {
+    const scope = [INTERNAL_SCOPE, ...extraScopes].join(" ");
+    const cacheKey = `${service} ${scope}`;
+    const hit = this.#cache.get(cacheKey);
     if (hit && hit.renewAt > Date.now()) return hit.token;
-    const token = await new SignJWT({ scope: INTERNAL_SCOPE })
+    const token = await new SignJWT({ scope })
       .setProtectedHeader({ alg: "HS256", typ: "JWT" })
       .setIssuer(ISSUER)
       .setAudience(ISSUER)
@@ -30,7 +36,7 @@ export class InternalTokens {
       .setIssuedAt()
       .setExpirationTime(`${LIFETIME_S}s`)
       .sign(this.#key);
-    this.#cache.set(service, { token, renewAt: Date.now() + (LIFETIME_S - 60) * 1000 });
+    this.#cache.set(cacheKey, { token, renewAt: Date.now() + (LIFETIME_S - 60) * 1000 });
     return token;
   }
 
@@ -54,10 +60,12 @@ export class InternalTokens {
     try {
       const { payload } = await jwtVerify(token, this.#key, { issuer: ISSUER, audience: ISSUER, algorithms: ["HS256"] });
       if (typeof payload.sub !== "string" || !payload.sub.startsWith("service:")) return undefined;
+      const scopes = new Set(typeof payload.scope === "string" ? payload.scope.split(" ").filter(Boolean) : []);
+      if (!scopes.has(INTERNAL_SCOPE)) return undefined;
       return {
         subject: payload.sub,
         clientId: undefined,
-        scopes: new Set([INTERNAL_SCOPE]),
+        scopes,
         internal: true,
         token,
         claims: payload,

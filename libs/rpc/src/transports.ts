@@ -21,7 +21,7 @@ export function serviceClient<S extends DescService>(service: S, transport: Tran
   return createClient(service, transport);
 }
 
-/** The client interceptors a service uses to call another service. */
-export function callerInterceptors(tokens: InternalTokens, caller: string): Interceptor[] {
-  return [clientInterceptor(() => tokens.token(caller))];
+/** The client interceptors a service uses to call another service (with `extraScopes` beside the internal one). */
+export function callerInterceptors(tokens: InternalTokens, caller: string, extraScopes: readonly string[] = []): Interceptor[] {
+  return [clientInterceptor(() => tokens.token(caller, extraScopes))];
 }

@@ -1,6 +1,6 @@
 import type { DeliveryChannel, DeliveryLocale } from "@gatehouse/jobs";
 
-/** A message ready to hand to a channel. `code` and `text` are secret: never log them. */
+/** A message ready to hand to a channel. `code`, `link` and `text` are secret: only the outbox channel (no SMTP/SMS configured: development) logs them. */
 export interface OutgoingMessage {
   deliveryId: string;
   channel: DeliveryChannel;

@@ -9,7 +9,19 @@ import { maskRecipient, type Channel, type OutgoingMessage } from "./channel.ts"
 // The file is written whole under a temporary name and then linked into place,
 // which fails when the name exists: a delivery retried after a crash (sent, but
 // not yet marked done) finds its message there and does not write it twice.
-// The file holds the code; the log does not.
+// The log line carries the code and link too (contract section 1: with no
+// SMTP_URL messages go to the log and the outbox), so a developer reads them
+// where npm start prints; a configured channel never comes here.
+
+/** The variable whose absence sends a channel's messages here. */
+const MISSING: Record<OutgoingMessage["channel"], string> = { email: "SMTP_URL", sms: "SMS_WEBHOOK_URL" };
+
+/** "email \"Confirm your account\" to a***@example.com: code 123456, link http://…" */
+function logLine(msg: OutgoingMessage): string {
+  const what = msg.channel === "sms" ? `SMS to ${maskRecipient(msg.to)}` : `email "${msg.subject}" to ${maskRecipient(msg.to)}`;
+  const parts = [msg.code ? `code ${msg.code}` : "", msg.link ? `link ${msg.link}` : ""].filter(Boolean);
+  return `${what} written to the outbox (no ${MISSING[msg.channel]})${parts.length ? `: ${parts.join(", ")}` : ""}`;
+}
 
 
 export function outboxFile(dir: string, deliveryId: string): string {
@@ -43,14 +55,14 @@ export function outboxChannel(opts: { dir: string; logger: Logger }): Channel {
       const file = outboxFile(opts.dir, msg.deliveryId);
       const tmp = `${file}.${randomUUID()}.tmp`;
       const body = { ...msg, createdAt: new Date().toISOString() };
-      const facts = { deliveryId: msg.deliveryId, channel: msg.channel, to: maskRecipient(msg.to), file };
+      const facts = { deliveryId: msg.deliveryId, channel: msg.channel, to: maskRecipient(msg.to), file, code: msg.code || undefined, link: msg.link };
       await writeFile(tmp, JSON.stringify(body, null, 2) + "\n", { mode: 0o600 });
       try {
         await link(tmp, file);
-        opts.logger.info(facts, "confirmation message written to the outbox (no delivery channel configured)");
+        opts.logger.info(facts, logLine(msg));
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-        opts.logger.info(facts, "confirmation message already in the outbox; not written again");
+        opts.logger.info({ deliveryId: msg.deliveryId, file }, "message already in the outbox (a retried delivery); not written again");
       } finally {
         await unlink(tmp).catch(() => undefined);
       }

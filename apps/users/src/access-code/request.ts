@@ -31,7 +31,10 @@ const sendKey = (key: string, value: string) => `users:access-code:send:${key}:$
 function identifierOf(ep: Entrypoint, key: string, value: string): { key: "email" | "phone_number"; value: string } {
   const path = `ids.${key}.value`;
   const field = ep.fields.find((f) => f.type === "id" && f.key === key);
-  if (!field || !CONFIRMABLE_KEYS.includes(key as IdKey)) throw validationError([{ field: `ids.${key}`, code: "unknown_key" }]);
+  if (!CONFIRMABLE_KEYS.includes(key as IdKey)) {
+    throw validationError([{ field: `ids.${key}`, code: "not_allowed", description: "a sign-in code goes to an email or a phone_number" }]);
+  }
+  if (!field) throw validationError([{ field: `ids.${key}`, code: "not_in_entrypoint", description: "not one of this entry point's identifier fields" }]);
   if (!value.trim()) throw validationError([{ field: path, code: "required" }]);
   const ctx = newCtx();
   const canonical = idValue(ctx, key as IdKey, value);

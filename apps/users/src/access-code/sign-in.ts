@@ -37,7 +37,8 @@ export function readValidationData(ep: Entrypoint, raw: JsonObject | undefined):
   const out = new Map<string, string>();
   for (const [key, node] of Object.entries(raw ?? {})) {
     if (!wanted.has(key)) {
-      ctx.add(`object.datas.${key}`, "unknown_key");
+      const fields = [...wanted].join(", ") || "it has none";
+      ctx.violations.push({ field: `object.datas.${key}`, code: "not_allowed", description: `only this entry point's useForValidation fields go with a code (${fields})` });
       continue;
     }
     const value = nodeValue(ctx, `object.datas.${key}`, node, "data");

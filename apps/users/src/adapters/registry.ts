@@ -1,9 +1,9 @@
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Client } from "@connectrpc/connect";
 import type { Kv } from "@gatehouse/kv";
-import { PendingAssertionSchema, type AssertionsService, type LegalAssertion, type PendingAssertion, type RegistryService } from "@gatehouse/proto";
+import { CatalogKind, PendingAssertionSchema, type AssertionsService, type LegalAssertion, type PendingAssertion, type RegistryService } from "@gatehouse/proto";
 import { registryChannel } from "@gatehouse/rpc";
-import type { AssertionCatalog, EntrypointDirectory, ResolvedEntrypoint } from "../ports.ts";
+import type { AssertionCatalog, DataFieldCatalog, EntrypointDirectory, ResolvedEntrypoint } from "../ports.ts";
 
 // What the users service reads from the registry on every registration and
 // login, cached per process. The registry publishes a notice on the shared
@@ -66,4 +66,9 @@ export async function registryAssertions(assertions: Client<typeof AssertionsSer
     }
     return value;
   };
+}
+
+/** The data-field catalog's keys, read when asked (only a request with a key outside its entry point asks). */
+export function registryDataFields(registry: Client<typeof RegistryService>): DataFieldCatalog {
+  return async () => new Set((await registry.listCatalog({ kind: CatalogKind.DATA_FIELD })).entries.map((e) => e.key));
 }

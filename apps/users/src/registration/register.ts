@@ -8,7 +8,8 @@ import { issueConfirmation, type IssueDeps } from "../confirmation/issue.ts";
 import type { Passwords } from "../credentials/passwords.ts";
 import { CONFIRMABLE_KEYS, newPulseId, newUserId, type IdKey } from "../users/identifiers.ts";
 import { answersToRecord, applyAnswers, insertAcceptances, unknownKeys } from "../terms/answers.ts";
-import type { AssertionCatalog } from "../ports.ts";
+import type { AssertionCatalog, DataFieldCatalog } from "../ports.ts";
+import { sortOutsideKeys } from "../users/outside-keys.ts";
 import { catalogFor } from "../terms/catalog.ts";
 import { IDENTIFIER_UNIQUE, isUniqueViolation, userStore, type UserRecord } from "../users/store.ts";
 import { validateRegistration } from "./validate.ts";
@@ -18,6 +19,8 @@ export interface RegisterDeps extends IssueDeps {
   passwords: Passwords;
   /** The legal-assertion catalog: answers record its latest versions. */
   catalog: AssertionCatalog;
+  /** Tells a data key of no catalog (`unknown_key`) from another form's field (`not_in_entrypoint`). */
+  dataFields?: DataFieldCatalog;
 }
 
 export interface RegisterRequest {
@@ -72,7 +75,7 @@ export async function registerUser(deps: RegisterDeps, req: RegisterRequest): Pr
   const checked = validateRegistration(req.entrypoint, req.object, req.step ?? 0);
   // A hosted registration page asks for each mandatory legal assertion; every error is reported at once.
   const unaccepted = req.requireMandatoryAssertions ? await unacceptedMandatory(deps.catalog, req.entrypoint, req.object) : [];
-  if (!checked.ok || unaccepted.length) throw validationError([...(checked.ok ? [] : checked.violations), ...unaccepted]);
+  if (!checked.ok || unaccepted.length) throw validationError(await sortOutsideKeys([...(checked.ok ? [] : checked.violations), ...unaccepted], deps.dataFields));
   const valid = checked.value;
   // Answers name assertions of the catalog of the entry point's typologies and record their latest versions.
   const wanted = new Map(Object.entries(valid.assertions));

@@ -4,6 +4,7 @@ import type { Entrypoint } from "@gatehouse/proto";
 import { passwordPolicy } from "../credentials/passwords.ts";
 import { addressValue, assertionValue, dataValue, idValue, isBlank, isObject, newCtx, nodeValue, type Ctx } from "../users/fields.ts";
 import { isIdKey, type IdKey } from "../users/identifiers.ts";
+import { outsideKey } from "../users/outside-keys.ts";
 import type { StoredAddress } from "../users/model.ts";
 
 /** A registration object that passed every rule of its entry point. */
@@ -22,7 +23,7 @@ function checkIds(ctx: Ctx, ep: Entrypoint, raw: JsonValue | undefined, out: Val
   const fields = new Map(ep.fields.filter((f) => f.type === "id").map((f) => [f.key, f]));
   const ids = raw === undefined || raw === null ? {} : raw;
   if (!isObject(ids)) return ctx.add("object.ids", "invalid_type");
-  for (const key of Object.keys(ids)) if (!fields.has(key) || !isIdKey(key)) ctx.add(`object.ids.${key}`, "unknown_key");
+  for (const key of Object.keys(ids)) if (!fields.has(key) || !isIdKey(key)) ctx.violations.push(outsideKey(ep, "ids", key));
   for (const [key, field] of fields) {
     if (!isIdKey(key)) continue;
     const value = nodeValue(ctx, `object.ids.${key}`, ids[key], "user_id");
@@ -39,7 +40,7 @@ function checkDatas(ctx: Ctx, ep: Entrypoint, raw: JsonValue | undefined, out: V
   const fields = new Map(ep.fields.filter((f) => f.type === "field").map((f) => [f.key, f]));
   const datas = raw === undefined || raw === null ? {} : raw;
   if (!isObject(datas)) return ctx.add("object.datas", "invalid_type");
-  for (const key of Object.keys(datas)) if (!fields.has(key)) ctx.add(`object.datas.${key}`, "unknown_key");
+  for (const key of Object.keys(datas)) if (!fields.has(key)) ctx.violations.push(outsideKey(ep, "datas", key));
   for (const [key, field] of fields) {
     const value = nodeValue(ctx, `object.datas.${key}`, datas[key], "data");
     if (isBlank(value)) {

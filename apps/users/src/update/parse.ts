@@ -4,6 +4,7 @@ import type { Entrypoint } from "@gatehouse/proto";
 import { passwordPolicy } from "../credentials/passwords.ts";
 import { addressValue, assertionValue, dataValue, idValue, isBlank, isObject, newCtx, nodeValue, type Ctx } from "../users/fields.ts";
 import { isIdKey, type IdKey } from "../users/identifiers.ts";
+import { outsideKey } from "../users/outside-keys.ts";
 import type { StoredAddress } from "../users/model.ts";
 
 export type UpdateMode = "replace" | "patch";
@@ -27,7 +28,8 @@ export interface UpdateInput {
 /**
  * Violations split the way the contract answers them: a malformed object
  * (wrong JSON types, unknown members, wrong objectType) is 400; values that
- * break a rule (format, unknown key, length, password policy) are 416.
+ * break a rule (format, a key outside the entry point or the catalog, length,
+ * password policy) are 416.
  */
 export interface ParsedUpdate {
   input: UpdateInput;
@@ -84,12 +86,12 @@ export function parseUpdate(ep: Entrypoint, object: JsonObject | undefined, mode
   }
 
   const ids = readMap(ctx, "ids", obj.ids ?? undefined, (key, node) => {
-    if (!idFields.has(key) || !isIdKey(key)) return void ctx.add(`object.ids.${key}`, "unknown_key");
+    if (!idFields.has(key) || !isIdKey(key)) return void ctx.violations.push(outsideKey(ep, "ids", key));
     const value = nodeValue(ctx, `object.ids.${key}`, node, "user_id");
     return isBlank(value) ? null : idValue(ctx, key, value!);
   }) as Map<IdKey, string | null> | undefined;
   const datas = readMap(ctx, "datas", obj.datas ?? undefined, (key, node) => {
-    if (!dataFields.has(key)) return void ctx.add(`object.datas.${key}`, "unknown_key");
+    if (!dataFields.has(key)) return void ctx.violations.push(outsideKey(ep, "datas", key));
     const value = nodeValue(ctx, `object.datas.${key}`, node, "data");
     return isBlank(value) ? null : dataValue(ctx, key, value!);
   });

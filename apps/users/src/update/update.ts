@@ -8,7 +8,8 @@ import { issueConfirmation, type IssueDeps } from "../confirmation/issue.ts";
 import type { Passwords } from "../credentials/passwords.ts";
 import { clearAccountAttempts, countLoginAttempt, type LoginLimits } from "../login/throttle.ts";
 import { insertAcceptances } from "../terms/answers.ts";
-import type { AssertionCatalog } from "../ports.ts";
+import type { AssertionCatalog, DataFieldCatalog } from "../ports.ts";
+import { sortOutsideKeys } from "../users/outside-keys.ts";
 import { catalogFor } from "../terms/catalog.ts";
 import { IDENTIFIER_UNIQUE, isUniqueViolation, userStore, type UserRecord } from "../users/store.ts";
 import { DEFAULT_MFA_LIMITS, type MfaLimits } from "../mfa/factor.ts";
@@ -23,6 +24,8 @@ export interface UpdateDeps extends IssueDeps {
   limits: LoginLimits;
   /** The legal-assertion catalog: answers record its latest versions. */
   catalog: AssertionCatalog;
+  /** Tells a data key of no catalog (`unknown_key`) from another form's field (`not_in_entrypoint`). */
+  dataFields?: DataFieldCatalog;
   mfaLimits?: MfaLimits;
 }
 
@@ -122,7 +125,7 @@ export async function updateUser(deps: UpdateDeps, req: UpdateRequest): Promise<
   if (!found) throw domainError("USER_NOT_FOUND");
   if (found.id !== req.actorUserId) throw domainError("PERMISSION_DENIED", "The token's user is not the target user.");
   await reauthenticate(deps, req, found, parsed.input.password);
-  if (parsed.constraints.length) throw constraintViolation(parsed.constraints);
+  if (parsed.constraints.length) throw constraintViolation(await sortOutsideKeys(parsed.constraints, deps.dataFields));
   // MFA step-up (428) for changes of email, phone or password.
   await requireStepUp({ ...deps, limits: deps.mfaLimits ?? DEFAULT_MFA_LIMITS }, req.entrypoint, found, parsed.input, req.mode);
   // Hash before the transaction: argon2 must not hold a database connection.
