@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { useI18n } from "../i18n/index.tsx";
 import { ErrorBox } from "./states.tsx";
 
@@ -19,6 +19,7 @@ export function ConfirmDialog(props: {
 }) {
   const { t } = useI18n();
   const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
 
@@ -45,7 +46,7 @@ export function ConfirmDialog(props: {
   };
 
   return (
-    <dialog ref={ref} className="dialog" aria-labelledby="dialog-title" onClose={props.onClose}>
+    <dialog ref={ref} className="dialog" aria-labelledby={titleId} onClose={props.onClose}>
       <form
         method="dialog"
         onSubmit={(e) => {
@@ -53,7 +54,7 @@ export function ConfirmDialog(props: {
           void confirm();
         }}
       >
-        <h2 id="dialog-title">{props.title}</h2>
+        <h2 id={titleId}>{props.title}</h2>
         {props.children}
         {error !== undefined && <ErrorBox error={error} />}
         <div className="actions">

@@ -34,7 +34,7 @@ export function ErrorBox({ error, onRetry, title }: { error: unknown; onRetry?: 
   const e = describeError(t, error);
   return (
     <div className="alert error" role="alert">
-      <strong>{title ?? t("error.title")}</strong>
+      <strong>{title ?? (error instanceof ApiError && error.status === 409 ? t("error.conflictTitle") : t("error.title"))}</strong>
       <p>{e.message}</p>
       {e.items.length > 0 && (
         <ul>

@@ -33,7 +33,7 @@ export function FormPreview({ ep, formats }: { ep: Pick<Entrypoint, "fields" | "
                 </label>
               ),
             )}
-            <span className="preview-button">{t("ep.submit")}</span>
+            <span className="preview-button">{i < steps.length - 1 ? t("ep.continue") : t("ep.submit")}</span>
           </div>
         ))}
       </div>
