@@ -86,7 +86,7 @@ export function Audit() {
                   </td>
                   <td className="mono">{e.target}</td>
                   <td className="mono">{e.address || "—"}</td>
-                  <td className="mono small details">{Object.keys(e.details).length ? JSON.stringify(e.details) : "—"}</td>
+                  <td className="small details"><code className="mono">{Object.keys(e.details).length ? JSON.stringify(e.details) : "—"}</code></td>
                 </tr>
               ))}
             </tbody>
