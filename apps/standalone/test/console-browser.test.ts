@@ -154,4 +154,22 @@ describe("the console (headless Chromium)", () => {
     expect(problems).toEqual([]);
     await context.close();
   });
+
+  it("signing out revokes the tokens as the console's client and ends the hosted-login session", async () => {
+    const context = await signedInContext(browser, token);
+    const page = await context.newPage();
+    await page.goto(`${base}/console/apps`);
+    await page.getByRole("heading", { name: "Applications" }).waitFor();
+    const revoked: Record<string, string>[] = [];
+    page.on("request", (r) => new URL(r.url()).pathname === "/oauth2/revoke" && revoked.push(Object.fromEntries(new URLSearchParams(r.postData() ?? ""))));
+    const logout = page.waitForRequest((r) => new URL(r.url()).pathname === "/oauth2/logout");
+    await page.getByRole("button", { name: "Sign out" }).click();
+    const q = Object.fromEntries(new URL((await logout).url()).searchParams);
+    expect(q).toMatchObject({ client_id: "gatehouse-console", post_logout_redirect_uri: `${base}/console/callback` });
+    expect(revoked).toEqual([{ client_id: "gatehouse-console", token, token_type_hint: "access_token" }]);
+    await page.waitForURL((u) => u.pathname === "/oauth2/logout");
+    const stored = await page.evaluate((k) => [sessionStorage.getItem(k), JSON.parse(sessionStorage.getItem("gatehouse.console.pending") ?? "{}")], "gatehouse.console.session");
+    expect(stored).toEqual([null, { state: q.state, signedOut: true }]);
+    await context.close();
+  });
 });

@@ -30,7 +30,10 @@ export async function signedInContext(browser: Browser, accessToken: string, opt
   const context = await browser.newContext({ viewport: { width: opts.width ?? 1360, height: 900 }, locale: opts.locale ?? "en-US", acceptDownloads: true });
   await context.addInitScript(
     ([key, token]) => {
-      if (!sessionStorage.getItem(key)) sessionStorage.setItem(key, JSON.stringify({ accessToken: token, expiresAt: Date.now() + 3_600_000, scope: "admin" }));
+      // Once per tab: a sign-out in the test stays signed out.
+      if (sessionStorage.getItem("test.seeded")) return;
+      sessionStorage.setItem("test.seeded", "1");
+      sessionStorage.setItem(key, JSON.stringify({ accessToken: token, expiresAt: Date.now() + 3_600_000, scope: "admin" }));
     },
     [SESSION_KEY, accessToken] as const,
   );

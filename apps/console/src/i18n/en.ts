@@ -191,6 +191,7 @@ export const en = {
   "user.addresses": "Addresses",
   "user.assertions": "Accepted assertions",
   "user.nothing": "None.",
+  "user.updated": "Updated",
   "user.actions": "Actions",
   "user.lock": "Lock account",
   "user.unlock": "Unlock account",

@@ -66,7 +66,7 @@ export function UserView({ userId }: { userId: string }) {
                   <dd>{when(u.created)}</dd>
                 </div>
                 <div>
-                  <dt>{t("app.updated")}</dt>
+                  <dt>{t("user.updated")}</dt>
                   <dd>{when(u.updated)}</dd>
                 </div>
               </dl>
