@@ -66,6 +66,11 @@ describe("the console (headless Chromium)", () => {
     const page = await context.newPage();
     const problems = watchProblems(page);
     await page.goto(`${base}/console/apps`);
+    await page.getByRole("searchbox", { name: "Search applications" }).fill("no-such-application");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await page.getByText("No application matches this search.").waitFor();
+    expect(new URL(page.url()).searchParams.get("q")).toBe("no-such-application");
+    await shot(page, "applications-empty");
     await page.getByRole("searchbox", { name: "Search applications" }).fill("Console");
     await page.getByRole("button", { name: "Search", exact: true }).click();
     await page.getByRole("link", { name: "Console Shop" }).waitFor();
