@@ -1,31 +1,28 @@
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { admin, audit } from "./admin-flows.ts";
 import { PENDING_KEY, launchConsoleBrowser, shot, signedInContext, watchProblems } from "./console-page.ts";
-import { confirmedUser } from "./oauth-flow.ts";
 import { listeningStack } from "./rp-helpers.ts";
 import type { TestStack } from "./stack-helpers.ts";
-import { createApp, loginEnvelope, send, type FlowApp, type LoggedUser } from "./user-flows.ts";
+import { createApp, type FlowApp } from "./user-flows.ts";
 
 // The console end to end in Chromium against a real stack (PostgreSQL +
 // Redis, listening): the sign-in request it builds, then an operator's day:
-// find an application, reveal and rotate its password, add a catalog item,
-// lock a user and see login refused, read the audit log, switch to Spanish.
+// find an application, reveal and rotate its password, edit its settings and
+// entry points, add a catalog item, sign out. Users, legal assertions, the
+// audit log and Spanish: console-operations.test.ts.
 
 describe("the console (headless Chromium)", () => {
   let s: TestStack;
   let base: string;
   let app: FlowApp;
-  let user: LoggedUser;
   let token: string;
   let browser: Browser;
 
   beforeAll(async () => {
     ({ s, base } = await listeningStack());
     app = await createApp(s, "consoleshop", (b) => void (b.displayName = "Console Shop"));
-    user = await confirmedUser(s, app);
     token = await s.operatorToken("admin");
     browser = await launchConsoleBrowser();
   });

@@ -128,7 +128,7 @@ describe("the console's users, assertions and audit log (headless Chromium)", ()
     await page.getByRole("heading", { name: "Audit log" }).waitFor();
     await page.getByRole("combobox", { name: "Language" }).selectOption("es");
     await page.getByRole("heading", { name: "Registro de auditoría" }).waitFor();
-    expect(await page.evaluate(() => document.documentElement.lang)).toBe("es");
+    expect(await page.evaluate("document.documentElement.lang")).toBe("es");
     await page.getByRole("link", { name: "Aplicaciones" }).click();
     await page.getByRole("columnheader", { name: "Puntos de entrada" }).waitFor();
     await shot(page, "applications-es");

@@ -56,6 +56,6 @@ export function watchProblems(page: Page): string[] {
 
 export async function shot(page: Page, name: string): Promise<void> {
   // The sidebar is sticky: at the top it is drawn where it belongs in a full-page picture.
-  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.evaluate("window.scrollTo(0, 0)");
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 }
