@@ -4,7 +4,7 @@ import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["**/node_modules/**", "**/dist/**", "libs/proto/src/gen/**", "data/**", ".nx/**", "bench/results/**"] },
+  { ignores: ["**/node_modules/**", "**/dist/**", "**/dist.building-*/**", "libs/proto/src/gen/**", "data/**", ".nx/**", "bench/results/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from "react";
-import { getSession, subscribe } from "./auth/store.ts";
+import { getSession, sessionExpired, subscribe } from "./auth/store.ts";
+import { useI18n } from "./i18n/index.tsx";
 import { match, navigate, useLocation } from "./router.tsx";
 import { AppView } from "./screens/apps/AppView.tsx";
 import { AppsList } from "./screens/apps/AppsList.tsx";
@@ -14,10 +15,11 @@ import { CATALOG_KINDS, type CatalogKind } from "./api/types.ts";
 
 /** The console's screens by path (under /console). */
 export function App() {
+  const { t } = useI18n();
   const session = useSyncExternalStore(subscribe, getSession);
   const { path, params } = useLocation();
   if (path === "/callback") return <Callback />;
-  if (!session) return <SignIn returnTo={path === "/" ? "/apps" : path + (params.size ? `?${params}` : "")} />;
+  if (!session) return <SignIn notice={sessionExpired() ? t("signIn.expired") : undefined} returnTo={path === "/" ? "/apps" : path + (params.size ? `?${params}` : "")} />;
 
   let m: Record<string, string> | undefined;
   if (path === "/apps") return <AppsList />;

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Logger } from "@gatehouse/logging";
 
@@ -30,12 +30,26 @@ export function consoleStale(root = CONSOLE): boolean {
 /**
  * Builds the console when stale (a few seconds); a failed build is logged and
  * start goes on: /console then says how to build it. Skipped when the console's
- * sources are not there (an install without apps/console).
+ * sources are not there (an install without apps/console). The build goes to a
+ * directory of its own, then replaces dist/ at once: two processes starting
+ * together never serve a half-written build.
  */
 export function ensureConsoleBuilt(logger: Pick<Logger, "info" | "warn">, root = CONSOLE): void {
   if (!existsSync(join(root, "src")) || !consoleStale(root)) return;
   logger.info("building the console (apps/console, once; later starts reuse apps/console/dist)");
   const vite = join(dirname(root), "..", "node_modules", ".bin", "vite");
-  const run = spawnSync(existsSync(vite) ? vite : "vite", ["build", "--logLevel", "error"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-  if (run.status !== 0) logger.warn({ status: run.status, error: (run.stderr || run.error?.message || "").slice(0, 2000) }, "the console did not build: /console says how to build it (npm run build:console)");
+  const out = join(root, `dist.building-${process.pid}`);
+  const run = spawnSync(existsSync(vite) ? vite : "vite", ["build", "--logLevel", "error", "--outDir", out, "--emptyOutDir"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  if (run.status !== 0) {
+    rmSync(out, { recursive: true, force: true });
+    logger.warn({ status: run.status, error: (run.stderr || run.error?.message || "").slice(0, 2000) }, "the console did not build: /console says how to build it (npm run build:console)");
+    return;
+  }
+  try {
+    rmSync(join(root, "dist"), { recursive: true, force: true });
+    renameSync(out, join(root, "dist"));
+  } catch {
+    // Another process put its build there first: the same sources, keep it.
+    rmSync(out, { recursive: true, force: true });
+  }
 }

@@ -58,6 +58,21 @@ describe("the console (headless Chromium)", () => {
     await context.close();
   });
 
+  it("a token the server refuses ends the session: the sign-in screen says so and reopens the same screen after", async () => {
+    const context = await signedInContext(browser, "not-a-valid-token");
+    const page = await context.newPage();
+    await page.goto(`${base}/console/users?q=ana`);
+    await page.getByText("Your session ended. Sign in again to continue.").waitFor();
+    expect(await page.evaluate("sessionStorage.getItem('gatehouse.console.session')")).toBeNull();
+    await shot(page, "sign-in-expired");
+    const authorize = page.waitForRequest((r) => new URL(r.url()).pathname === "/oauth2/authorize");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await authorize;
+    const pending = JSON.parse((await page.evaluate(`sessionStorage.getItem(${JSON.stringify(PENDING_KEY)})`)) as string);
+    expect(pending.returnTo).toBe("/users?q=ana");
+    await context.close();
+  });
+
   it("finds an application, reveals its password after a confirmation, rotates it (the old one stops at once)", async () => {
     const context = await signedInContext(browser, token);
     const page = await context.newPage();

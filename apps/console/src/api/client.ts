@@ -53,7 +53,7 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
     throw new ApiError(0, "network", "");
   }
   if (res.status === 401) {
-    setSession(undefined);
+    setSession(undefined, { expired: true });
     throw await errorOf(res);
   }
   if (!res.ok) throw await errorOf(res);

@@ -7,6 +7,10 @@ import { clearSession, loadSession, saveSession, type Session } from "./session.
 const listeners = new Set<() => void>();
 let current: Session | undefined = loadSession();
 let refreshing: Promise<Session | undefined> | undefined;
+let expired = false;
+
+/** True when the server ended the session (a refused token or refresh), for the sign-in screen to say so. */
+export const sessionExpired = () => expired;
 
 export const getSession = () => current;
 
@@ -15,8 +19,9 @@ export function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-export function setSession(s: Session | undefined): void {
+export function setSession(s: Session | undefined, opts: { expired?: boolean } = {}): void {
   current = s;
+  expired = Boolean(opts.expired);
   if (s) saveSession(s);
   else clearSession();
   for (const l of listeners) l();
@@ -26,14 +31,14 @@ export function setSession(s: Session | undefined): void {
 export function refreshSession(): Promise<Session | undefined> {
   const s = current;
   if (!s?.refreshToken) {
-    setSession(undefined);
+    setSession(undefined, { expired: true });
     return Promise.resolve(undefined);
   }
   refreshing ??= discover()
     .then((meta) => refresh(meta, s))
     .then(
       (next) => (setSession(next), next),
-      () => (setSession(undefined), undefined),
+      () => (setSession(undefined, { expired: true }), undefined),
     )
     .finally(() => (refreshing = undefined));
   return refreshing;
