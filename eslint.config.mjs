@@ -1,9 +1,10 @@
 import js from "@eslint/js";
 import nx from "@nx/eslint-plugin";
+import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["**/node_modules/**", "**/dist/**", "libs/proto/src/gen/**", "data/**", ".nx/**", "bench/results/**"] },
+  { ignores: ["**/node_modules/**", "**/dist/**", "**/dist.building-*/**", "libs/proto/src/gen/**", "data/**", ".nx/**", "bench/results/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -29,6 +30,15 @@ export default tseslint.config(
           ],
         },
       ],
+    },
+  },
+  {
+    // The console (a browser app): React's rules of hooks; node's no-TS-runtime-syntax rule does not apply (Vite compiles it).
+    files: ["apps/console/src/**/*.{ts,tsx}"],
+    plugins: { "react-hooks": reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },
   },
 );

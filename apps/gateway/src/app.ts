@@ -3,6 +3,7 @@ import Fastify, { LogController, type FastifyInstance } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { sanitizeRequestId, withRequestId, type Logger } from "@gatehouse/logging";
 import type { GatewayDeps } from "./deps.ts";
+import { consoleRoutes } from "./plugins/console.ts";
 import { edge, edgeServerOptions } from "./plugins/edge/index.ts";
 import { errorHandling } from "./plugins/errors.ts";
 import { openapi } from "./plugins/openapi.ts";
@@ -56,5 +57,7 @@ export async function createGateway(deps: GatewayDeps, logger: Logger): Promise<
   await app.register(termsRoutes, deps);
   await app.register(activateRoutes, deps);
   await app.register(oauthRoutes, deps);
+  const c = deps.config;
+  await app.register(consoleRoutes, { dir: deps.consoleDir, origins: [c.publicBaseUrl, c.publicGraphUrl, c.publicAuthUrl] });
   return app as unknown as FastifyInstance;
 }

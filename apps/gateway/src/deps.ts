@@ -42,6 +42,8 @@ export interface GatewayDeps {
   onApplicationChanged?: (listener: (clientId: string) => void) => Promise<() => Promise<void>>;
   /** Verifies the auth service's access tokens (APP_TOKEN, ACCESS_TOKEN) at the edge. */
   verifyAccessToken?: AccessTokenVerifier;
+  /** The console's static build (apps/console/dist); /console says how to build it when it is missing. */
+  consoleDir?: string;
   config: Pick<Config, "publicBaseUrl" | "publicGraphUrl" | "publicAuthUrl" | "bodyLimitBytes"> & Partial<Pick<Config, "requestTimeoutSeconds" | "trustedProxies">>;
   /** Whether the stores and services behind the gateway answer (for /readyz). */
   ready: () => Promise<boolean>;

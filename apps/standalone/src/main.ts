@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from "@gatehouse/config";
 import { DataDirLockedError } from "@gatehouse/db";
 import { createLogger } from "@gatehouse/logging";
+import { ensureConsoleBuilt } from "./console-build.ts";
 import { onShutdown } from "./shutdown.ts";
 import { buildStack } from "./stack.ts";
 import { firstStartLine, isFirstStart, readyLine } from "./startup-notes.ts";
@@ -11,6 +12,7 @@ try {
   const config = loadConfig();
   const logger = createLogger("gatehouse", config.logLevel);
   const firstStart = isFirstStart(config);
+  ensureConsoleBuilt(logger);
   const stack = await buildStack(config, logger);
   await stack.app.listen({ port: config.port, host: config.host });
   if (firstStart) logger.info({ dataDir: config.dataDir }, firstStartLine(config));

@@ -8,6 +8,7 @@ import { AssertionsService, AuthService, RedirectOriginsService, RegistryAdminSe
 import { createRegistry } from "@gatehouse/registry";
 import { callerInterceptors, directTransport, InternalTokens } from "@gatehouse/rpc";
 import { bootstrapOperator } from "./bootstrap.ts";
+import { CONSOLE_DIST } from "./console-build.ts";
 import { closeStores, migrateAll, openStores, type Stores } from "./stores.ts";
 import { wireUsers } from "./users-wiring.ts";
 import { accessTokenVerifier, authSettings, forgetChangedClients, kvApplicationChanges, kvRegistryNotify, serverInterceptors } from "./wiring.ts";
@@ -97,6 +98,7 @@ export async function buildStack(config: Config, logger: Logger = createLogger("
       usersAdmin: users.adminClientAs("gateway"),
       verifyAccessToken: verify,
       hostedLoginKey: keys.mac("hosted-login"),
+      consoleDir: CONSOLE_DIST,
       config,
       ready: async () => (await registryMod.ready()) && (await authMod.ready()) && (await users.ready()),
     },

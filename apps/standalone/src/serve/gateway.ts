@@ -6,6 +6,7 @@ import type { Logger } from "@gatehouse/logging";
 import { AssertionsService, AuthService, MfaService, RedirectOriginsService, RegistryAdminService, RegistryService, UsersAdminService, UsersService } from "@gatehouse/proto";
 import { callerInterceptors, httpTransport, InternalTokens } from "@gatehouse/rpc";
 import { loadKeyRing } from "@gatehouse/secrets";
+import { CONSOLE_DIST } from "../console-build.ts";
 import { accessTokenVerifier, kvApplicationChanges } from "../wiring.ts";
 
 /**
@@ -38,6 +39,7 @@ export async function serveGateway(config: Config, logger: Logger): Promise<() =
       usersAdmin: createClient(UsersAdminService, httpTransport(urls.users, caller)),
       verifyAccessToken: accessTokenVerifier(config, kv, () => auth),
       hostedLoginKey: keys.mac("hosted-login"),
+      consoleDir: CONSOLE_DIST,
       config,
       ready: async () => (await Promise.all([urls.registry, urls.auth, urls.users].map(probe))).every(Boolean),
     },

@@ -1,0 +1,111 @@
+// The admin API's JSON (contract sections 3, 5 and 6), as the console reads it.
+
+export interface Page<T> {
+  items: T[];
+  next?: string;
+}
+
+export interface Person {
+  objectType: "person";
+  schemaOrg: { email: { value: string }; mobile?: { value: string } };
+}
+
+export interface FieldConfig {
+  objectType: "fieldConfig";
+  type: "id" | "field";
+  key: string;
+  main?: boolean;
+  mandatory?: boolean;
+  requiresConfirmation?: boolean;
+  requiresVerification?: boolean;
+  useForValidation?: boolean;
+  step?: number;
+}
+
+export interface TypologyRef {
+  objectType: "typology";
+  id?: string;
+}
+
+export interface Entrypoint {
+  id?: string;
+  objectType: "entrypoint";
+  displayName: string;
+  key?: string;
+  assisted?: boolean;
+  passwordless?: boolean;
+  fields: FieldConfig[];
+  typology: { register: TypologyRef; work: TypologyRef };
+}
+
+export interface Application {
+  id: string;
+  objectType: "application";
+  key?: string;
+  displayName: string;
+  url: string;
+  contact: { support: Person; projectManager: Person; productOwner: Person };
+  redirectUris: string[];
+  organizationSchemaOrg: { identifier: string; brand?: string };
+  schemaOrg?: { applicationCategory?: string };
+  entrypoints: Entrypoint[];
+  created: string;
+  updated: string;
+  whitelist: string[];
+  defaultCallback: string;
+  mfa: string;
+}
+
+export const CATALOG_KINDS = ["organizations", "brands", "properties", "fields", "typologies"] as const;
+export type CatalogKind = (typeof CATALOG_KINDS)[number];
+export const FIELD_FORMATS = ["text", "date", "email", "phone", "number", "boolean"] as const;
+
+export interface CatalogItem {
+  key: string;
+  displayName: string;
+  format?: string;
+}
+
+export interface Assertion {
+  key: string;
+  displayName: Record<string, string>;
+  type: string;
+  typology: string;
+  property: string;
+  mandatory: boolean;
+  version: string;
+  published: string;
+  versions?: Assertion[];
+}
+
+export interface UserId {
+  value: string;
+  confirmed?: boolean;
+  pending?: { value: string; requested?: string };
+}
+
+export interface User {
+  id: number | string;
+  pulse_id: string;
+  ids: Record<string, UserId>;
+  datas: Record<string, { value: unknown }>;
+  addresses: Record<string, Record<string, string>>;
+  assertions: Record<string, { value: boolean; version?: string; accepted?: string }>;
+  created?: string;
+  updated?: string;
+  status: "active" | "locked";
+  lastLogin: string | null;
+  locked?: string;
+  sessions?: number;
+  mfa: boolean;
+}
+
+export interface AuditItem {
+  id: string;
+  time: string;
+  actor: string;
+  action: string;
+  target: string;
+  address: string;
+  details: Record<string, unknown>;
+}

@@ -1,0 +1,111 @@
+import { useState } from "react";
+import { api } from "../../api/client.ts";
+import type { Entrypoint, FieldConfig } from "../../api/types.ts";
+import { useI18n } from "../../i18n/index.tsx";
+import { Checkbox, Select, TextField } from "../../ui/fields.tsx";
+import { ErrorBox } from "../../ui/states.tsx";
+import type { Catalogs } from "./Entrypoints.tsx";
+import { FieldRow } from "./FieldRow.tsx";
+import { FormPreview } from "./FormPreview.tsx";
+
+const NEW: Entrypoint = {
+  objectType: "entrypoint",
+  displayName: "",
+  fields: [{ objectType: "fieldConfig", type: "id", key: "email", main: true, mandatory: true, requiresConfirmation: true }],
+  typology: { register: { objectType: "typology" }, work: { objectType: "typology" } },
+};
+
+/** The typology as the API takes it: an empty id is left out (its default applies). */
+const typologyRef = (id?: string) => (id ? { objectType: "typology" as const, id } : { objectType: "typology" as const });
+
+/** Adds (POST) or edits (PATCH) an entry point, with the form it becomes beside it, live. */
+export function EntrypointEditor(props: { clientId: string; initial?: Entrypoint; catalogs: Catalogs; onSaved: () => void; onCancel: () => void }) {
+  const { t } = useI18n();
+  const [ep, setEp] = useState<Entrypoint>(props.initial ?? NEW);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const setFields = (fields: FieldConfig[]) => setEp({ ...ep, fields });
+  const move = (i: number, d: -1 | 1) => {
+    const f = [...ep.fields];
+    [f[i], f[i + d]] = [f[i + d]!, f[i]!];
+    setFields(f);
+  };
+
+  const submit = async () => {
+    const typology = { register: typologyRef(ep.typology.register.id), work: typologyRef(ep.typology.work.id) };
+    const common = { displayName: ep.displayName, assisted: Boolean(ep.assisted), passwordless: Boolean(ep.passwordless), fields: ep.fields, typology };
+    const base = `/apps/${encodeURIComponent(props.clientId)}/entrypoints`;
+    setBusy(true);
+    setError(undefined);
+    try {
+      if (props.initial?.id) await api("PATCH", `${base}/${encodeURIComponent(props.initial.id)}`, common);
+      else await api("POST", base, { objectType: "entrypoint", ...(ep.key ? { key: ep.key } : {}), ...common });
+      props.onSaved();
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const typologies = props.catalogs.typologies;
+  const typologySelect = (which: "register" | "work", label: string) => (
+    <Select label={label} hint={t("ep.typologyHint")} value={ep.typology[which].id ?? ""} onChange={(e) => setEp({ ...ep, typology: { ...ep.typology, [which]: typologyRef(e.target.value) } })}>
+      <option value="">—</option>
+      {typologies.map((ty) => (
+        <option key={ty.key} value={ty.key}>
+          {ty.displayName} ({ty.key})
+        </option>
+      ))}
+    </Select>
+  );
+
+  return (
+    <form
+      className="form ep-editor"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      {error !== undefined && <ErrorBox error={error} />}
+      <div className="grid ep-grid">
+        <div>
+          <TextField label={t("ep.displayName")} value={ep.displayName} onChange={(e) => setEp({ ...ep, displayName: e.target.value })} required />
+          {!props.initial && <TextField label={t("ep.key")} hint={t("ep.keyHint")} value={ep.key ?? ""} onChange={(e) => setEp({ ...ep, key: e.target.value })} className="mono" />}
+          <div className="row">
+            {typologySelect("register", t("ep.typologyRegister"))}
+            {typologySelect("work", t("ep.typologyWork"))}
+          </div>
+          <Checkbox label={t("ep.assisted")} checked={Boolean(ep.assisted)} onChange={(e) => setEp({ ...ep, assisted: e.target.checked })} />
+          <Checkbox label={t("ep.passwordless")} checked={Boolean(ep.passwordless)} onChange={(e) => setEp({ ...ep, passwordless: e.target.checked })} />
+          <h4>{t("ep.fields")}</h4>
+          {ep.fields.map((f, i) => (
+            <FieldRow
+              key={i}
+              field={f}
+              index={i}
+              count={ep.fields.length}
+              catalogs={props.catalogs}
+              onChange={(nf) => setFields(ep.fields.map((x, j) => (j === i ? nf : x)))}
+              onMove={(d) => move(i, d)}
+              onRemove={() => setFields(ep.fields.filter((_, j) => j !== i))}
+            />
+          ))}
+          <button type="button" className="button" onClick={() => setFields([...ep.fields, { objectType: "fieldConfig", type: "field", key: props.catalogs.fields[0]?.key ?? "name", mandatory: true }])}>
+            + {t("ep.addField")}
+          </button>
+        </div>
+        <FormPreview ep={ep} formats={props.catalogs.formats} />
+      </div>
+      <div className="actions">
+        <button type="button" className="button" onClick={props.onCancel}>
+          {t("common.cancel")}
+        </button>
+        <button type="submit" className="button primary" disabled={busy}>
+          {busy ? t("common.saving") : t("common.save")}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,64 @@
+import { useState } from "react";
+import { api } from "../../api/client.ts";
+import { FIELD_FORMATS, type CatalogItem, type CatalogKind } from "../../api/types.ts";
+import { useI18n } from "../../i18n/index.tsx";
+import { Select, TextField } from "../../ui/fields.tsx";
+import { ErrorBox } from "../../ui/states.tsx";
+
+/** Adds a catalog item (POST) or changes its display name and format (PATCH). */
+export function CatalogItemForm({ kind, item, onSaved, onCancel }: { kind: CatalogKind; item?: CatalogItem; onSaved: (i: CatalogItem) => void; onCancel: () => void }) {
+  const { t } = useI18n();
+  const [f, setF] = useState({ key: item?.key ?? "", displayName: item?.displayName ?? "", format: item?.format ?? "text" });
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const withFormat = kind === "fields";
+
+  const submit = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const body = { displayName: f.displayName, ...(withFormat ? { format: f.format } : {}) };
+      const saved = item
+        ? await api<CatalogItem>("PATCH", `/catalogs/${kind}/${encodeURIComponent(item.key)}`, body)
+        : await api<CatalogItem>("POST", `/catalogs/${kind}`, { key: f.key, ...body });
+      onSaved(saved);
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form
+      className="form inline-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+    >
+      {error !== undefined && <ErrorBox error={error} />}
+      <div className="row">
+        {!item && <TextField label={t("catalogs.key")} value={f.key} onChange={(e) => setF({ ...f, key: e.target.value })} required className="mono" autoFocus />}
+        <TextField label={t("catalogs.displayName")} value={f.displayName} onChange={(e) => setF({ ...f, displayName: e.target.value })} required autoFocus={Boolean(item)} />
+        {withFormat && (
+          <Select label={t("catalogs.format")} value={f.format} onChange={(e) => setF({ ...f, format: e.target.value })}>
+            {FIELD_FORMATS.map((x) => (
+              <option key={x} value={x}>
+                {x}
+              </option>
+            ))}
+          </Select>
+        )}
+      </div>
+      <div className="actions">
+        <button type="button" className="button" onClick={onCancel}>
+          {t("common.cancel")}
+        </button>
+        <button type="submit" className="button primary" disabled={busy}>
+          {busy ? t("common.saving") : t("common.save")}
+        </button>
+      </div>
+    </form>
+  );
+}
