@@ -8,6 +8,7 @@ import { AssertionsService, AuthService, RedirectOriginsService, RegistryAdminSe
 import { createRegistry } from "@gatehouse/registry";
 import { callerInterceptors, directTransport, InternalTokens } from "@gatehouse/rpc";
 import { bootstrapOperator } from "./bootstrap.ts";
+import { bootstrapOperatorPerson, ensureConsoleClient } from "./console-bootstrap.ts";
 import { closeStores, migrateAll, openStores, type Stores } from "./stores.ts";
 import { wireUsers } from "./users-wiring.ts";
 import { accessTokenVerifier, authSettings, forgetChangedClients, kvApplicationChanges, kvRegistryNotify, serverInterceptors } from "./wiring.ts";
@@ -71,6 +72,7 @@ export async function buildStack(config: Config, logger: Logger = createLogger("
   const registry = registryAs("gateway");
   const auth = authAs("gateway");
   if (config.bootstrapOperator) await bootstrapOperator(registryAs("bootstrap"), config.bootstrapOperator, logger);
+  await ensureConsoleClient(registryAs("bootstrap"), config, logger);
   const users = await wireUsers({
     config,
     stores,
@@ -83,6 +85,7 @@ export async function buildStack(config: Config, logger: Logger = createLogger("
     verify,
     hostWorker: true,
   });
+  await bootstrapOperatorPerson(users.adminClientAs("bootstrap"), config, logger);
 
   const app = await createGateway(
     {
