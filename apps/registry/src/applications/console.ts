@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import { create, toJson } from "@bufbuild/protobuf";
 import type { AuditContext } from "@gatehouse/admin";
 import type { Db, Queryable } from "@gatehouse/db";
@@ -29,6 +30,11 @@ function consoleEntrypoint(): Entrypoint {
   return ep;
 }
 
+const person = (email: string, mobile?: string) => ({
+  objectType: "person",
+  schemaOrg: { email: { value: email }, ...(mobile ? { mobile: { value: mobile } } : {}) },
+});
+
 function consoleApplication(redirectUri: string): Application {
   return create(ApplicationSchema, {
     id: CONSOLE_APPLICATION_ID,
@@ -37,12 +43,19 @@ function consoleApplication(redirectUri: string): Application {
     // Where the activation page's "continue" link goes: the console itself.
     url: redirectUri.replace(/\/callback$/, ""),
     redirectUris: [redirectUri],
+    // Placeholders under the reserved .invalid domain (RFC 2606): operators set real contacts with PATCH /admin/v1/apps/gatehouse.
+    contact: {
+      support: person("operators@gatehouse.invalid", "+10000000000"),
+      projectManager: person("operators@gatehouse.invalid"),
+      productOwner: person("operators@gatehouse.invalid"),
+    },
     organizationSchemaOrg: { identifier: "default" },
     entrypoints: [consoleEntrypoint()],
   });
 }
 
-const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+// jsonb keeps its own key order: compare values, not texts.
+const sameJson = (a: unknown, b: unknown) => isDeepStrictEqual(a, b);
 
 /** Brings an existing console application to the wanted redirect URI, policy and entry point; whether anything changed. */
 async function reconcile(q: Queryable, app: Application): Promise<boolean> {
