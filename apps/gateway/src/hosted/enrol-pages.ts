@@ -34,7 +34,8 @@ interface EnrolSecret {
 
 function renderEnrol(v: HostedView, mfaToken: string, enrolment: EnrolSecret, qrSvg: string, error?: string): FastifyReply {
   const e = ENROL_TEXTS[v.lang];
-  const field: FormField = { ...codeField(v.lang, e.codeHint), label: e.codeLabel, autofocus: true, ...(error ? { error } : {}) };
+  // A wrong code: the alert says it once, the input is marked and described by it.
+  const field: FormField = { ...codeField(v.lang, e.codeHint), label: e.codeLabel, autofocus: true, ...(error ? { alerted: true } : {}) };
   const html = renderPage("enrol", {
     lang: v.lang,
     appName: appNameOf(v),
