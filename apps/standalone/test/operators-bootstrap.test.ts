@@ -7,7 +7,7 @@ import { ConfigError, loadConfig } from "@gatehouse/config";
 import { freshDatabase, redisTestUrl, uniquePrefix } from "@gatehouse/testing";
 import { OPERATOR_PASSWORD, signIn } from "./operator-flows.ts";
 import { startTestStack, type TestStack } from "./stack-helpers.ts";
-import { createApp, loggedUser } from "./user-flows.ts";
+import { createApp, loggedUser, loginEnvelope, send } from "./user-flows.ts";
 
 // BOOTSTRAP_OPERATOR_EMAIL + BOOTSTRAP_OPERATOR_PASSWORD and the console's
 // client at start (contract section 6): replicas starting together create
@@ -55,6 +55,12 @@ describe("operators and the console's client at start", () => {
     const first = await signIn(a!, email);
     expect(first.after.statusCode).toBe(200);
     expect(first.after.body).toContain('name="totp_secret"');
+
+    // MFA is always required of operators: at an application whose policy is off, the JSON login answers 428 to enrol.
+    const shop = await createApp(a!, `shop${Date.now().toString(36)}`);
+    const login = await send(a!, "POST", "/activityid/v1/user/access", shop.token, shop.entrypoint, loginEnvelope(shop, email, OPERATOR_PASSWORD));
+    expect(login.statusCode).toBe(428);
+    expect(login.json().content.mfa).toMatchObject({ methods: ["totp"], enroll: true });
 
     for (const s of replicas) await s.close();
     stacks.length = 0;

@@ -26,8 +26,7 @@ export interface UserRecord {
   lockedAt: Date | null;
   /** Registered through an assisted entry point and not activated yet (every login is 412). */
   awaitingActivation: boolean;
-  /** An operator person (role 'operator', migration 008): console sign-in, TOTP always. */
-  operator: boolean;
+  operator: boolean; // role 'operator' (migration 008): console sign-in, TOTP always
 }
 
 export interface NewUser {
