@@ -8,6 +8,7 @@ export const registryPolicy: ScopePolicy = {
   authenticateClient: [INTERNAL_SCOPE],
   revealClientSecret: ADMIN_READ_SCOPES,
   ensureOperatorClient: [INTERNAL_SCOPE],
+  ensureConsoleApplication: [INTERNAL_SCOPE],
   listCatalog: [APPS_READ_SCOPE, APPS_WRITE_SCOPE, ...ADMIN_READ_SCOPES, INTERNAL_SCOPE],
   updateApplicationSettings: ADMIN_WRITE_SCOPES,
 };

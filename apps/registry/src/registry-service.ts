@@ -4,7 +4,9 @@ import type { Db } from "@gatehouse/db";
 import { validationError } from "@gatehouse/errors";
 import type { Logger } from "@gatehouse/logging";
 import { ApplicationSchema, ClientKind, RegistryService } from "@gatehouse/proto";
+import { CONSOLE_APPLICATION_ID, CONSOLE_CLIENT_ID } from "@gatehouse/rpc";
 import { auditContext } from "@gatehouse/admin";
+import { ensureConsoleApplication } from "./applications/console.ts";
 import { createApplication } from "./applications/create.ts";
 import { getApplication, getEntrypoint } from "./applications/read.ts";
 import { updateApplicationSettings } from "./applications/settings.ts";
@@ -100,6 +102,15 @@ export function createRegistryService(deps: RegistryServiceDeps): ServiceImpl<ty
       deps.logger.info({ clientId: req.clientId, actor: who.actor }, "application settings updated");
       deps.notify?.("application", req.clientId);
       return { settings };
+    },
+
+    async ensureConsoleApplication(req, ctx) {
+      const done = await ensureConsoleApplication(deps, req.redirectUri, auditContext(ctx));
+      if (done.created || done.updated) {
+        deps.logger.info({ clientId: CONSOLE_APPLICATION_ID, redirectUri: req.redirectUri, created: done.created }, "console application written");
+        deps.notify?.("application", CONSOLE_APPLICATION_ID);
+      }
+      return { clientId: CONSOLE_APPLICATION_ID, entrypointId: CONSOLE_CLIENT_ID, ...done };
     },
 
     async listCatalog(req) {

@@ -9,6 +9,7 @@ import { createRegistry } from "@gatehouse/registry";
 import { callerInterceptors, directTransport, InternalTokens } from "@gatehouse/rpc";
 import { bootstrapOperator } from "./bootstrap.ts";
 import { CONSOLE_DIST } from "./console-build.ts";
+import { bootstrapOperatorPerson, ensureConsoleClient } from "./console-bootstrap.ts";
 import { closeStores, migrateAll, openStores, type Stores } from "./stores.ts";
 import { wireUsers } from "./users-wiring.ts";
 import { accessTokenVerifier, authSettings, forgetChangedClients, kvApplicationChanges, kvRegistryNotify, serverInterceptors } from "./wiring.ts";
@@ -72,6 +73,7 @@ export async function buildStack(config: Config, logger: Logger = createLogger("
   const registry = registryAs("gateway");
   const auth = authAs("gateway");
   if (config.bootstrapOperator) await bootstrapOperator(registryAs("bootstrap"), config.bootstrapOperator, logger);
+  await ensureConsoleClient(registryAs("bootstrap"), config, logger);
   const users = await wireUsers({
     config,
     stores,
@@ -84,6 +86,7 @@ export async function buildStack(config: Config, logger: Logger = createLogger("
     verify,
     hostWorker: true,
   });
+  await bootstrapOperatorPerson(users.adminClientAs("bootstrap"), config, logger);
 
   const app = await createGateway(
     {

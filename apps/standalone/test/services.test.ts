@@ -52,6 +52,8 @@ beforeAll(async () => {
     DATA_DIR: dataDir,
     BOOTSTRAP_OPERATOR_CLIENT_ID: OPERATOR.id,
     BOOTSTRAP_OPERATOR_CLIENT_SECRET: OPERATOR.secret,
+    BOOTSTRAP_OPERATOR_EMAIL: "root@example.com",
+    BOOTSTRAP_OPERATOR_PASSWORD: "operator passphrase 42",
     LOG_LEVEL: "warn",
   });
   await waitReady(`${gw}/readyz`, child, 90_000);
@@ -103,6 +105,31 @@ describe("start:services", () => {
     const app = await createAppWithToken(gw, "admin");
     await expectAdminJourney(gw, dataDir, app, { sharedState: true });
   }, 60_000);
+
+  it("ensures the console's client (registry process) and the bootstrap operator (users process): the first sign-in asks for TOTP enrolment", async () => {
+    const q = new URLSearchParams({
+      client_id: "gatehouse-console",
+      redirect_uri: `${gw}/console/callback`,
+      response_type: "code",
+      scope: "openid admin",
+      code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+      code_challenge_method: "S256",
+      state: "s1",
+    });
+    const page = await fetch(`${gw}/oauth2/authorize?${q}`);
+    expect(page.status).toBe(200);
+    const body = await page.text();
+    const formToken = /name="form_token" value="([^"]+)"/.exec(body)![1]!;
+    const cookie = page.headers.get("set-cookie")!.split(";")[0]!;
+    const after = await fetch(`${gw}/oauth2/authorize`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie, origin: gw },
+      body: new URLSearchParams({ form_token: formToken, email: "root@example.com", password: "operator passphrase 42" }),
+      redirect: "manual",
+    });
+    expect(after.status).toBe(200);
+    expect(await after.text()).toMatch(/name="totp_secret" value="[A-Z2-7]{32}"/);
+  });
 
   it("answers CheckDelivery only to internal callers", async () => {
     const url = `${usersUrl}/gatehouse.users.v1.ConfirmationDeliveryService/CheckDelivery`;

@@ -34,8 +34,11 @@ export type AssertionCatalog = (typologies: string[]) => Promise<PendingAssertio
 export interface LoginGrants {
   /** Opens a login session of the user at the application: an access token and a new refresh family. */
   openSession(userId: string, clientId: string): Promise<Session>;
-  /** The single-use code of a hosted login, bound to the authorization request, the user and when they authenticated. */
-  issueCode(request: AuthorizationRequest, userId: string, authTime: Date): Promise<AuthorizationCode>;
+  /**
+   * The single-use code of a hosted login, bound to the authorization request, the user and when they
+   * authenticated; an operator person's console sign-in names their email (the tokens' `email` claim).
+   */
+  issueCode(request: AuthorizationRequest, userId: string, authTime: Date, operatorEmail?: string): Promise<AuthorizationCode>;
 }
 
 /** A live login session of a user, as the auth service reports it (no token or id). */

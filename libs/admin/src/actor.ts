@@ -26,12 +26,27 @@ export function clientAddress(value: string | null | undefined): string {
   return v.length <= 64 && isIP(v) ? v : "";
 }
 
-/** The audit context of an RPC: its actor and the client address it carries. */
+/**
+ * The email of an operator person: the signed `email` claim that the auth
+ * service writes only into console sessions' access tokens. Never read from
+ * a header or a client's own token.
+ */
+export function actorEmailOf(p: Principal | undefined): string | undefined {
+  if (!p || p.internal || p.subject === p.clientId) return undefined;
+  const email = p.claims.email;
+  return typeof email === "string" && email.length > 0 && email.length <= 254 ? email : undefined;
+}
+
+/** The audit context of an RPC: its actor (with an operator person's email) and the client address it carries. */
 export interface AuditContext {
   actor: string;
   address: string;
+  /** The operator person's email: recorded as `details.actorEmail`. */
+  actorEmail?: string;
 }
 
 export function auditContext(ctx: HandlerContext): AuditContext {
-  return { actor: actorOf(ctx.values.get(kPrincipal)), address: clientAddress(ctx.requestHeader.get(CLIENT_ADDRESS_HEADER)) };
+  const principal = ctx.values.get(kPrincipal);
+  const email = actorEmailOf(principal);
+  return { actor: actorOf(principal), address: clientAddress(ctx.requestHeader.get(CLIENT_ADDRESS_HEADER)), ...(email ? { actorEmail: email } : {}) };
 }

@@ -12,10 +12,12 @@ export interface AuditRecord {
   address?: string;
   /** Facts of the action; never secrets, hashes or a user's personal data. */
   details?: Record<string, unknown>;
+  /** An operator person's email (AuditContext): kept in `details.actorEmail`, beside the actor's id. */
+  actorEmail?: string;
 }
 
 /** A stored entry. Times are microseconds since the epoch (exact, as PostgreSQL keeps them). */
-export interface AuditRow extends Required<AuditRecord> {
+export interface AuditRow extends Required<Omit<AuditRecord, "actorEmail">> {
   id: bigint;
   timeUs: bigint;
 }
@@ -55,7 +57,7 @@ export function auditLog(q: Queryable, table: string) {
         r.action,
         r.target,
         r.address ?? "",
-        JSON.stringify(r.details ?? {}),
+        JSON.stringify(r.actorEmail ? { ...r.details, actorEmail: r.actorEmail } : (r.details ?? {})),
       ]);
     },
 

@@ -19,6 +19,8 @@ export interface Config {
   publicGraphUrl: string;
   publicAuthUrl: string;
   bootstrapOperator: { clientId: string; clientSecret: string } | undefined;
+  /** BOOTSTRAP_OPERATOR_EMAIL + BOOTSTRAP_OPERATOR_PASSWORD: the first operator person, created at start when absent. */
+  bootstrapOperatorPerson: { email: string; password: string } | undefined;
   accessTokenTtlSeconds: number;
   /**
    * Failed logins allowed in each window (contract sections 5 and 10): per
@@ -113,6 +115,18 @@ function trustedProxies(env: Env): string[] {
   return list;
 }
 
+/** BOOTSTRAP_OPERATOR_EMAIL and BOOTSTRAP_OPERATOR_PASSWORD, both or neither; the users' password policy (8 to 128 characters). */
+function operatorPerson(env: Env): Config["bootstrapOperatorPerson"] {
+  const email = env.BOOTSTRAP_OPERATOR_EMAIL?.trim();
+  const password = env.BOOTSTRAP_OPERATOR_PASSWORD;
+  if (Boolean(email) !== Boolean(password)) throw new ConfigError("BOOTSTRAP_OPERATOR_EMAIL and BOOTSTRAP_OPERATOR_PASSWORD go together");
+  if (!email || !password) return undefined;
+  if (email.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new ConfigError(`BOOTSTRAP_OPERATOR_EMAIL must be an email address, got "${email}"`);
+  const length = [...password].length;
+  if (length < 8 || length > 128) throw new ConfigError("BOOTSTRAP_OPERATOR_PASSWORD must be 8 to 128 characters (the password policy)");
+  return { email, password };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, "PORT", 8080, 0, 65535);
   const publicUrl = stripSlash(url(env, "PUBLIC_URL", `http://localhost:${port}`, ["http:", "https:"])!);
@@ -127,6 +141,7 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError("BOOTSTRAP_OPERATOR_CLIENT_ID must be 3-64 characters of A-Z a-z 0-9 . _ -");
   }
   if (opSecret && opSecret.length < 16) throw new ConfigError("BOOTSTRAP_OPERATOR_CLIENT_SECRET must be 16 characters or more");
+  const person = operatorPerson(env);
   const registryPort = int(env, "REGISTRY_PORT", 8081, 0, 65535);
   const authPort = int(env, "AUTH_PORT", 8082, 0, 65535);
   const usersPort = int(env, "USERS_PORT", 8083, 0, 65535);
@@ -145,6 +160,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicGraphUrl: stripSlash(url(env, "PUBLIC_GRAPH_URL", publicUrl, ["http:", "https:"])!),
     publicAuthUrl: stripSlash(url(env, "PUBLIC_AUTH_URL", publicUrl, ["http:", "https:"])!),
     bootstrapOperator: opId && opSecret ? { clientId: opId, clientSecret: opSecret } : undefined,
+    bootstrapOperatorPerson: person,
     accessTokenTtlSeconds: int(env, "ACCESS_TOKEN_TTL", 3600, 60, 86_400),
     authorizationCodeTtlSeconds: int(env, "AUTHORIZATION_CODE_TTL", 60, 60, 600),
     loginLimits: {

@@ -45,6 +45,8 @@ export const errorTable = {
   CONSTRAINT_VIOLATION: def(Code.OutOfRange, 416, "Some fields do not meet the required rules.", "Algunos campos no cumplen las reglas exigidas."),
   USER_NOT_FOUND: def(Code.NotFound, 404, "The user does not exist.", "El usuario no existe."),
   // Admin API (issue 12).
+  // Operator persons (issue 12): only they sign in to the console and get the admin scopes.
+  NOT_AN_OPERATOR: def(Code.PermissionDenied, 403, "This account is not an operator of Gatehouse.", "Esta cuenta no es de un operador de Gatehouse."),
   ACCOUNT_LOCKED: def(Code.PermissionDenied, 403, "This account is locked; contact support.", "Esta cuenta está bloqueada; contacte con soporte."),
   CATALOG_ENTRY_NOT_FOUND: def(Code.NotFound, 404, "The catalog entry does not exist.", "La entrada del catálogo no existe."),
   CATALOG_KEY_TAKEN: def(Code.AlreadyExists, 409, "That key is already in the catalog.", "Esa clave ya está en el catálogo."),

@@ -8,4 +8,5 @@ export * from "./serve.ts";
 export * from "./module.ts";
 export * from "./direct-transport.ts";
 export * from "./scopes.ts";
+export * from "./console.ts";
 export * from "./notices.ts";

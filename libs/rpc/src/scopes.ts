@@ -33,6 +33,13 @@ export const USER_SCOPES: readonly string[] = ["openid", "profile", "email", "of
 /** The scope of a login session opened by `/activityid/v1/user/access` (ACCESS_TOKEN for replace and patch, refresh allowed). */
 export const USER_SESSION_SCOPE = "profile offline_access";
 
+/**
+ * Scopes an operator person may ask for at the hosted login, through the
+ * console's public client only (`CONSOLE_CLIENT_ID`), and only granted to
+ * users with the operator role.
+ */
+export const OPERATOR_PERSON_SCOPES: readonly string[] = [ADMIN_SCOPE, ADMIN_READ_SCOPE, ADMIN_WRITE_SCOPE];
+
 /** Scopes each kind of client may ask for with client_credentials. */
 export const CLIENT_SCOPES = {
   application: [USERS_ACCESS_SCOPE],

@@ -13,6 +13,8 @@ export interface CodeGrant {
   nonce?: string;
   /** When the user authenticated (seconds since the epoch). */
   authTime: number;
+  /** An operator person's email (console sign-in): the session's access tokens carry it. */
+  operatorEmail?: string;
 }
 
 interface StoredCode extends CodeGrant {

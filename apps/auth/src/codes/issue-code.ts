@@ -21,6 +21,8 @@ export interface IssueCodeRequest {
   codeChallenge: string;
   codeChallengeMethod: string;
   nonce: string;
+  /** An operator person's email (console sign-in); empty for everyone else. */
+  operatorEmail?: string;
 }
 
 const idViolations = (field: string, value: string): Violation[] =>
@@ -56,6 +58,7 @@ export async function issueAuthorizationCode(
   if (!S256_CHALLENGE.test(req.codeChallenge)) violations.push({ field: "code_challenge", code: req.codeChallenge ? "invalid_format" : "required" });
   if (req.codeChallengeMethod !== "S256") violations.push({ field: "code_challenge_method", code: "invalid_value", description: "only S256" });
   if (req.nonce.length > MAX_NONCE_LENGTH) violations.push({ field: "nonce", code: "too_long" });
+  if ((req.operatorEmail?.length ?? 0) > MAX_ID_LENGTH) violations.push({ field: "operator_email", code: "too_long" });
   if (violations.length || !scopes) throw validationError(violations);
 
   const code = await deps.codes.issue({
@@ -65,6 +68,7 @@ export async function issueAuthorizationCode(
     scope: scopes.join(" "),
     codeChallenge: req.codeChallenge,
     ...(req.nonce ? { nonce: req.nonce } : {}),
+    ...(req.operatorEmail ? { operatorEmail: req.operatorEmail } : {}),
     authTime,
   });
   return { code, expiresIn: deps.codes.ttlSeconds };

@@ -53,6 +53,7 @@ export async function handler({ client, params, tokens, sessions, codes, idToken
     codeChallenge: grant.codeChallenge,
     authTime: grant.authTime,
     applicationId: client.applicationId,
+    ...(grant.operatorEmail ? { operatorEmail: grant.operatorEmail } : {}),
   });
   const issued = await tokens.issue({
     clientId: session.clientId,
@@ -61,6 +62,7 @@ export async function handler({ client, params, tokens, sessions, codes, idToken
     scopes,
     sid: session.sid,
     codeChallenge: grant.codeChallenge,
+    ...(grant.operatorEmail ? { email: grant.operatorEmail } : {}),
   });
   const response: TokenResponse = { accessToken: issued.token, tokenType: "Bearer", expiresIn: issued.expiresIn, scope: issued.claims.scope, refreshToken };
   if (scopes.includes("openid")) {

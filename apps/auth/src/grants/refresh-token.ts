@@ -30,6 +30,7 @@ export async function handler({ client, params, tokens, sessions, idTokens }: Gr
     scopes,
     sid: session.sid,
     ...(session.codeChallenge ? { codeChallenge: session.codeChallenge } : {}),
+    ...(session.operatorEmail ? { email: session.operatorEmail } : {}),
   });
   const response: TokenResponse = { accessToken: issued.token, tokenType: "Bearer", expiresIn: issued.expiresIn, scope: issued.claims.scope, refreshToken };
   if (session.scope.split(" ").includes("openid")) {

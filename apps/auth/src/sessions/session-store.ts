@@ -23,6 +23,8 @@ export interface SessionRecord {
   authTime?: number;
   /** The application of a public client's session (clientId is then its entry point id). */
   applicationId?: string;
+  /** An operator person's email (console sign-in): every access token of the session carries it. */
+  operatorEmail?: string;
 }
 
 /** What a refresh token's hash points to. */

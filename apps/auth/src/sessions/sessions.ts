@@ -110,6 +110,7 @@ export function createSessions(deps: SessionsDeps) {
       authTime?: number;
       /** The application a public client acts for (kept only when it differs from clientId). */
       applicationId?: string;
+      operatorEmail?: string;
     }): Promise<{ session: SessionRecord; refreshToken: string }> {
       const t = now();
       const session: SessionRecord = {
@@ -125,6 +126,7 @@ export function createSessions(deps: SessionsDeps) {
         ...(input.codeChallenge ? { codeChallenge: input.codeChallenge } : {}),
         ...(input.authTime === undefined ? {} : { authTime: input.authTime }),
         ...(input.applicationId && input.applicationId !== input.clientId ? { applicationId: input.applicationId } : {}),
+        ...(input.operatorEmail ? { operatorEmail: input.operatorEmail } : {}),
       };
       const refreshToken = randomSecret(32);
       await store.create(session, t);

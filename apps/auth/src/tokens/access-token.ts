@@ -26,6 +26,8 @@ export interface AccessTokenClaims {
    * that think in applications (the user endpoints, introspection) read it.
    */
   app_id?: string;
+  /** The email of an operator person (a console session): services name them in audit entries. */
+  email?: string;
 }
 
 /** The JWS algorithms of our tokens: whatever SIGNING_ALG was, older keys still verify until retired. */
@@ -52,6 +54,8 @@ export interface AccessTokens {
     scopes: readonly string[];
     sid?: string;
     codeChallenge?: string;
+    /** An operator person's email (the claim `email`). */
+    email?: string;
   }): Promise<IssuedAccessToken>;
   /** The claims of a token this server issued that is still valid and not revoked; undefined otherwise. */
   verify(token: string): Promise<AccessTokenClaims | undefined>;
@@ -63,7 +67,7 @@ const TYP = "at+jwt";
 export function createAccessTokens(deps: { keys: KeyManager; revocations: RevocationList; settings: AccessTokenSettings }): AccessTokens {
   const { settings } = deps;
   return {
-    async issue({ clientId, applicationId, subject, scopes, sid, codeChallenge }) {
+    async issue({ clientId, applicationId, subject, scopes, sid, codeChallenge, email }) {
       const appId = applicationId && applicationId !== clientId ? applicationId : undefined;
       const signing = deps.keys.signingKey();
       const iat = Math.floor(Date.now() / 1000);
@@ -82,11 +86,13 @@ export function createAccessTokens(deps: { keys: KeyManager; revocations: Revoca
         ...(sid === undefined ? {} : { sid }),
         ...(codeChallenge ? { code_challenge: codeChallenge } : {}),
         ...(appId ? { app_id: appId } : {}),
+        ...(email ? { email } : {}),
       });
       const claims: AccessTokenClaims = { iss: settings.issuer, sub: subject, aud: [settings.audience], exp, iat, jti, client_id: clientId, scope };
       if (sid !== undefined) claims.sid = sid;
       if (codeChallenge) claims.code_challenge = codeChallenge;
       if (appId) claims.app_id = appId;
+      if (email) claims.email = email;
       return { token, claims, expiresIn: settings.accessTokenTtlSeconds };
     },
 

@@ -7,6 +7,7 @@ import type { PendingAuthorization } from "../oauth/form-token.ts";
 import { pageLocale, sendMessage, type HostedLoginDeps, type HostedView } from "../oauth/hosted-view.ts";
 import { TEXTS } from "../pages/texts.ts";
 import { authorizationOf, callerOf } from "./context.ts";
+import { submitEnrolForm } from "./enrol-pages.ts";
 import { submitFlowForm } from "./flow-pages.ts";
 import { showLoginPage, submitCodeForm, submitLoginForm } from "./login-pages.ts";
 import { showRegistrationPage, submitRegistration } from "./registration-pages.ts";
@@ -44,12 +45,15 @@ async function submitMfa(v: HostedView, form: Record<string, string>): Promise<F
  * token (checked by the route; one from another site was refused before,
  * plugins/security-headers.ts): by its `intent`, the login (password, or a
  * code request), the code sign-in page, the registration, a page of a flow
- * (confirmation code, terms, missing data, second step), or the MFA code.
+ * (confirmation code, terms, missing data, second step), the TOTP
+ * enrolment's code (./enrol-pages.ts), or the MFA code.
  */
 export async function submitHostedForm(h: HostedLoginDeps, req: FastifyRequest, reply: FastifyReply, app: HostedApp, pending: PendingAuthorization, form: Record<string, string>) {
   const v: HostedView = { h, req, reply, app, pending, lang: pageLocale(req, pending) };
   if (form.mfa_token !== undefined) return submitMfa(v, form);
   switch (form.intent) {
+    case "enrol":
+      return submitEnrolForm(v, form);
     case "register":
       return submitRegistration(v, form);
     case "flow":

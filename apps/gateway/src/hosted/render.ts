@@ -69,3 +69,8 @@ export function renderForm(p: FormPage): string {
 export function renderMessage(p: MessagePage): string {
   return eta.render("./message", { ...p, ...frame(p) });
 }
+
+/** A page of its own template (the TOTP enrolment, the recovery codes) in the layout. */
+export function renderPage(template: "enrol" | "recovery", p: PageFrame & { title: string } & Record<string, unknown>): string {
+  return eta.render(`./${template}`, { ...p, ...frame(p) });
+}

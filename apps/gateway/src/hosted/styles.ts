@@ -54,6 +54,12 @@ export const HOSTED_CSS = [
   ".legal span{margin:0 6px}",
   "fieldset{margin:0 0 18px;padding:0;border:0}",
   "legend{padding:0;margin:0 0 10px;font-size:14px;font-weight:600}",
+  ".qr{margin:0 auto 20px;width:208px;height:208px;padding:8px;background:#fff;border:1px solid #e4e7ec;border-radius:12px}",
+  ".qr svg{display:block;width:100%;height:100%}",
+  ".secret{margin:0 0 22px;padding:12px 14px;border-radius:8px;background:#f2f4f7}",
+  ".secret .hint{margin:0 0 6px}",
+  ".secret code,.codes code{font:600 15px/1.5 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;letter-spacing:.04em;overflow-wrap:anywhere;color:#101828}",
+  ".codes{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:8px 20px;margin:0 0 22px;padding:14px 14px 14px 36px;border:1px dashed #7b8494;border-radius:8px}",
   ".sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}",
 ].join("");
 

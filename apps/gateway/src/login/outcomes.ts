@@ -6,6 +6,7 @@ import { sendPartial } from "../http/partial.ts";
 import { assertionItem, TERMS_PATH } from "../http/terms.ts";
 import { sessionToJson, userToJson } from "../http/user-json.ts";
 import { showConfirmPage, showProfilePage, showTermsPage } from "../hosted/flow-pages.ts";
+import { showEnrolPage } from "../hosted/enrol-pages.ts";
 import { HOSTED_TEXTS } from "../hosted/texts.ts";
 import { backToSignIn, redirectToClient, showMfa, type HostedView } from "../oauth/hosted-view.ts";
 import { sendPage } from "../pages/html.ts";
@@ -78,11 +79,12 @@ const OUTCOMES: { [K in keyof OutcomeValues]: Rendering<OutcomeValues[K]> } = {
     },
   },
 
-  // 428: finish with `/user/access/mfa` (JSON) or the code page; enrolment needs the application (secret, authenticator).
+  // 428: finish with `/user/access/mfa` (JSON) or the code page; a user without a factor enrols on the hosted page.
   mfaRequired: {
     json: ({ reply }, m) => sendError(reply, "MFA_REQUIRED", { content: { mfa: mfaContent(m) } }),
     page: (v, m) => {
       if (!m.enroll && m.mfaToken) return showMfa(v, m.mfaToken);
+      if (m.enroll && m.mfaToken) return showEnrolPage(v, m.mfaToken);
       const t = TEXTS[v.lang];
       return sendPage(v.reply, 428, messagePage(v.lang, t.mfaTitle, t.mfaEnrollText, [backToSignIn(v)], v.app.displayName));
     },

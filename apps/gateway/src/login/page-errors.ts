@@ -1,6 +1,9 @@
 import type { FastifyReply } from "fastify";
 import { errorFacts, type ErrorFacts, type Reason } from "@gatehouse/errors";
 import { backToSignIn, sendMessage, showLogin, showMfa, type HostedView } from "../oauth/hosted-view.ts";
+import { ENROL_TEXTS } from "../hosted/enrol-texts.ts";
+import { sendPage } from "../pages/html.ts";
+import { messagePage } from "../pages/hosted-pages.ts";
 import { TEXTS } from "../pages/texts.ts";
 
 /** The hosted form that failed: the identifier typed (kept in the form), or the MFA token of the code page. */
@@ -30,6 +33,11 @@ const ERROR_PAGES: Partial<Record<Reason, ErrorPage>> = {
       : showLogin(v.h, v.req, v.reply, v.app, v.pending, { status: 400, error: TEXTS[v.lang].missingCredentials, email: form.email }),
   // An operator locked the account (told only after the right password, or a passed code).
   ACCOUNT_LOCKED: (v) => sendMessage(v.reply, 403, v.lang, TEXTS[v.lang].accountLocked, [backToSignIn(v)]),
+  // The console signs in operators only (told after the right password, like a lock).
+  NOT_AN_OPERATOR: (v) => {
+    const e = ENROL_TEXTS[v.lang];
+    return sendPage(v.reply, 403, messagePage(v.lang, e.notOperatorTitle, e.notOperatorText, [backToSignIn(v)], v.app.displayName));
+  },
   MFA_TOKEN_INVALID: (v) => sendMessage(v.reply, 400, v.lang, TEXTS[v.lang].formExpired, [backToSignIn(v)]),
   SERVICE_UNAVAILABLE: unavailable,
   UPSTREAM_TIMEOUT: unavailable,

@@ -1,4 +1,4 @@
-import { USER_SCOPES } from "@gatehouse/rpc";
+import { CONSOLE_CLIENT_ID, OPERATOR_PERSON_SCOPES, USER_SCOPES } from "@gatehouse/rpc";
 import type { HostedApp, OAuthClients } from "./applications.ts";
 import type { PendingAuthorization } from "./form-token.ts";
 import { redirectUriAllowed } from "./redirect-uri.ts";
@@ -68,7 +68,9 @@ export async function checkAuthorizationRequest(clients: OAuthClients, raw: unkn
   const scope = p.scope ?? DEFAULT_SCOPE;
   if (!SCOPE.test(scope)) return fail("invalid_scope", "scope must be space-separated scope tokens");
   const scopes = [...new Set(scope.split(" "))];
-  const unknown = scopes.filter((s) => !USER_SCOPES.includes(s));
+  // The admin scopes are for operator persons, through the console's public client only (the users service checks the role).
+  const available = client.clientId === CONSOLE_CLIENT_ID ? [...USER_SCOPES, ...OPERATOR_PERSON_SCOPES] : USER_SCOPES;
+  const unknown = scopes.filter((s) => !available.includes(s));
   if (unknown.length) return fail("invalid_scope", `scope not available at the authorization endpoint: ${unknown.join(" ")}`);
   // PKCE (RFC 7636) with S256 is required of every client; plain is refused (RFC 9700 section 2.1.1).
   if (p.code_verifier !== undefined) return fail("invalid_request", "code_verifier belongs in the token request, never in the authorization request");

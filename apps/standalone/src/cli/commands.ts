@@ -2,6 +2,7 @@
 export { appsGet } from "./apps-get.ts";
 export { appsList } from "./apps-list.ts";
 export { bootstrapOperator } from "./bootstrap-operator.ts";
+export { createOperator } from "./create-operator.ts";
 export { migrate } from "./migrate.ts";
 export { rotateSigningKeys } from "./rotate-signing-keys.ts";
 export { serve } from "./serve.ts";

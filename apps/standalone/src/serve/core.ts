@@ -6,6 +6,7 @@ import { AuthService, RegistryService } from "@gatehouse/proto";
 import { createRegistry, registryMigrations } from "@gatehouse/registry";
 import { callerInterceptors, httpTransport, inProcessTransport, InternalTokens, serveService, type ServiceModule } from "@gatehouse/rpc";
 import { bootstrapOperator } from "../bootstrap.ts";
+import { ensureConsoleClient } from "../console-bootstrap.ts";
 import { closeStores, migrateAll, openStores, type Stores } from "../stores.ts";
 import { accessTokenVerifier, authSettings, forgetChangedClients, kvRegistryNotify, serverInterceptors } from "../wiring.ts";
 
@@ -49,10 +50,9 @@ export async function serveRegistry(config: Config, logger: Logger): Promise<() 
   const notify = kvRegistryNotify(stores.kv, (err) => logger.warn({ err }, "registry notice not published"));
   const mod = await createRegistry({ db: stores.db, keys: stores.keys, logger, notify });
   const interceptors = serverInterceptors(mod, logger, internal, accessTokenVerifier(config, stores.kv, () => auth));
-  if (config.bootstrapOperator) {
-    const self = createClient(RegistryService, inProcessTransport(mod.routes, interceptors, callerInterceptors(internal, "bootstrap")));
-    await bootstrapOperator(self, config.bootstrapOperator, logger);
-  }
+  const self = createClient(RegistryService, inProcessTransport(mod.routes, interceptors, callerInterceptors(internal, "bootstrap")));
+  if (config.bootstrapOperator) await bootstrapOperator(self, config.bootstrapOperator, logger);
+  await ensureConsoleClient(self, config, logger);
   return serveModule({ config, logger, port: config.servicePorts.registry, mod, interceptors, ready: () => mod.ready(), stores });
 }
 

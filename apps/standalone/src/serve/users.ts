@@ -4,6 +4,7 @@ import type { Logger } from "@gatehouse/logging";
 import { AssertionsService, AuthService, RegistryService, UserSessionsService } from "@gatehouse/proto";
 import { callerInterceptors, httpTransport } from "@gatehouse/rpc";
 import { usersMigrations } from "@gatehouse/users";
+import { bootstrapOperatorPerson } from "../console-bootstrap.ts";
 import { wireUsers } from "../users-wiring.ts";
 import { accessTokenVerifier } from "../wiring.ts";
 import { openServiceStores, serveModule } from "./core.ts";
@@ -33,6 +34,7 @@ export async function serveUsers(config: Config, logger: Logger): Promise<() => 
     verify: accessTokenVerifier(config, stores.kv, () => auth),
     hostWorker,
   });
+  await bootstrapOperatorPerson(users.adminClientAs("bootstrap"), config, logger);
   return serveModule({
     config,
     logger,

@@ -31,13 +31,7 @@ export interface NewActivation {
  * links stay valid (a resend); using one ends them all.
  */
 export async function issueActivation(q: Queryable, deps: ActivationDeps, req: NewActivation): Promise<void> {
-  const token = randomSecret(32);
-  const id = randomBytes(16).toString("hex");
-  await q.query(
-    `INSERT INTO users.activations (id, user_id, key, value, token_hash, client_id, entrypoint_id, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(secs => $8))`,
-    [id, req.userId, req.key, req.value, deps.keys.mac(ACTIVATION_MAC)(token), req.clientId, req.entrypointId, ACTIVATION_TTL_SECONDS],
-  );
+  const { id, token } = await storeActivation(q, deps.keys, req);
   try {
     await deps.enqueue({
       deliveryId: id,
@@ -53,6 +47,27 @@ export async function issueActivation(q: Queryable, deps: ActivationDeps, req: N
     failure.cause = err;
     throw failure;
   }
+}
+
+/**
+ * Stores an activation link (its token's MAC only, 7 days, one use) inside the
+ * caller's transaction and returns the token, which is nowhere else: the
+ * caller sends it (issueActivation) or hands it over (create-operator).
+ */
+export async function storeActivation(
+  q: Queryable,
+  keys: KeyRing,
+  req: Omit<NewActivation, "locale">,
+): Promise<{ id: string; token: string; expiresAt: Date }> {
+  const token = randomSecret(32);
+  const id = randomBytes(16).toString("hex");
+  const { rows } = await q.query<{ expires_at: Date }>(
+    `INSERT INTO users.activations (id, user_id, key, value, token_hash, client_id, entrypoint_id, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(secs => $8))
+     RETURNING expires_at`,
+    [id, req.userId, req.key, req.value, keys.mac(ACTIVATION_MAC)(token), req.clientId, req.entrypointId, ACTIVATION_TTL_SECONDS],
+  );
+  return { id, token, expiresAt: new Date(rows[0]!.expires_at) };
 }
 
 /** The identifier and origin of a user's latest activation: where a resend goes. */

@@ -20,7 +20,7 @@ export function authGrants(auth: Client<typeof AuthService>): LoginGrants {
       });
     },
 
-    async issueCode(request, userId, authTime) {
+    async issueCode(request, userId, authTime, operatorEmail) {
       const c = await auth.issueAuthorizationCode({
         clientId: request.clientId,
         redirectUri: request.redirectUri,
@@ -31,6 +31,7 @@ export function authGrants(auth: Client<typeof AuthService>): LoginGrants {
         nonce: request.nonce,
         userId,
         authTime: timestampFromDate(authTime),
+        operatorEmail: operatorEmail ?? "",
       });
       return create(AuthorizationCodeSchema, { code: c.code, expiresIn: c.expiresIn });
     },

@@ -35,9 +35,9 @@ export function recordingLogins(db: Db, grants: LoginGrants, sessions: UserSessi
       return session;
     },
 
-    async issueCode(request, userId, authTime) {
+    async issueCode(request, userId, authTime, operatorEmail) {
       await admit(userId);
-      const code = await grants.issueCode(request, userId, authTime);
+      const code = await grants.issueCode(request, userId, authTime, operatorEmail);
       if (await locked(userId)) throw domainError("ACCOUNT_LOCKED");
       return code;
     },

@@ -3,7 +3,9 @@ import { auditContext, listAuditEntries, pageOf, pageSize, readKeyCursor } from 
 import { validationError } from "@gatehouse/errors";
 import type { Logger } from "@gatehouse/logging";
 import type { UsersAdminService } from "@gatehouse/proto";
-import type { ScopePolicy } from "@gatehouse/rpc";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { INTERNAL_SCOPE, type ScopePolicy } from "@gatehouse/rpc";
+import { createOperator, type CreateOperatorDeps } from "../operators/create.ts";
 import { accountStore, toAccount } from "./accounts.ts";
 import { AUDIT_TABLE, endUserSessions, lockAccount, sessionsOf, unlockAccount, type AdminDeps } from "./actions.ts";
 import { eraseUser } from "./erase.ts";
@@ -22,6 +24,8 @@ export const usersAdminPolicy: ScopePolicy = {
   exportUserData: READ,
   eraseUser: WRITE,
   listUsersAuditEntries: READ,
+  // The launcher's bootstrap and the CLI only: an operator cannot make another over the API.
+  createOperator: [INTERNAL_SCOPE],
 };
 
 const MAX_QUERY = 320;
@@ -33,7 +37,7 @@ function userId(req: { userId: string }): string {
 }
 
 /** UsersAdminService over the admin domain modules: maps requests in and results out. */
-export function createUsersAdminService(deps: AdminDeps & { logger: Logger }): ServiceImpl<typeof UsersAdminService> {
+export function createUsersAdminService(deps: AdminDeps & CreateOperatorDeps & { logger: Logger }): ServiceImpl<typeof UsersAdminService> {
   const { db, logger } = deps;
   return {
     async searchUserAccounts(req) {
@@ -42,6 +46,18 @@ export function createUsersAdminService(deps: AdminDeps & { logger: Logger }): S
       const rows = await accountStore(db).search(req.query, readKeyCursor(req.pageToken), size + 1);
       const page = pageOf(rows, size, (a) => a.user.id);
       return { users: page.items.map((a) => toAccount(a)), nextPageToken: page.next };
+    },
+
+    async createOperator(req, ctx) {
+      const who = auditContext(ctx);
+      const op = await createOperator(deps, { email: req.email, password: req.password, clientId: req.clientId, entrypointId: req.entrypointId, ifAbsent: req.ifAbsent }, who);
+      if (op.created) logger.info({ userId: op.userId, actor: who.actor, activation: Boolean(op.activation) }, "operator created");
+      return {
+        userId: op.userId,
+        created: op.created,
+        activationToken: op.activation?.token ?? "",
+        ...(op.activation ? { activationExpireTime: timestampFromDate(op.activation.expiresAt) } : {}),
+      };
     },
 
     async getUserAccount(req) {

@@ -13,6 +13,7 @@ import { mfaStep } from "../mfa/login-step.ts";
 import { noAssertions } from "../terms/catalog.ts";
 import { termsStep } from "../terms/login-step.ts";
 import { createTerms } from "../terms/terms.ts";
+import { checkAdminScopes, checkConsoleAccess } from "../operators/console-access.ts";
 import { checkAccountStatus } from "./account-status.ts";
 import { canonicalEmail, canonicalPhone } from "../users/identifiers.ts";
 import { createContinuation } from "./continuation.ts";
@@ -122,6 +123,7 @@ export function createLoginFlow(deps: UsersDeps) {
     async login(req: LoginRequest): Promise<LoginOutcome> {
       const resolved = await entrypointOf(deps.entrypoints, req.caller);
       await checkAuthorizationRequest(deps.entrypoints, req.authorization, resolved);
+      checkAdminScopes(req.authorization);
       const answers = await terms.readLoginAnswers(resolved.entrypoint, req.assertions);
       const id = loginIdentifier(req);
       const clientAddress = req.caller?.clientAddress ?? "";
@@ -130,6 +132,7 @@ export function createLoginFlow(deps: UsersDeps) {
         : await checkCredentials(credentials, { id, password: req.password, clientAddress });
       // Right after the credentials, so only the password's holder learns it, and before anything is recorded or sent.
       checkAccountStatus(user);
+      checkConsoleAccess(req.authorization, user);
       await terms.recordLoginAnswers(user, answers, { clientId: resolved.clientId, sourceId: req.caller?.sourceId ?? "" });
       const ctx: LoginContext = {
         user,
@@ -149,6 +152,7 @@ export function createLoginFlow(deps: UsersDeps) {
       const passed = await passMfaStep(factor, { mfaToken: req.mfaToken, code: req.code, clientId: resolved.clientId, entrypointId: resolved.entrypoint.id });
       if ("again" in passed) return outcome({ case: "mfaRequired", value: passed.again });
       checkAccountStatus(passed.user);
+      checkConsoleAccess(req.authorization, passed.user);
       deps.logger.info({ userId: passed.user.id }, "mfa passed");
       const ctx: LoginContext = {
         user: passed.user,

@@ -2,6 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import { validationError } from "@gatehouse/errors";
 import { LoginSessionSchema, ProfileIncompleteSchema, type AuthorizationRequest } from "@gatehouse/proto";
 import type { EntrypointDirectory, LoginGrants, ResolvedEntrypoint } from "../ports.ts";
+import { operatorEmailOf } from "../operators/console-access.ts";
 import { toUser } from "../users/model.ts";
 import type { LoginContext, LoginOutcomeCase } from "./steps.ts";
 
@@ -29,7 +30,8 @@ export async function checkAuthorizationRequest(
 /** The session of the caller's application, or the code of the authorization request: the auth service's part. */
 export async function grantOf(grants: LoginGrants, ctx: LoginContext): Promise<Grant> {
   if (ctx.authorization) {
-    return { case: "authorizationCode", value: await grants.issueCode(ctx.authorization, ctx.user.id, ctx.authenticatedAt) };
+    const operatorEmail = operatorEmailOf(ctx.authorization, ctx.user);
+    return { case: "authorizationCode", value: await grants.issueCode(ctx.authorization, ctx.user.id, ctx.authenticatedAt, operatorEmail) };
   }
   const session = await grants.openSession(ctx.user.id, ctx.resolved.clientId);
   return { case: "session", value: create(LoginSessionSchema, { user: toUser(ctx.user), session }) };

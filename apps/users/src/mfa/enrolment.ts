@@ -49,6 +49,8 @@ export async function disableTotp(deps: DisableDeps, req: { userId: string; pass
   if (!req.password && !req.code) throw validationError([{ field: "password", code: "required" }]);
   const state = await stateOf(deps, req.userId);
   if (!state.enabledAt) throw conflict("TOTP is not on.");
+  // MFA is always required of operators: with the password alone an attacker could swap in their own authenticator.
+  if (state.operator) throw conflict("Operators cannot turn TOTP off.");
   if (req.password) {
     const account = state.email ?? `id:${state.userId}`;
     await countLoginAttempt(deps.kv, deps.loginLimits, account, req.clientAddress);

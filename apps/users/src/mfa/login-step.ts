@@ -21,13 +21,14 @@ export const mfaRequired = (mfaToken: string, enroll: boolean): MfaRequired => c
  * or the application's policy `required`, the login ends in MfaRequired
  * (428) with a token bound to this attempt. Without a factor (policy
  * `required`) it says `enroll`: the token then authorizes EnrollTotp and
- * ConfirmTotp for this user. CompleteMfaLogin resumes after this step.
+ * ConfirmTotp for this user. An operator person is always `required`,
+ * whatever the application says. CompleteMfaLogin resumes after this step.
  */
 export function mfaStep(deps: { db: Db; kv: Kv }): LoginStep {
   return async (ctx) => {
     const state = await mfaStore(deps.db).state(ctx.user.id);
     const on = Boolean(state?.enabledAt);
-    if (!on && policyOf(ctx.resolved.mfa) !== "required") return undefined;
+    if (!on && !ctx.user.operator && policyOf(ctx.resolved.mfa) !== "required") return undefined;
     const token = await issueMfaToken(deps.kv, {
       userId: ctx.user.id,
       clientId: ctx.resolved.clientId,

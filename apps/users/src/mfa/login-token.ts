@@ -59,6 +59,14 @@ export async function spendMfaToken(kv: Kv, token: string): Promise<MfaBinding> 
   return JSON.parse(raw) as MfaBinding;
 }
 
+/** A token that enrols a factor lives this long from the enrolment on: scanning, a first code, saving the recovery codes. */
+export const ENROLMENT_TOKEN_TTL_SECONDS = 900;
+
+/** Gives an enrolling token its longer lifetime (only the same binding: a spent or changed token stays as it is). */
+export async function extendForEnrolment(kv: Kv, token: string, current: { raw: string }): Promise<void> {
+  await kv.compareAndSet(tokenKey(token), current.raw, current.raw, ENROLMENT_TOKEN_TTL_SECONDS);
+}
+
 /** Marks the token proven by an enrolment code; keeps its lifetime. */
 export async function markMfaTokenProven(kv: Kv, token: string, current: { binding: MfaBinding; raw: string }): Promise<void> {
   await kv.compareAndSet(tokenKey(token), current.raw, JSON.stringify({ ...current.binding, proven: true }));

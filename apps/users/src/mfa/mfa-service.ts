@@ -8,7 +8,7 @@ import type { LoginFlow } from "../login/flow.ts";
 import { DEFAULT_LOGIN_LIMITS } from "../login/throttle.ts";
 import { confirmTotp, disableTotp, enrollTotp } from "./enrolment.ts";
 import { DEFAULT_MFA_LIMITS, type FactorDeps } from "./factor.ts";
-import { countTokenGuess, markMfaTokenProven, readMfaToken } from "./login-token.ts";
+import { countTokenGuess, extendForEnrolment, markMfaTokenProven, readMfaToken } from "./login-token.ts";
 
 /** Only other Gatehouse services (the gateway) call it. */
 export const mfaPolicy: ScopePolicy = {
@@ -34,8 +34,9 @@ export function createMfaService(deps: UsersDeps, flow: LoginFlow): ServiceImpl<
 
   return {
     async enrollTotp(req) {
-      const { userId } = await subject(req);
+      const { userId, token } = await subject(req);
       const done = await enrollTotp(factor, userId, deps.totpIssuer ?? "Gatehouse");
+      if (token) await extendForEnrolment(deps.kv, token.value, token.current);
       deps.logger.info({ userId }, "totp enrolled (not yet on)");
       return done;
     },

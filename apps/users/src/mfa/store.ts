@@ -9,6 +9,8 @@ export interface MfaState {
   passwordHash: string | null;
   /** For the otpauth label. */
   email: string | undefined;
+  /** An operator person: TOTP may not be turned off. */
+  operator: boolean;
 }
 
 /** The MFA columns of users.users and the recovery codes. */
@@ -16,14 +18,14 @@ export function mfaStore(db: Db) {
   const q: Queryable = db;
   return {
     async state(userId: string): Promise<MfaState | undefined> {
-      const { rows } = await q.query<{ id: string; mfa_totp_sealed: string | null; mfa_enabled_at: Date | null; password_hash: string | null; email: string | null }>(
-        `SELECT u.id, u.mfa_totp_sealed, u.mfa_enabled_at, u.password_hash, i.value AS email
+      const { rows } = await q.query<{ id: string; mfa_totp_sealed: string | null; mfa_enabled_at: Date | null; password_hash: string | null; email: string | null; role: string }>(
+        `SELECT u.id, u.mfa_totp_sealed, u.mfa_enabled_at, u.password_hash, i.value AS email, u.role
            FROM users.users u LEFT JOIN users.identifiers i ON i.user_id = u.id AND i.key = 'email'
           WHERE u.id = $1 AND u.deleted_at IS NULL`,
         [userId],
       );
       const r = rows[0];
-      return r && { userId: r.id, totpSealed: r.mfa_totp_sealed, enabledAt: r.mfa_enabled_at, passwordHash: r.password_hash, email: r.email ?? undefined };
+      return r && { userId: r.id, totpSealed: r.mfa_totp_sealed, enabledAt: r.mfa_enabled_at, passwordHash: r.password_hash, email: r.email ?? undefined, operator: r.role === "operator" };
     },
 
     /** Stores a new, not yet active secret; false when TOTP is already on. */

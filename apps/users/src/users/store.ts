@@ -26,6 +26,7 @@ export interface UserRecord {
   lockedAt: Date | null;
   /** Registered through an assisted entry point and not activated yet (every login is 412). */
   awaitingActivation: boolean;
+  operator: boolean; // role 'operator' (migration 008): console sign-in, TOTP always
 }
 
 export interface NewUser {
@@ -52,6 +53,7 @@ interface UserSqlRow {
   version: number;
   locked_at: Date | null;
   awaiting_activation: boolean;
+  role: string;
 }
 
 interface IdentifierSqlRow {
@@ -71,7 +73,7 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
 
 export const IDENTIFIER_UNIQUE = "identifiers_key_value_unique";
 
-const USER_COLUMNS = "id, pulse_id, password_hash, datas, addresses, assertions, created_at, updated_at, version, locked_at, awaiting_activation";
+const USER_COLUMNS = "id, pulse_id, password_hash, datas, addresses, assertions, created_at, updated_at, version, locked_at, awaiting_activation, role";
 
 /** Users and their identifiers in the `users` schema; works inside or outside a transaction. */
 export function userStore(q: Queryable) {
@@ -94,6 +96,7 @@ export function userStore(q: Queryable) {
       version: row.version,
       lockedAt: row.locked_at ?? null,
       awaitingActivation: row.awaiting_activation,
+      operator: row.role === "operator",
       identifiers: ids.rows.map((i) => ({
         key: i.key,
         value: i.value,

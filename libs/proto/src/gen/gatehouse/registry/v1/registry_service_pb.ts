@@ -12,7 +12,70 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file gatehouse/registry/v1/registry_service.proto.
  */
 export const file_gatehouse_registry_v1_registry_service: GenFile = /*@__PURE__*/
-  fileDesc("CixnYXRlaG91c2UvcmVnaXN0cnkvdjEvcmVnaXN0cnlfc2VydmljZS5wcm90bxIVZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxIlMKGENyZWF0ZUFwcGxpY2F0aW9uUmVxdWVzdBI3CgthcHBsaWNhdGlvbhgBIAEoCzIiLmdhdGVob3VzZS5yZWdpc3RyeS52MS5BcHBsaWNhdGlvbiJmChlDcmVhdGVBcHBsaWNhdGlvblJlc3BvbnNlEjcKC2FwcGxpY2F0aW9uGAEgASgLMiIuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkFwcGxpY2F0aW9uEhAKCHBhc3N3b3JkGAIgASgJIioKFUdldEFwcGxpY2F0aW9uUmVxdWVzdBIRCgljbGllbnRfaWQYASABKAkiUQoWR2V0QXBwbGljYXRpb25SZXNwb25zZRI3CgthcHBsaWNhdGlvbhgBIAEoCzIiLmdhdGVob3VzZS5yZWdpc3RyeS52MS5BcHBsaWNhdGlvbiItChRHZXRFbnRyeXBvaW50UmVxdWVzdBIVCg1lbnRyeXBvaW50X2lkGAEgASgJIpsBChVHZXRFbnRyeXBvaW50UmVzcG9uc2USNQoKZW50cnlwb2ludBgBIAEoCzIhLmdhdGVob3VzZS5yZWdpc3RyeS52MS5FbnRyeXBvaW50EhEKCWNsaWVudF9pZBgCIAEoCRIRCgl3aGl0ZWxpc3QYAyADKAkSGAoQZGVmYXVsdF9jYWxsYmFjaxgEIAEoCRILCgNtZmEYBSABKAkiRQoZQXV0aGVudGljYXRlQ2xpZW50UmVxdWVzdBIRCgljbGllbnRfaWQYASABKAkSFQoNY2xpZW50X3NlY3JldBgCIAEoCSKnAQoaQXV0aGVudGljYXRlQ2xpZW50UmVzcG9uc2USEQoJY2xpZW50X2lkGAEgASgJEi8KBGtpbmQYAiABKA4yIS5nYXRlaG91c2UucmVnaXN0cnkudjEuQ2xpZW50S2luZBIWCg5hbGxvd2VkX3Njb3BlcxgDIAMoCRIVCg1yZWRpcmVjdF91cmlzGAQgAygJEhYKDnNlY3JldF92ZXJzaW9uGAUgASgFIj4KGVJldmVhbENsaWVudFNlY3JldFJlcXVlc3QSEQoJY2xpZW50X2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSIzChpSZXZlYWxDbGllbnRTZWNyZXRSZXNwb25zZRIVCg1jbGllbnRfc2VjcmV0GAEgASgJIl0KG0Vuc3VyZU9wZXJhdG9yQ2xpZW50UmVxdWVzdBIRCgljbGllbnRfaWQYASABKAkSFQoNY2xpZW50X3NlY3JldBgCIAEoCRIUCgxkaXNwbGF5X25hbWUYAyABKAkiWQocRW5zdXJlT3BlcmF0b3JDbGllbnRSZXNwb25zZRIRCgljbGllbnRfaWQYASABKAkSFQoNY2xpZW50X3NlY3JldBgCIAEoCRIPCgdjcmVhdGVkGAMgASgIIkUKDENhdGFsb2dFbnRyeRILCgNrZXkYASABKAkSFAoMZGlzcGxheV9uYW1lGAIgASgJEhIKCnZhbHVlX3R5cGUYAyABKAkiRgoSTGlzdENhdGFsb2dSZXF1ZXN0EjAKBGtpbmQYASABKA4yIi5nYXRlaG91c2UucmVnaXN0cnkudjEuQ2F0YWxvZ0tpbmQiSwoTTGlzdENhdGFsb2dSZXNwb25zZRI0CgdlbnRyaWVzGAEgAygLMiMuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkNhdGFsb2dFbnRyeSJPChNBcHBsaWNhdGlvblNldHRpbmdzEhEKCXdoaXRlbGlzdBgBIAMoCRIYChBkZWZhdWx0X2NhbGxiYWNrGAIgASgJEgsKA21mYRgDIAEoCSK5AQogVXBkYXRlQXBwbGljYXRpb25TZXR0aW5nc1JlcXVlc3QSEQoJY2xpZW50X2lkGAEgASgJEjQKCXdoaXRlbGlzdBgCIAEoCzIhLmdhdGVob3VzZS5yZWdpc3RyeS52MS5TdHJpbmdMaXN0Eh0KEGRlZmF1bHRfY2FsbGJhY2sYAyABKAlIAIgBARIQCgNtZmEYBCABKAlIAYgBAUITChFfZGVmYXVsdF9jYWxsYmFja0IGCgRfbWZhIhwKClN0cmluZ0xpc3QSDgoGdmFsdWVzGAEgAygJImEKIVVwZGF0ZUFwcGxpY2F0aW9uU2V0dGluZ3NSZXNwb25zZRI8CghzZXR0aW5ncxgBIAEoCzIqLmdhdGVob3VzZS5yZWdpc3RyeS52MS5BcHBsaWNhdGlvblNldHRpbmdzKmAKCkNsaWVudEtpbmQSGwoXQ0xJRU5UX0tJTkRfVU5TUEVDSUZJRUQQABIbChdDTElFTlRfS0lORF9BUFBMSUNBVElPThABEhgKFENMSUVOVF9LSU5EX09QRVJBVE9SEAIqtQEKC0NhdGFsb2dLaW5kEhwKGENBVEFMT0dfS0lORF9VTlNQRUNJRklFRBAAEh0KGUNBVEFMT0dfS0lORF9PUkdBTklaQVRJT04QARIWChJDQVRBTE9HX0tJTkRfQlJBTkQQAhIZChVDQVRBTE9HX0tJTkRfUFJPUEVSVFkQAxIbChdDQVRBTE9HX0tJTkRfREFUQV9GSUVMRBAEEhkKFUNBVEFMT0dfS0lORF9UWVBPTE9HWRAFMtIHCg9SZWdpc3RyeVNlcnZpY2USdgoRQ3JlYXRlQXBwbGljYXRpb24SLy5nYXRlaG91c2UucmVnaXN0cnkudjEuQ3JlYXRlQXBwbGljYXRpb25SZXF1ZXN0GjAuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkNyZWF0ZUFwcGxpY2F0aW9uUmVzcG9uc2USbQoOR2V0QXBwbGljYXRpb24SLC5nYXRlaG91c2UucmVnaXN0cnkudjEuR2V0QXBwbGljYXRpb25SZXF1ZXN0Gi0uZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkdldEFwcGxpY2F0aW9uUmVzcG9uc2USagoNR2V0RW50cnlwb2ludBIrLmdhdGVob3VzZS5yZWdpc3RyeS52MS5HZXRFbnRyeXBvaW50UmVxdWVzdBosLmdhdGVob3VzZS5yZWdpc3RyeS52MS5HZXRFbnRyeXBvaW50UmVzcG9uc2USeQoSQXV0aGVudGljYXRlQ2xpZW50EjAuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZUNsaWVudFJlcXVlc3QaMS5nYXRlaG91c2UucmVnaXN0cnkudjEuQXV0aGVudGljYXRlQ2xpZW50UmVzcG9uc2USeQoSUmV2ZWFsQ2xpZW50U2VjcmV0EjAuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLlJldmVhbENsaWVudFNlY3JldFJlcXVlc3QaMS5nYXRlaG91c2UucmVnaXN0cnkudjEuUmV2ZWFsQ2xpZW50U2VjcmV0UmVzcG9uc2USfwoURW5zdXJlT3BlcmF0b3JDbGllbnQSMi5nYXRlaG91c2UucmVnaXN0cnkudjEuRW5zdXJlT3BlcmF0b3JDbGllbnRSZXF1ZXN0GjMuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkVuc3VyZU9wZXJhdG9yQ2xpZW50UmVzcG9uc2USZAoLTGlzdENhdGFsb2cSKS5nYXRlaG91c2UucmVnaXN0cnkudjEuTGlzdENhdGFsb2dSZXF1ZXN0GiouZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkxpc3RDYXRhbG9nUmVzcG9uc2USjgEKGVVwZGF0ZUFwcGxpY2F0aW9uU2V0dGluZ3MSNy5nYXRlaG91c2UucmVnaXN0cnkudjEuVXBkYXRlQXBwbGljYXRpb25TZXR0aW5nc1JlcXVlc3QaOC5nYXRlaG91c2UucmVnaXN0cnkudjEuVXBkYXRlQXBwbGljYXRpb25TZXR0aW5nc1Jlc3BvbnNlYgZwcm90bzM", [file_gatehouse_registry_v1_application]);
+  fileDesc("CixnYXRlaG91c2UvcmVnaXN0cnkvdjEvcmVnaXN0cnlfc2VydmljZS5wcm90bxIVZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxIjcKH0Vuc3VyZUNvbnNvbGVBcHBsaWNhdGlvblJlcXVlc3QSFAoMcmVkaXJlY3RfdXJpGAEgASgJIm4KIEVuc3VyZUNvbnNvbGVBcHBsaWNhdGlvblJlc3BvbnNlEhEKCWNsaWVudF9pZBgBIAEoCRIVCg1lbnRyeXBvaW50X2lkGAIgASgJEg8KB2NyZWF0ZWQYAyABKAgSDwoHdXBkYXRlZBgEIAEoCCJTChhDcmVhdGVBcHBsaWNhdGlvblJlcXVlc3QSNwoLYXBwbGljYXRpb24YASABKAsyIi5nYXRlaG91c2UucmVnaXN0cnkudjEuQXBwbGljYXRpb24iZgoZQ3JlYXRlQXBwbGljYXRpb25SZXNwb25zZRI3CgthcHBsaWNhdGlvbhgBIAEoCzIiLmdhdGVob3VzZS5yZWdpc3RyeS52MS5BcHBsaWNhdGlvbhIQCghwYXNzd29yZBgCIAEoCSIqChVHZXRBcHBsaWNhdGlvblJlcXVlc3QSEQoJY2xpZW50X2lkGAEgASgJIlEKFkdldEFwcGxpY2F0aW9uUmVzcG9uc2USNwoLYXBwbGljYXRpb24YASABKAsyIi5nYXRlaG91c2UucmVnaXN0cnkudjEuQXBwbGljYXRpb24iLQoUR2V0RW50cnlwb2ludFJlcXVlc3QSFQoNZW50cnlwb2ludF9pZBgBIAEoCSKbAQoVR2V0RW50cnlwb2ludFJlc3BvbnNlEjUKCmVudHJ5cG9pbnQYASABKAsyIS5nYXRlaG91c2UucmVnaXN0cnkudjEuRW50cnlwb2ludBIRCgljbGllbnRfaWQYAiABKAkSEQoJd2hpdGVsaXN0GAMgAygJEhgKEGRlZmF1bHRfY2FsbGJhY2sYBCABKAkSCwoDbWZhGAUgASgJIkUKGUF1dGhlbnRpY2F0ZUNsaWVudFJlcXVlc3QSEQoJY2xpZW50X2lkGAEgASgJEhUKDWNsaWVudF9zZWNyZXQYAiABKAkipwEKGkF1dGhlbnRpY2F0ZUNsaWVudFJlc3BvbnNlEhEKCWNsaWVudF9pZBgBIAEoCRIvCgRraW5kGAIgASgOMiEuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkNsaWVudEtpbmQSFgoOYWxsb3dlZF9zY29wZXMYAyADKAkSFQoNcmVkaXJlY3RfdXJpcxgEIAMoCRIWCg5zZWNyZXRfdmVyc2lvbhgFIAEoBSI+ChlSZXZlYWxDbGllbnRTZWNyZXRSZXF1ZXN0EhEKCWNsaWVudF9pZBgBIAEoCRIOCgZyZWFzb24YAiABKAkiMwoaUmV2ZWFsQ2xpZW50U2VjcmV0UmVzcG9uc2USFQoNY2xpZW50X3NlY3JldBgBIAEoCSJdChtFbnN1cmVPcGVyYXRvckNsaWVudFJlcXVlc3QSEQoJY2xpZW50X2lkGAEgASgJEhUKDWNsaWVudF9zZWNyZXQYAiABKAkSFAoMZGlzcGxheV9uYW1lGAMgASgJIlkKHEVuc3VyZU9wZXJhdG9yQ2xpZW50UmVzcG9uc2USEQoJY2xpZW50X2lkGAEgASgJEhUKDWNsaWVudF9zZWNyZXQYAiABKAkSDwoHY3JlYXRlZBgDIAEoCCJFCgxDYXRhbG9nRW50cnkSCwoDa2V5GAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRISCgp2YWx1ZV90eXBlGAMgASgJIkYKEkxpc3RDYXRhbG9nUmVxdWVzdBIwCgRraW5kGAEgASgOMiIuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkNhdGFsb2dLaW5kIksKE0xpc3RDYXRhbG9nUmVzcG9uc2USNAoHZW50cmllcxgBIAMoCzIjLmdhdGVob3VzZS5yZWdpc3RyeS52MS5DYXRhbG9nRW50cnkiTwoTQXBwbGljYXRpb25TZXR0aW5ncxIRCgl3aGl0ZWxpc3QYASADKAkSGAoQZGVmYXVsdF9jYWxsYmFjaxgCIAEoCRILCgNtZmEYAyABKAkiuQEKIFVwZGF0ZUFwcGxpY2F0aW9uU2V0dGluZ3NSZXF1ZXN0EhEKCWNsaWVudF9pZBgBIAEoCRI0Cgl3aGl0ZWxpc3QYAiABKAsyIS5nYXRlaG91c2UucmVnaXN0cnkudjEuU3RyaW5nTGlzdBIdChBkZWZhdWx0X2NhbGxiYWNrGAMgASgJSACIAQESEAoDbWZhGAQgASgJSAGIAQFCEwoRX2RlZmF1bHRfY2FsbGJhY2tCBgoEX21mYSIcCgpTdHJpbmdMaXN0Eg4KBnZhbHVlcxgBIAMoCSJhCiFVcGRhdGVBcHBsaWNhdGlvblNldHRpbmdzUmVzcG9uc2USPAoIc2V0dGluZ3MYASABKAsyKi5nYXRlaG91c2UucmVnaXN0cnkudjEuQXBwbGljYXRpb25TZXR0aW5ncypgCgpDbGllbnRLaW5kEhsKF0NMSUVOVF9LSU5EX1VOU1BFQ0lGSUVEEAASGwoXQ0xJRU5UX0tJTkRfQVBQTElDQVRJT04QARIYChRDTElFTlRfS0lORF9PUEVSQVRPUhACKrUBCgtDYXRhbG9nS2luZBIcChhDQVRBTE9HX0tJTkRfVU5TUEVDSUZJRUQQABIdChlDQVRBTE9HX0tJTkRfT1JHQU5JWkFUSU9OEAESFgoSQ0FUQUxPR19LSU5EX0JSQU5EEAISGQoVQ0FUQUxPR19LSU5EX1BST1BFUlRZEAMSGwoXQ0FUQUxPR19LSU5EX0RBVEFfRklFTEQQBBIZChVDQVRBTE9HX0tJTkRfVFlQT0xPR1kQBTLgCAoPUmVnaXN0cnlTZXJ2aWNlEnYKEUNyZWF0ZUFwcGxpY2F0aW9uEi8uZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkNyZWF0ZUFwcGxpY2F0aW9uUmVxdWVzdBowLmdhdGVob3VzZS5yZWdpc3RyeS52MS5DcmVhdGVBcHBsaWNhdGlvblJlc3BvbnNlEm0KDkdldEFwcGxpY2F0aW9uEiwuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkdldEFwcGxpY2F0aW9uUmVxdWVzdBotLmdhdGVob3VzZS5yZWdpc3RyeS52MS5HZXRBcHBsaWNhdGlvblJlc3BvbnNlEmoKDUdldEVudHJ5cG9pbnQSKy5nYXRlaG91c2UucmVnaXN0cnkudjEuR2V0RW50cnlwb2ludFJlcXVlc3QaLC5nYXRlaG91c2UucmVnaXN0cnkudjEuR2V0RW50cnlwb2ludFJlc3BvbnNlEnkKEkF1dGhlbnRpY2F0ZUNsaWVudBIwLmdhdGVob3VzZS5yZWdpc3RyeS52MS5BdXRoZW50aWNhdGVDbGllbnRSZXF1ZXN0GjEuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkF1dGhlbnRpY2F0ZUNsaWVudFJlc3BvbnNlEnkKElJldmVhbENsaWVudFNlY3JldBIwLmdhdGVob3VzZS5yZWdpc3RyeS52MS5SZXZlYWxDbGllbnRTZWNyZXRSZXF1ZXN0GjEuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLlJldmVhbENsaWVudFNlY3JldFJlc3BvbnNlEn8KFEVuc3VyZU9wZXJhdG9yQ2xpZW50EjIuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkVuc3VyZU9wZXJhdG9yQ2xpZW50UmVxdWVzdBozLmdhdGVob3VzZS5yZWdpc3RyeS52MS5FbnN1cmVPcGVyYXRvckNsaWVudFJlc3BvbnNlEmQKC0xpc3RDYXRhbG9nEikuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkxpc3RDYXRhbG9nUmVxdWVzdBoqLmdhdGVob3VzZS5yZWdpc3RyeS52MS5MaXN0Q2F0YWxvZ1Jlc3BvbnNlEo4BChlVcGRhdGVBcHBsaWNhdGlvblNldHRpbmdzEjcuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLlVwZGF0ZUFwcGxpY2F0aW9uU2V0dGluZ3NSZXF1ZXN0GjguZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLlVwZGF0ZUFwcGxpY2F0aW9uU2V0dGluZ3NSZXNwb25zZRKLAQoYRW5zdXJlQ29uc29sZUFwcGxpY2F0aW9uEjYuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkVuc3VyZUNvbnNvbGVBcHBsaWNhdGlvblJlcXVlc3QaNy5nYXRlaG91c2UucmVnaXN0cnkudjEuRW5zdXJlQ29uc29sZUFwcGxpY2F0aW9uUmVzcG9uc2ViBnByb3RvMw", [file_gatehouse_registry_v1_application]);
+
+/**
+ * EnsureConsoleApplicationRequest carries what the launcher derives from its configuration.
+ *
+ * @generated from message gatehouse.registry.v1.EnsureConsoleApplicationRequest
+ */
+export type EnsureConsoleApplicationRequest = Message<"gatehouse.registry.v1.EnsureConsoleApplicationRequest"> & {
+  /**
+   * RedirectUri is the console's callback: `<public base URL>/console/callback`.
+   *
+   * @generated from field: string redirect_uri = 1;
+   */
+  redirectUri: string;
+};
+
+/**
+ * Describes the message gatehouse.registry.v1.EnsureConsoleApplicationRequest.
+ * Use `create(EnsureConsoleApplicationRequestSchema)` to create a new message.
+ */
+export const EnsureConsoleApplicationRequestSchema: GenMessage<EnsureConsoleApplicationRequest> = /*@__PURE__*/
+  messageDesc(file_gatehouse_registry_v1_registry_service, 0);
+
+/**
+ * EnsureConsoleApplicationResponse says what was done.
+ *
+ * @generated from message gatehouse.registry.v1.EnsureConsoleApplicationResponse
+ */
+export type EnsureConsoleApplicationResponse = Message<"gatehouse.registry.v1.EnsureConsoleApplicationResponse"> & {
+  /**
+   * ClientId of the console's application.
+   *
+   * @generated from field: string client_id = 1;
+   */
+  clientId: string;
+
+  /**
+   * EntrypointId of its entry point: the console's public client id.
+   *
+   * @generated from field: string entrypoint_id = 2;
+   */
+  entrypointId: string;
+
+  /**
+   * Created is true when this call created the application.
+   *
+   * @generated from field: bool created = 3;
+   */
+  created: boolean;
+
+  /**
+   * Updated is true when this call changed its redirect URI, policy or entry point.
+   *
+   * @generated from field: bool updated = 4;
+   */
+  updated: boolean;
+};
+
+/**
+ * Describes the message gatehouse.registry.v1.EnsureConsoleApplicationResponse.
+ * Use `create(EnsureConsoleApplicationResponseSchema)` to create a new message.
+ */
+export const EnsureConsoleApplicationResponseSchema: GenMessage<EnsureConsoleApplicationResponse> = /*@__PURE__*/
+  messageDesc(file_gatehouse_registry_v1_registry_service, 1);
 
 /**
  * CreateApplicationRequest carries the application as the client sent it.
@@ -33,7 +96,7 @@ export type CreateApplicationRequest = Message<"gatehouse.registry.v1.CreateAppl
  * Use `create(CreateApplicationRequestSchema)` to create a new message.
  */
 export const CreateApplicationRequestSchema: GenMessage<CreateApplicationRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_registry_service, 0);
+  messageDesc(file_gatehouse_registry_v1_registry_service, 2);
 
 /**
  * CreateApplicationResponse returns the stored application and its secret.
@@ -61,7 +124,7 @@ export type CreateApplicationResponse = Message<"gatehouse.registry.v1.CreateApp
  * Use `create(CreateApplicationResponseSchema)` to create a new message.
  */
 export const CreateApplicationResponseSchema: GenMessage<CreateApplicationResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_registry_service, 1);
+  messageDesc(file_gatehouse_registry_v1_registry_service, 3);
 
 /**
  * GetApplicationRequest names an application.
@@ -82,7 +145,7 @@ export type GetApplicationRequest = Message<"gatehouse.registry.v1.GetApplicatio
  * Use `create(GetApplicationRequestSchema)` to create a new message.
  */
 export const GetApplicationRequestSchema: GenMessage<GetApplicationRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_registry_service, 2);
+  messageDesc(file_gatehouse_registry_v1_registry_service, 4);
 
 /**
  * GetApplicationResponse returns an application without its secret.
@@ -103,7 +166,7 @@ export type GetApplicationResponse = Message<"gatehouse.registry.v1.GetApplicati
  * Use `create(GetApplicationResponseSchema)` to create a new message.
  */
 export const GetApplicationResponseSchema: GenMessage<GetApplicationResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_registry_service, 3);
+  messageDesc(file_gatehouse_registry_v1_registry_service, 5);
 
 /**
  * GetEntrypointRequest names an entry point.
@@ -124,7 +187,7 @@ export type GetEntrypointRequest = Message<"gatehouse.registry.v1.GetEntrypointR
  * Use `create(GetEntrypointRequestSchema)` to create a new message.
  */
 export const GetEntrypointRequestSchema: GenMessage<GetEntrypointRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_registry_service, 4);
+  messageDesc(file_gatehouse_registry_v1_registry_service, 6);
 
 /**
  * GetEntrypointResponse returns an entry point and its application id.
@@ -175,7 +238,7 @@ export type GetEntrypointResponse = Message<"gatehouse.registry.v1.GetEntrypoint
  * Use `create(GetEntrypointResponseSchema)` to create a new message.
  */
 export const GetEntrypointResponseSchema: GenMessage<GetEntrypointResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_registry_service, 5);
+  messageDesc(file_gatehouse_registry_v1_registry_service, 7);
 
 /**
  * AuthenticateClientRequest carries presented client credentials.
@@ -203,7 +266,7 @@ export type AuthenticateClientRequest = Message<"gatehouse.registry.v1.Authentic
  * Use `create(AuthenticateClientRequestSchema)` to create a new message.
  */
 export const AuthenticateClientRequestSchema: GenMessage<AuthenticateClientRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_registry_service, 6);
+  messageDesc(file_gatehouse_registry_v1_registry_service, 8);
 
 /**
  * AuthenticateClientResponse describes an authenticated client.
@@ -252,7 +315,7 @@ export type AuthenticateClientResponse = Message<"gatehouse.registry.v1.Authenti
  * Use `create(AuthenticateClientResponseSchema)` to create a new message.
  */
 export const AuthenticateClientResponseSchema: GenMessage<AuthenticateClientResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_registry_service, 7);
+  messageDesc(file_gatehouse_registry_v1_registry_service, 9);
 
 /**
  * RevealClientSecretRequest names the application.
@@ -280,7 +343,7 @@ export type RevealClientSecretRequest = Message<"gatehouse.registry.v1.RevealCli
  * Use `create(RevealClientSecretRequestSchema)` to create a new message.
  */
 export const RevealClientSecretRequestSchema: GenMessage<RevealClientSecretRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_registry_service, 8);
+  messageDesc(file_gatehouse_registry_v1_registry_service, 10);
 
 /**
  * RevealClientSecretResponse returns the decrypted secret.
@@ -301,7 +364,7 @@ export type RevealClientSecretResponse = Message<"gatehouse.registry.v1.RevealCl
  * Use `create(RevealClientSecretResponseSchema)` to create a new message.
  */
 export const RevealClientSecretResponseSchema: GenMessage<RevealClientSecretResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_registry_service, 9);
+  messageDesc(file_gatehouse_registry_v1_registry_service, 11);
 
 /**
  * EnsureOperatorClientRequest names an operator client.
@@ -336,7 +399,7 @@ export type EnsureOperatorClientRequest = Message<"gatehouse.registry.v1.EnsureO
  * Use `create(EnsureOperatorClientRequestSchema)` to create a new message.
  */
 export const EnsureOperatorClientRequestSchema: GenMessage<EnsureOperatorClientRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_registry_service, 10);
+  messageDesc(file_gatehouse_registry_v1_registry_service, 12);
 
 /**
  * EnsureOperatorClientResponse returns the operator client's credentials.
@@ -371,7 +434,7 @@ export type EnsureOperatorClientResponse = Message<"gatehouse.registry.v1.Ensure
  * Use `create(EnsureOperatorClientResponseSchema)` to create a new message.
  */
 export const EnsureOperatorClientResponseSchema: GenMessage<EnsureOperatorClientResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_registry_service, 11);
+  messageDesc(file_gatehouse_registry_v1_registry_service, 13);
 
 /**
  * CatalogEntry is one entry of an operator catalog.
@@ -407,7 +470,7 @@ export type CatalogEntry = Message<"gatehouse.registry.v1.CatalogEntry"> & {
  * Use `create(CatalogEntrySchema)` to create a new message.
  */
 export const CatalogEntrySchema: GenMessage<CatalogEntry> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_registry_service, 12);
+  messageDesc(file_gatehouse_registry_v1_registry_service, 14);
 
 /**
  * ListCatalogRequest names a catalog.
@@ -428,7 +491,7 @@ export type ListCatalogRequest = Message<"gatehouse.registry.v1.ListCatalogReque
  * Use `create(ListCatalogRequestSchema)` to create a new message.
  */
 export const ListCatalogRequestSchema: GenMessage<ListCatalogRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_registry_service, 13);
+  messageDesc(file_gatehouse_registry_v1_registry_service, 15);
 
 /**
  * ListCatalogResponse lists a catalog's entries.
@@ -449,7 +512,7 @@ export type ListCatalogResponse = Message<"gatehouse.registry.v1.ListCatalogResp
  * Use `create(ListCatalogResponseSchema)` to create a new message.
  */
 export const ListCatalogResponseSchema: GenMessage<ListCatalogResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_registry_service, 14);
+  messageDesc(file_gatehouse_registry_v1_registry_service, 16);
 
 /**
  * ApplicationSettings are the operator-managed settings of an application.
@@ -484,7 +547,7 @@ export type ApplicationSettings = Message<"gatehouse.registry.v1.ApplicationSett
  * Use `create(ApplicationSettingsSchema)` to create a new message.
  */
 export const ApplicationSettingsSchema: GenMessage<ApplicationSettings> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_registry_service, 15);
+  messageDesc(file_gatehouse_registry_v1_registry_service, 17);
 
 /**
  * UpdateApplicationSettingsRequest names the application and the changes.
@@ -526,7 +589,7 @@ export type UpdateApplicationSettingsRequest = Message<"gatehouse.registry.v1.Up
  * Use `create(UpdateApplicationSettingsRequestSchema)` to create a new message.
  */
 export const UpdateApplicationSettingsRequestSchema: GenMessage<UpdateApplicationSettingsRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_registry_service, 16);
+  messageDesc(file_gatehouse_registry_v1_registry_service, 18);
 
 /**
  * StringList wraps a list so that an absent list differs from an empty one.
@@ -547,7 +610,7 @@ export type StringList = Message<"gatehouse.registry.v1.StringList"> & {
  * Use `create(StringListSchema)` to create a new message.
  */
 export const StringListSchema: GenMessage<StringList> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_registry_service, 17);
+  messageDesc(file_gatehouse_registry_v1_registry_service, 19);
 
 /**
  * UpdateApplicationSettingsResponse returns the settings after the change.
@@ -568,7 +631,7 @@ export type UpdateApplicationSettingsResponse = Message<"gatehouse.registry.v1.U
  * Use `create(UpdateApplicationSettingsResponseSchema)` to create a new message.
  */
 export const UpdateApplicationSettingsResponseSchema: GenMessage<UpdateApplicationSettingsResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_registry_service, 18);
+  messageDesc(file_gatehouse_registry_v1_registry_service, 20);
 
 /**
  * ClientKind tells operator clients from applications.
@@ -766,6 +829,21 @@ export const RegistryService: GenService<{
     methodKind: "unary";
     input: typeof UpdateApplicationSettingsRequestSchema;
     output: typeof UpdateApplicationSettingsResponseSchema;
+  },
+  /**
+   * EnsureConsoleApplication creates (idempotently) the application of the
+   * administration console, whose one entry point `gatehouse-console` is
+   * its public client, and keeps its redirect URI, MFA policy (required)
+   * and entry point as given; of concurrent calls one writes. Scope: internal.
+   * Errors: INVALID_ARGUMENT/VALIDATION_FAILED (redirect_uri),
+   * ALREADY_EXISTS/APPLICATION_ID_TAKEN (the ids belong to another client).
+   *
+   * @generated from rpc gatehouse.registry.v1.RegistryService.EnsureConsoleApplication
+   */
+  ensureConsoleApplication: {
+    methodKind: "unary";
+    input: typeof EnsureConsoleApplicationRequestSchema;
+    output: typeof EnsureConsoleApplicationResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_gatehouse_registry_v1_registry_service, 0);

@@ -16,7 +16,98 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file gatehouse/users/v1/users_admin_service.proto.
  */
 export const file_gatehouse_users_v1_users_admin_service: GenFile = /*@__PURE__*/
-  fileDesc("CixnYXRlaG91c2UvdXNlcnMvdjEvdXNlcnNfYWRtaW5fc2VydmljZS5wcm90bxISZ2F0ZWhvdXNlLnVzZXJzLnYxIo8CCgtVc2VyQWNjb3VudBImCgR1c2VyGAEgASgLMhguZ2F0ZWhvdXNlLnVzZXJzLnYxLlVzZXISMQoGc3RhdHVzGAIgASgOMiEuZ2F0ZWhvdXNlLnVzZXJzLnYxLkFjY291bnRTdGF0dXMSMwoPbGFzdF9sb2dpbl90aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIaCg1zZXNzaW9uX2NvdW50GAQgASgFSACIAQESEwoLbWZhX2VuYWJsZWQYBSABKAgSLQoJbG9ja190aW1lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEIQCg5fc2Vzc2lvbl9jb3VudCJRChlTZWFyY2hVc2VyQWNjb3VudHNSZXF1ZXN0Eg0KBXF1ZXJ5GAEgASgJEhEKCXBhZ2Vfc2l6ZRgCIAEoBRISCgpwYWdlX3Rva2VuGAMgASgJImUKGlNlYXJjaFVzZXJBY2NvdW50c1Jlc3BvbnNlEi4KBXVzZXJzGAEgAygLMh8uZ2F0ZWhvdXNlLnVzZXJzLnYxLlVzZXJBY2NvdW50EhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSIoChVHZXRVc2VyQWNjb3VudFJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCSJKChZHZXRVc2VyQWNjb3VudFJlc3BvbnNlEjAKB2FjY291bnQYASABKAsyHy5nYXRlaG91c2UudXNlcnMudjEuVXNlckFjY291bnQiKQoWTG9ja1VzZXJBY2NvdW50UmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJIksKF0xvY2tVc2VyQWNjb3VudFJlc3BvbnNlEjAKB2FjY291bnQYASABKAsyHy5nYXRlaG91c2UudXNlcnMudjEuVXNlckFjY291bnQiKwoYVW5sb2NrVXNlckFjY291bnRSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkiTQoZVW5sb2NrVXNlckFjY291bnRSZXNwb25zZRIwCgdhY2NvdW50GAEgASgLMh8uZ2F0ZWhvdXNlLnVzZXJzLnYxLlVzZXJBY2NvdW50IikKFkVuZFVzZXJTZXNzaW9uc1JlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCSJiChdFbmRVc2VyU2Vzc2lvbnNSZXNwb25zZRIwCgdhY2NvdW50GAEgASgLMh8uZ2F0ZWhvdXNlLnVzZXJzLnYxLlVzZXJBY2NvdW50EhUKDXJldm9rZWRfY291bnQYAiABKAUiKAoVRXhwb3J0VXNlckRhdGFSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkidAoWRXhwb3J0VXNlckRhdGFSZXNwb25zZRIwCgdhY2NvdW50GAEgASgLMh8uZ2F0ZWhvdXNlLnVzZXJzLnYxLlVzZXJBY2NvdW50EigKB3JlY29yZHMYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0IiMKEEVyYXNlVXNlclJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCSITChFFcmFzZVVzZXJSZXNwb25zZSKUAQocTGlzdFVzZXJzQXVkaXRFbnRyaWVzUmVxdWVzdBIvCgZmaWx0ZXIYASABKAsyHy5nYXRlaG91c2UuYXVkaXQudjEuQXVkaXRGaWx0ZXISMAoFYWZ0ZXIYAiABKAsyIS5nYXRlaG91c2UuYXVkaXQudjEuQXVkaXRQb3NpdGlvbhIRCglwYWdlX3NpemUYAyABKAUiXgodTGlzdFVzZXJzQXVkaXRFbnRyaWVzUmVzcG9uc2USLwoHZW50cmllcxgBIAMoCzIeLmdhdGVob3VzZS5hdWRpdC52MS5BdWRpdEVudHJ5EgwKBG1vcmUYAiABKAgqZQoNQWNjb3VudFN0YXR1cxIeChpBQ0NPVU5UX1NUQVRVU19VTlNQRUNJRklFRBAAEhkKFUFDQ09VTlRfU1RBVFVTX0FDVElWRRABEhkKFUFDQ09VTlRfU1RBVFVTX0xPQ0tFRBACMvwGChFVc2Vyc0FkbWluU2VydmljZRJzChJTZWFyY2hVc2VyQWNjb3VudHMSLS5nYXRlaG91c2UudXNlcnMudjEuU2VhcmNoVXNlckFjY291bnRzUmVxdWVzdBouLmdhdGVob3VzZS51c2Vycy52MS5TZWFyY2hVc2VyQWNjb3VudHNSZXNwb25zZRJnCg5HZXRVc2VyQWNjb3VudBIpLmdhdGVob3VzZS51c2Vycy52MS5HZXRVc2VyQWNjb3VudFJlcXVlc3QaKi5nYXRlaG91c2UudXNlcnMudjEuR2V0VXNlckFjY291bnRSZXNwb25zZRJqCg9Mb2NrVXNlckFjY291bnQSKi5nYXRlaG91c2UudXNlcnMudjEuTG9ja1VzZXJBY2NvdW50UmVxdWVzdBorLmdhdGVob3VzZS51c2Vycy52MS5Mb2NrVXNlckFjY291bnRSZXNwb25zZRJwChFVbmxvY2tVc2VyQWNjb3VudBIsLmdhdGVob3VzZS51c2Vycy52MS5VbmxvY2tVc2VyQWNjb3VudFJlcXVlc3QaLS5nYXRlaG91c2UudXNlcnMudjEuVW5sb2NrVXNlckFjY291bnRSZXNwb25zZRJqCg9FbmRVc2VyU2Vzc2lvbnMSKi5nYXRlaG91c2UudXNlcnMudjEuRW5kVXNlclNlc3Npb25zUmVxdWVzdBorLmdhdGVob3VzZS51c2Vycy52MS5FbmRVc2VyU2Vzc2lvbnNSZXNwb25zZRJnCg5FeHBvcnRVc2VyRGF0YRIpLmdhdGVob3VzZS51c2Vycy52MS5FeHBvcnRVc2VyRGF0YVJlcXVlc3QaKi5nYXRlaG91c2UudXNlcnMudjEuRXhwb3J0VXNlckRhdGFSZXNwb25zZRJYCglFcmFzZVVzZXISJC5nYXRlaG91c2UudXNlcnMudjEuRXJhc2VVc2VyUmVxdWVzdBolLmdhdGVob3VzZS51c2Vycy52MS5FcmFzZVVzZXJSZXNwb25zZRJ8ChVMaXN0VXNlcnNBdWRpdEVudHJpZXMSMC5nYXRlaG91c2UudXNlcnMudjEuTGlzdFVzZXJzQXVkaXRFbnRyaWVzUmVxdWVzdBoxLmdhdGVob3VzZS51c2Vycy52MS5MaXN0VXNlcnNBdWRpdEVudHJpZXNSZXNwb25zZWIGcHJvdG8z", [file_gatehouse_audit_v1_audit, file_gatehouse_users_v1_user, file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("CixnYXRlaG91c2UvdXNlcnMvdjEvdXNlcnNfYWRtaW5fc2VydmljZS5wcm90bxISZ2F0ZWhvdXNlLnVzZXJzLnYxInUKFUNyZWF0ZU9wZXJhdG9yUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIVCg1lbnRyeXBvaW50X2lkGAMgASgJEhEKCWNsaWVudF9pZBgEIAEoCRIRCglpZl9hYnNlbnQYBSABKAgikAEKFkNyZWF0ZU9wZXJhdG9yUmVzcG9uc2USDwoHdXNlcl9pZBgBIAEoCRIPCgdjcmVhdGVkGAIgASgIEhgKEGFjdGl2YXRpb25fdG9rZW4YAyABKAkSOgoWYWN0aXZhdGlvbl9leHBpcmVfdGltZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAijwIKC1VzZXJBY2NvdW50EiYKBHVzZXIYASABKAsyGC5nYXRlaG91c2UudXNlcnMudjEuVXNlchIxCgZzdGF0dXMYAiABKA4yIS5nYXRlaG91c2UudXNlcnMudjEuQWNjb3VudFN0YXR1cxIzCg9sYXN0X2xvZ2luX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhoKDXNlc3Npb25fY291bnQYBCABKAVIAIgBARITCgttZmFfZW5hYmxlZBgFIAEoCBItCglsb2NrX3RpbWUYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQhAKDl9zZXNzaW9uX2NvdW50IlEKGVNlYXJjaFVzZXJBY2NvdW50c1JlcXVlc3QSDQoFcXVlcnkYASABKAkSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkiZQoaU2VhcmNoVXNlckFjY291bnRzUmVzcG9uc2USLgoFdXNlcnMYASADKAsyHy5nYXRlaG91c2UudXNlcnMudjEuVXNlckFjY291bnQSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIigKFUdldFVzZXJBY2NvdW50UmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJIkoKFkdldFVzZXJBY2NvdW50UmVzcG9uc2USMAoHYWNjb3VudBgBIAEoCzIfLmdhdGVob3VzZS51c2Vycy52MS5Vc2VyQWNjb3VudCIpChZMb2NrVXNlckFjY291bnRSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkiSwoXTG9ja1VzZXJBY2NvdW50UmVzcG9uc2USMAoHYWNjb3VudBgBIAEoCzIfLmdhdGVob3VzZS51c2Vycy52MS5Vc2VyQWNjb3VudCIrChhVbmxvY2tVc2VyQWNjb3VudFJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCSJNChlVbmxvY2tVc2VyQWNjb3VudFJlc3BvbnNlEjAKB2FjY291bnQYASABKAsyHy5nYXRlaG91c2UudXNlcnMudjEuVXNlckFjY291bnQiKQoWRW5kVXNlclNlc3Npb25zUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJImIKF0VuZFVzZXJTZXNzaW9uc1Jlc3BvbnNlEjAKB2FjY291bnQYASABKAsyHy5nYXRlaG91c2UudXNlcnMudjEuVXNlckFjY291bnQSFQoNcmV2b2tlZF9jb3VudBgCIAEoBSIoChVFeHBvcnRVc2VyRGF0YVJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCSJ0ChZFeHBvcnRVc2VyRGF0YVJlc3BvbnNlEjAKB2FjY291bnQYASABKAsyHy5nYXRlaG91c2UudXNlcnMudjEuVXNlckFjY291bnQSKAoHcmVjb3JkcxgCIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiIwoQRXJhc2VVc2VyUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJIhMKEUVyYXNlVXNlclJlc3BvbnNlIpQBChxMaXN0VXNlcnNBdWRpdEVudHJpZXNSZXF1ZXN0Ei8KBmZpbHRlchgBIAEoCzIfLmdhdGVob3VzZS5hdWRpdC52MS5BdWRpdEZpbHRlchIwCgVhZnRlchgCIAEoCzIhLmdhdGVob3VzZS5hdWRpdC52MS5BdWRpdFBvc2l0aW9uEhEKCXBhZ2Vfc2l6ZRgDIAEoBSJeCh1MaXN0VXNlcnNBdWRpdEVudHJpZXNSZXNwb25zZRIvCgdlbnRyaWVzGAEgAygLMh4uZ2F0ZWhvdXNlLmF1ZGl0LnYxLkF1ZGl0RW50cnkSDAoEbW9yZRgCIAEoCCplCg1BY2NvdW50U3RhdHVzEh4KGkFDQ09VTlRfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGQoVQUNDT1VOVF9TVEFUVVNfQUNUSVZFEAESGQoVQUNDT1VOVF9TVEFUVVNfTE9DS0VEEAIy5QcKEVVzZXJzQWRtaW5TZXJ2aWNlEnMKElNlYXJjaFVzZXJBY2NvdW50cxItLmdhdGVob3VzZS51c2Vycy52MS5TZWFyY2hVc2VyQWNjb3VudHNSZXF1ZXN0Gi4uZ2F0ZWhvdXNlLnVzZXJzLnYxLlNlYXJjaFVzZXJBY2NvdW50c1Jlc3BvbnNlEmcKDkdldFVzZXJBY2NvdW50EikuZ2F0ZWhvdXNlLnVzZXJzLnYxLkdldFVzZXJBY2NvdW50UmVxdWVzdBoqLmdhdGVob3VzZS51c2Vycy52MS5HZXRVc2VyQWNjb3VudFJlc3BvbnNlEmoKD0xvY2tVc2VyQWNjb3VudBIqLmdhdGVob3VzZS51c2Vycy52MS5Mb2NrVXNlckFjY291bnRSZXF1ZXN0GisuZ2F0ZWhvdXNlLnVzZXJzLnYxLkxvY2tVc2VyQWNjb3VudFJlc3BvbnNlEnAKEVVubG9ja1VzZXJBY2NvdW50EiwuZ2F0ZWhvdXNlLnVzZXJzLnYxLlVubG9ja1VzZXJBY2NvdW50UmVxdWVzdBotLmdhdGVob3VzZS51c2Vycy52MS5VbmxvY2tVc2VyQWNjb3VudFJlc3BvbnNlEmoKD0VuZFVzZXJTZXNzaW9ucxIqLmdhdGVob3VzZS51c2Vycy52MS5FbmRVc2VyU2Vzc2lvbnNSZXF1ZXN0GisuZ2F0ZWhvdXNlLnVzZXJzLnYxLkVuZFVzZXJTZXNzaW9uc1Jlc3BvbnNlEmcKDkV4cG9ydFVzZXJEYXRhEikuZ2F0ZWhvdXNlLnVzZXJzLnYxLkV4cG9ydFVzZXJEYXRhUmVxdWVzdBoqLmdhdGVob3VzZS51c2Vycy52MS5FeHBvcnRVc2VyRGF0YVJlc3BvbnNlElgKCUVyYXNlVXNlchIkLmdhdGVob3VzZS51c2Vycy52MS5FcmFzZVVzZXJSZXF1ZXN0GiUuZ2F0ZWhvdXNlLnVzZXJzLnYxLkVyYXNlVXNlclJlc3BvbnNlEnwKFUxpc3RVc2Vyc0F1ZGl0RW50cmllcxIwLmdhdGVob3VzZS51c2Vycy52MS5MaXN0VXNlcnNBdWRpdEVudHJpZXNSZXF1ZXN0GjEuZ2F0ZWhvdXNlLnVzZXJzLnYxLkxpc3RVc2Vyc0F1ZGl0RW50cmllc1Jlc3BvbnNlEmcKDkNyZWF0ZU9wZXJhdG9yEikuZ2F0ZWhvdXNlLnVzZXJzLnYxLkNyZWF0ZU9wZXJhdG9yUmVxdWVzdBoqLmdhdGVob3VzZS51c2Vycy52MS5DcmVhdGVPcGVyYXRvclJlc3BvbnNlYgZwcm90bzM", [file_gatehouse_audit_v1_audit, file_gatehouse_users_v1_user, file_google_protobuf_struct, file_google_protobuf_timestamp]);
+
+/**
+ * CreateOperatorRequest names the operator person to create.
+ *
+ * @generated from message gatehouse.users.v1.CreateOperatorRequest
+ */
+export type CreateOperatorRequest = Message<"gatehouse.users.v1.CreateOperatorRequest"> & {
+  /**
+   * Email of the operator (their sign-in identifier).
+   *
+   * @generated from field: string email = 1;
+   */
+  email: string;
+
+  /**
+   * Password to set; empty = an activation link sets it.
+   *
+   * @generated from field: string password = 2;
+   */
+  password: string;
+
+  /**
+   * EntrypointId the operator is registered through (the console's).
+   *
+   * @generated from field: string entrypoint_id = 3;
+   */
+  entrypointId: string;
+
+  /**
+   * ClientId of that entry point's application.
+   *
+   * @generated from field: string client_id = 4;
+   */
+  clientId: string;
+
+  /**
+   * IfAbsent makes an existing operator with this email a success (created false).
+   *
+   * @generated from field: bool if_absent = 5;
+   */
+  ifAbsent: boolean;
+};
+
+/**
+ * Describes the message gatehouse.users.v1.CreateOperatorRequest.
+ * Use `create(CreateOperatorRequestSchema)` to create a new message.
+ */
+export const CreateOperatorRequestSchema: GenMessage<CreateOperatorRequest> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 0);
+
+/**
+ * CreateOperatorResponse describes the operator.
+ *
+ * @generated from message gatehouse.users.v1.CreateOperatorResponse
+ */
+export type CreateOperatorResponse = Message<"gatehouse.users.v1.CreateOperatorResponse"> & {
+  /**
+   * UserId of the operator (object_id).
+   *
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * Created is false when if_absent found the operator already there.
+   *
+   * @generated from field: bool created = 2;
+   */
+  created: boolean;
+
+  /**
+   * ActivationToken sets the password once (empty when a password was given).
+   *
+   * @generated from field: string activation_token = 3;
+   */
+  activationToken: string;
+
+  /**
+   * ActivationExpireTime is when the activation token stops working.
+   *
+   * @generated from field: google.protobuf.Timestamp activation_expire_time = 4;
+   */
+  activationExpireTime?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message gatehouse.users.v1.CreateOperatorResponse.
+ * Use `create(CreateOperatorResponseSchema)` to create a new message.
+ */
+export const CreateOperatorResponseSchema: GenMessage<CreateOperatorResponse> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 1);
 
 /**
  * UserAccount is a user as operators see it.
@@ -72,7 +163,7 @@ export type UserAccount = Message<"gatehouse.users.v1.UserAccount"> & {
  * Use `create(UserAccountSchema)` to create a new message.
  */
 export const UserAccountSchema: GenMessage<UserAccount> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_admin_service, 0);
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 2);
 
 /**
  * SearchUserAccountsRequest carries the query and the page.
@@ -107,7 +198,7 @@ export type SearchUserAccountsRequest = Message<"gatehouse.users.v1.SearchUserAc
  * Use `create(SearchUserAccountsRequestSchema)` to create a new message.
  */
 export const SearchUserAccountsRequestSchema: GenMessage<SearchUserAccountsRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_admin_service, 1);
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 3);
 
 /**
  * SearchUserAccountsResponse is one page of users.
@@ -135,7 +226,7 @@ export type SearchUserAccountsResponse = Message<"gatehouse.users.v1.SearchUserA
  * Use `create(SearchUserAccountsResponseSchema)` to create a new message.
  */
 export const SearchUserAccountsResponseSchema: GenMessage<SearchUserAccountsResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_admin_service, 2);
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 4);
 
 /**
  * GetUserAccountRequest names the user.
@@ -156,7 +247,7 @@ export type GetUserAccountRequest = Message<"gatehouse.users.v1.GetUserAccountRe
  * Use `create(GetUserAccountRequestSchema)` to create a new message.
  */
 export const GetUserAccountRequestSchema: GenMessage<GetUserAccountRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_admin_service, 3);
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 5);
 
 /**
  * GetUserAccountResponse returns the user.
@@ -177,7 +268,7 @@ export type GetUserAccountResponse = Message<"gatehouse.users.v1.GetUserAccountR
  * Use `create(GetUserAccountResponseSchema)` to create a new message.
  */
 export const GetUserAccountResponseSchema: GenMessage<GetUserAccountResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_admin_service, 4);
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 6);
 
 /**
  * LockUserAccountRequest names the user.
@@ -198,7 +289,7 @@ export type LockUserAccountRequest = Message<"gatehouse.users.v1.LockUserAccount
  * Use `create(LockUserAccountRequestSchema)` to create a new message.
  */
 export const LockUserAccountRequestSchema: GenMessage<LockUserAccountRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_admin_service, 5);
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 7);
 
 /**
  * LockUserAccountResponse returns the user after the lock.
@@ -219,7 +310,7 @@ export type LockUserAccountResponse = Message<"gatehouse.users.v1.LockUserAccoun
  * Use `create(LockUserAccountResponseSchema)` to create a new message.
  */
 export const LockUserAccountResponseSchema: GenMessage<LockUserAccountResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_admin_service, 6);
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 8);
 
 /**
  * UnlockUserAccountRequest names the user.
@@ -240,7 +331,7 @@ export type UnlockUserAccountRequest = Message<"gatehouse.users.v1.UnlockUserAcc
  * Use `create(UnlockUserAccountRequestSchema)` to create a new message.
  */
 export const UnlockUserAccountRequestSchema: GenMessage<UnlockUserAccountRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_admin_service, 7);
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 9);
 
 /**
  * UnlockUserAccountResponse returns the user after the unlock.
@@ -261,7 +352,7 @@ export type UnlockUserAccountResponse = Message<"gatehouse.users.v1.UnlockUserAc
  * Use `create(UnlockUserAccountResponseSchema)` to create a new message.
  */
 export const UnlockUserAccountResponseSchema: GenMessage<UnlockUserAccountResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_admin_service, 8);
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 10);
 
 /**
  * EndUserSessionsRequest names the user.
@@ -282,7 +373,7 @@ export type EndUserSessionsRequest = Message<"gatehouse.users.v1.EndUserSessions
  * Use `create(EndUserSessionsRequestSchema)` to create a new message.
  */
 export const EndUserSessionsRequestSchema: GenMessage<EndUserSessionsRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_admin_service, 9);
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 11);
 
 /**
  * EndUserSessionsResponse tells how many sessions were ended.
@@ -310,7 +401,7 @@ export type EndUserSessionsResponse = Message<"gatehouse.users.v1.EndUserSession
  * Use `create(EndUserSessionsResponseSchema)` to create a new message.
  */
 export const EndUserSessionsResponseSchema: GenMessage<EndUserSessionsResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_admin_service, 10);
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 12);
 
 /**
  * ExportUserDataRequest names the user.
@@ -331,7 +422,7 @@ export type ExportUserDataRequest = Message<"gatehouse.users.v1.ExportUserDataRe
  * Use `create(ExportUserDataRequestSchema)` to create a new message.
  */
 export const ExportUserDataRequestSchema: GenMessage<ExportUserDataRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_admin_service, 11);
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 13);
 
 /**
  * ExportUserDataResponse is everything stored about the user.
@@ -361,7 +452,7 @@ export type ExportUserDataResponse = Message<"gatehouse.users.v1.ExportUserDataR
  * Use `create(ExportUserDataResponseSchema)` to create a new message.
  */
 export const ExportUserDataResponseSchema: GenMessage<ExportUserDataResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_admin_service, 12);
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 14);
 
 /**
  * EraseUserRequest names the user.
@@ -382,7 +473,7 @@ export type EraseUserRequest = Message<"gatehouse.users.v1.EraseUserRequest"> & 
  * Use `create(EraseUserRequestSchema)` to create a new message.
  */
 export const EraseUserRequestSchema: GenMessage<EraseUserRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_admin_service, 13);
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 15);
 
 /**
  * EraseUserResponse is empty.
@@ -397,7 +488,7 @@ export type EraseUserResponse = Message<"gatehouse.users.v1.EraseUserResponse"> 
  * Use `create(EraseUserResponseSchema)` to create a new message.
  */
 export const EraseUserResponseSchema: GenMessage<EraseUserResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_admin_service, 14);
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 16);
 
 /**
  * ListUsersAuditEntriesRequest filters the log and names a position.
@@ -432,7 +523,7 @@ export type ListUsersAuditEntriesRequest = Message<"gatehouse.users.v1.ListUsers
  * Use `create(ListUsersAuditEntriesRequestSchema)` to create a new message.
  */
 export const ListUsersAuditEntriesRequestSchema: GenMessage<ListUsersAuditEntriesRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_admin_service, 15);
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 17);
 
 /**
  * ListUsersAuditEntriesResponse is one page of the log.
@@ -460,7 +551,7 @@ export type ListUsersAuditEntriesResponse = Message<"gatehouse.users.v1.ListUser
  * Use `create(ListUsersAuditEntriesResponseSchema)` to create a new message.
  */
 export const ListUsersAuditEntriesResponseSchema: GenMessage<ListUsersAuditEntriesResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_admin_service, 16);
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 18);
 
 /**
  * AccountStatus is whether a user may log in.
@@ -603,6 +694,25 @@ export const UsersAdminService: GenService<{
     methodKind: "unary";
     input: typeof ListUsersAuditEntriesRequestSchema;
     output: typeof ListUsersAuditEntriesResponseSchema;
+  },
+  /**
+   * CreateOperator creates an operator person (a user with the operator
+   * role, email confirmed, registered through the console's entry point).
+   * With a password (bootstrap) the account is ready and TOTP is enrolled
+   * at the first sign-in; without one it awaits activation and the answer
+   * carries the one-time activation token (7 days) that sets the password.
+   * With if_absent an existing operator of that email is no error (nothing
+   * changes). Scope: internal.
+   * Errors: INVALID_ARGUMENT/VALIDATION_FAILED (email, password policy),
+   * ALREADY_EXISTS/IDENTIFIER_TAKEN (the email is another user's, or an
+   * operator's without if_absent).
+   *
+   * @generated from rpc gatehouse.users.v1.UsersAdminService.CreateOperator
+   */
+  createOperator: {
+    methodKind: "unary";
+    input: typeof CreateOperatorRequestSchema;
+    output: typeof CreateOperatorResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_gatehouse_users_v1_users_admin_service, 0);
