@@ -59,27 +59,27 @@ describe("an operator signs in to the console for real (headless Chromium)", () 
 
     await page.goto(`${base}/console/`);
     await page.getByRole("heading", { name: "Sign in to the console" }).waitFor();
-    await shot(page, "signin-1-console");
+    await shot(page, "sign-in");
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.waitForURL((u) => u.pathname === "/oauth2/authorize");
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill(OPERATOR_PASSWORD);
-    await shot(page, "signin-2-hosted-login");
+    await shot(page, "sign-in-hosted-login");
     await submit(page, "Sign in");
     expect(await page.getByRole("heading").textContent()).toBe("Set up two-step verification");
-    await shot(page, "signin-3-enrol");
+    await shot(page, "sign-in-enrol");
     key = (await page.locator(".secret code").textContent())!.replace(/\s/g, "");
     await page.getByLabel("6-digit code from the app").fill(totpOf(key));
     await submit(page, "Turn on two-step verification");
     expect(await page.getByRole("heading").textContent()).toBe("Save your recovery codes");
     expect(await page.locator(".codes li").count()).toBe(10);
-    await shot(page, "signin-4-recovery-codes");
+    await shot(page, "sign-in-recovery-codes");
     await page.getByRole("button", { name: "I have saved them, continue" }).click();
 
     await page.getByRole("heading", { name: "Applications" }).waitFor();
     expect(new URL(page.url()).pathname).toBe("/console/apps");
     expect(await page.getByTestId("signed-in-as").textContent()).toBe(`Signed in as ${email}`);
-    await shot(page, "signin-5-signed-in");
+    await shot(page, "signed-in");
     const signedIn = (await session(page))!;
     expect(decodeJwt(signedIn.accessToken)).toMatchObject({ email, client_id: "gatehouse-console" });
     expect(signedIn.scope).toBe("openid admin");
@@ -115,7 +115,7 @@ describe("an operator signs in to the console for real (headless Chromium)", () 
     await expect.poll(() => revealRow.textContent()).toContain(email);
     const entries = await audit(s, { target: String(user.id) });
     expect(entries.find((e) => e.action === "user.lock")?.details).toMatchObject({ actorEmail: email });
-    await shot(page, "signin-6-audit");
+    await shot(page, "audit-operator");
 
     // Spanish.
     await page.getByRole("combobox", { name: "Language" }).selectOption("es");
@@ -172,7 +172,7 @@ describe("an operator signs in to the console for real (headless Chromium)", () 
     await page.getByRole("link", { name: "Applications" }).click();
     await page.getByText("Your session ended. Sign in again to continue.").waitFor();
     expect(await session(page)).toBeNull();
-    await shot(page, "signin-7-session-ended");
+    await shot(page, "session-ended");
     await context.close();
   }, 90_000);
 });
