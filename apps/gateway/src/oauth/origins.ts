@@ -53,7 +53,8 @@ export function relyingPartyOrigins(registry: Client<typeof RedirectOriginsServi
   /** One load at a time: a load for a newer generation waits for the stale one in flight, then reads again. */
   function startLoad(): Promise<Set<string>> {
     const before = loading?.promise.then(noop, noop) ?? Promise.resolve();
-    const entry = { generation, promise: before.then(() => load(entry.generation)) };
+    const startedAt = generation;
+    const entry = { generation: startedAt, promise: before.then(() => load(startedAt)) };
     loading = entry;
     entry.promise.then(noop, noop).finally(() => {
       if (loading === entry) loading = undefined;
