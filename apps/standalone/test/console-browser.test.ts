@@ -68,6 +68,7 @@ describe("the console (headless Chromium)", () => {
     const authorize = page.waitForRequest((r) => new URL(r.url()).pathname === "/oauth2/authorize");
     await page.getByRole("button", { name: "Sign in" }).click();
     await authorize;
+    await page.waitForURL((u) => u.pathname === "/oauth2/authorize");
     const pending = JSON.parse((await page.evaluate(`sessionStorage.getItem(${JSON.stringify(PENDING_KEY)})`)) as string);
     expect(pending.returnTo).toBe("/users?q=ana");
     await context.close();
@@ -184,9 +185,11 @@ describe("the console (headless Chromium)", () => {
     const q = Object.fromEntries(new URL((await logout).url()).searchParams);
     expect(q).toMatchObject({ client_id: "gatehouse-console", post_logout_redirect_uri: `${base}/console/callback` });
     expect(revoked).toEqual([{ client_id: "gatehouse-console", token, token_type_hint: "access_token" }]);
-    await page.waitForURL((u) => u.pathname === "/oauth2/logout");
-    const stored = await page.evaluate((k) => [sessionStorage.getItem(k), JSON.parse(sessionStorage.getItem("gatehouse.console.pending") ?? "{}")], "gatehouse.console.session");
-    expect(stored).toEqual([null, { state: q.state, signedOut: true }]);
+    // The server ends the hosted-login session and sends the browser back to the console, signed out.
+    await page.waitForURL((u) => u.pathname === "/console/callback");
+    await page.getByText("You are signed out.").waitFor();
+    const stored = await page.evaluate((k) => [sessionStorage.getItem(k), sessionStorage.getItem("gatehouse.console.pending")], "gatehouse.console.session");
+    expect(stored).toEqual([null, null]);
     await context.close();
   });
 });

@@ -44,3 +44,18 @@ describe("the console's authorization and logout requests", () => {
     expect(Object.fromEntries(url.searchParams)).toEqual({ client_id: CLIENT_ID, post_logout_redirect_uri: "https://id.example.com/console/callback", state: "st", id_token_hint: "id.token.x" });
   });
 });
+
+describe("who is signed in", () => {
+  const jwt = (claims: object) => `e30.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.sig`;
+  it("reads the email of the ID token, else of the access token (UTF-8 kept)", async () => {
+    const { signedInEmail } = await import("./identity.ts");
+    expect(signedInEmail({ accessToken: jwt({ email: "a@x.io" }), idToken: jwt({ email: "josé@x.io" }), expiresAt: 0 })).toBe("josé@x.io");
+    expect(signedInEmail({ accessToken: jwt({ email: "a@x.io" }), expiresAt: 0 })).toBe("a@x.io");
+  });
+  it("shows nothing for a token without an email or one that is not a JWT", async () => {
+    const { signedInEmail } = await import("./identity.ts");
+    expect(signedInEmail({ accessToken: jwt({ client_id: "ops" }), expiresAt: 0 })).toBeUndefined();
+    expect(signedInEmail({ accessToken: "opaque", expiresAt: 0 })).toBeUndefined();
+    expect(signedInEmail(undefined)).toBeUndefined();
+  });
+});

@@ -8,6 +8,7 @@ export const en = {
   "nav.users": "Users",
   "nav.audit": "Audit log",
   "nav.signOut": "Sign out",
+  "nav.signedInAs": "Signed in as",
   "nav.language": "Language",
   "nav.menu": "Menu",
   "nav.skip": "Skip to content",

@@ -10,6 +10,7 @@ export const es: Record<Key, string> = {
   "nav.users": "Usuarios",
   "nav.audit": "Registro de auditoría",
   "nav.signOut": "Cerrar sesión",
+  "nav.signedInAs": "Sesión iniciada como",
   "nav.language": "Idioma",
   "nav.menu": "Menú",
   "nav.skip": "Saltar al contenido",

@@ -1,5 +1,7 @@
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import { signOut } from "../auth/flow.ts";
+import { signedInEmail } from "../auth/identity.ts";
+import { getSession, subscribe } from "../auth/store.ts";
 import { useI18n, type Key } from "../i18n/index.tsx";
 import { LANGUAGES, type Language } from "../i18n/language.ts";
 import { Link, useLocation } from "../router.tsx";
@@ -46,6 +48,7 @@ export function Layout({ title, actions, children }: { title: string; actions?: 
   // After a navigation, focus goes to the new screen's heading (screen readers announce it).
   useEffect(() => heading.current?.focus({ preventScroll: true }), [path]);
   const section = "/" + (path.split("/")[1] ?? "");
+  const email = signedInEmail(useSyncExternalStore(subscribe, getSession));
   return (
     <div className={`shell ${menuOpen ? "menu-open" : ""}`} lang={lang}>
       <a className="skip" href="#main">
@@ -74,6 +77,11 @@ export function Layout({ title, actions, children }: { title: string; actions?: 
           </ul>
         </nav>
         <div className="sidebar-foot">
+          {email && (
+            <p className="signed-in-as" data-testid="signed-in-as">
+              <span>{t("nav.signedInAs")}</span> <strong>{email}</strong>
+            </p>
+          )}
           <LanguageSwitch />
           <button type="button" className="button ghost" onClick={() => void signOut()}>
             {t("nav.signOut")}

@@ -34,28 +34,46 @@ const RETRY_MS = 5_000;
 export function relyingPartyOrigins(registry: Client<typeof RedirectOriginsService> | undefined, ttlMs = FALLBACK_TTL_MS) {
   let known: Set<string> | undefined;
   let due = 0;
-  let loading: Promise<Set<string>> | undefined;
+  // Bumped by every change notice: a load started before the notice may
+  // carry the old list, so it is used but never cached as fresh.
+  let generation = 0;
+  let loading: { generation: number; promise: Promise<Set<string>> } | undefined;
 
-  async function load(): Promise<Set<string>> {
+  async function load(startedAt: number): Promise<Set<string>> {
     try {
       known = new Set(registry ? (await registry.listRedirectOrigins({})).origins : []);
-      due = Date.now() + ttlMs;
+      if (startedAt === generation) due = Date.now() + ttlMs;
     } catch (err) {
-      due = Date.now() + RETRY_MS;
+      if (startedAt === generation) due = Date.now() + RETRY_MS;
       if (!known) throw err;
     }
     return known;
   }
 
+  /** One load at a time: a load for a newer generation waits for the stale one in flight, then reads again. */
+  function startLoad(): Promise<Set<string>> {
+    const before = loading?.promise.then(noop, noop) ?? Promise.resolve();
+    const startedAt = generation;
+    const entry = { generation: startedAt, promise: before.then(() => load(startedAt)) };
+    loading = entry;
+    entry.promise.then(noop, noop).finally(() => {
+      if (loading === entry) loading = undefined;
+    });
+    return entry.promise;
+  }
+
   return {
     async has(origin: string): Promise<boolean> {
-      if (Date.now() >= due) loading ??= load().finally(() => (loading = undefined));
-      return (loading ? await loading : known!).has(origin);
+      if (Date.now() >= due && loading?.generation !== generation) startLoad();
+      return (loading ? await loading.promise : known!).has(origin);
     },
     invalidate() {
+      generation++;
       due = 0;
     },
   };
 }
+
+const noop = () => undefined;
 
 export type RelyingPartyOrigins = ReturnType<typeof relyingPartyOrigins>;

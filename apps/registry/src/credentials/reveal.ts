@@ -1,3 +1,4 @@
+import type { AuditContext } from "@gatehouse/admin";
 import type { Db } from "@gatehouse/db";
 import { domainError, validationError } from "@gatehouse/errors";
 import { auditStore } from "../audit/store.ts";
@@ -14,7 +15,7 @@ const MAX_REASON_LENGTH = 500;
 export async function revealClientSecret(
   db: Db,
   secrets: ClientSecrets,
-  input: { clientId: string; reason: string; actor: string; address?: string },
+  input: { clientId: string; reason: string } & Pick<AuditContext, "actor" | "actorEmail"> & { address?: string },
 ): Promise<string> {
   if (input.reason.length > MAX_REASON_LENGTH) {
     throw validationError([{ field: "reason", code: "too_long", description: `at most ${MAX_REASON_LENGTH} characters` }]);
@@ -30,6 +31,7 @@ export async function revealClientSecret(
       action: REVEAL_ACTION,
       target: client.clientId,
       address: input.address ?? "",
+      ...(input.actorEmail ? { actorEmail: input.actorEmail } : {}),
       details: input.reason ? { reason: input.reason } : {},
     });
     return secret;

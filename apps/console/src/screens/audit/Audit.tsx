@@ -80,7 +80,10 @@ export function Audit() {
               {list.data.items.map((e) => (
                 <tr key={e.id}>
                   <td className="nowrap">{when(e.time)}</td>
-                  <td className="mono">{e.actor}</td>
+                  <td className="mono">
+                    {typeof e.details.actorEmail === "string" && <span className="actor-email">{e.details.actorEmail}</span>}
+                    {e.actor}
+                  </td>
                   <td>
                     <span className="badge">{e.action}</span>
                   </td>
