@@ -1,10 +1,12 @@
+import { existsSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { loadConfig, type Config } from "@gatehouse/config";
 import { createLogger } from "@gatehouse/logging";
-import { freshDatabase, redisTestUrl, uniquePrefix } from "@gatehouse/testing";
+import { openDb } from "@gatehouse/db";
+import { freshDatabase, pgliteTemplate, redisTestUrl, uniquePrefix } from "@gatehouse/testing";
 import { buildStack, type Stack } from "../src/stack.ts";
 
 export const OPERATOR = { id: "test-operator", secret: "operator-secret-0123456789" };
@@ -28,6 +30,10 @@ export async function startTestStack(opts: { embedded?: boolean; env?: Record<st
     LOG_LEVEL: "silent",
     ...opts.env,
   };
+  if (opts.embedded && !existsSync(join(env.DATA_DIR!, "pglite", "PG_VERSION"))) {
+    // A new embedded database from the tests' initdb'd template (libs/testing), where openStores will open it.
+    await (await openDb({ dataDir: env.DATA_DIR!, template: await pgliteTemplate() })).close();
+  }
   if (!opts.embedded) {
     // Two stacks may share one database and Redis (replicas): the caller passes them.
     env.DATABASE_URL = opts.env?.DATABASE_URL ?? (await freshDatabase()).url;

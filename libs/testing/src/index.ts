@@ -37,3 +37,5 @@ export async function dropTestDatabases(): Promise<void> {
     await admin.end();
   }
 }
+
+export { pgliteTemplate } from "./pglite-template.ts";
