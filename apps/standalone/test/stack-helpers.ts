@@ -28,6 +28,8 @@ export async function startTestStack(opts: { embedded?: boolean; env?: Record<st
     BOOTSTRAP_OPERATOR_CLIENT_ID: OPERATOR.id,
     BOOTSTRAP_OPERATOR_CLIENT_SECRET: OPERATOR.secret,
     LOG_LEVEL: "silent",
+    // The suite's cheap argon2 parameters (vitest.config.ts), where it sets them.
+    ...(process.env.TEST_PASSWORD_HASH ? { NODE_ENV: process.env.NODE_ENV ?? "", TEST_PASSWORD_HASH: process.env.TEST_PASSWORD_HASH } : {}),
     ...opts.env,
   };
   if (opts.embedded && !existsSync(join(env.DATA_DIR!, "pglite", "PG_VERSION"))) {

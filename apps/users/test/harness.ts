@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { create, type JsonObject } from "@bufbuild/protobuf";
 import { createClient, type Client } from "@connectrpc/connect";
+import { passwordHashParams } from "@gatehouse/config";
 import { migrate, openDb, type Db } from "@gatehouse/db";
 import { errorFacts, type ErrorFacts } from "@gatehouse/errors";
 import { openJobSecrets, type ConfirmationJob, type JobSecrets } from "@gatehouse/jobs";
@@ -24,7 +25,7 @@ import {
 import { authnInterceptor, callerInterceptors, inProcessTransport, InternalTokens, observeInterceptor } from "@gatehouse/rpc";
 import { KeyRing } from "@gatehouse/secrets";
 import { dropTestDatabases, freshDatabase, redisTestUrl, uniquePrefix, pgliteTemplate } from "@gatehouse/testing";
-import { createUsers, usersMigrations, type LoginGrants, type UsersDeps } from "../src/index.ts";
+import { argon2Passwords, createUsers, usersMigrations, type LoginGrants, type UsersDeps } from "../src/index.ts";
 import { adminClientsOf, type AdminClients } from "./admin-clients.ts";
 
 // Test wiring of the users service: real PostgreSQL + Redis, or PGlite + the
@@ -210,7 +211,11 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startUsers(open: () => Promise<{ db: Db; kv: Kv }>): Promise<Harness> {
+/**
+ * `productionHash`: hash with the service's own argon2id parameters; else the
+ * suite's cheap ones where vitest.config.ts sets TEST_PASSWORD_HASH (the hash is not what most suites test).
+ */
+export async function startUsers(open: () => Promise<{ db: Db; kv: Kv }>, opts: { productionHash?: boolean } = {}): Promise<Harness> {
   const { db, kv } = await open();
   await migrate(db, usersMigrations);
   const keys = new KeyRing(randomBytes(32));
@@ -218,6 +223,7 @@ export async function startUsers(open: () => Promise<{ db: Db; kv: Kv }>): Promi
   const logger = createLogger("users-test", "silent");
   const h = {} as Harness;
   const grants = fakeGrants();
+  const cheap = passwordHashParams(process.env);
   const base: UsersDeps = {
     db,
     kv,
@@ -229,6 +235,7 @@ export async function startUsers(open: () => Promise<{ db: Db; kv: Kv }>): Promi
     },
     assertions: async (typologies) => h.catalog.filter((a) => typologies.includes(a.typology)),
     grants,
+    ...(cheap && !opts.productionHash ? { passwords: argon2Passwords(cheap) } : {}),
     enqueue: async (job) => {
       if (h.failEnqueue) throw new Error("queue down");
       h.jobs.push(job);
