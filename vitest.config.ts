@@ -17,8 +17,10 @@ process.env.TEST_PASSWORD_HASH ??= "cheap";
 export default defineConfig({
   test: {
     projects: ["libs/*/vitest.config.ts", "apps/*/vitest.config.ts", "deploy/vitest.config.*"],
-    // The suites share one PostgreSQL and one Redis; two cores are enough.
+    // Each suite has its own database (or PGlite), Redis prefix, ports and
+    // data directory. Three workers on two cores: while one waits on
+    // PostgreSQL, a spawned server or Chromium, the others use the CPU.
     fileParallelism: true,
-    maxWorkers: 2,
+    maxWorkers: 3,
   },
 });
