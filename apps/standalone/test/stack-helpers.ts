@@ -19,6 +19,16 @@ export interface TestStack extends Stack {
   basic(id: string, secret: string): string;
 }
 
+/**
+ * Gives a new embedded DATA_DIR (npm start's, or start:services' DATA_DIR/<service>)
+ * the tests' initdb'd PGlite cluster (libs/testing), so that the server or
+ * CLI started on it skips initdb. An existing database is left as it is.
+ */
+export async function seedEmbeddedDataDir(dataDir: string): Promise<void> {
+  if (existsSync(join(dataDir, "pglite", "PG_VERSION"))) return;
+  await (await openDb({ dataDir, template: await pgliteTemplate() })).close();
+}
+
 let template: Promise<DatabaseTemplate> | undefined;
 
 /** Every service's migrations applied once per content of the migration files, then copied per suite. */
@@ -56,10 +66,7 @@ export async function startTestStack(opts: { embedded?: boolean; env?: Record<st
     ...(process.env.TEST_PASSWORD_HASH ? { NODE_ENV: process.env.NODE_ENV ?? "", TEST_PASSWORD_HASH: process.env.TEST_PASSWORD_HASH } : {}),
     ...opts.env,
   };
-  if (opts.embedded && !existsSync(join(env.DATA_DIR!, "pglite", "PG_VERSION"))) {
-    // A new embedded database from the tests' initdb'd template (libs/testing), where openStores will open it.
-    await (await openDb({ dataDir: env.DATA_DIR!, template: await pgliteTemplate() })).close();
-  }
+  if (opts.embedded) await seedEmbeddedDataDir(env.DATA_DIR!);
   if (!opts.embedded) {
     // Two stacks may share one database and Redis (replicas): the caller passes them.
     env.DATABASE_URL = opts.env?.DATABASE_URL ?? (await freshDatabase({ template: await migratedTemplate() })).url;
