@@ -236,8 +236,10 @@ export async function startUsers(open: () => Promise<{ db: Db; kv: Kv }>, opts: 
     assertions: async (typologies) => h.catalog.filter((a) => typologies.includes(a.typology)),
     grants,
     ...(cheap && !opts.productionHash ? { passwords: argon2Passwords(cheap) } : {}),
-    enqueue: async (job) => {
+    enqueue: async (job, tx) => {
       if (h.failEnqueue) throw new Error("queue down");
+      // Like the real queue's outbox row, the job counts once its transaction commits: nextDelivery waits for this lock.
+      if (db.kind === "pg") await tx.query("SELECT pg_advisory_xact_lock_shared(hashtext($1))", [job.deliveryId]);
       h.jobs.push(job);
     },
   };
@@ -268,7 +270,11 @@ export async function startUsers(open: () => Promise<{ db: Db; kv: Kv }>, opts: 
     async nextDelivery(to: string, purpose: string, after = 0) {
       for (let i = 0; i < 200; i++) {
         const job = h.jobs.slice(after).filter((j) => j.to === to && j.purpose === purpose).at(-1);
-        if (job) return { job, secrets: openJobSecrets(keys, job) };
+        if (job) {
+          // Returns once the transaction that queued it has ended (PGlite runs one transaction at a time anyway).
+          if (db.kind === "pg") await db.tx((q) => q.query("SELECT pg_advisory_xact_lock(hashtext($1))", [job.deliveryId]));
+          return { job, secrets: openJobSecrets(keys, job) };
+        }
         await new Promise((r) => setTimeout(r, 10));
       }
       throw new Error(`no ${purpose} delivery to ${to}`);
