@@ -13,11 +13,6 @@ export function sharedTestConfig(dir: string) {
       testTimeout: 60_000,
       hookTimeout: 120_000,
       environment: "node" as const,
-      // A worker runs its files one after another in one module graph: the
-      // stack's modules are imported once per worker, not once per file (about
-      // half the CPU of a small file). Suites keep their state in their own
-      // files and close what they open in afterAll.
-      isolate: false,
     },
   };
 }
