@@ -17,10 +17,7 @@ process.env.TEST_PASSWORD_HASH ??= "cheap";
 export default defineConfig({
   test: {
     projects: ["libs/*/vitest.config.ts", "apps/*/vitest.config.ts", "deploy/vitest.config.*"],
-    // Each suite has its own database (or PGlite), Redis prefix, ports and
-    // data directory. Three workers on two cores: while one waits on
-    // PostgreSQL, a spawned server or Chromium, the others use the CPU.
+    // maxWorkers is set per project (vitest.shared.ts): vitest 5 reads it there.
     fileParallelism: true,
-    maxWorkers: 3,
   },
 });
