@@ -17,7 +17,8 @@ process.env.TEST_PASSWORD_HASH ??= "cheap";
 export default defineConfig({
   test: {
     projects: ["libs/*/vitest.config.ts", "apps/*/vitest.config.ts", "deploy/vitest.config.*"],
-    // maxWorkers is set per project (vitest.shared.ts): vitest 5 reads it there.
+    // The pool's size; each project needs the same value too (vitest.shared.ts).
     fileParallelism: true,
+    maxWorkers: 3,
   },
 });
