@@ -13,6 +13,12 @@ export function sharedTestConfig(dir: string) {
       testTimeout: 60_000,
       hookTimeout: 120_000,
       environment: "node" as const,
+      // Per project: vitest 5 does not pass the root's maxWorkers down, and its
+      // default on two cores is one worker (the suites then ran one by one).
+      // Every suite has its own database or PGlite, Redis prefix, ports and
+      // data directory; three workers on two cores overlap the waits on
+      // PostgreSQL, spawned servers and Chromium with CPU work.
+      maxWorkers: 3,
     },
   };
 }

@@ -18,6 +18,7 @@ import {
 import { callerInterceptors, directTransport, type AccessTokenVerifier, type InternalTokens, type ServiceModule } from "@gatehouse/rpc";
 import type { KeyRing } from "@gatehouse/secrets";
 import {
+  argon2Passwords,
   authGrants,
   authUserSessions,
   createUsers,
@@ -130,6 +131,8 @@ export async function wireUsers(args: {
     sessions: authUserSessions(args.userSessions),
     loginLimits: config.loginLimits,
     confirmation: { ...DEFAULT_CONFIRMATION_OPTIONS, ...config.confirmation },
+    // Production: the service's own argon2id parameters; only the test suite lowers them (TEST_PASSWORD_HASH).
+    ...(config.passwordHashParams ? { passwords: argon2Passwords(config.passwordHashParams) } : {}),
   });
   const interceptors = serverInterceptors(mod, logger, internal, args.verify);
   const as = (caller: string) => directTransport(mod.routes, interceptors, callerInterceptors(internal, caller));

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { freePort, runEntry, stopChild, waitReady } from "./processes.ts";
+import { seedEmbeddedDataDir } from "./stack-helpers.ts";
 
 const exitOf = (child: ReturnType<typeof runEntry>) =>
   child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
@@ -25,6 +26,7 @@ async function operatorToken(base: string, id: string, secret: string): Promise<
 describe("one owner per embedded DATA_DIR", () => {
   it("a CLI or a second server on a running server's DATA_DIR refuses at once; the directory stays usable", async () => {
     const dataDir = await mkdtemp(join(tmpdir(), "gh-owner-"));
+    await seedEmbeddedDataDir(dataDir);
     const env = { DATA_DIR: dataDir, HOST: "127.0.0.1", LOG_LEVEL: "warn", DATABASE_URL: "", REDIS_URL: "" };
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createAppWithToken, registerUser } from "./http-users.ts";
 import { freePort, runEntry, stopChild, waitReady } from "./processes.ts";
-import { OPERATOR } from "./stack-helpers.ts";
+import { OPERATOR, seedEmbeddedDataDir } from "./stack-helpers.ts";
 
 const USERS = 60;
 const PASSWORD = "correct horse battery";
@@ -27,6 +27,7 @@ async function outboxMessages(dataDir: string): Promise<{ files: string[]; byRec
 describe("npm start killed with -9 while registrations are queued", () => {
   it("every committed registration's message arrives exactly once after the restart, and none for a rolled-back one", async () => {
     const dataDir = await mkdtemp(join(tmpdir(), "gh-kill9-"));
+    await seedEmbeddedDataDir(dataDir);
     const port = await freePort();
     const gw = `http://127.0.0.1:${port}`;
     const env = {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectAdminJourney } from "./http-admin.ts";
 import { createAppWithToken, expectUserJourney } from "./http-users.ts";
 import { freePort, runEntry, stopChild, waitReady } from "./processes.ts";
-import { OPERATOR } from "./stack-helpers.ts";
+import { OPERATOR, seedEmbeddedDataDir } from "./stack-helpers.ts";
 
 // start:services with no DATABASE_URL and no REDIS_URL: each process keeps its
 // own PGlite under DATA_DIR/<service>, and with no shared queue the users
@@ -22,6 +22,7 @@ beforeAll(async () => {
   ports = { registry: await freePort(), auth: await freePort(), users: await freePort(), worker: await freePort() };
   gw = `http://127.0.0.1:${port}`;
   dataDir = await mkdtemp(join(tmpdir(), "gh-svc-embedded-"));
+  for (const service of ["registry", "auth", "users"]) await seedEmbeddedDataDir(join(dataDir, service));
   child = runEntry("services.ts", [], {
     ...noServers,
     PORT: String(port),
@@ -48,6 +49,8 @@ describe("start:services on the embedded drivers", () => {
   it("runs four processes, each on its own PGlite, and says why there is no worker process", async () => {
     expect(child.output()).toContain("no separate confirmation-worker process");
     expect((await readdir(dataDir)).sort()).toEqual(expect.arrayContaining(["auth", "registry", "users"]));
+    // The tests seed each directory's PGlite cluster (stack-helpers.ts): each process holds its own directory's lock.
+    for (const service of ["auth", "registry", "users"]) expect(await readdir(join(dataDir, service))).toContain("gatehouse.lock");
     expect((await fetch(`http://127.0.0.1:${ports.users}/readyz`)).status).toBe(200);
     await expect(fetch(`http://127.0.0.1:${ports.worker}/healthz`)).rejects.toThrow();
   });

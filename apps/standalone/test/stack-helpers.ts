@@ -1,11 +1,14 @@
-import { mkdtemp } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdtemp, readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { loadConfig, type Config } from "@gatehouse/config";
 import { createLogger } from "@gatehouse/logging";
-import { freshDatabase, redisTestUrl, uniquePrefix } from "@gatehouse/testing";
+import { openDb } from "@gatehouse/db";
+import { freshDatabase, pgliteTemplate, redisTestUrl, uniquePrefix, type DatabaseTemplate } from "@gatehouse/testing";
 import { buildStack, type Stack } from "../src/stack.ts";
+import { allMigrations, migrateAll } from "../src/stores.ts";
 
 export const OPERATOR = { id: "test-operator", secret: "operator-secret-0123456789" };
 
@@ -14,6 +17,39 @@ export interface TestStack extends Stack {
   /** An operator access token (client_credentials) with the given scope. */
   operatorToken(scope?: string): Promise<string>;
   basic(id: string, secret: string): string;
+}
+
+/**
+ * Gives a new embedded DATA_DIR (npm start's, or start:services' DATA_DIR/<service>)
+ * the tests' initdb'd PGlite cluster (libs/testing), so that the server or
+ * CLI started on it skips initdb. An existing database is left as it is.
+ */
+export async function seedEmbeddedDataDir(dataDir: string): Promise<void> {
+  if (existsSync(join(dataDir, "pglite", "PG_VERSION"))) return;
+  await (await openDb({ dataDir, template: await pgliteTemplate() })).close();
+}
+
+let template: Promise<DatabaseTemplate> | undefined;
+
+/** Every service's migrations applied once per content of the migration files, then copied per suite. */
+function migratedTemplate(): Promise<DatabaseTemplate> {
+  return (template ??= (async () => {
+    const digest = createHash("sha256");
+    for (const m of allMigrations) {
+      for (const f of (await readdir(m.dir)).sort()) digest.update(`${m.schema}/${f}\0`).update(await readFile(join(m.dir, f))).update("\0");
+    }
+    return {
+      key: digest.digest("hex").slice(0, 24),
+      async fill(databaseUrl) {
+        const db = await openDb({ databaseUrl });
+        try {
+          await migrateAll(db);
+        } finally {
+          await db.close();
+        }
+      },
+    };
+  })());
 }
 
 /** The whole system in one process, on PostgreSQL + Redis (default) or the embedded drivers. */
@@ -26,11 +62,14 @@ export async function startTestStack(opts: { embedded?: boolean; env?: Record<st
     BOOTSTRAP_OPERATOR_CLIENT_ID: OPERATOR.id,
     BOOTSTRAP_OPERATOR_CLIENT_SECRET: OPERATOR.secret,
     LOG_LEVEL: "silent",
+    // The suite's cheap argon2 parameters (vitest.config.ts), where it sets them.
+    ...(process.env.TEST_PASSWORD_HASH ? { NODE_ENV: process.env.NODE_ENV ?? "", TEST_PASSWORD_HASH: process.env.TEST_PASSWORD_HASH } : {}),
     ...opts.env,
   };
+  if (opts.embedded) await seedEmbeddedDataDir(env.DATA_DIR!);
   if (!opts.embedded) {
     // Two stacks may share one database and Redis (replicas): the caller passes them.
-    env.DATABASE_URL = opts.env?.DATABASE_URL ?? (await freshDatabase()).url;
+    env.DATABASE_URL = opts.env?.DATABASE_URL ?? (await freshDatabase({ template: await migratedTemplate() })).url;
     env.REDIS_URL = opts.env?.REDIS_URL ?? redisTestUrl();
     env.REDIS_PREFIX = opts.env?.REDIS_PREFIX ?? uniquePrefix();
   }

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { create, type JsonObject } from "@bufbuild/protobuf";
 import { createClient, type Client } from "@connectrpc/connect";
+import { passwordHashParams } from "@gatehouse/config";
 import { migrate, openDb, type Db } from "@gatehouse/db";
 import { errorFacts, type ErrorFacts } from "@gatehouse/errors";
 import { openJobSecrets, type ConfirmationJob, type JobSecrets } from "@gatehouse/jobs";
@@ -23,8 +24,8 @@ import {
 } from "@gatehouse/proto";
 import { authnInterceptor, callerInterceptors, inProcessTransport, InternalTokens, observeInterceptor } from "@gatehouse/rpc";
 import { KeyRing } from "@gatehouse/secrets";
-import { dropTestDatabases, freshDatabase, redisTestUrl, uniquePrefix } from "@gatehouse/testing";
-import { createUsers, usersMigrations, type LoginGrants, type UsersDeps } from "../src/index.ts";
+import { dropTestDatabases, freshDatabase, redisTestUrl, uniquePrefix, pgliteTemplate } from "@gatehouse/testing";
+import { argon2Passwords, createUsers, usersMigrations, type LoginGrants, type UsersDeps } from "../src/index.ts";
 import { adminClientsOf, type AdminClients } from "./admin-clients.ts";
 
 // Test wiring of the users service: real PostgreSQL + Redis, or PGlite + the
@@ -33,7 +34,7 @@ import { adminClientsOf, type AdminClients } from "./admin-clients.ts";
 
 export const backends: [string, () => Promise<{ db: Db; kv: Kv }>][] = [
   ["PostgreSQL + Redis", async () => ({ db: await openDb({ databaseUrl: (await freshDatabase()).url }), kv: openKv({ redisUrl: redisTestUrl(), prefix: uniquePrefix() }) })],
-  ["PGlite + memory kv", async () => ({ db: await openDb({ dataDir: "memory://" }), kv: openKv({}) })],
+  ["PGlite + memory kv", async () => ({ db: await openDb({ dataDir: "memory://", template: await pgliteTemplate() }), kv: openKv({}) })],
 ];
 
 export const CLIENT_ID = "100000000001_shop";
@@ -210,7 +211,11 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startUsers(open: () => Promise<{ db: Db; kv: Kv }>): Promise<Harness> {
+/**
+ * `productionHash`: hash with the service's own argon2id parameters; else the
+ * suite's cheap ones where vitest.config.ts sets TEST_PASSWORD_HASH (the hash is not what most suites test).
+ */
+export async function startUsers(open: () => Promise<{ db: Db; kv: Kv }>, opts: { productionHash?: boolean } = {}): Promise<Harness> {
   const { db, kv } = await open();
   await migrate(db, usersMigrations);
   const keys = new KeyRing(randomBytes(32));
@@ -218,6 +223,7 @@ export async function startUsers(open: () => Promise<{ db: Db; kv: Kv }>): Promi
   const logger = createLogger("users-test", "silent");
   const h = {} as Harness;
   const grants = fakeGrants();
+  const cheap = passwordHashParams(process.env);
   const base: UsersDeps = {
     db,
     kv,
@@ -229,8 +235,11 @@ export async function startUsers(open: () => Promise<{ db: Db; kv: Kv }>): Promi
     },
     assertions: async (typologies) => h.catalog.filter((a) => typologies.includes(a.typology)),
     grants,
-    enqueue: async (job) => {
+    ...(cheap && !opts.productionHash ? { passwords: argon2Passwords(cheap) } : {}),
+    enqueue: async (job, tx) => {
       if (h.failEnqueue) throw new Error("queue down");
+      // Like the real queue's outbox row, the job counts once its transaction commits: nextDelivery waits for this lock.
+      if (db.kind === "pg") await tx.query("SELECT pg_advisory_xact_lock_shared(hashtext($1))", [job.deliveryId]);
       h.jobs.push(job);
     },
   };
@@ -261,7 +270,11 @@ export async function startUsers(open: () => Promise<{ db: Db; kv: Kv }>): Promi
     async nextDelivery(to: string, purpose: string, after = 0) {
       for (let i = 0; i < 200; i++) {
         const job = h.jobs.slice(after).filter((j) => j.to === to && j.purpose === purpose).at(-1);
-        if (job) return { job, secrets: openJobSecrets(keys, job) };
+        if (job) {
+          // Returns once the transaction that queued it has ended (PGlite runs one transaction at a time anyway).
+          if (db.kind === "pg") await db.tx((q) => q.query("SELECT pg_advisory_xact_lock(hashtext($1))", [job.deliveryId]));
+          return { job, secrets: openJobSecrets(keys, job) };
+        }
         await new Promise((r) => setTimeout(r, 10));
       }
       throw new Error(`no ${purpose} delivery to ${to}`);

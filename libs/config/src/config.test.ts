@@ -63,4 +63,13 @@ describe("loadConfig", () => {
     }
     expect(() => loadConfig({ TRUST_PROXY: "true" })).toThrow(/TRUSTED_PROXIES/);
   });
+  it("hashes passwords with the production parameters unless the test suite asks for cheap ones", () => {
+    expect(loadConfig({}).passwordHashParams).toBeUndefined();
+    expect(loadConfig({ NODE_ENV: "production" }).passwordHashParams).toBeUndefined();
+    expect(loadConfig({ NODE_ENV: "test", TEST_PASSWORD_HASH: "cheap" }).passwordHashParams).toEqual({ memoryCost: 256, timeCost: 1, parallelism: 1 });
+    // A server never starts with cheap hashes: outside NODE_ENV=test the variable is refused.
+    expect(() => loadConfig({ TEST_PASSWORD_HASH: "cheap" })).toThrow(/TEST_PASSWORD_HASH is for the test suite only/);
+    expect(() => loadConfig({ NODE_ENV: "production", TEST_PASSWORD_HASH: "cheap" })).toThrow(ConfigError);
+    expect(() => loadConfig({ NODE_ENV: "test", TEST_PASSWORD_HASH: "fast" })).toThrow(/must be "cheap"/);
+  });
 });

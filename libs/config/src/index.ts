@@ -1,5 +1,7 @@
 import { isIP } from "node:net";
 import { resolve } from "node:path";
+import { ConfigError } from "./config-error.ts";
+import { passwordHashParams, type PasswordHashParams } from "./password-hash.ts";
 
 // The typed environment of contract section 1, read once at start-up.
 export type SigningAlg = "RS256" | "ES256" | "EdDSA";
@@ -60,11 +62,12 @@ export interface Config {
   requestTimeoutSeconds: number;
   /** How long the users service keeps the registry's legal-assertion catalog (0 = ask every time). */
   assertionsCacheTtlSeconds: number;
+  /** argon2id cost; undefined = the users service's production parameters (TEST_PASSWORD_HASH, tests only). */
+  passwordHashParams: PasswordHashParams | undefined;
 }
 
-export class ConfigError extends Error {
-  override name = "ConfigError";
-}
+export { ConfigError };
+export { CHEAP_TEST_HASH_PARAMS, passwordHashParams, type PasswordHashParams } from "./password-hash.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -190,5 +193,6 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 64 * 1024, 1024, 16 * 1024 * 1024),
     requestTimeoutSeconds: int(env, "REQUEST_TIMEOUT", 20, 2, 30),
     assertionsCacheTtlSeconds: int(env, "ASSERTIONS_CACHE_TTL", 30, 0, 3600),
+    passwordHashParams: passwordHashParams(env),
   };
 }

@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { freshDatabase } from "@gatehouse/testing";
+import { freshDatabase, pgliteTemplate } from "@gatehouse/testing";
 import { migrate, openDb, type Db } from "./index.ts";
 
 async function migrationsDir(): Promise<string> {
@@ -14,7 +14,7 @@ async function migrationsDir(): Promise<string> {
 
 const cases: [string, () => Promise<Db>][] = [
   ["PostgreSQL", async () => openDb({ databaseUrl: (await freshDatabase()).url })],
-  ["PGlite", () => openDb({ dataDir: "memory://" })],
+  ["PGlite", async () => openDb({ dataDir: "memory://", template: await pgliteTemplate() })],
 ];
 
 describe.each(cases)("db on %s", (_name, open) => {
@@ -41,5 +41,21 @@ describe.each(cases)("db on %s", (_name, open) => {
     const { rows } = await db.query<{ id: number; v: { a: number } }>("SELECT id, v FROM demo.items ORDER BY id");
     expect(rows).toEqual([{ id: 1, v: { a: 1 } }]);
     expect(await db.ping()).toBe(true);
+  });
+});
+
+describe("PGlite template", () => {
+  it("fills a new data directory from a dump and opens an existing one as it is", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), "gh-db-template-"));
+    const first = await openDb({ dataDir, template: await pgliteTemplate() });
+    await first.exec("CREATE TABLE kept (v int); INSERT INTO kept VALUES (7);");
+    await first.close();
+    // The template would be an empty cluster: the table survives because an existing directory is not refilled.
+    const again = await openDb({ dataDir, template: await pgliteTemplate() });
+    try {
+      expect((await again.query<{ v: number }>("SELECT v FROM kept")).rows).toEqual([{ v: 7 }]);
+    } finally {
+      await again.close();
+    }
   });
 });

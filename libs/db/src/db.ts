@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -32,16 +33,21 @@ export interface DbOptions {
   poolSize?: number;
   /** Data directories whose live owner excludes this one (see lockDataDir). */
   exclusiveWith?: string[];
+  /**
+   * PGlite only: a data directory dumped by `dumpDataDir`, loaded into a new
+   * one instead of running initdb (seconds each time; the tests do it once).
+   */
+  template?: Blob | undefined;
 }
 
 export async function openDb(opts: DbOptions): Promise<Db> {
   if (opts.databaseUrl) return openPg(opts.databaseUrl, opts.poolSize ?? 10);
   const dir = opts.dataDir ?? "memory://";
-  if (dir === "memory://") return openPglite(dir);
+  if (dir === "memory://") return openPglite(dir, opts.template);
   // One owner per data directory: a second process would corrupt PGlite's files (owner-lock.ts).
   const unlock = await lockDataDir(dir, opts.exclusiveWith);
   try {
-    const db = await openPglite(join(dir, "pglite"));
+    const db = await openPglite(join(dir, "pglite"), opts.template);
     return {
       ...db,
       async close() {
@@ -103,9 +109,11 @@ function openPg(url: string, max: number): Db {
   };
 }
 
-async function openPglite(dir: string): Promise<Db> {
+async function openPglite(dir: string, template: Blob | undefined): Promise<Db> {
   if (dir !== "memory://") await mkdir(dir, { recursive: true });
-  const db = await PGlite.create(dir);
+  // A template fills a new data directory only; an existing one opens as it is.
+  const fresh = dir === "memory://" || !existsSync(join(dir, "PG_VERSION"));
+  const db = await PGlite.create(dir, template && fresh ? { loadDataDir: template } : {});
   const wrap = (c: Pick<PGlite, "query" | "exec">): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
       const r = await c.query<T>(sql, params);

@@ -5,7 +5,8 @@ import { backends, caller, failure, startUsers, uniqueEmail, userObject, type Ha
 describe.each(backends)("registration on %s", (_name, open) => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startUsers(open);
+    // This suite checks the stored hash: the production argon2id parameters.
+    h = await startUsers(open, { productionHash: true });
   });
   afterAll(async () => {
     await h.close();
