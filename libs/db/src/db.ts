@@ -103,9 +103,15 @@ function openPg(url: string, max: number): Db {
   };
 }
 
+// PostgreSQL's default shared_buffers (128 MB) lives inside PGlite's WebAssembly
+// memory, which is touched at start and never shrinks: ~300 MB of idle RSS. One
+// embedded process serves a small data set, so 16 MB of buffer cache is plenty
+// (docs/performance.md).
+const PGLITE_SETTINGS = ["-c", "shared_buffers=16MB"];
+
 async function openPglite(dir: string): Promise<Db> {
   if (dir !== "memory://") await mkdir(dir, { recursive: true });
-  const db = await PGlite.create(dir);
+  const db = await PGlite.create(dir, { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS] });
   const wrap = (c: Pick<PGlite, "query" | "exec">): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
       const r = await c.query<T>(sql, params);
