@@ -30,6 +30,25 @@ function assetUrls(root, outDir) {
   };
 }
 
+/**
+ * npm packages stay external. Most resolve from the root node_modules as the
+ * bare name; a workspace may hold its own version (apps/standalone has
+ * commander 15 beside the root's 2.x), which only its own folder resolves: those
+ * are imported by their resolved file.
+ */
+function externalPackages(root) {
+  const rootModules = `${join(root, "node_modules")}/`;
+  return {
+    name: "gatehouse-external-packages",
+    async resolveId(source, importer, options) {
+      if (importer === undefined || source.startsWith(".") || source.startsWith("/") || source.startsWith("@gatehouse/") || source.startsWith("node:")) return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      if (!resolved || resolved.id.startsWith(rootModules) || !resolved.id.includes("/node_modules/")) return { id: source, external: true };
+      return { id: resolved.id, external: true };
+    },
+  };
+}
+
 export async function buildServer(root, outDir) {
   await build({
     input: Object.fromEntries(Object.entries(ENTRIES).map(([name, path]) => [name, join(root, path)])),
@@ -37,8 +56,7 @@ export async function buildServer(root, outDir) {
     cwd: root,
     resolve: { conditionNames: ["@gatehouse/source", "node", "import", "default"] },
     // Only the workspace's own packages are bundled.
-    external: (id, importer) => importer !== undefined && !id.startsWith(".") && !id.startsWith("/") && !id.startsWith("@gatehouse/"),
-    plugins: [assetUrls(root, outDir)],
+    plugins: [externalPackages(root), assetUrls(root, outDir)],
     logLevel: "warn",
     output: { dir: outDir, format: "esm", entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js" },
   });

@@ -1,6 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { lockDataDir } from "./owner-lock.ts";
 
@@ -111,6 +111,8 @@ const PGLITE_SETTINGS = ["-c", "shared_buffers=16MB"];
 
 async function openPglite(dir: string): Promise<Db> {
   if (dir !== "memory://") await mkdir(dir, { recursive: true });
+  // Imported when used: a process on PostgreSQL never loads PGlite.
+  const { PGlite } = await import("@electric-sql/pglite");
   const db = await PGlite.create(dir, { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS] });
   const wrap = (c: Pick<PGlite, "query" | "exec">): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
