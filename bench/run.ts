@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import type { LoadSettings } from "./lib/load.ts";
 import { printMemory } from "./lib/memory-report.ts";
 import { printTable, writeJson } from "./lib/report.ts";
+import { printSummary } from "./lib/summary.ts";
 import { BENCH_ALG } from "./lib/targets.ts";
 import { printUserTable } from "./lib/user-report.ts";
 import { failedRequests as failedLoop, type LoopMeasured, type Skipped } from "./lib/user-scenario.ts";
@@ -54,6 +55,7 @@ printMemory(
   services,
   embedded,
 );
+printSummary(cc, u, services, embedded, BENCH_ALG);
 const uptime = (() => {
   try {
     return execSync("uptime", { encoding: "utf8" }).trim();

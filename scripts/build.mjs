@@ -1,3 +1,4 @@
+/* global URL, process, console */
 // Builds what `npm start` runs, once: each step hashes its inputs and rebuilds
 // only when they changed (the hash is kept in its output directory). Plain
 // JavaScript so that it runs before anything is built.

@@ -2,11 +2,9 @@ import { spawnSync } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, waitReady } from "./processes.ts";
-// @ts-expect-error: a plain JavaScript build script, without types
-import { buildServer } from "../../../scripts/build-server.mjs";
 
 // npm start runs a bundle of the sources (scripts/build.mjs): the files the
 // sources find beside themselves (migrations, page templates, the CLI that
@@ -19,6 +17,10 @@ let dataDir: string;
 beforeAll(async () => {
   outDir = await mkdtemp(join(root, "dist", "test-build-"));
   dataDir = await mkdtemp(join(tmpdir(), "gh-build-"));
+  // The plain JavaScript build script npm start runs (scripts/build.mjs calls it).
+  const { buildServer } = (await import(pathToFileURL(join(root, "scripts/build-server.mjs")).href)) as {
+    buildServer(root: string, outDir: string): Promise<void>;
+  };
   await buildServer(root, outDir);
 }, 120_000);
 
