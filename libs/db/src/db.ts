@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { lockDataDir } from "./owner-lock.ts";
+import { initPgliteDir } from "./pglite-init.ts";
 
 export interface QueryResult<T> {
   rows: T[];
@@ -110,7 +111,10 @@ function openPg(url: string, max: number): Db {
 const PGLITE_SETTINGS = ["-c", "shared_buffers=16MB"];
 
 async function openPglite(dir: string): Promise<Db> {
-  if (dir !== "memory://") await mkdir(dir, { recursive: true });
+  if (dir !== "memory://") {
+    await mkdir(dir, { recursive: true });
+    await initPgliteDir(dir);
+  }
   // Imported when used: a process on PostgreSQL never loads PGlite.
   const { PGlite } = await import("@electric-sql/pglite");
   const db = await PGlite.create(dir, { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS] });
