@@ -4,7 +4,7 @@ import Provider from "oidc-provider";
 
 // The benchmark's peer: panva's oidc-provider (v9), one process, default
 // in-memory adapter, client_credentials issuing RFC 9068 JWT access tokens
-// signed with a fresh Ed25519 key (the algorithm Gatehouse signs with).
+// signed with a fresh key of PEER_ALG (the bench passes Gatehouse's algorithm, RS256 by default).
 
 const env = (name: string) => {
   const v = process.env[name];
@@ -16,8 +16,9 @@ const issuer = env("PEER_ISSUER");
 const resource = `${issuer}/api`;
 const scope = "apps:read";
 
-const { privateKey } = await generateKeyPair("EdDSA", { crv: "Ed25519", extractable: true });
-const jwk = { ...(await exportJWK(privateKey)), kid: "bench-ed25519", alg: "EdDSA", use: "sig" };
+const alg = process.env.PEER_ALG ?? "RS256";
+const { privateKey } = await generateKeyPair(alg, { extractable: true, ...(alg === "EdDSA" ? { crv: "Ed25519" } : {}) });
+const jwk = { ...(await exportJWK(privateKey)), kid: `bench-${alg.toLowerCase()}`, alg, use: "sig" };
 
 const provider = new Provider(issuer, {
   clients: [
@@ -28,7 +29,7 @@ const provider = new Provider(issuer, {
       grant_types: ["client_credentials"],
       response_types: [],
       redirect_uris: [],
-      id_token_signed_response_alg: "EdDSA",
+      id_token_signed_response_alg: alg,
       scope,
     },
   ],
@@ -46,7 +47,7 @@ const provider = new Provider(issuer, {
         audience: resource,
         accessTokenTTL: 3600,
         accessTokenFormat: "jwt",
-        jwt: { sign: { alg: "EdDSA" } },
+        jwt: { sign: { alg } },
       }),
     },
   },

@@ -1,23 +1,36 @@
-import { cpus } from "node:os";
+import { execSync } from "node:child_process";
+import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import type { LoadSettings } from "./lib/load.ts";
+import { printMemory } from "./lib/memory-report.ts";
 import { printTable, writeJson } from "./lib/report.ts";
+import { printSummary } from "./lib/summary.ts";
+import { BENCH_ALG } from "./lib/targets.ts";
 import { printUserTable } from "./lib/user-report.ts";
 import { failedRequests as failedLoop, type LoopMeasured, type Skipped } from "./lib/user-scenario.ts";
 import { clientCredentialsComparison, failedRequests as failedAutocannon } from "./scenarios/client-credentials.ts";
+import { embeddedMemory, servicesMemory } from "./scenarios/services-memory.ts";
 import { userScenarios } from "./scenarios/users.ts";
 
-// npm run bench: client_credentials of Gatehouse against oidc-provider, then
-// logins, refresh rotations and patches on one Gatehouse (PostgreSQL + Redis).
-// Exits non-zero when any request failed; a missed target is printed only.
+// npm run bench: client_credentials of Gatehouse against oidc-provider (both
+// signing with BENCH_ALG, RS256 unless set) in interleaved rounds, then
+// logins, refresh rotations and patches on one Gatehouse (PostgreSQL + Redis)
+// in repeated rounds, then the idle RSS of start:services and of the embedded
+// npm start. BENCH_QUICK=1: one round of 5 s. Exits non-zero when any request
+// failed; a missed target is printed only.
 
+const quick = process.env.BENCH_QUICK === "1";
 const settings: LoadSettings = {
-  seconds: Number(process.env.BENCH_SECONDS ?? 10),
+  seconds: Number(process.env.BENCH_SECONDS ?? (quick ? 5 : 10)),
   connections: Number(process.env.BENCH_CONNECTIONS ?? 32),
 };
+const rounds = Number(process.env.BENCH_ROUNDS ?? (quick ? 1 : 3));
+const startedAt = Date.now();
+const loadBefore = loadavg();
+console.log(`bench: ${rounds} round(s) of ${settings.seconds} s, ${settings.connections} connections, tokens signed with ${BENCH_ALG} on both servers`);
 
-const cc = await clientCredentialsComparison(settings);
-const u = await userScenarios(settings);
+const cc = await clientCredentialsComparison(settings, rounds);
+const u = await userScenarios(settings, rounds);
 
 printTable("client_credentials (JWT access token)", [cc.gatehouse, cc["oidc-provider"]], cc.ratio, settings);
 printUserTable(
@@ -29,11 +42,38 @@ printUserTable(
   u.argon2Ceiling,
   settings,
 );
+console.log(`rounds (req/s): client_credentials ratios ${cc.roundRatios.join(", ")}; login ${u.rounds.login.map((r) => r.toFixed(1)).join(", ")};` +
+  ` refresh ${u.rounds.refresh.map((r) => r.toFixed(0)).join(", ")}; patch ${u.rounds.patch.map((r) => r.toFixed(1)).join(", ")}`);
+const services = await servicesMemory();
+const embedded = await embeddedMemory();
+printMemory(
+  [
+    { process: "gatehouse (client_credentials)", samples: cc.rss.gatehouse },
+    { process: "oidc-provider", samples: cc.rss["oidc-provider"] },
+    { process: "gatehouse (user scenarios)", samples: u.rss },
+  ],
+  services,
+  embedded,
+);
+printSummary(cc, u, services, embedded, BENCH_ALG);
+const uptime = (() => {
+  try {
+    return execSync("uptime", { encoding: "utf8" }).trim();
+  } catch {
+    return `load average ${loadavg().map((l) => l.toFixed(2)).join(", ")}`;
+  }
+})();
+console.log(`machine: ${cpus().length} cores; load average before ${loadBefore.map((l) => l.toFixed(2)).join(", ")}; after: ${uptime}; bench took ${Math.round((Date.now() - startedAt) / 1000)} s`);
 await writeJson(fileURLToPath(new URL("./results/latest.json", import.meta.url)), {
   date: new Date().toISOString(),
   node: process.version,
   cpus: cpus().length,
   settings,
+  rounds,
+  alg: BENCH_ALG,
+  loadAverageBefore: loadBefore,
+  loadAverageAfter: loadavg(),
+  memory: { clientCredentials: cc.rss, userScenarios: u.rss, startServices: services, embedded },
   scenarios: {
     client_credentials: cc,
     argon2_ceiling: u.argon2Ceiling,

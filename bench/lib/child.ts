@@ -12,14 +12,21 @@ export interface NodeChild {
   exited(): boolean;
   /** CPU seconds (user + system, all threads) the child used so far; undefined where /proc is missing. */
   cpuSeconds(): number | undefined;
+  /** Resident memory (VmRSS) in MB now; undefined once exited or where /proc is missing. */
+  rssMb(): number | undefined;
   stop(): Promise<void>;
 }
 
 const KEEP_OUTPUT = 64 * 1024;
 
-/** Starts `node <flags> script` as its own process, like `npm start` does. */
+/** Starts `node <flags> script` as its own process (the TypeScript sources). */
 export function startNodeChild(name: string, script: string, env: Record<string, string>, extraFlags: string[] = []): NodeChild {
-  const proc = spawn(process.execPath, [...NODE_FLAGS, ...extraFlags, script], {
+  return startChild(name, process.execPath, [...NODE_FLAGS, ...extraFlags, script], env);
+}
+
+/** Starts a command whose process becomes the server (e.g. `sh scripts/start.sh main`, which execs node). */
+export function startChild(name: string, command: string, args: string[], env: Record<string, string>): NodeChild {
+  const proc = spawn(command, args, {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -37,6 +44,7 @@ export function startNodeChild(name: string, script: string, env: Record<string,
     output: () => out,
     exited: () => done,
     cpuSeconds: () => procCpuSeconds(proc.pid!),
+    rssMb: () => (done ? undefined : procRssMb(proc.pid!)),
     async stop() {
       if (done) return;
       // SIGTERM first: the server closes its stores (and writes a --cpu-prof profile) before exiting.
@@ -57,6 +65,16 @@ function procCpuSeconds(pid: number): number | undefined {
     // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/** VmRSS of a process in MB (rounded), from /proc. */
+export function procRssMb(pid: number): number | undefined {
+  try {
+    const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+    return kb === undefined ? undefined : Math.round(Number(kb) / 1024);
   } catch {
     return undefined;
   }

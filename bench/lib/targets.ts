@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { startNodeChild, type NodeChild } from "./child.ts";
+import { startChild, startNodeChild, type NodeChild } from "./child.ts";
 import { freePort, waitReady } from "./ready.ts";
 import { BENCH_REDIS_URL, dropRedisPrefix, freshDatabase, uniqueRedisPrefix } from "./stores.ts";
 
@@ -25,6 +25,16 @@ function profileFlags(name: string): string[] {
   return dir ? ["--cpu-prof", `--cpu-prof-dir=${join(dir, name)}`] : [];
 }
 
+/** The token signing algorithm of both servers (like for like): BENCH_ALG, RS256 (Gatehouse's default) unless set. */
+export const BENCH_ALG = process.env.BENCH_ALG ?? "RS256";
+
+/** Exactly what `npm start` runs (scripts/start.sh: the cached build, production flags); profile flags through NODE_OPTIONS. */
+export function startNpmStart(name: string, entry: "main" | "services", env: Record<string, string>): NodeChild {
+  const flags = profileFlags(name);
+  const nodeOptions = [process.env.NODE_OPTIONS, ...flags].filter(Boolean).join(" ");
+  return startChild(name, "sh", [join(root, "scripts/start.sh"), entry], { ...env, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) });
+}
+
 /** `npm start` on PostgreSQL (a fresh database) + Redis (a fresh prefix), with a bootstrapped operator client. */
 export async function startGatehouse(): Promise<Target> {
   const port = await freePort();
@@ -34,10 +44,7 @@ export async function startGatehouse(): Promise<Target> {
   const prefix = uniqueRedisPrefix();
   const clientId = "bench-operator";
   const clientSecret = "bench-operator-secret-0123456789";
-  const child = startNodeChild(
-    "gatehouse",
-    join(root, "apps/standalone/src/main.ts"),
-    {
+  const child = startNpmStart("gatehouse", "main", {
       PORT: String(port),
       HOST: "127.0.0.1",
       PUBLIC_URL: baseUrl,
@@ -48,9 +55,8 @@ export async function startGatehouse(): Promise<Target> {
       LOG_LEVEL: "warn",
       BOOTSTRAP_OPERATOR_CLIENT_ID: clientId,
       BOOTSTRAP_OPERATOR_CLIENT_SECRET: clientSecret,
-    },
-    profileFlags("gatehouse"),
-  );
+      SIGNING_ALG: BENCH_ALG,
+  });
   const cleanup = async () => {
     await child.stop();
     await dropRedisPrefix(prefix);
@@ -75,7 +81,7 @@ export async function startOidcProvider(): Promise<Target> {
   const child = startNodeChild(
     "oidc-provider",
     join(root, "bench/peer-oidc-provider.ts"),
-    { PEER_PORT: String(port), PEER_ISSUER: baseUrl, PEER_CLIENT_ID: clientId, PEER_CLIENT_SECRET: clientSecret },
+    { PEER_PORT: String(port), PEER_ISSUER: baseUrl, PEER_CLIENT_ID: clientId, PEER_CLIENT_SECRET: clientSecret, PEER_ALG: BENCH_ALG },
     profileFlags("oidc-provider"),
   );
   try {

@@ -1,6 +1,7 @@
 import { measureArgon2Ceiling, type Argon2Ceiling } from "../lib/argon2-ceiling.ts";
 import type { LoadSettings } from "../lib/load.ts";
 import { startGatehouse } from "../lib/targets.ts";
+import type { RssSample } from "./client-credentials.ts";
 import { openConnections, type LoopMeasured, type Skipped } from "../lib/user-scenario.ts";
 import { createBenchApp, registerUsers } from "../lib/users.ts";
 import { loginScenario, type LoginMeasured } from "./login.ts";
@@ -15,9 +16,19 @@ const SETTLE_MS = 1000;
 export interface UserScenarios {
   users: number;
   argon2Ceiling: Argon2Ceiling;
+  /** The median round of each scenario (by requests per second). */
   login: LoginMeasured;
   refresh: LoopMeasured;
   patch: PatchMeasured | Skipped;
+  /** Requests per second of every round, per scenario. */
+  rounds: { login: number[]; refresh: number[]; patch: number[] };
+  /** RSS (MB) of the server idle and after each scenario of each round. */
+  rss: RssSample[];
+}
+
+const rate = (m: LoopMeasured | Skipped) => ("skipped" in m ? 0 : m.result.requestsPerSecond);
+function medianOf<T extends LoopMeasured | Skipped>(runs: T[]): T {
+  return [...runs].sort((a, b) => rate(a) - rate(b))[Math.floor(runs.length / 2)]!;
 }
 
 /**
@@ -25,10 +36,12 @@ export interface UserScenarios {
  * application, its entry point and users), the argon2id ceiling timed in this
  * process while the server is idle, then logins, refresh rotations and patches.
  */
-export async function userScenarios(settings: LoadSettings): Promise<UserScenarios> {
+export async function userScenarios(settings: LoadSettings, rounds: number): Promise<UserScenarios> {
   const target = await startGatehouse();
   const conns = openConnections(target, settings.connections);
   try {
+    await new Promise((r) => setTimeout(r, SETTLE_MS));
+    const rss: RssSample[] = [{ when: "idle", mb: target.child.rssMb() }];
     const app = await createBenchApp(target);
     const count = settings.connections * USERS_PER_CONNECTION;
     console.log(`users: registering ${count} users`);
@@ -38,10 +51,26 @@ export async function userScenarios(settings: LoadSettings): Promise<UserScenari
     console.log(
       `argon2id ceiling: ${argon2Ceiling.perSecond}/s = ${argon2Ceiling.cores} cores / ${argon2Ceiling.verifyMedianMs} ms per verify (median of ${argon2Ceiling.verifies})`,
     );
-    const login = await loginScenario(target, app, users, conns, argon2Ceiling, settings);
-    const refresh = await refreshScenario(target, app, users, conns, settings);
-    const patch = await patchScenario(target, app, users, conns, argon2Ceiling, settings);
-    return { users: count, argon2Ceiling, login, refresh, patch };
+    rss.push({ when: `${count} users registered`, mb: target.child.rssMb() });
+    const runs = { login: [] as LoginMeasured[], refresh: [] as LoopMeasured[], patch: [] as (PatchMeasured | Skipped)[] };
+    for (let round = 1; round <= rounds; round++) {
+      console.log(`user scenarios: round ${round} of ${rounds}`);
+      runs.login.push(await loginScenario(target, app, users, conns, argon2Ceiling, settings));
+      rss.push({ when: `round ${round}: after login`, mb: target.child.rssMb() });
+      runs.refresh.push(await refreshScenario(target, app, users, conns, settings));
+      rss.push({ when: `round ${round}: after refresh`, mb: target.child.rssMb() });
+      runs.patch.push(await patchScenario(target, app, users, conns, argon2Ceiling, settings));
+      rss.push({ when: `round ${round}: after patch`, mb: target.child.rssMb() });
+    }
+    return {
+      users: count,
+      argon2Ceiling,
+      login: medianOf(runs.login),
+      refresh: medianOf(runs.refresh),
+      patch: medianOf(runs.patch),
+      rounds: { login: runs.login.map(rate), refresh: runs.refresh.map(rate), patch: runs.patch.map(rate) },
+      rss,
+    };
   } catch (err) {
     console.error(`${target.name} output:\n${target.child.output()}`);
     throw err;

@@ -1,13 +1,15 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Logger } from "@gatehouse/logging";
 
 // The console (apps/console) is a React + Vite app the gateway serves as
 // static files from its dist/. npm start builds it once when dist is missing
 // or older than the sources; CI runs `npm run build:console` before the tests.
 
-const CONSOLE = resolve(import.meta.dirname, "../../console");
+// `new URL(…, import.meta.url)`: the server bundle (scripts/build-server.mjs) rewrites it to the same folder.
+const CONSOLE = fileURLToPath(new URL("../../console", import.meta.url));
 /** Where the gateway serves /console from. */
 export const CONSOLE_DIST = join(CONSOLE, "dist");
 

@@ -1,9 +1,10 @@
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { lockDataDir } from "./owner-lock.ts";
+import { initPgliteDir } from "./pglite-init.ts";
 
 export interface QueryResult<T> {
   rows: T[];
@@ -109,11 +110,22 @@ function openPg(url: string, max: number): Db {
   };
 }
 
+// PostgreSQL's default shared_buffers (128 MB) lives inside PGlite's WebAssembly
+// memory, which is touched at start and never shrinks: ~300 MB of idle RSS. One
+// embedded process serves a small data set, so 16 MB of buffer cache is plenty
+// (docs/performance.md).
+const PGLITE_SETTINGS = ["-c", "shared_buffers=16MB"];
+
 async function openPglite(dir: string, template: Blob | undefined): Promise<Db> {
   if (dir !== "memory://") await mkdir(dir, { recursive: true });
-  // A template fills a new data directory only; an existing one opens as it is.
+  // A template (tests) fills a new data directory only; an existing one opens as it is.
   const fresh = dir === "memory://" || !existsSync(join(dir, "PG_VERSION"));
-  const db = await PGlite.create(dir, template && fresh ? { loadDataDir: template } : {});
+  const fromTemplate = template !== undefined && fresh;
+  if (dir !== "memory://" && !fromTemplate) await initPgliteDir(dir);
+  // Imported when used: a process on PostgreSQL never loads PGlite.
+  const { PGlite } = await import("@electric-sql/pglite");
+  const startParams = [...PGlite.defaultStartParams, ...PGLITE_SETTINGS];
+  const db = await PGlite.create(dir, fromTemplate ? { loadDataDir: template, startParams } : { startParams });
   const wrap = (c: Pick<PGlite, "query" | "exec">): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
       const r = await c.query<T>(sql, params);

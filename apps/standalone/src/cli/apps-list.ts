@@ -1,6 +1,4 @@
-import { adminApplicationToJson, page } from "@gatehouse/gateway";
 import { whole, type CliCommand } from "./command.ts";
-import { openCliServices } from "./services.ts";
 
 export const appsList: CliCommand = {
   path: ["apps", "list"],
@@ -13,6 +11,7 @@ export const appsList: CliCommand = {
   ],
   async run({ options }, ctx) {
     const pageSize = whole(options.limit, "--limit");
+    const [{ adminApplicationToJson, page }, { openCliServices }] = await Promise.all([import("@gatehouse/gateway"), import("./services.ts")]);
     const services = await openCliServices(ctx.config(), ctx.logger());
     try {
       const res = await services.registryAdmin.listApplications({ query: options.q ?? "", pageSize, pageToken: options.cursor ?? "" });

@@ -1,6 +1,4 @@
-import { bootstrapOperator as ensureOperator } from "../bootstrap.ts";
 import type { CliCommand } from "./command.ts";
-import { openCliServices } from "./services.ts";
 
 export const bootstrapOperator: CliCommand = {
   path: ["bootstrap-operator"],
@@ -16,6 +14,7 @@ export const bootstrapOperator: CliCommand = {
     { flags: "--client-secret <secret>", summary: "its secret (default: generated, or the stored one)" },
   ],
   async run({ options }, ctx) {
+    const [{ bootstrapOperator: ensureOperator }, { openCliServices }] = await Promise.all([import("../bootstrap.ts"), import("./services.ts")]);
     const services = await openCliServices(ctx.config(), ctx.logger());
     try {
       const op = await ensureOperator(services.registry, { clientId: options.clientId!, clientSecret: options.clientSecret }, ctx.logger());

@@ -1,5 +1,3 @@
-import { authMigrations, rotateSigningKeysNow } from "@gatehouse/auth";
-import { closeStores, migrateAll, openStores } from "../stores.ts";
 import type { CliCommand } from "./command.ts";
 
 export const rotateSigningKeys: CliCommand = {
@@ -8,6 +6,7 @@ export const rotateSigningKeys: CliCommand = {
   help: 'Prints {"alg", "active", "next", "retiring": [...]}. Running servers (PostgreSQL) follow within a minute.',
   async run(_input, ctx) {
     const config = ctx.config();
+    const [{ authMigrations, rotateSigningKeysNow }, { closeStores, migrateAll, openStores }] = await Promise.all([import("@gatehouse/auth"), import("../stores.ts")]);
     const stores = await openStores(config);
     try {
       await migrateAll(stores.db, [authMigrations]);

@@ -1,6 +1,4 @@
-import { adminUserToJson, page } from "@gatehouse/gateway";
 import { whole, type CliCommand } from "./command.ts";
-import { openCliServices } from "./services.ts";
 
 export const usersFind: CliCommand = {
   path: ["users", "find"],
@@ -13,6 +11,7 @@ export const usersFind: CliCommand = {
   ],
   async run({ args, options }, ctx) {
     const pageSize = whole(options.limit, "--limit");
+    const [{ adminUserToJson, page }, { openCliServices }] = await Promise.all([import("@gatehouse/gateway"), import("./services.ts")]);
     const services = await openCliServices(ctx.config(), ctx.logger(), { users: true });
     try {
       const res = await services.usersAdmin!.searchUserAccounts({ query: args[0]!, pageSize, pageToken: options.cursor ?? "" });

@@ -1,6 +1,4 @@
-import { adminUserToJson } from "@gatehouse/gateway";
 import type { CliCommand } from "./command.ts";
-import { openCliServices } from "./services.ts";
 
 export const usersGet: CliCommand = {
   path: ["users", "get"],
@@ -8,6 +6,7 @@ export const usersGet: CliCommand = {
   help: "Sessions live in Redis (REDIS_URL) or in the server's memory: without Redis the CLI counts none.",
   arguments: [{ name: "<id>", summary: "the user's object id or pulse_id" }],
   async run({ args }, ctx) {
+    const [{ adminUserToJson }, { openCliServices }] = await Promise.all([import("@gatehouse/gateway"), import("./services.ts")]);
     const services = await openCliServices(ctx.config(), ctx.logger(), { users: true });
     try {
       const res = await services.usersAdmin!.getUserAccount({ userId: args[0]! });

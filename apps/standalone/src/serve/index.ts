@@ -1,20 +1,17 @@
 import type { Config } from "@gatehouse/config";
 import type { Logger } from "@gatehouse/logging";
 import { onShutdown } from "../shutdown.ts";
-import { serveAuth, serveRegistry } from "./core.ts";
-import { serveGateway } from "./gateway.ts";
-import { serveUsers } from "./users.ts";
-import { serveConfirmationWorker } from "./worker.ts";
 
 export const SERVICES = ["gateway", "registry", "auth", "users", "confirmation-worker"] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
+// Imported when chosen: a process loads only its own service's modules (its idle memory, docs/performance.md).
 const starters: Record<ServiceName, (config: Config, logger: Logger) => Promise<() => Promise<void>>> = {
-  gateway: serveGateway,
-  registry: serveRegistry,
-  auth: serveAuth,
-  users: serveUsers,
-  "confirmation-worker": serveConfirmationWorker,
+  gateway: async (c, l) => (await import("./gateway.ts")).serveGateway(c, l),
+  registry: async (c, l) => (await import("./core.ts")).serveRegistry(c, l),
+  auth: async (c, l) => (await import("./core.ts")).serveAuth(c, l),
+  users: async (c, l) => (await import("./users.ts")).serveUsers(c, l),
+  "confirmation-worker": async (c, l) => (await import("./worker.ts")).serveConfirmationWorker(c, l),
 };
 
 /**
