@@ -3,7 +3,7 @@ import { api } from "../../api/client.ts";
 import type { Application } from "../../api/types.ts";
 import { useI18n } from "../../i18n/index.tsx";
 import { lines, Select, TextArea, TextField } from "../../ui/fields.tsx";
-import { ErrorBox } from "../../ui/states.tsx";
+import { ActionForm, useAction } from "../../ui/ActionForm.tsx";
 
 const person = (email: string, mobile?: string) => ({
   objectType: "person" as const,
@@ -26,8 +26,7 @@ export function AppSettingsForm({ app, onSaved, onCancel }: { app: Application; 
     pm: c.projectManager.schemaOrg.email.value,
     po: c.productOwner.schemaOrg.email.value,
   });
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { busy, error, run } = useAction();
   const set = (k: keyof typeof f) => (e: { target: { value: string } }) => setF({ ...f, [k]: e.target.value });
 
   const submit = async () => {
@@ -44,26 +43,13 @@ export function AppSettingsForm({ app, onSaved, onCancel }: { app: Application; 
     if (f.po !== c.productOwner.schemaOrg.email.value) contact.productOwner = person(f.po);
     if (Object.keys(contact).length) body.contact = contact;
     if (!Object.keys(body).length) return onCancel();
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       onSaved(await api<Application>("PATCH", `/apps/${encodeURIComponent(app.id)}`, body));
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
-    <form
-      className="form"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void submit();
-      }}
-    >
-      {error !== undefined && <ErrorBox error={error} />}
+    <ActionForm error={error} onSubmit={submit}>
       <TextField label={t("app.displayName")} value={f.displayName} onChange={set("displayName")} required />
       <TextField label={t("app.url")} type="url" value={f.url} onChange={set("url")} required />
       <TextArea label={t("app.redirectUris")} hint={t("common.onePerLine")} value={f.redirectUris} onChange={set("redirectUris")} className="mono" />
@@ -91,6 +77,6 @@ export function AppSettingsForm({ app, onSaved, onCancel }: { app: Application; 
           {busy ? t("common.saving") : t("common.save")}
         </button>
       </div>
-    </form>
+    </ActionForm>
   );
 }

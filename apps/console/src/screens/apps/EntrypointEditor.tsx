@@ -3,7 +3,7 @@ import { api } from "../../api/client.ts";
 import type { Entrypoint, FieldConfig } from "../../api/types.ts";
 import { useI18n } from "../../i18n/index.tsx";
 import { Checkbox, Select, TextField } from "../../ui/fields.tsx";
-import { ErrorBox } from "../../ui/states.tsx";
+import { ActionForm, useAction } from "../../ui/ActionForm.tsx";
 import type { Catalogs } from "./Entrypoints.tsx";
 import { FieldRow } from "./FieldRow.tsx";
 import { FormPreview } from "./FormPreview.tsx";
@@ -22,8 +22,7 @@ const typologyRef = (id?: string) => (id ? { objectType: "typology" as const, id
 export function EntrypointEditor(props: { clientId: string; initial?: Entrypoint; catalogs: Catalogs; onSaved: () => void; onCancel: () => void }) {
   const { t } = useI18n();
   const [ep, setEp] = useState<Entrypoint>(props.initial ?? NEW);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { busy, error, run } = useAction();
   const setFields = (fields: FieldConfig[]) => setEp({ ...ep, fields });
   const move = (i: number, d: -1 | 1) => {
     const f = [...ep.fields];
@@ -35,17 +34,11 @@ export function EntrypointEditor(props: { clientId: string; initial?: Entrypoint
     const typology = { register: typologyRef(ep.typology.register.id), work: typologyRef(ep.typology.work.id) };
     const common = { displayName: ep.displayName, assisted: Boolean(ep.assisted), passwordless: Boolean(ep.passwordless), fields: ep.fields, typology };
     const base = `/apps/${encodeURIComponent(props.clientId)}/entrypoints`;
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       if (props.initial?.id) await api("PATCH", `${base}/${encodeURIComponent(props.initial.id)}`, common);
       else await api("POST", base, { objectType: "entrypoint", ...(ep.key ? { key: ep.key } : {}), ...common });
       props.onSaved();
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const typologies = props.catalogs.typologies;
@@ -61,14 +54,7 @@ export function EntrypointEditor(props: { clientId: string; initial?: Entrypoint
   );
 
   return (
-    <form
-      className="form ep-editor"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void submit();
-      }}
-    >
-      {error !== undefined && <ErrorBox error={error} />}
+    <ActionForm className="form ep-editor" error={error} onSubmit={submit}>
       <div className="grid ep-grid">
         <div>
           <TextField label={t("ep.displayName")} value={ep.displayName} onChange={(e) => setEp({ ...ep, displayName: e.target.value })} required />
@@ -106,6 +92,6 @@ export function EntrypointEditor(props: { clientId: string; initial?: Entrypoint
           {busy ? t("common.saving") : t("common.save")}
         </button>
       </div>
-    </form>
+    </ActionForm>
   );
 }

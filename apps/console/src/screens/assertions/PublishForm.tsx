@@ -3,7 +3,7 @@ import { api } from "../../api/client.ts";
 import type { Assertion } from "../../api/types.ts";
 import { useI18n } from "../../i18n/index.tsx";
 import { Checkbox, TextArea, TextField } from "../../ui/fields.tsx";
-import { ErrorBox } from "../../ui/states.tsx";
+import { ActionForm, useAction } from "../../ui/ActionForm.tsx";
 
 /** POST /admin/v1/assertions: a new assertion, or a new version of `from` (its key kept, its texts as a start). */
 export function PublishForm({ from, onPublished, onCancel }: { from?: Assertion; onPublished: (a: Assertion) => void; onCancel: () => void }) {
@@ -18,34 +18,20 @@ export function PublishForm({ from, onPublished, onCancel }: { from?: Assertion;
     mandatory: from?.mandatory ?? true,
     version: "",
   });
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
+  const { busy, error, run } = useAction();
   const set = (k: keyof typeof f) => (e: { target: { value: string } }) => setF({ ...f, [k]: e.target.value });
 
   const submit = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
+    await run(async () => {
       const displayName: Record<string, string> = { en: f.en };
       if (f.es.trim()) displayName.es = f.es;
       const body = { key: f.key, displayName, type: f.type, typology: f.typology, mandatory: f.mandatory, version: f.version, ...(f.property ? { property: f.property } : {}) };
       onPublished(await api<Assertion>("POST", "/assertions", body));
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
-    <form
-      className="form"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void submit();
-      }}
-    >
-      {error !== undefined && <ErrorBox error={error} />}
+    <ActionForm error={error} onSubmit={submit}>
       <div className="row">
         <TextField label={t("assertions.key")} value={f.key} onChange={set("key")} readOnly={Boolean(from)} required className="mono" />
         <TextField label={t("assertions.version")} value={f.version} onChange={set("version")} required className="mono" autoFocus />
@@ -66,6 +52,6 @@ export function PublishForm({ from, onPublished, onCancel }: { from?: Assertion;
           {busy ? t("common.saving") : t("assertions.publish")}
         </button>
       </div>
-    </form>
+    </ActionForm>
   );
 }
