@@ -20,7 +20,7 @@ export default defineConfig({
     projects: ["libs/*/vitest.config.ts", "apps/*/vitest.config.ts", "deploy/vitest.config.*"],
     // The pool's size; each project needs the same value too (vitest.shared.ts).
     fileParallelism: true,
-    maxWorkers: 3,
+    maxWorkers: 4,
     sequence: { sequencer: ProjectsLongestFirst },
   },
 });
