@@ -1,6 +1,7 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig } from "vitest/config";
+import { ProjectsLongestFirst } from "./vitest.sequencer.ts";
 
 // The test processes and the servers and CLIs they spawn keep Node's compiled
 // code (and its TypeScript stripping) on disk: a spawned entry point starts in
@@ -19,6 +20,7 @@ export default defineConfig({
     projects: ["libs/*/vitest.config.ts", "apps/*/vitest.config.ts", "deploy/vitest.config.*"],
     // The pool's size; each project needs the same value too (vitest.shared.ts).
     fileParallelism: true,
-    maxWorkers: 3,
+    maxWorkers: 4,
+    sequence: { sequencer: ProjectsLongestFirst },
   },
 });

@@ -18,7 +18,15 @@ export function sharedTestConfig(dir: string) {
       // Every suite has its own database or PGlite, Redis prefix, ports and
       // data directory; three workers on two cores overlap the waits on
       // PostgreSQL, spawned servers and Chromium with CPU work.
-      maxWorkers: 3,
+      maxWorkers: 4,
+      // A worker runs file after file of its project and keeps the modules it
+      // imported (the stack's code is evaluated once per worker, not once per
+      // file); with maxWorkers above one vitest still spreads the files over
+      // three workers. The files keep their state in their own scope (each
+      // suite's database, prefix, ports, servers) and none of them mocks
+      // modules or stubs globals (the console, which does, is its own
+      // project and keeps the default isolation).
+      isolate: false,
     },
   };
 }
