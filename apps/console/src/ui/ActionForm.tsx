@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from "react";
+import { useI18n } from "../i18n/index.tsx";
 import { ErrorBox } from "./states.tsx";
 
 /** A form's action: busy while it runs, and the error it ended in (the API's envelope), to show. */
@@ -19,18 +20,30 @@ export function useAction() {
   return { busy, error, run };
 }
 
-/** A form that submits without leaving the page, its action's error shown above its fields. */
-export function ActionForm({ className = "form", error, onSubmit, children }: { className?: string; error: unknown; onSubmit: () => Promise<void>; children: ReactNode }) {
+/**
+ * A form that submits without leaving the page: its action's error above the
+ * fields, Cancel and the submit button (busy while the action runs) below them.
+ */
+export function ActionForm(props: { className?: string; error: unknown; busy: boolean; submitLabel?: string; onSubmit: () => Promise<void>; onCancel: () => void; children: ReactNode }) {
+  const { t } = useI18n();
   return (
     <form
-      className={className}
+      className={props.className ?? "form"}
       onSubmit={(e) => {
         e.preventDefault();
-        void onSubmit();
+        void props.onSubmit();
       }}
     >
-      {error !== undefined && <ErrorBox error={error} />}
-      {children}
+      {props.error !== undefined && <ErrorBox error={props.error} />}
+      {props.children}
+      <div className="actions">
+        <button type="button" className="button" onClick={props.onCancel}>
+          {t("common.cancel")}
+        </button>
+        <button type="submit" className="button primary" disabled={props.busy}>
+          {props.busy ? t("common.saving") : (props.submitLabel ?? t("common.save"))}
+        </button>
+      </div>
     </form>
   );
 }

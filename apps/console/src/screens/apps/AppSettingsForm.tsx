@@ -49,7 +49,7 @@ export function AppSettingsForm({ app, onSaved, onCancel }: { app: Application; 
   };
 
   return (
-    <ActionForm error={error} onSubmit={submit}>
+    <ActionForm error={error} onSubmit={submit} busy={busy} onCancel={onCancel}>
       <TextField label={t("app.displayName")} value={f.displayName} onChange={set("displayName")} required />
       <TextField label={t("app.url")} type="url" value={f.url} onChange={set("url")} required />
       <TextArea label={t("app.redirectUris")} hint={t("common.onePerLine")} value={f.redirectUris} onChange={set("redirectUris")} className="mono" />
@@ -69,14 +69,6 @@ export function AppSettingsForm({ app, onSaved, onCancel }: { app: Application; 
         <TextField label={t("app.projectManager")} type="email" value={f.pm} onChange={set("pm")} required />
         <TextField label={t("app.productOwner")} type="email" value={f.po} onChange={set("po")} required />
       </fieldset>
-      <div className="actions">
-        <button type="button" className="button" onClick={onCancel}>
-          {t("common.cancel")}
-        </button>
-        <button type="submit" className="button primary" disabled={busy}>
-          {busy ? t("common.saving") : t("common.save")}
-        </button>
-      </div>
     </ActionForm>
   );
 }

@@ -2,10 +2,9 @@ import { api, query } from "../../api/client.ts";
 import type { Application, Page } from "../../api/types.ts";
 import { useI18n } from "../../i18n/index.tsx";
 import { Link, navigate, useLocation } from "../../router.tsx";
+import { PagedTable } from "../../ui/PagedTable.tsx";
 import { Layout } from "../../ui/Layout.tsx";
-import { Pager } from "../../ui/Pager.tsx";
 import { SearchBar } from "../../ui/SearchBar.tsx";
-import { Empty, ErrorBox, Loading } from "../../ui/states.tsx";
 import { usePaged } from "../../ui/usePaged.ts";
 
 /** /console/apps?q=: applications by client_id prefix or name, a page at a time. */
@@ -16,15 +15,9 @@ export function AppsList() {
   return (
     <Layout title={t("apps.title")}>
       <SearchBar label={t("apps.search")} hint={t("apps.searchHint")} value={q} onSearch={(v) => navigate(`/apps${query({ q: v })}`)} />
-      {list.error !== undefined ? (
-        <ErrorBox error={list.error} onRetry={list.reload} />
-      ) : !list.data ? (
-        <Loading />
-      ) : list.data.items.length === 0 ? (
-        <Empty>{q ? t("apps.empty") : t("apps.emptyAll")}</Empty>
-      ) : (
-        <div className="table-wrap" aria-busy={list.loading}>
-          <table>
+      <PagedTable list={list} empty={q ? t("apps.empty") : t("apps.emptyAll")}>
+        {(items) => (
+          <>
             <thead>
               <tr>
                 <th scope="col">{t("apps.name")}</th>
@@ -37,7 +30,7 @@ export function AppsList() {
               </tr>
             </thead>
             <tbody>
-              {list.data.items.map((a) => (
+              {items.map((a) => (
                 <tr key={a.id}>
                   <td>
                     <Link to={`/apps/${encodeURIComponent(a.id)}`}>{a.displayName}</Link>
@@ -52,10 +45,9 @@ export function AppsList() {
                 </tr>
               ))}
             </tbody>
-          </table>
-        </div>
-      )}
-      <Pager page={list.page} hasPrevious={list.hasPrevious} hasNext={list.hasNext} onPrevious={list.previous} onNext={list.next} />
+          </>
+        )}
+      </PagedTable>
     </Layout>
   );
 }

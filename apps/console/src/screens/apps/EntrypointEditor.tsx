@@ -54,7 +54,7 @@ export function EntrypointEditor(props: { clientId: string; initial?: Entrypoint
   );
 
   return (
-    <ActionForm className="form ep-editor" error={error} onSubmit={submit}>
+    <ActionForm className="form ep-editor" error={error} onSubmit={submit} busy={busy} onCancel={props.onCancel}>
       <div className="grid ep-grid">
         <div>
           <TextField label={t("ep.displayName")} value={ep.displayName} onChange={(e) => setEp({ ...ep, displayName: e.target.value })} required />
@@ -83,14 +83,6 @@ export function EntrypointEditor(props: { clientId: string; initial?: Entrypoint
           </button>
         </div>
         <FormPreview ep={ep} formats={props.catalogs.formats} />
-      </div>
-      <div className="actions">
-        <button type="button" className="button" onClick={props.onCancel}>
-          {t("common.cancel")}
-        </button>
-        <button type="submit" className="button primary" disabled={busy}>
-          {busy ? t("common.saving") : t("common.save")}
-        </button>
       </div>
     </ActionForm>
   );

@@ -31,7 +31,7 @@ export function PublishForm({ from, onPublished, onCancel }: { from?: Assertion;
   };
 
   return (
-    <ActionForm error={error} onSubmit={submit}>
+    <ActionForm error={error} onSubmit={submit} busy={busy} onCancel={onCancel} submitLabel={t("assertions.publish")}>
       <div className="row">
         <TextField label={t("assertions.key")} value={f.key} onChange={set("key")} readOnly={Boolean(from)} required className="mono" />
         <TextField label={t("assertions.version")} value={f.version} onChange={set("version")} required className="mono" autoFocus />
@@ -44,14 +44,6 @@ export function PublishForm({ from, onPublished, onCancel }: { from?: Assertion;
         <TextField label={t("assertions.property")} value={f.property} onChange={set("property")} placeholder="default" />
       </div>
       <Checkbox label={t("assertions.mandatory")} checked={f.mandatory} onChange={(e) => setF({ ...f, mandatory: e.target.checked })} />
-      <div className="actions">
-        <button type="button" className="button" onClick={onCancel}>
-          {t("common.cancel")}
-        </button>
-        <button type="submit" className="button primary" disabled={busy}>
-          {busy ? t("common.saving") : t("assertions.publish")}
-        </button>
-      </div>
     </ActionForm>
   );
 }

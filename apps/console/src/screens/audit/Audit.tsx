@@ -4,9 +4,8 @@ import type { AuditItem, Page } from "../../api/types.ts";
 import { useI18n } from "../../i18n/index.tsx";
 import { navigate, useLocation } from "../../router.tsx";
 import { TextField } from "../../ui/fields.tsx";
+import { PagedTable } from "../../ui/PagedTable.tsx";
 import { Layout } from "../../ui/Layout.tsx";
-import { Pager } from "../../ui/Pager.tsx";
-import { Empty, ErrorBox, Loading } from "../../ui/states.tsx";
 import { usePaged } from "../../ui/usePaged.ts";
 
 type Filters = Record<"actor" | "action" | "target" | "since", string>;
@@ -57,15 +56,9 @@ export function Audit() {
           </button>
         </div>
       </form>
-      {list.error !== undefined ? (
-        <ErrorBox error={list.error} onRetry={list.reload} />
-      ) : !list.data ? (
-        <Loading />
-      ) : list.data.items.length === 0 ? (
-        <Empty>{t("audit.empty")}</Empty>
-      ) : (
-        <div className="table-wrap" aria-busy={list.loading}>
-          <table className="audit">
+      <PagedTable list={list} empty={t("audit.empty")} className="audit">
+        {(items) => (
+          <>
             <thead>
               <tr>
                 <th scope="col">{t("audit.time")}</th>
@@ -77,7 +70,7 @@ export function Audit() {
               </tr>
             </thead>
             <tbody>
-              {list.data.items.map((e) => (
+              {items.map((e) => (
                 <tr key={e.id}>
                   <td className="nowrap">{when(e.time)}</td>
                   <td className="mono">
@@ -93,10 +86,9 @@ export function Audit() {
                 </tr>
               ))}
             </tbody>
-          </table>
-        </div>
-      )}
-      <Pager page={list.page} hasPrevious={list.hasPrevious} hasNext={list.hasNext} onPrevious={list.previous} onNext={list.next} />
+          </>
+        )}
+      </PagedTable>
     </Layout>
   );
 }

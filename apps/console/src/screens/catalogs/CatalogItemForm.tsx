@@ -23,7 +23,7 @@ export function CatalogItemForm({ kind, item, onSaved, onCancel }: { kind: Catal
   };
 
   return (
-    <ActionForm className="form inline-form" error={error} onSubmit={submit}>
+    <ActionForm className="form inline-form" error={error} onSubmit={submit} busy={busy} onCancel={onCancel}>
       <div className="row">
         {!item && <TextField label={t("catalogs.key")} value={f.key} onChange={(e) => setF({ ...f, key: e.target.value })} required className="mono" autoFocus />}
         <TextField label={t("catalogs.displayName")} value={f.displayName} onChange={(e) => setF({ ...f, displayName: e.target.value })} required autoFocus={Boolean(item)} />
@@ -36,14 +36,6 @@ export function CatalogItemForm({ kind, item, onSaved, onCancel }: { kind: Catal
             ))}
           </Select>
         )}
-      </div>
-      <div className="actions">
-        <button type="button" className="button" onClick={onCancel}>
-          {t("common.cancel")}
-        </button>
-        <button type="submit" className="button primary" disabled={busy}>
-          {busy ? t("common.saving") : t("common.save")}
-        </button>
       </div>
     </ActionForm>
   );

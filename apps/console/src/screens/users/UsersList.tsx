@@ -2,12 +2,12 @@ import { api, query } from "../../api/client.ts";
 import type { Page, User } from "../../api/types.ts";
 import { useI18n } from "../../i18n/index.tsx";
 import { Link, navigate, useLocation } from "../../router.tsx";
+import { PagedTable } from "../../ui/PagedTable.tsx";
 import { Layout } from "../../ui/Layout.tsx";
-import { Pager } from "../../ui/Pager.tsx";
 import { SearchBar } from "../../ui/SearchBar.tsx";
 import { useState } from "react";
 import { takeFlash } from "../../ui/flash.ts";
-import { Empty, ErrorBox, Loading, Notice } from "../../ui/states.tsx";
+import { Notice } from "../../ui/states.tsx";
 import { usePaged } from "../../ui/usePaged.ts";
 import { StatusBadge } from "./StatusBadge.tsx";
 
@@ -21,15 +21,9 @@ export function UsersList() {
     <Layout title={t("users.title")}>
       <SearchBar label={t("users.search")} hint={t("users.searchHint")} value={q} onSearch={(v) => navigate(`/users${query({ q: v })}`)} />
       {flash && <Notice>{flash}</Notice>}
-      {list.error !== undefined ? (
-        <ErrorBox error={list.error} onRetry={list.reload} />
-      ) : !list.data ? (
-        <Loading />
-      ) : list.data.items.length === 0 ? (
-        <Empty>{q ? t("users.empty") : t("users.emptyAll")}</Empty>
-      ) : (
-        <div className="table-wrap" aria-busy={list.loading}>
-          <table>
+      <PagedTable list={list} empty={q ? t("users.empty") : t("users.emptyAll")}>
+        {(items) => (
+          <>
             <thead>
               <tr>
                 <th scope="col">{t("users.email")}</th>
@@ -41,7 +35,7 @@ export function UsersList() {
               </tr>
             </thead>
             <tbody>
-              {list.data.items.map((u) => (
+              {items.map((u) => (
                 <tr key={String(u.id)}>
                   <td>
                     <Link to={`/users/${encodeURIComponent(String(u.id))}`}>{u.ids.email?.value ?? u.ids.screen_name?.value ?? String(u.id)}</Link>
@@ -56,10 +50,9 @@ export function UsersList() {
                 </tr>
               ))}
             </tbody>
-          </table>
-        </div>
-      )}
-      <Pager page={list.page} hasPrevious={list.hasPrevious} hasNext={list.hasNext} onPrevious={list.previous} onNext={list.next} />
+          </>
+        )}
+      </PagedTable>
     </Layout>
   );
 }
