@@ -85,6 +85,14 @@ export function redisKv(url: string, prefix: string, commandTimeoutMs: number): 
   // Commands issued while (re)connecting wait in the offline queue, but never longer than the command timeout.
   const r = withScripts(new Redis(url, { keyPrefix: prefix, enableOfflineQueue: true, lazyConnect: false, ...fastFailRedisOptions(commandTimeoutMs) }));
   r.on("error", () => undefined);
+  async function incrMany(keys: string[], ttl: number) {
+    if (!keys.length) return [];
+    const res = await guard(r.ghIncrMany(keys.length, ...keys, String(ttl)));
+    return keys.map((_, i) => {
+      const left = Number(res[i * 2 + 1] ?? ttl);
+      return { count: Number(res[i * 2] ?? 0), ttlSeconds: left > 0 ? left : ttl };
+    });
+  }
   return {
     kind: "redis",
     redisUrl: url,
@@ -117,20 +125,8 @@ export function redisKv(url: string, prefix: string, commandTimeoutMs: number): 
       // ioredis applies keyPrefix to the script's KEYS.
       return (await guard(r.ghCompareAndSet(1, k, expected, v, String(ttl ?? 0)))) === 1;
     },
-    async incr(k, ttl) {
-      const res = await guard(r.multi().incr(k).expire(k, ttl, "NX").ttl(k).exec());
-      const count = Number(res?.[0]?.[1] ?? 0);
-      const left = Number(res?.[2]?.[1] ?? ttl);
-      return { count, ttlSeconds: left > 0 ? left : ttl };
-    },
-    async incrMany(keys, ttl) {
-      if (!keys.length) return [];
-      const res = await guard(r.ghIncrMany(keys.length, ...keys, String(ttl)));
-      return keys.map((_, i) => {
-        const left = Number(res[i * 2 + 1] ?? ttl);
-        return { count: Number(res[i * 2] ?? 0), ttlSeconds: left > 0 ? left : ttl };
-      });
-    },
+    incr: async (k, ttl) => (await incrMany([k], ttl))[0]!,
+    incrMany,
     async decr(k) {
       await guard(r.ghDecrIfLive(1, k));
     },
