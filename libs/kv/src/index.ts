@@ -29,8 +29,12 @@ export interface Kv {
   compareAndSet(key: string, expected: string, value: string, ttlSeconds?: number): Promise<boolean>;
   /** Increments a counter; the first increment starts its window of ttlSeconds. */
   incr(key: string, ttlSeconds: number): Promise<{ count: number; ttlSeconds: number }>;
+  /** Several counters (incr each) in one round trip, in the order asked. */
+  incrMany(keys: string[], ttlSeconds: number): Promise<{ count: number; ttlSeconds: number }[]>;
   /** Takes one back from a live counter (never below zero, never creating it); it keeps its window. */
   decr(key: string): Promise<void>;
+  /** decr of several counters in one round trip. */
+  decrMany(keys: string[]): Promise<void>;
   /**
    * Tells every process listening on `channel` (Redis pub/sub; in memory:
    * this process). Fire and forget: a notice may be lost, so listeners keep

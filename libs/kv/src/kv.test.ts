@@ -89,6 +89,16 @@ describe.each(stores)("kv on %s", (_name, open) => {
     await kv.decr("d-zero");
     expect(await kv.get("d-zero")).toBe("0");
   });
+  it("counts and takes back several counters in one call, each in its own window", async () => {
+    await kv.incr("many-b", 60);
+    const counts = await kv.incrMany(["many-a", "many-b", "many-a"], 30);
+    expect(counts.map((c) => c.count)).toEqual([1, 2, 2]);
+    expect(counts[0]!.ttlSeconds).toBeLessThanOrEqual(30);
+    expect(counts[1]!.ttlSeconds).toBeGreaterThan(30); // its window began with the first incr
+    expect(await kv.incrMany([], 30)).toEqual([]);
+    await kv.decrMany(["many-a", "many-b", "many-missing"]);
+    expect(await kv.getMany(["many-a", "many-b", "many-missing"])).toEqual(["1", "1", null]);
+  });
 });
 
 describe("kv on an unreachable Redis", () => {

@@ -15,6 +15,16 @@ export function memoryKv(): Kv {
     }
     return e;
   };
+  const incr = (k: string, ttl: number) => {
+    const e = live(k);
+    const next = { v: String(Number(e?.v ?? 0) + 1), exp: e?.exp || now() + ttl * 1000 };
+    data.set(k, next);
+    return { count: Number(next.v), ttlSeconds: Math.max(1, Math.ceil((next.exp - now()) / 1000)) };
+  };
+  const decr = (k: string) => {
+    const e = live(k);
+    if (e && Number(e.v) > 0) e.v = String(Number(e.v) - 1);
+  };
   // Expired entries are also swept so that the map does not grow without bound.
   const sweep = setInterval(() => {
     const t = now();
@@ -55,16 +65,10 @@ export function memoryKv(): Kv {
       data.set(k, { v, exp: ttl ? now() + ttl * 1000 : e.exp });
       return true;
     },
-    async incr(k, ttl) {
-      const e = live(k);
-      const next = { v: String(Number(e?.v ?? 0) + 1), exp: e?.exp || now() + ttl * 1000 };
-      data.set(k, next);
-      return { count: Number(next.v), ttlSeconds: Math.max(1, Math.ceil((next.exp - now()) / 1000)) };
-    },
-    async decr(k) {
-      const e = live(k);
-      if (e && Number(e.v) > 0) e.v = String(Number(e.v) - 1);
-    },
+    incr: async (k, ttl) => incr(k, ttl),
+    incrMany: async (keys, ttl) => keys.map((k) => incr(k, ttl)),
+    decr: async (k) => decr(k),
+    decrMany: async (keys) => keys.forEach(decr),
     async publish(channel, message) {
       bus.emit(channel, message);
     },

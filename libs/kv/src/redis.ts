@@ -44,17 +44,55 @@ if tonumber(ARGV[3]) > 0 then redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
 else redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL') end
 return 1`;
 
-// DECR only while the key exists and is positive: a window that ended is not revived without its TTL.
+// DECR only while a key exists and is positive: a window that ended is not revived without its TTL.
 const DECR_IF_LIVE = `
-local current = tonumber(redis.call('GET', KEYS[1]) or '0')
-if current > 0 then redis.call('DECR', KEYS[1]) end
+for _, key in ipairs(KEYS) do
+  local current = tonumber(redis.call('GET', key) or '0')
+  if current > 0 then redis.call('DECR', key) end
+end
 return 1`;
+
+// Each key: INCR, start its window on the first count (EXPIRE NX), and its TTL; answered as count, ttl, count, ttl...
+const INCR_MANY = `
+local out = {}
+for _, key in ipairs(KEYS) do
+  out[#out + 1] = redis.call('INCR', key)
+  redis.call('EXPIRE', key, ARGV[1], 'NX')
+  out[#out + 1] = redis.call('TTL', key)
+end
+return out`;
+
+/**
+ * The scripts, sent once and then called by their SHA (EVALSHA; ioredis sends
+ * the source again if Redis lost it): each call carries its keys, not its text.
+ * Every script takes its key count first.
+ */
+interface Scripts {
+  ghCompareAndSet(numberOfKeys: number, ...args: string[]): Promise<number>;
+  ghDecrIfLive(numberOfKeys: number, ...keys: string[]): Promise<number>;
+  ghIncrMany(numberOfKeys: number, ...args: string[]): Promise<number[]>;
+}
+
+function withScripts(r: Redis): Redis & Scripts {
+  r.defineCommand("ghCompareAndSet", { lua: COMPARE_AND_SET });
+  r.defineCommand("ghDecrIfLive", { lua: DECR_IF_LIVE });
+  r.defineCommand("ghIncrMany", { lua: INCR_MANY });
+  return r as Redis & Scripts;
+}
 
 export function redisKv(url: string, prefix: string, commandTimeoutMs: number): Kv {
   let subscriber: Redis | undefined;
   // Commands issued while (re)connecting wait in the offline queue, but never longer than the command timeout.
-  const r = new Redis(url, { keyPrefix: prefix, enableOfflineQueue: true, lazyConnect: false, ...fastFailRedisOptions(commandTimeoutMs) });
+  const r = withScripts(new Redis(url, { keyPrefix: prefix, enableOfflineQueue: true, lazyConnect: false, ...fastFailRedisOptions(commandTimeoutMs) }));
   r.on("error", () => undefined);
+  async function incrMany(keys: string[], ttl: number) {
+    if (!keys.length) return [];
+    const res = await guard(r.ghIncrMany(keys.length, ...keys, String(ttl)));
+    return keys.map((_, i) => {
+      const left = Number(res[i * 2 + 1] ?? ttl);
+      return { count: Number(res[i * 2] ?? 0), ttlSeconds: left > 0 ? left : ttl };
+    });
+  }
   return {
     kind: "redis",
     redisUrl: url,
@@ -85,16 +123,15 @@ export function redisKv(url: string, prefix: string, commandTimeoutMs: number): 
     },
     async compareAndSet(k, expected, v, ttl) {
       // ioredis applies keyPrefix to the script's KEYS.
-      return (await guard(r.eval(COMPARE_AND_SET, 1, k, expected, v, String(ttl ?? 0)))) === 1;
+      return (await guard(r.ghCompareAndSet(1, k, expected, v, String(ttl ?? 0)))) === 1;
     },
-    async incr(k, ttl) {
-      const res = await guard(r.multi().incr(k).expire(k, ttl, "NX").ttl(k).exec());
-      const count = Number(res?.[0]?.[1] ?? 0);
-      const left = Number(res?.[2]?.[1] ?? ttl);
-      return { count, ttlSeconds: left > 0 ? left : ttl };
-    },
+    incr: async (k, ttl) => (await incrMany([k], ttl))[0]!,
+    incrMany,
     async decr(k) {
-      await guard(r.eval(DECR_IF_LIVE, 1, k));
+      await guard(r.ghDecrIfLive(1, k));
+    },
+    async decrMany(keys) {
+      if (keys.length) await guard(r.ghDecrIfLive(keys.length, ...keys));
     },
     async publish(channel, message) {
       // Channels are not keys: ioredis does not prefix them, so the prefix is added here.

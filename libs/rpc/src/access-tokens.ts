@@ -1,5 +1,6 @@
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet, type JWTPayload } from "jose";
 import type { Principal } from "./principal.ts";
+import { verifiedTokenCache } from "./verified-tokens.ts";
 
 export interface AccessTokenVerifierOptions {
   /** Fetches the JWK Set of the auth service (RPC or in-process). */
@@ -15,6 +16,8 @@ export interface AccessTokenVerifierOptions {
   isRevoked?: (token: { jti: string; sub: string; sid?: string | undefined; iat?: number | undefined }) => Promise<boolean>;
   /** How long a fetched key set is trusted before it is fetched again. */
   cacheMs?: number;
+  /** How long a verified signature is trusted (./verified-tokens.ts); 0 verifies every time. */
+  verifiedTtlMs?: number;
 }
 
 /**
@@ -33,7 +36,12 @@ export function createAccessTokenVerifier(opts: AccessTokenVerifierOptions) {
     return keys;
   }
 
-  return async function verify(token: string): Promise<Principal | undefined> {
+  const verified = verifiedTokenCache({ ttlMs: opts.verifiedTtlMs ?? 60_000 });
+
+  /** The token's claims once its signature, issuer, audience and type check out; undefined otherwise. */
+  async function verifiedClaims(token: string): Promise<JWTPayload | undefined> {
+    const known = verified.get(token);
+    if (known) return known;
     let header: { kid?: string };
     try {
       header = JSON.parse(Buffer.from(token.split(".")[0] ?? "", "base64url").toString("utf8")) as { kid?: string };
@@ -45,17 +53,23 @@ export function createAccessTokenVerifier(opts: AccessTokenVerifierOptions) {
       lastForced = Date.now();
       k = await load(true);
     }
-    let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, k.set, {
+      const { payload } = await jwtVerify(token, k.set, {
         issuer: opts.issuer,
         audience: opts.audiences,
         typ: "at+jwt",
         algorithms: ["RS256", "ES256", "EdDSA", "Ed25519"],
-      }));
+      });
+      verified.put(token, payload);
+      return payload;
     } catch {
       return undefined;
     }
+  }
+
+  return async function verify(token: string): Promise<Principal | undefined> {
+    const payload = await verifiedClaims(token);
+    if (!payload) return undefined;
     if (typeof payload.jti !== "string" || typeof payload.sub !== "string") return undefined;
     const sid = typeof payload.sid === "string" ? payload.sid : undefined;
     if (opts.isRevoked && (await opts.isRevoked({ jti: payload.jti, sub: payload.sub, sid, iat: payload.iat }))) return undefined;

@@ -42,17 +42,15 @@ const where = (address: string) => address || "unknown";
  */
 export async function countLoginAttempt(kv: Kv, limits: LoginLimits, account: string, address: string): Promise<void> {
   const keys = [pairKey(account, where(address)), accountKey(account), addressKey(where(address))];
-  const [[pair, acct, addr], known] = await Promise.all([
-    Promise.all(keys.map((k) => kv.incr(k, limits.windowSeconds))),
-    kv.get(knownKey(account, where(address))),
-  ]);
+  // One round trip for the three counters; the known-address mark is read only when the account limit asks for it.
+  const [pair, acct, addr] = await kv.incrMany(keys, limits.windowSeconds);
   let retryAfter = 0;
   if (pair!.count > limits.perAddressAccount) retryAfter = pair!.ttlSeconds;
   // Over the address limit, only an account with failures (or attempts in flight) from this address waits.
   else if (addr!.count > limits.perAddress && pair!.count > 1) retryAfter = Math.min(pair!.ttlSeconds, addr!.ttlSeconds);
-  else if (acct!.count > limits.perAccount && known === null) retryAfter = acct!.ttlSeconds;
+  else if (acct!.count > limits.perAccount && (await kv.get(knownKey(account, where(address)))) === null) retryAfter = acct!.ttlSeconds;
   if (retryAfter === 0) return;
-  await Promise.all(keys.map((k) => kv.decr(k)));
+  await kv.decrMany(keys);
   throw domainError("RATE_LIMITED", undefined, { metadata: { retry_after: String(retryAfter) } });
 }
 
@@ -64,8 +62,7 @@ export async function countLoginAttempt(kv: Kv, limits: LoginLimits, account: st
 export async function clearAccountAttempts(kv: Kv, account: string, address: string): Promise<void> {
   await Promise.all([
     kv.del(pairKey(account, where(address))),
-    kv.decr(accountKey(account)),
-    kv.decr(addressKey(where(address))),
+    kv.decrMany([accountKey(account), addressKey(where(address))]),
     kv.set(knownKey(account, where(address)), "1", KNOWN_ADDRESS_SECONDS),
   ]);
 }

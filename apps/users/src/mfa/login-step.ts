@@ -26,9 +26,12 @@ export const mfaRequired = (mfaToken: string, enroll: boolean): MfaRequired => c
  */
 export function mfaStep(deps: { db: Db; kv: Kv }): LoginStep {
   return async (ctx) => {
+    const optional = !ctx.user.operator && policyOf(ctx.resolved.mfa) !== "required";
+    // TOTP off as read with the user at the start of this login: no read of its own.
+    if (optional && ctx.user.mfaEnabled === false) return undefined;
     const state = await mfaStore(deps.db).state(ctx.user.id);
     const on = Boolean(state?.enabledAt);
-    if (!on && !ctx.user.operator && policyOf(ctx.resolved.mfa) !== "required") return undefined;
+    if (!on && optional) return undefined;
     const token = await issueMfaToken(deps.kv, {
       userId: ctx.user.id,
       clientId: ctx.resolved.clientId,

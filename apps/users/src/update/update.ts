@@ -134,8 +134,8 @@ export async function updateUser(deps: UpdateDeps, req: UpdateRequest): Promise<
 
   return deps.db.tx(async (q) => {
     const locked = userStore(q);
-    if (!(await locked.lock(found.id))) throw domainError("USER_NOT_FOUND");
-    const user = (await locked.byId(found.id))!;
+    const user = await locked.byId(found.id, true);
+    if (!user) throw domainError("USER_NOT_FOUND");
     const now = new Date();
     const plan = planUpdate(req.entrypoint, user, parsed.input, req.mode, now, catalog);
     const violations = [...plan.violations, ...(await takenValues(q, user.id, plan.ids))];

@@ -27,6 +27,8 @@ export interface UserRecord {
   /** Registered through an assisted entry point and not activated yet (every login is 412). */
   awaitingActivation: boolean;
   operator: boolean; // role 'operator' (migration 008): console sign-in, TOTP always
+  /** TOTP is on (mfa_enabled_at set), as read with the user: the login's MFA step needs no read of its own when off. */
+  mfaEnabled?: boolean;
 }
 
 export interface NewUser {
@@ -54,6 +56,7 @@ interface UserSqlRow {
   locked_at: Date | null;
   awaiting_activation: boolean;
   role: string;
+  mfa_enabled_at: Date | null;
 }
 
 interface IdentifierSqlRow {
@@ -73,7 +76,7 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
 
 export const IDENTIFIER_UNIQUE = "identifiers_key_value_unique";
 
-const USER_COLUMNS = "id, pulse_id, password_hash, datas, addresses, assertions, created_at, updated_at, version, locked_at, awaiting_activation, role";
+const USER_COLUMNS = "id, pulse_id, password_hash, datas, addresses, assertions, created_at, updated_at, version, locked_at, awaiting_activation, role, mfa_enabled_at";
 
 /** Users and their identifiers in the `users` schema; works inside or outside a transaction. */
 export function userStore(q: Queryable) {
@@ -97,6 +100,7 @@ export function userStore(q: Queryable) {
       lockedAt: row.locked_at ?? null,
       awaitingActivation: row.awaiting_activation,
       operator: row.role === "operator",
+      mfaEnabled: row.mfa_enabled_at !== null,
       identifiers: ids.rows.map((i) => ({
         key: i.key,
         value: i.value,
@@ -125,8 +129,10 @@ export function userStore(q: Queryable) {
       );
     },
 
-    async byId(id: string): Promise<UserRecord | undefined> {
-      const r = await q.query<UserSqlRow>(`SELECT ${USER_COLUMNS} FROM users.users WHERE id = $1 AND deleted_at IS NULL`, [id]);
+    /** With `forUpdate` (in a transaction), the row stays locked until it ends. */
+    async byId(id: string, forUpdate = false): Promise<UserRecord | undefined> {
+      const lock = forUpdate ? " FOR UPDATE" : "";
+      const r = await q.query<UserSqlRow>(`SELECT ${USER_COLUMNS} FROM users.users WHERE id = $1 AND deleted_at IS NULL${lock}`, [id]);
       return withIdentifiers(r.rows[0]);
     },
 
@@ -222,22 +228,14 @@ export function userStore(q: Queryable) {
     },
 
     /** Writes the profile maps given (and the password hash) and bumps updated/version. */
-    async saveProfile(
-      userId: string,
-      p: { datas?: JsonMap; addresses?: JsonMap; assertions?: JsonMap; passwordHash?: string },
-    ): Promise<void> {
+    async saveProfile(userId: string, p: { datas?: JsonMap; addresses?: JsonMap; assertions?: JsonMap; passwordHash?: string }): Promise<void> {
+      const json = (v: JsonMap | undefined) => (v ? JSON.stringify(v) : null);
       await q.query(
         `UPDATE users.users SET datas = COALESCE($2::jsonb, datas), addresses = COALESCE($3::jsonb, addresses),
                 assertions = COALESCE($4::jsonb, assertions), password_hash = COALESCE($5, password_hash),
                 updated_at = now(), version = version + 1
           WHERE id = $1`,
-        [
-          userId,
-          p.datas ? JSON.stringify(p.datas) : null,
-          p.addresses ? JSON.stringify(p.addresses) : null,
-          p.assertions ? JSON.stringify(p.assertions) : null,
-          p.passwordHash ?? null,
-        ],
+        [userId, json(p.datas), json(p.addresses), json(p.assertions), p.passwordHash ?? null],
       );
     },
 
