@@ -5,8 +5,9 @@ import { describe, expect, it } from "vitest";
 import { freePort, runEntry, stopChild, waitReady, type Spawned } from "./processes.ts";
 import { seedEmbeddedDataDir } from "./stack-helpers.ts";
 
+// A process killed by a signal has exited with exitCode null: signalCode tells that it has.
 const exitOf = (child: Spawned) =>
-  child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+  child.exitCode !== null || child.signalCode !== null ? Promise.resolve(child.exitCode) : new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
 
 const basicOf = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString("base64")}`;
 

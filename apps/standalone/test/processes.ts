@@ -54,7 +54,8 @@ export async function waitReady(url: string, child: { output: () => string; exit
 }
 
 export async function stopChild(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null) return child.exitCode;
+  // Exited already (a signal leaves exitCode null and sets signalCode).
+  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
   const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
   child.kill("SIGTERM");
   const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
