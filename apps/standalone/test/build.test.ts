@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -15,6 +15,8 @@ let outDir: string;
 let dataDir: string;
 
 beforeAll(async () => {
+  // dist/ exists only once something was built (a fresh clone has none).
+  await mkdir(join(root, "dist"), { recursive: true });
   outDir = await mkdtemp(join(root, "dist", "test-build-"));
   dataDir = await mkdtemp(join(tmpdir(), "gh-build-"));
   // The plain JavaScript build script npm start runs (scripts/build.mjs calls it).

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as commands from "../src/cli/commands.ts";
 import { runCli, type CliIo } from "../src/cli/program.ts";
-import { runEntry } from "./processes.ts";
+import { runEntry, type Spawned } from "./processes.ts";
 import { startTestStack, validApplication, type TestStack } from "./stack-helpers.ts";
 
 // The command line's conventions (issue 14): help on stdout with exit 0 for the
@@ -18,7 +18,7 @@ async function cli(argv: string[], env: NodeJS.ProcessEnv = { DATA_DIR: "/nonexi
   return { code, out, err };
 }
 
-const exitOf = (child: ReturnType<typeof runEntry>) => new Promise<number | null>((r) => child.once("exit", r));
+const exitOf = (child: Spawned) => new Promise<number | null>((r) => child.once("exit", r));
 
 describe("CLI conventions", () => {
   it("--help and -h: the usage on stdout, exit 0, for the CLI, each group and every command", async () => {
@@ -56,10 +56,10 @@ describe("CLI conventions", () => {
   });
 
   it("as a process: help on stdout and exit 0; a failure on stderr and exit 2, stdout empty", async () => {
-    const help = runEntry("cli.ts", ["users", "get", "--help"], { LOG_LEVEL: "" });
+    const help = await runEntry("cli", ["users", "get", "--help"], { LOG_LEVEL: "" });
     expect(await exitOf(help)).toBe(0);
     expect(help.output()).toMatch(/^Usage: gatehouse users get \[options\] <id>/);
-    const wrong = runEntry("cli.ts", ["apps", "list", "--q"], {});
+    const wrong = await runEntry("cli", ["apps", "list", "--q"], {});
     expect(await exitOf(wrong)).toBe(2);
     expect(wrong.output()).toBe("error: option '-q, --q <text>' argument missing (see npm run --silent cli -- apps list --help)\n");
   });

@@ -42,7 +42,7 @@ describe("npm start killed with -9 while registrations are queued", () => {
       BOOTSTRAP_OPERATOR_CLIENT_SECRET: OPERATOR.secret,
       LOG_LEVEL: "warn",
     };
-    let server = runEntry("main.ts", [], env);
+    let server = await runEntry("main", [], env);
     await waitReady(`${gw}/readyz`, server);
     const app = await createAppWithToken(gw);
     const emails = Array.from({ length: USERS }, (_, i) => `k${i}.${Date.now()}@example.com`);
@@ -60,7 +60,7 @@ describe("npm start killed with -9 while registrations are queued", () => {
     await Promise.all(inFlight);
     const before = await outboxMessages(dataDir);
 
-    server = runEntry("main.ts", [], env);
+    server = await runEntry("main", [], env);
     try {
       await waitReady(`${gw}/readyz`, server);
       // An answer lost with the process: the registration may or may not have committed. Registering

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "./processes.ts";
+import { serverBuilt } from "./server-build.ts";
 import { lastStep, outputOf, walkthroughScript, walkthroughSteps } from "./walkthrough.ts";
 
 // Issue 14: README.md's walkthrough, run as it is written (bash, from the
@@ -73,6 +74,8 @@ describe("README.md walkthrough", () => {
       expect(steps.length).toBeGreaterThanOrEqual(10);
       scratch = await mkdtemp(join(tmpdir(), "gh-walkthrough-"));
       const file = join(scratch, "walkthrough.sh");
+      // npm start builds dist/server when the sources changed: under the tests' build lock, not beside another test's build.
+      await serverBuilt();
       await writeFile(file, walkthroughScript(steps).script);
       // mktemp -d of step 0 makes the DATA_DIR under TMPDIR: inside the scratch directory.
       const { code, output, timedOut } = await run(file, cleanEnv({ PORT: String(await freePort()), TMPDIR: scratch }));

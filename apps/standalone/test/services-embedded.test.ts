@@ -5,14 +5,14 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectAdminJourney } from "./http-admin.ts";
 import { createAppWithToken, expectUserJourney } from "./http-users.ts";
-import { freePort, runEntry, stopChild, waitReady } from "./processes.ts";
+import { freePort, runEntry, stopChild, waitReady, type Spawned } from "./processes.ts";
 import { OPERATOR, seedEmbeddedDataDir } from "./stack-helpers.ts";
 
 // start:services with no DATABASE_URL and no REDIS_URL: each process keeps its
 // own PGlite under DATA_DIR/<service>, and with no shared queue the users
 // process runs the confirmation worker itself (no fifth process).
 const noServers = { DATABASE_URL: "", REDIS_URL: "" };
-let child: ReturnType<typeof runEntry>;
+let child: Spawned;
 let gw: string;
 let dataDir: string;
 let ports: Record<"registry" | "auth" | "users" | "worker", number>;
@@ -23,7 +23,7 @@ beforeAll(async () => {
   gw = `http://127.0.0.1:${port}`;
   dataDir = await mkdtemp(join(tmpdir(), "gh-svc-embedded-"));
   for (const service of ["registry", "auth", "users"]) await seedEmbeddedDataDir(join(dataDir, service));
-  child = runEntry("services.ts", [], {
+  child = await runEntry("services", [], {
     ...noServers,
     PORT: String(port),
     HOST: "127.0.0.1",
@@ -62,11 +62,11 @@ describe("start:services on the embedded drivers", () => {
 
   it("a CLI on the running services' DATA_DIR, or a second registry, refuses at once (exit 1, one line)", async () => {
     for (const args of [["bootstrap-operator", "--client-id", "late-op"], ["serve", "registry"]]) {
-      const other = runEntry("cli.ts", args, { ...noServers, DATA_DIR: dataDir, REGISTRY_PORT: "0", LOG_LEVEL: "silent" });
+      const other = await runEntry("cli", args, { ...noServers, DATA_DIR: dataDir, REGISTRY_PORT: "0", LOG_LEVEL: "silent" });
       expect(await new Promise<number | null>((r) => other.once("exit", r))).toBe(1);
       const lines = other.output().trim().split("\n");
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(new RegExp(`^DATA_DIR ${dataDir}/registry is in use by another Gatehouse process \\(pid \\d+, "cli.ts serve registry", since `));
+      expect(lines[0]).toMatch(new RegExp(`^DATA_DIR ${dataDir}/registry is in use by another Gatehouse process \\(pid \\d+, "cli.js serve registry", since `));
     }
   });
 
@@ -76,7 +76,7 @@ describe("start:services on the embedded drivers", () => {
   }, 60_000);
 
   it("refuses `serve confirmation-worker` without REDIS_URL (exit 2)", async () => {
-    const alone = runEntry("cli.ts", ["serve", "confirmation-worker"], { ...noServers, DATA_DIR: dataDir, LOG_LEVEL: "silent" });
+    const alone = await runEntry("cli", ["serve", "confirmation-worker"], { ...noServers, DATA_DIR: dataDir, LOG_LEVEL: "silent" });
     const code = await new Promise<number | null>((r) => alone.once("exit", r));
     expect(code).toBe(2);
     expect(alone.output()).toContain("needs REDIS_URL");

@@ -11,13 +11,13 @@ import { KeyRing, parseSecretKey } from "@gatehouse/secrets";
 import { freshDatabase, redisTestUrl, uniquePrefix } from "@gatehouse/testing";
 import { expectAdminJourney } from "./http-admin.ts";
 import { createAppWithToken, expectUserJourney } from "./http-users.ts";
-import { freePort, runEntry, stopChild, waitReady } from "./processes.ts";
+import { freePort, runEntry, stopChild, waitReady, type Spawned } from "./processes.ts";
 import { OPERATOR, validApplication } from "./stack-helpers.ts";
 
 // npm run start:services over real HTTP: gateway, registry, auth, users and
 // the confirmation worker as five processes on PostgreSQL + Redis + BullMQ,
 // Connect between them.
-let child: ReturnType<typeof runEntry>;
+let child: Spawned;
 let gw: string;
 let registryUrl: string;
 let authUrl: string;
@@ -34,7 +34,7 @@ beforeAll(async () => {
   usersUrl = `http://127.0.0.1:${usersPort}`;
   workerUrl = `http://127.0.0.1:${workerPort}`;
   dataDir = await mkdtemp(join(tmpdir(), "gh-svc-"));
-  child = runEntry("services.ts", [], {
+  child = await runEntry("services", [], {
     PORT: String(port),
     HOST: "127.0.0.1",
     REGISTRY_PORT: String(registryPort),

@@ -39,7 +39,7 @@ describe("rotate-signing-keys (CLI)", () => {
     const before = await token();
     expect(decodeProtectedHeader(before).kid).toBe(current!.kid);
 
-    const cli = runEntry("cli.ts", ["rotate-signing-keys"], {
+    const cli = await runEntry("cli", ["rotate-signing-keys"], {
       DATABASE_URL: s.config.databaseUrl!,
       SECRET_KEY: s.config.secretKey!,
       DATA_DIR: s.config.dataDir,

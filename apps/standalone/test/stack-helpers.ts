@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,9 +5,12 @@ import { createHash, randomBytes } from "node:crypto";
 import { loadConfig, type Config } from "@gatehouse/config";
 import { createLogger } from "@gatehouse/logging";
 import { openDb } from "@gatehouse/db";
-import { freshDatabase, pgliteTemplate, redisTestUrl, uniquePrefix, type DatabaseTemplate } from "@gatehouse/testing";
+import { freshDatabase, redisTestUrl, uniquePrefix, type DatabaseTemplate } from "@gatehouse/testing";
 import { buildStack, type Stack } from "../src/stack.ts";
 import { allMigrations, migrateAll } from "../src/stores.ts";
+import { seedEmbeddedDataDir } from "./embedded-data-dir.ts";
+
+export { seedEmbeddedDataDir };
 
 export const OPERATOR = { id: "test-operator", secret: "operator-secret-0123456789" };
 
@@ -17,16 +19,6 @@ export interface TestStack extends Stack {
   /** An operator access token (client_credentials) with the given scope. */
   operatorToken(scope?: string): Promise<string>;
   basic(id: string, secret: string): string;
-}
-
-/**
- * Gives a new embedded DATA_DIR (npm start's, or start:services' DATA_DIR/<service>)
- * the tests' initdb'd PGlite cluster (libs/testing), so that the server or
- * CLI started on it skips initdb. An existing database is left as it is.
- */
-export async function seedEmbeddedDataDir(dataDir: string): Promise<void> {
-  if (existsSync(join(dataDir, "pglite", "PG_VERSION"))) return;
-  await (await openDb({ dataDir, template: await pgliteTemplate() })).close();
 }
 
 let template: Promise<DatabaseTemplate> | undefined;

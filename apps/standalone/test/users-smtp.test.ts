@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dropTestDatabases, freshDatabase, redisTestUrl, uniquePrefix } from "@gatehouse/testing";
 import { startSmsSink, startSmtpServer, waitFor, type ReceivedMail } from "./mail-sinks.ts";
-import { freePort, runEntry, stopChild, waitReady } from "./processes.ts";
+import { freePort, runEntry, stopChild, waitReady, type Spawned } from "./processes.ts";
 import { OPERATOR, validApplication } from "./stack-helpers.ts";
 
 // End to end through `npm start` (one process, PostgreSQL + Redis + BullMQ):
@@ -15,7 +15,7 @@ import { OPERATOR, validApplication } from "./stack-helpers.ts";
 describe("confirmation messages over SMTP and the SMS webhook (npm start)", () => {
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
   let sms: Awaited<ReturnType<typeof startSmsSink>>;
-  let child: ReturnType<typeof runEntry>;
+  let child: Spawned;
   let dataDir: string;
   let base: string;
   let app: { id: string; password: string; entrypoints: { id: string }[] };
@@ -26,7 +26,7 @@ describe("confirmation messages over SMTP and the SMS webhook (npm start)", () =
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     dataDir = await mkdtemp(join(tmpdir(), "gh-smtp-"));
-    child = runEntry("main.ts", [], {
+    child = await runEntry("main", [], {
       PORT: String(port),
       HOST: "127.0.0.1",
       PUBLIC_URL: base,

@@ -78,6 +78,18 @@ describe.each(stores)("kv on %s", (_name, open) => {
     expect(got.some((m) => m.endsWith("app-2"))).toBe(false);
     if (other !== kv) await other.close();
   });
+  it("subscribes even when the process does not run for longer than a command's timeout right after asking", async () => {
+    // A new connection's connect, ready check and SUBSCRIBE wait for the event loop, as on a CPU-starved machine.
+    const fresh = open(prefix);
+    try {
+      const subscribed = fresh.subscribe("starved", () => undefined).then(() => "subscribed", (e: unknown) => e);
+      const until = Date.now() + 1_200;
+      while (Date.now() < until); // busy: no timer, socket or reply is handled meanwhile
+      expect(await subscribed).toBe("subscribed");
+    } finally {
+      if (fresh !== kv) await fresh.close();
+    }
+  });
   it("takes one back from a live counter, never below zero and never reviving it", async () => {
     await kv.incr("d", 60);
     await kv.incr("d", 60);

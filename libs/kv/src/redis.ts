@@ -5,6 +5,15 @@ import type { Kv } from "./index.ts";
 export const DEFAULT_COMMAND_TIMEOUT_MS = 500;
 
 /**
+ * SUBSCRIBE and UNSUBSCRIBE run when a service is wired (a server's start, a
+ * CLI command), never on a request's path: their new connection (connect,
+ * ready check, SUBSCRIBE) gets this budget instead of a request's 500 ms,
+ * which a process starved of CPU for half a second (a loaded machine, a long
+ * synchronous start-up step) exceeded, failing the whole start or command.
+ */
+export const SUBSCRIBE_TIMEOUT_MS = 10_000;
+
+/**
  * Redis connection options that fail fast and come back by themselves: a
  * command waits at most `commandTimeoutMs` (also while reconnecting), and a
  * lost connection is retried every second at most, so service resumes within
@@ -140,7 +149,7 @@ export function redisKv(url: string, prefix: string, commandTimeoutMs: number): 
     async subscribe(channel, onMessage) {
       const full = `${prefix}${channel}`;
       // A connection in subscriber mode serves nothing else: one per process, made on first use.
-      const sub = (subscriber ??= r.duplicate());
+      const sub = (subscriber ??= r.duplicate({ commandTimeout: SUBSCRIBE_TIMEOUT_MS, connectTimeout: SUBSCRIBE_TIMEOUT_MS }));
       sub.on("error", () => undefined);
       const listener = (ch: string, msg: string) => ch === full && onMessage(msg);
       sub.on("message", listener);
