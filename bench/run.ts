@@ -64,7 +64,8 @@ if (u) {
     u.argon2Ceiling,
     settings,
   );
-  console.log(`rounds (req/s): login ${u.rounds.login.map((r) => r.toFixed(1)).join(", ")}; refresh ${u.rounds.refresh.map((r) => r.toFixed(0)).join(", ")}; patch ${u.rounds.patch.map((r) => r.toFixed(1)).join(", ")}`);
+  const perRound = (["login", "refresh", "patch"] as const).filter(only).map((name) => `${name} ${u.rounds[name].map((r) => r.toFixed(name === "refresh" ? 0 : 1)).join(", ")}`);
+  if (perRound.length) console.log(`rounds (req/s): ${perRound.join("; ")}`);
   if (u.openLoop) console.log(`login (open loop): sent at ${u.openLoop.ratePerSecond}/s; its req/s and latencies are the open-loop ones (latency from when each login was due)`);
 }
 if (peer?.client_credentials) console.log(`client_credentials ratios per round: ${peer.client_credentials.roundRatios.join(", ")}`);
