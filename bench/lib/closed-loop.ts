@@ -93,7 +93,22 @@ export async function runClosedLoop(workers: LoopWorker[], seconds: number, expe
   };
   await Promise.all(workers.map(loop));
   const elapsedSeconds = (performance.now() - started) / 1000;
+  return loopResult({ latencies, statusCodes, errors, timeouts, failureSamples, stoppedConnections }, elapsedSeconds, expectedStatus);
+}
 
+/** What a driver collected while it ran. */
+export interface LoopTally {
+  latencies: number[];
+  statusCodes: Record<string, number>;
+  errors: number;
+  timeouts: number;
+  failureSamples: string[];
+  stoppedConnections: number;
+}
+
+/** The figures of a run: rate, latency percentiles and failures. */
+export function loopResult(tally: LoopTally, elapsedSeconds: number, expectedStatus: number): LoopResult {
+  const { latencies, statusCodes, errors, timeouts, failureSamples, stoppedConnections } = tally;
   latencies.sort((a, b) => a - b);
   const answered = latencies.length;
   const ok2xx = Object.entries(statusCodes).reduce((n, [code, count]) => (code.startsWith("2") ? n + count : n), 0);

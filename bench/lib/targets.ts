@@ -13,6 +13,9 @@ export interface Target {
   name: string;
   baseUrl: string;
   tokenPath: string;
+  /** RFC 7662 introspection, and the client that gets the introspected token and introspects it. */
+  introspectPath: string;
+  introspectionClientId: string;
   clientId: string;
   clientSecret: string;
   child: NodeChild;
@@ -69,7 +72,7 @@ export async function startGatehouse(): Promise<Target> {
     await cleanup();
     throw err;
   }
-  return { name: "gatehouse", baseUrl, tokenPath: "/oauth2/token", clientId, clientSecret, child, stop: cleanup };
+  return { name: "gatehouse", baseUrl, tokenPath: "/oauth2/token", introspectPath: "/oauth2/introspect", introspectionClientId: clientId, clientId, clientSecret, child, stop: cleanup };
 }
 
 /** The peer: panva's oidc-provider issuing JWT access tokens for client_credentials (bench/peer-oidc-provider.ts). */
@@ -90,5 +93,6 @@ export async function startOidcProvider(): Promise<Target> {
     await child.stop();
     throw err;
   }
-  return { name: "oidc-provider", baseUrl, tokenPath: "/token", clientId, clientSecret, child, stop: () => child.stop() };
+  // oidc-provider introspects only the opaque tokens it stores (bench/peer-oidc-provider.ts).
+  return { name: "oidc-provider", baseUrl, tokenPath: "/token", introspectPath: "/token/introspection", introspectionClientId: `${clientId}-opaque`, clientId, clientSecret, child, stop: () => child.stop() };
 }

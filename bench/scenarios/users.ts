@@ -1,10 +1,11 @@
 import { measureArgon2Ceiling, type Argon2Ceiling } from "../lib/argon2-ceiling.ts";
 import type { LoadSettings } from "../lib/load.ts";
 import { startGatehouse } from "../lib/targets.ts";
-import type { RssSample } from "./client-credentials.ts";
+import type { RssSample } from "../lib/comparison.ts";
 import { openConnections, type LoopMeasured, type Skipped } from "../lib/user-scenario.ts";
 import { createBenchApp, registerUsers } from "../lib/users.ts";
 import { loginScenario, type LoginMeasured } from "./login.ts";
+import { loginOpenLoop, type OpenLoopMeasured } from "./login-open-loop.ts";
 import { patchScenario, type PatchMeasured } from "./patch.ts";
 import { refreshScenario } from "./refresh.ts";
 
@@ -17,9 +18,11 @@ export interface UserScenarios {
   users: number;
   argon2Ceiling: Argon2Ceiling;
   /** The median round of each scenario (by requests per second). */
-  login: LoginMeasured;
-  refresh: LoopMeasured;
+  login: LoginMeasured | Skipped;
+  refresh: LoopMeasured | Skipped;
   patch: PatchMeasured | Skipped;
+  /** Logins at a fixed rate (80% of the ceiling), once after the rounds. */
+  openLoop?: OpenLoopMeasured;
   /** Requests per second of every round, per scenario. */
   rounds: { login: number[]; refresh: number[]; patch: number[] };
   /** RSS (MB) of the server idle and after each scenario of each round. */
@@ -36,7 +39,9 @@ function medianOf<T extends LoopMeasured | Skipped>(runs: T[]): T {
  * application, its entry point and users), the argon2id ceiling timed in this
  * process while the server is idle, then logins, refresh rotations and patches.
  */
-export async function userScenarios(settings: LoadSettings, rounds: number): Promise<UserScenarios> {
+export type UserScenarioName = "login" | "refresh" | "patch" | "login_open_loop";
+
+export async function userScenarios(settings: LoadSettings, rounds: number, only: (name: UserScenarioName) => boolean): Promise<UserScenarios> {
   const target = await startGatehouse();
   const conns = openConnections(target, settings.connections);
   try {
@@ -52,17 +57,21 @@ export async function userScenarios(settings: LoadSettings, rounds: number): Pro
       `argon2id ceiling: ${argon2Ceiling.perSecond}/s = ${argon2Ceiling.cores} cores / ${argon2Ceiling.verifyMedianMs} ms per verify (median of ${argon2Ceiling.verifies})`,
     );
     rss.push({ when: `${count} users registered`, mb: target.child.rssMb() });
-    const runs = { login: [] as LoginMeasured[], refresh: [] as LoopMeasured[], patch: [] as (PatchMeasured | Skipped)[] };
+    const runs = { login: [] as (LoginMeasured | Skipped)[], refresh: [] as (LoopMeasured | Skipped)[], patch: [] as (PatchMeasured | Skipped)[] };
+    const notChosen = (name: string): Skipped => ({ name, skipped: "not chosen by BENCH_ONLY" });
     for (let round = 1; round <= rounds; round++) {
       console.log(`user scenarios: round ${round} of ${rounds}`);
-      runs.login.push(await loginScenario(target, app, users, conns, argon2Ceiling, settings));
-      rss.push({ when: `round ${round}: after login`, mb: target.child.rssMb() });
-      runs.refresh.push(await refreshScenario(target, app, users, conns, settings));
-      rss.push({ when: `round ${round}: after refresh`, mb: target.child.rssMb() });
-      runs.patch.push(await patchScenario(target, app, users, conns, argon2Ceiling, settings));
-      rss.push({ when: `round ${round}: after patch`, mb: target.child.rssMb() });
+      runs.login.push(only("login") ? await loginScenario(target, app, users, conns, argon2Ceiling, settings) : notChosen("login"));
+      if (only("login")) rss.push({ when: `round ${round}: after login`, mb: target.child.rssMb() });
+      runs.refresh.push(only("refresh") ? await refreshScenario(target, app, users, conns, settings) : notChosen("refresh"));
+      if (only("refresh")) rss.push({ when: `round ${round}: after refresh`, mb: target.child.rssMb() });
+      runs.patch.push(only("patch") ? await patchScenario(target, app, users, conns, argon2Ceiling, settings) : notChosen("patch"));
+      if (only("patch")) rss.push({ when: `round ${round}: after patch`, mb: target.child.rssMb() });
     }
+    const openLoop = only("login_open_loop") ? await loginOpenLoop(target, app, users, conns, argon2Ceiling, settings) : undefined;
+    if (openLoop) rss.push({ when: "after the open-loop login", mb: target.child.rssMb() });
     return {
+      ...(openLoop ? { openLoop } : {}),
       users: count,
       argon2Ceiling,
       login: medianOf(runs.login),

@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -36,6 +37,8 @@ describe("secrets", () => {
     const ring = new KeyRing(Buffer.alloc(32, 1));
     expect(ring.mac("a")("x")).not.toBe(ring.mac("b")("x"));
     expect(ring.mac("a")("x")).toBe(ring.mac("a")("x"));
+    // HMAC-SHA256 of the label's derived key, base64url: hashes stored by earlier versions still match.
+    expect(ring.mac("a")("x")).toBe(createHmac("sha256", ring.derive("mac:a")).update("x").digest("base64url"));
   });
   it("creates one key file in the data dir and reuses it", async () => {
     const dir = await mkdtemp(join(tmpdir(), "gh-key-"));

@@ -2,7 +2,12 @@ import type { ClientCredentials } from "@gatehouse/proto";
 import { authenticateClient } from "../clients/authenticate-client.ts";
 import type { ClientDirectory } from "../clients/client-directory.ts";
 import type { Sessions } from "../sessions/sessions.ts";
-import { looksLikeJwt, type AccessTokens } from "../tokens/access-token.ts";
+import type { AccessTokens } from "../tokens/access-token.ts";
+
+// Three base64url parts: an access token (a JWT) to verify. Refresh tokens are
+// one base64url part, so the shape alone tells them apart; verify parses the
+// header (decoding it here too cost a second base64 and JSON parse per request).
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 /** RFC 7662 section 2.2 members of an active token. */
 export interface ActiveToken {
@@ -47,7 +52,7 @@ async function describe(
   deps: { tokens: AccessTokens; sessions: Sessions; settings: { issuer: string } },
   token: string,
 ): Promise<(ActiveToken & { applicationId: string }) | undefined> {
-  if (looksLikeJwt(token)) {
+  if (JWT_SHAPE.test(token)) {
     const claims = await deps.tokens.verify(token);
     if (!claims) return undefined;
     const { sid: _sid, code_challenge: _challenge, app_id: appId, ...published } = claims;

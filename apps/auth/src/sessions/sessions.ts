@@ -55,8 +55,9 @@ export function createSessions(deps: SessionsDeps) {
   }
 
   /**
-   * Its own mark, or its user's "not before" (log out everywhere, lock) ended it:
-   * both marks in one read, as for a token of the session issued when it began.
+   * Its own mark, or its user's "not before" (log out everywhere, lock) ended
+   * it: one read of both marks (a refresh rotation's hot path), the session's
+   * creation standing for a token's iat (refused when created before the mark's second).
    */
   async function endedByMarks(s: SessionRecord): Promise<boolean> {
     return revocations.isRevoked({ jti: "", sub: s.userId, sid: s.sid, iat: s.created / 1000 });
