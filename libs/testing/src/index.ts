@@ -79,3 +79,4 @@ export async function dropTestDatabases(): Promise<void> {
 }
 
 export { pgliteTemplate } from "./pglite-template.ts";
+export { totpSteps, type TotpSteps } from "./totp-steps.ts";
