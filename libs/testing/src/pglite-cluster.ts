@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { mkdir, mkdtemp, rename, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -62,4 +62,18 @@ export async function seedPgliteDataDir(dataDir: string, content?: PgliteCluster
   if (existsSync(join(dataDir, "pglite", "PG_VERSION"))) return;
   await mkdir(dataDir, { recursive: true });
   await copyDir(await cluster(content), join(dataDir, "pglite"));
+}
+
+const madeDirs: string[] = [];
+
+/**
+ * A new data directory for openDb holding a copy of the empty cluster: the
+ * suites' embedded database (on disk, as npm start keeps it), removed when
+ * the test process exits.
+ */
+export async function pgliteDataDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "gh-pglite-"));
+  if (madeDirs.push(dir) === 1) process.once("exit", () => madeDirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  await seedPgliteDataDir(dir);
+  return dir;
 }
