@@ -9,6 +9,7 @@ import { openDb } from "@gatehouse/db";
 import { freshDatabase, pgliteTemplate, redisTestUrl, seedPgliteDataDir, uniquePrefix, type DatabaseTemplate, type PgliteClusterContent } from "@gatehouse/testing";
 import { buildStack, type Stack } from "../src/stack.ts";
 import { allMigrations, migrateAll } from "../src/stores.ts";
+import { useSigningKeyPool } from "./signing-key-pool.ts";
 
 export const OPERATOR = { id: "test-operator", secret: "operator-secret-0123456789" };
 
@@ -81,6 +82,7 @@ export async function startTestStack(opts: { embedded?: boolean; env?: Record<st
     env.REDIS_PREFIX = opts.env?.REDIS_PREFIX ?? uniquePrefix();
   }
   const config = loadConfig(env);
+  await useSigningKeyPool();
   const stack = await buildStack(config, createLogger("test", "silent"));
   const basic = (id: string, secret: string) =>
     `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}`;
