@@ -7,6 +7,7 @@ export const authMigrations: Migrations = { schema: "auth", dir: fileURLToPath(n
 export { createAuth, type AuthDeps, type AuthModule } from "./create-auth.ts";
 export type { AuthSettings } from "./settings.ts";
 export type { SigningAlg } from "./keys/key-material.ts";
+export { generateSigningKey, useTestSigningKeys, type GeneratedKey } from "./keys/key-material.ts";
 export type { AuthenticatedClient, ClientDirectory } from "./clients/client-directory.ts";
 export { registryClientDirectory } from "./clients/registry-client-directory.ts";
 export { DEFAULT_CODE_TTL_SECONDS } from "./codes/authorization-codes.ts";

@@ -8,7 +8,7 @@ import { createLogger } from "@gatehouse/logging";
 import { AuthService, ClientAuthMethod, UserSessionsService } from "@gatehouse/proto";
 import { authnInterceptor, callerInterceptors, inProcessTransport, InternalTokens, observeInterceptor, USER_SESSION_SCOPE } from "@gatehouse/rpc";
 import { KeyRing } from "@gatehouse/secrets";
-import { dropTestDatabases, freshDatabase, redisTestUrl, uniquePrefix, pgliteTemplate } from "@gatehouse/testing";
+import { dropTestDatabases, freshDatabase, pgliteDataDir, redisTestUrl, uniquePrefix } from "@gatehouse/testing";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { ClientCredentialsSchema } from "@gatehouse/proto";
 import { authMigrations, createAuth, type AuthenticatedClient, type AuthModule, type AuthSettings, type ClientDirectory } from "../src/index.ts";
@@ -50,7 +50,7 @@ async function postgresAndRedis(): Promise<Stores> {
 }
 
 async function pgliteAndMemory(): Promise<Stores> {
-  const db = await openDb({ dataDir: "memory://", template: await pgliteTemplate() });
+  const db = await openDb({ dataDir: await pgliteDataDir() });
   const kv = openKv({});
   return {
     db,

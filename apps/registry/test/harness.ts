@@ -16,7 +16,7 @@ import {
   type Principal,
 } from "@gatehouse/rpc";
 import { KeyRing } from "@gatehouse/secrets";
-import { dropTestDatabases, freshDatabase, pgliteTemplate } from "@gatehouse/testing";
+import { dropTestDatabases, freshDatabase, pgliteDataDir } from "@gatehouse/testing";
 import { createRegistry, registryMigrations } from "../src/index.ts";
 
 // Test wiring of the registry: real databases (PostgreSQL and PGlite), the
@@ -28,7 +28,7 @@ export const ADMIN_ADDRESS = "203.0.113.7";
 
 export const backends: [string, () => Promise<Db>][] = [
   ["PostgreSQL", async () => openDb({ databaseUrl: (await freshDatabase()).url })],
-  ["PGlite", async () => openDb({ dataDir: "memory://", template: await pgliteTemplate() })],
+  ["PGlite", async () => openDb({ dataDir: await pgliteDataDir() })],
 ];
 
 export const OPERATOR_TOKEN = "test-operator-token";

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sha256Base64url } from "@gatehouse/secrets";
+import { totpSteps, type TotpSteps } from "@gatehouse/testing";
 import { totpCode } from "@gatehouse/users";
 import { startTestStack, type TestStack } from "./stack-helpers.ts";
 import { createApp, loggedUser, loginEnvelope, outboxLinks, PASSWORD, registerEnvelope, send, SOURCE, type FlowApp, type LoggedUser } from "./user-flows.ts";
@@ -38,8 +39,8 @@ describe.each([
   const finish = (token: string, c: string | undefined, query = "", from = app.entrypoint) =>
     post(`/activityid/v1/user/access/mfa${query}`, app.token, c === undefined ? { token } : { token, code: c }, from);
 
-  /** A logged user with TOTP on: its secret and recovery codes (the current step is spent by the confirmation). */
-  async function mfaUser(): Promise<LoggedUser & { secret: string; recovery: string[] }> {
+  /** A logged user with TOTP on: its secret, codes of steps not yet spent, the code that confirmed it and the recovery codes. */
+  async function mfaUser(): Promise<LoggedUser & { secret: string; totp: TotpSteps; confirmedWith: string; recovery: string[] }> {
     const u = await loggedUser(s, app);
     const enrolled = await post("/activityid/v1/user/mfa/totp", u.accessToken, {});
     expect(enrolled.statusCode).toBe(200);
@@ -48,12 +49,14 @@ describe.each([
     expect(otpauth_url).toContain(`secret=${secret}`);
     // Not on before the confirmation: the login is not interrupted.
     expect((await login(u.email)).statusCode).toBe(200);
-    const confirmed = await post("/activityid/v1/user/mfa/totp/confirm", u.accessToken, { code: code(secret) });
+    const totp = totpSteps((at) => totpCode(secret, at));
+    const confirmedWith = totp.fresh();
+    const confirmed = await post("/activityid/v1/user/mfa/totp/confirm", u.accessToken, { code: confirmedWith });
     expect(confirmed.statusCode).toBe(200);
     const recovery = confirmed.json().content.mfa.recovery_codes as string[];
     expect(recovery).toHaveLength(10);
     expect(new Set(recovery).size).toBe(10);
-    return { ...u, secret, recovery };
+    return { ...u, secret, totp, confirmedWith, recovery };
   }
 
   async function mfaToken(email: string, query = "", from = app.entrypoint): Promise<string> {
@@ -72,7 +75,7 @@ describe.each([
   it("enrolment and confirmation turn TOTP on; login answers 428 and /access/mfa with the right code opens the session", async () => {
     const u = await mfaUser();
     const token = await mfaToken(u.email);
-    const ok = await finish(token, code(u.secret, 1));
+    const ok = await finish(token, u.totp.fresh());
     expect(ok.statusCode).toBe(200);
     const content = ok.json().content;
     expect(content.user.id).toBe(u.id);
@@ -94,8 +97,8 @@ describe.each([
     expect(wrong.json().errors.code).toBe("mfa_code_invalid");
     expect(wrong.json().errors.items).toEqual([expect.objectContaining({ field: "code", code: "invalid_value" })]);
     // The step that confirmed the enrolment cannot be used again.
-    expect((await finish(token, code(u.secret))).statusCode).toBe(403);
-    const right = code(u.secret, 1);
+    expect((await finish(token, u.confirmedWith)).statusCode).toBe(403);
+    const right = u.totp.fresh();
     expect((await finish(token, right)).statusCode).toBe(200);
     // Replay of the same code on a new login attempt.
     const next = await mfaToken(u.email);
@@ -140,14 +143,14 @@ describe.each([
     const u = await mfaUser();
     const profile = `${app.id}_profile`;
     const token = await mfaToken(u.email, "?fca=true", profile);
-    const res = await finish(token, code(u.secret, 1), "", profile);
+    const res = await finish(token, u.totp.fresh(), "", profile);
     expect(res.statusCode).toBe(206);
     const body = res.json();
     expect(body.result.status).toBe(206);
     expect(body.errors.items).toEqual([expect.objectContaining({ field: "object.datas.birthday", code: "required" })]);
     expect(body.content.session_info.login_status.connect_state).toBe("connected");
     const second = await mfaToken(u.email, "", profile);
-    expect((await finish(second, code(u.secret, -1), "?fca=true", profile)).statusCode).toBe(206);
+    expect((await finish(second, u.totp.fresh(), "?fca=true", profile)).statusCode).toBe(206);
   });
 
   it("replace/patch changing email or password answers 428 without a fresh code, and goes through with one", async () => {
@@ -171,7 +174,7 @@ describe.each([
     expect(wrong.json().errors.code).toBe("mfa_code_invalid");
     // Data that does not protect the account needs no code.
     expect((await patch({ datas: { birthday: { objectType: "data", value: "1990-01-01" } } })).statusCode).toBe(200);
-    const done = await patch({ ids: email, mfaCode: code(u.secret, 1) });
+    const done = await patch({ ids: email, mfaCode: u.totp.fresh() });
     expect(done.statusCode).toBe(206);
     expect(done.json().content.user.ids.email.pending.value).toBe(next);
     // A new password too; replace (POST /update) is guarded the same way.

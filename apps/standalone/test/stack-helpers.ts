@@ -5,10 +5,11 @@ import { createHash, randomBytes } from "node:crypto";
 import { loadConfig, type Config } from "@gatehouse/config";
 import { createLogger } from "@gatehouse/logging";
 import { openDb } from "@gatehouse/db";
-import { freshDatabase, redisTestUrl, uniquePrefix, type DatabaseTemplate } from "@gatehouse/testing";
+import { freshDatabase, redisTestUrl, seedPgliteDataDir, uniquePrefix, type DatabaseTemplate, type PgliteClusterContent } from "@gatehouse/testing";
 import { buildStack, type Stack } from "../src/stack.ts";
 import { allMigrations, migrateAll } from "../src/stores.ts";
 import { seedEmbeddedDataDir } from "./embedded-data-dir.ts";
+import { useSigningKeyPool } from "./signing-key-pool.ts";
 
 export { seedEmbeddedDataDir };
 
@@ -21,28 +22,34 @@ export interface TestStack extends Stack {
   basic(id: string, secret: string): string;
 }
 
-let template: Promise<DatabaseTemplate> | undefined;
+let digest: Promise<string> | undefined;
 
-/** Every service's migrations applied once per content of the migration files, then copied per suite. */
-function migratedTemplate(): Promise<DatabaseTemplate> {
-  return (template ??= (async () => {
-    const digest = createHash("sha256");
+/** A hash of every service's migration files: the migrated templates below are made again when one changes. */
+function migrationsDigest(): Promise<string> {
+  return (digest ??= (async () => {
+    const hash = createHash("sha256");
     for (const m of allMigrations) {
-      for (const f of (await readdir(m.dir)).sort()) digest.update(`${m.schema}/${f}\0`).update(await readFile(join(m.dir, f))).update("\0");
+      for (const f of (await readdir(m.dir)).sort()) hash.update(`${m.schema}/${f}\0`).update(await readFile(join(m.dir, f))).update("\0");
     }
-    return {
-      key: digest.digest("hex").slice(0, 24),
-      async fill(databaseUrl) {
-        const db = await openDb({ databaseUrl });
-        try {
-          await migrateAll(db);
-        } finally {
-          await db.close();
-        }
-      },
-    };
+    return hash.digest("hex").slice(0, 24);
   })());
 }
+
+/** Opens a database, applies every service's migrations and closes it. */
+async function migrateOnce(opts: { databaseUrl: string } | { dataDir: string }): Promise<void> {
+  const db = await openDb(opts);
+  try {
+    await migrateAll(db);
+  } finally {
+    await db.close();
+  }
+}
+
+/** Every service's migrations applied once per content of the migration files, then copied per suite. */
+const migratedTemplate = async (): Promise<DatabaseTemplate> => ({ key: await migrationsDigest(), fill: (databaseUrl) => migrateOnce({ databaseUrl }) });
+
+/** The same for the embedded stacks: a migrated PGlite cluster, copied into each suite's DATA_DIR. */
+const migratedCluster = async (): Promise<PgliteClusterContent> => ({ key: await migrationsDigest(), fill: (dataDir) => migrateOnce({ dataDir }) });
 
 /** The whole system in one process, on PostgreSQL + Redis (default) or the embedded drivers. */
 export async function startTestStack(opts: { embedded?: boolean; env?: Record<string, string> } = {}): Promise<TestStack> {
@@ -58,7 +65,8 @@ export async function startTestStack(opts: { embedded?: boolean; env?: Record<st
     ...(process.env.TEST_PASSWORD_HASH ? { NODE_ENV: process.env.NODE_ENV ?? "", TEST_PASSWORD_HASH: process.env.TEST_PASSWORD_HASH } : {}),
     ...opts.env,
   };
-  if (opts.embedded) await seedEmbeddedDataDir(env.DATA_DIR!);
+  // Migrated already; the stack's own migrateAll finds nothing to apply (the migrations ran on PGlite when the cluster was made).
+  if (opts.embedded) await seedPgliteDataDir(env.DATA_DIR!, await migratedCluster());
   if (!opts.embedded) {
     // Two stacks may share one database and Redis (replicas): the caller passes them.
     env.DATABASE_URL = opts.env?.DATABASE_URL ?? (await freshDatabase({ template: await migratedTemplate() })).url;
@@ -66,6 +74,7 @@ export async function startTestStack(opts: { embedded?: boolean; env?: Record<st
     env.REDIS_PREFIX = opts.env?.REDIS_PREFIX ?? uniquePrefix();
   }
   const config = loadConfig(env);
+  await useSigningKeyPool();
   const stack = await buildStack(config, createLogger("test", "silent"));
   const basic = (id: string, secret: string) =>
     `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}`;

@@ -24,7 +24,7 @@ import {
 } from "@gatehouse/proto";
 import { authnInterceptor, callerInterceptors, inProcessTransport, InternalTokens, observeInterceptor } from "@gatehouse/rpc";
 import { KeyRing } from "@gatehouse/secrets";
-import { dropTestDatabases, freshDatabase, redisTestUrl, uniquePrefix, pgliteTemplate } from "@gatehouse/testing";
+import { dropTestDatabases, freshDatabase, pgliteDataDir, redisTestUrl, uniquePrefix } from "@gatehouse/testing";
 import { argon2Passwords, createUsers, usersMigrations, type LoginGrants, type UsersDeps } from "../src/index.ts";
 import { adminClientsOf, type AdminClients } from "./admin-clients.ts";
 
@@ -34,7 +34,7 @@ import { adminClientsOf, type AdminClients } from "./admin-clients.ts";
 
 export const backends: [string, () => Promise<{ db: Db; kv: Kv }>][] = [
   ["PostgreSQL + Redis", async () => ({ db: await openDb({ databaseUrl: (await freshDatabase()).url }), kv: openKv({ redisUrl: redisTestUrl(), prefix: uniquePrefix() }) })],
-  ["PGlite + memory kv", async () => ({ db: await openDb({ dataDir: "memory://", template: await pgliteTemplate() }), kv: openKv({}) })],
+  ["PGlite + memory kv", async () => ({ db: await openDb({ dataDir: await pgliteDataDir() }), kv: openKv({}) })],
 ];
 
 export const CLIENT_ID = "100000000001_shop";

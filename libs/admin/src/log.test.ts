@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDb, type Db } from "@gatehouse/db";
-import { dropTestDatabases, freshDatabase, pgliteTemplate } from "@gatehouse/testing";
+import { dropTestDatabases, freshDatabase, pgliteDataDir } from "@gatehouse/testing";
 import { auditLog } from "./log.ts";
 import { listAuditEntries } from "./list.ts";
 import { microsOfTimestamp, timestampOfMicros } from "./proto.ts";
@@ -21,7 +21,7 @@ CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON t.audit_log FOR EACH STA
 
 describe.each([
   ["PostgreSQL", async () => openDb({ databaseUrl: (await freshDatabase()).url })],
-  ["PGlite", async () => openDb({ dataDir: "memory://", template: await pgliteTemplate() })],
+  ["PGlite", async () => openDb({ dataDir: await pgliteDataDir() })],
 ] as const)("audit log on %s", (name, open) => {
   let db: Db;
   beforeAll(async () => {

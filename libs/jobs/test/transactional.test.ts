@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { openDb, type Db } from "@gatehouse/db";
-import { dropTestDatabases, freshDatabase, pgliteTemplate } from "@gatehouse/testing";
+import { dropTestDatabases, freshDatabase, pgliteDataDir } from "@gatehouse/testing";
 import { bullmqQueue, gatedProcessor, type StillWanted } from "../src/index.ts";
 import { capturedLogger, fastJobOptions, makeJob, sleep, testKeys, waitFor } from "./helpers.ts";
 import { makeHarness, type Harness } from "./harness.ts";
@@ -13,7 +13,7 @@ let db: Db;
 const keys = testKeys();
 
 async function useDatabase(kind: "pg" | "pglite") {
-  db = kind === "pg" ? await openDb({ databaseUrl: (await freshDatabase()).url }) : await openDb({ dataDir: "memory://", template: await pgliteTemplate() });
+  db = kind === "pg" ? await openDb({ databaseUrl: (await freshDatabase()).url }) : await openDb({ dataDir: await pgliteDataDir() });
   await db.exec("CREATE TABLE pending_change (delivery_id text PRIMARY KEY, superseded boolean NOT NULL DEFAULT false)");
 }
 afterAll(async () => {

@@ -18,8 +18,23 @@ export interface GeneratedKey {
 
 const RSA_MODULUS_BITS = 2048;
 
+let testKeySource: ((alg: SigningAlg) => GeneratedKey | undefined) | undefined;
+
+/**
+ * Tests only (refused unless NODE_ENV=test): keys taken from a pool the test
+ * suite keeps instead of generated (an RSA key is ~70 ms of CPU, two per
+ * stack). The suite's source must never give one key twice to a database;
+ * undefined generates again.
+ */
+export function useTestSigningKeys(source: ((alg: SigningAlg) => GeneratedKey | undefined) | undefined): void {
+  if (process.env.NODE_ENV !== "test") throw new Error("test signing keys are for the test suite only (NODE_ENV=test)");
+  testKeySource = source;
+}
+
 /** A fresh key pair for alg, named by its RFC 7638 thumbprint. */
 export async function generateSigningKey(alg: SigningAlg): Promise<GeneratedKey> {
+  const pooled = testKeySource?.(alg);
+  if (pooled) return pooled;
   const pair =
     alg === "EdDSA"
       ? await generateKeyPair("EdDSA", { crv: "Ed25519", extractable: true })

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "@gatehouse/logging";
 import { KeyRing, randomSecret } from "@gatehouse/secrets";
 import { backends, creds, openStores, OPERATOR, SHOP, startAuth, tokenFor, type AuthHarness, type Stores } from "../../test/harness.ts";
+import { useTestSigningKeys } from "./key-material.ts";
 import { createKeyManager } from "./key-manager.ts";
 import { openPrivateJwk, rotateSigningKeys } from "./signing-key-store.ts";
 
@@ -40,6 +41,8 @@ describe.each(backends)("signing keys on %s", (_name, open) => {
     }
   };
   beforeAll(async () => {
+    // The keys are what is under test: generated, whatever pool a suite run before in this worker used.
+    useTestSigningKeys(undefined);
     stores = await openStores(open);
   });
   afterAll(async () => {

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { Redis } from "ioredis";
 import { migrate, openDb, type Db } from "@gatehouse/db";
 import { openKv, type Kv } from "@gatehouse/kv";
-import { dropTestDatabases, freshDatabase, redisTestUrl, uniquePrefix, pgliteTemplate } from "@gatehouse/testing";
+import { dropTestDatabases, freshDatabase, pgliteDataDir, redisTestUrl, uniquePrefix } from "@gatehouse/testing";
 import { sleep } from "../../test/harness.ts";
 import { authMigrations } from "../index.ts";
 import { LOADED_KEY } from "../revocation/kinds.ts";
@@ -41,7 +41,7 @@ async function postgresAndRedis(): Promise<Backend> {
 }
 
 async function pgliteAndMemory(): Promise<Backend> {
-  const db = await openDb({ dataDir: "memory://", template: await pgliteTemplate() });
+  const db = await openDb({ dataDir: await pgliteDataDir() });
   await migrate(db, authMigrations);
   return { db, freshKv: async () => openKv({}), close: () => db.close() };
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrate, openDb, type Db } from "@gatehouse/db";
 import { memoryQueue, type ConfirmationJob, type DeliveryProcessor, type WorkerHandle } from "@gatehouse/jobs";
 import { createLogger } from "@gatehouse/logging";
-import { dropTestDatabases, freshDatabase, pgliteTemplate } from "@gatehouse/testing";
+import { dropTestDatabases, freshDatabase, pgliteDataDir } from "@gatehouse/testing";
 import { usersMigrations } from "../index.ts";
 import { deliveryOutboxStore } from "./outbox-store.ts";
 
@@ -30,7 +30,7 @@ async function until(cond: () => Promise<boolean>, what: string): Promise<void> 
 
 describe.each([
   ["PostgreSQL", async () => openDb({ databaseUrl: (await freshDatabase()).url })],
-  ["PGlite", async () => openDb({ dataDir: "memory://", template: await pgliteTemplate() })],
+  ["PGlite", async () => openDb({ dataDir: await pgliteDataDir() })],
 ] as const)("the in-process delivery queue kept in users.delivery_outbox on %s", (_name, open) => {
   let db: Db;
   const workers: WorkerHandle[] = [];

@@ -2,6 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConfirmationJob } from "@gatehouse/jobs";
 import { createLogger } from "@gatehouse/logging";
+import { totpSteps } from "@gatehouse/testing";
 import { AuthorizationRequestSchema, type Caller, type PendingAssertion } from "@gatehouse/proto";
 import { backends, caller, catalogAssertion, CLIENT_ID, ENTRYPOINTS, failure, fakeGrants, outcomeOf, startUsers, uniqueEmail, userObject, type FakeGrants, type Harness } from "../../test/harness.ts";
 import { confirmTotp, enrollTotp } from "../mfa/enrolment.ts";
@@ -70,7 +71,8 @@ describe.each(backends)("the login flow on %s", (_name, open) => {
     const u = await registered();
     const factor = { db: h.db, kv: h.kv, keys: h.keys, limits: DEFAULT_MFA_LIMITS };
     const { secret } = await enrollTotp(factor, u.id, "Gatehouse");
-    await confirmTotp(factor, u.id, totpCode(secret));
+    const totp = totpSteps((at) => totpCode(secret, at));
+    await confirmTotp(factor, u.id, totp.fresh());
     catalog.push(catalogAssertion("flow-tos", { mandatory: true }));
     try {
       const unconfirmed = outcomeOf(await login(u.email), "confirmationRequired");
@@ -80,13 +82,13 @@ describe.each(backends)("the login flow on %s", (_name, open) => {
 
       const mfa = outcomeOf(await login(u.email, { fca: true }), "mfaRequired");
       expect(mfa).toMatchObject({ methods: ["totp"], enroll: false });
-      const terms = outcomeOf(await completeMfa(mfa.mfaToken, totpCode(secret, Date.now() + STEP)), "termsRequired");
+      const terms = outcomeOf(await completeMfa(mfa.mfaToken, totp.fresh()), "termsRequired");
       expect(terms.assertions.map((a) => a.key)).toEqual(["flow-tos"]);
       expect(grants.sessions.filter((s) => s.userId === u.id)).toHaveLength(0);
 
       // Answers sent with the login are recorded before the MFA step; the terms step then lets it through.
       const again = outcomeOf(await login(u.email, { assertions: { "flow-tos": { objectType: "assertion", value: true } } }), "mfaRequired");
-      const done = outcomeOf(await completeMfa(again.mfaToken, totpCode(secret, Date.now() - STEP), { fca: true }), "session");
+      const done = outcomeOf(await completeMfa(again.mfaToken, totp.fresh(), { fca: true }), "session");
       expect(done.user?.id).toBe(u.id);
       expect(grants.sessions.at(-1)).toEqual({ userId: u.id, clientId: CLIENT_ID });
     } finally {
