@@ -294,8 +294,10 @@ describe("Dockerfile", () => {
     const user = lines.filter((l) => l.startsWith("USER ")).at(-1);
     expect(user).toMatch(/^USER [1-9]\d*(:\d+)?$/);
     const entrypoint = JSON.parse(lines.find((l) => l.startsWith("ENTRYPOINT "))!.slice(11)) as string[];
-    expect(entrypoint.at(-1)).toBe("apps/standalone/src/cli.ts");
-    expect(entrypoint).toContain("--conditions=@gatehouse/source");
+    // The built CLI, with npm start's flags (the script start.sh runs after building).
+    expect(entrypoint).toEqual(["sh", "scripts/run-server.sh", "cli"]);
+    expect(lines).toContain("COPY scripts/run-server.sh ./scripts/run-server.sh");
+    expect(lines).toContain("COPY --from=build /app/dist/server ./dist/server");
     expect(lines).toContain('CMD ["serve","gateway"]');
     expect(lines.find((l) => l.startsWith("HEALTHCHECK "))).toContain("/healthz");
   });

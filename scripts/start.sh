@@ -1,18 +1,9 @@
 #!/bin/sh
 # npm start / start:services / migrate / cli: build the server once (cached by
-# a hash of its sources, scripts/build.mjs), then run the built JavaScript.
+# a hash of its sources, scripts/build.mjs), then run the built JavaScript
+# with the production flags (scripts/run-server.sh).
 #   sh scripts/start.sh main|services|cli [arguments]
 set -e
 root=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
 node "$root/scripts/build.mjs"
-entry=$1
-shift
-# An 8 MB young generation (semi-space) instead of Node 24's 32 MB: ~35-50 MB less
-# resident, request garbage still dies young (docs/performance.md).
-flags="--disable-warning=ExperimentalWarning --max-semi-space-size=8"
-# Embedded PGlite (no DATABASE_URL) is PostgreSQL compiled to WebAssembly: V8's
-# optimizing WebAssembly tier holds ~400 MB while it compiles and keeps more
-# code resident; the baseline tier alone keeps the process small and starts it
-# faster (docs/performance.md). No other WebAssembly runs on the hot path.
-if [ -z "$DATABASE_URL" ]; then flags="$flags --liftoff-only"; fi
-exec node $flags "$root/dist/server/$entry.js" "$@"
+exec sh "$root/scripts/run-server.sh" "$@"

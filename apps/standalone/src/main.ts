@@ -2,6 +2,7 @@ import { ConfigError, loadConfig } from "@gatehouse/config";
 import { DataDirLockedError } from "@gatehouse/db";
 import { createLogger } from "@gatehouse/logging";
 import { ensureConsoleBuilt } from "./console-build.ts";
+import { releaseIdleMemory } from "./memory.ts";
 import { onShutdown } from "./shutdown.ts";
 import { buildStack } from "./stack.ts";
 import { firstStartLine, isFirstStart, readyLine } from "./startup-notes.ts";
@@ -19,6 +20,7 @@ try {
   const ready = readyLine(config, stack.stores);
   logger.info(ready.facts, ready.msg);
   onShutdown(logger, () => stack.close());
+  releaseIdleMemory();
 } catch (err) {
   if (err instanceof ConfigError) {
     console.error(`configuration error: ${err.message}`);

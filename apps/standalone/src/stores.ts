@@ -1,46 +1,13 @@
-import { join } from "node:path";
-import type { Config } from "@gatehouse/config";
-import { migrate, openDb, type Db, type Migrations } from "@gatehouse/db";
-import { openKv, type Kv } from "@gatehouse/kv";
-import { loadKeyRing, type KeyRing } from "@gatehouse/secrets";
+import type { Db, Migrations } from "@gatehouse/db";
 import { authMigrations } from "@gatehouse/auth";
 import { registryMigrations } from "@gatehouse/registry";
 import { usersMigrations } from "@gatehouse/users";
+import { migrateSchemas } from "./store-drivers.ts";
+
+export { closeStores, openStores, type Stores } from "./store-drivers.ts";
 
 export const allMigrations: Migrations[] = [registryMigrations, authMigrations, usersMigrations];
 
-/** The service processes of start:services that keep an embedded database under DATA_DIR/<name>. */
-const EMBEDDED_OWNERS = ["registry", "auth", "users"];
-
-export interface Stores {
-  db: Db;
-  kv: Kv;
-  keys: KeyRing;
-}
-
-/**
- * The drivers of one process: PostgreSQL or PGlite, Redis or in-process state.
- * `owner` names the service when each runs alone: without DATABASE_URL each
- * service process then keeps its own embedded database (it owns its schema,
- * and PGlite serves one process).
- */
-export async function openStores(config: Config, owner?: string): Promise<Stores> {
-  const dataDir = owner && !config.databaseUrl ? join(config.dataDir, owner) : config.dataDir;
-  // npm start (and the CLI) own DATA_DIR, start:services' processes DATA_DIR/<service>: never both at once.
-  const exclusiveWith = owner ? [config.dataDir] : EMBEDDED_OWNERS.map((name) => join(config.dataDir, name));
-  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir, exclusiveWith });
-  const kv = openKv({ redisUrl: config.redisUrl, prefix: config.redisPrefix });
-  const keys = await loadKeyRing(config.secretKey, config.dataDir);
-  return { db, kv, keys };
-}
-
 export async function migrateAll(db: Db, which: Migrations[] = allMigrations): Promise<Record<string, string[]>> {
-  const out: Record<string, string[]> = {};
-  for (const m of which) out[m.schema] = await migrate(db, m);
-  return out;
-}
-
-export async function closeStores(s: Stores): Promise<void> {
-  await s.kv.close();
-  await s.db.close();
+  return migrateSchemas(db, which);
 }

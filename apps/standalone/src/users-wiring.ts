@@ -1,14 +1,12 @@
 import { createClient, type Client, type Interceptor } from "@connectrpc/connect";
 import type { Config } from "@gatehouse/config";
 import type { Db } from "@gatehouse/db";
-import { createConfirmationWorker, type ConfirmationWorker } from "@gatehouse/confirmation-worker";
-import { bullmqQueue, memoryQueue, type DeliveryQueue, type MemoryDeliveryQueue, type StillWanted } from "@gatehouse/jobs";
+import { bullmqQueue, memoryQueue, type DeliveryQueue, type MemoryDeliveryQueue } from "@gatehouse/jobs";
 import type { Logger } from "@gatehouse/logging";
 import {
   AssertionsService,
   AuthService,
   ConfirmationDeliveryService,
-  DeliveryDecision,
   MfaService,
   RegistryService,
   UsersAdminService,
@@ -16,7 +14,6 @@ import {
   UserSessionsService,
 } from "@gatehouse/proto";
 import { callerInterceptors, directTransport, type AccessTokenVerifier, type InternalTokens, type ServiceModule } from "@gatehouse/rpc";
-import type { KeyRing } from "@gatehouse/secrets";
 import {
   argon2Passwords,
   authGrants,
@@ -39,48 +36,6 @@ import { serverInterceptors } from "./wiring.ts";
 export function deliveryQueue(config: Config, logger: Logger, db: Db): DeliveryQueue {
   if (config.redisUrl) return bullmqQueue({ redisUrl: config.redisUrl, prefix: config.redisPrefix, logger });
   return memoryQueue({ store: deliveryOutboxStore(db) });
-}
-
-const CHECK_TIMEOUT_MS = 10_000;
-
-const timestampOfMs = (ms: number) => ({ seconds: BigInt(Math.floor(ms / 1000)), nanos: (ms % 1000) * 1_000_000 });
-
-const VERDICTS: Partial<Record<DeliveryDecision, "send" | "wait" | "drop">> = {
-  [DeliveryDecision.SEND]: "send",
-  [DeliveryDecision.WAIT]: "wait",
-  [DeliveryDecision.DROP]: "drop",
-};
-
-/** The worker's "did this change commit" check, asked of the users service over RPC (in-process or HTTP). */
-export function deliveryCheck(deliveries: Client<typeof ConfirmationDeliveryService>): StillWanted {
-  return async (deliveryId, info) => {
-    // Bounded: a hung users service must not hold a worker slot; the attempt fails and is retried.
-    const res = await deliveries.checkDelivery(
-      { deliveryId, enqueueTime: timestampOfMs(info.enqueuedAt), attempt: info.attempt },
-      { timeoutMs: CHECK_TIMEOUT_MS },
-    );
-    const verdict = VERDICTS[res.decision];
-    // An unknown answer is the users service's bug: fail the attempt, the queue retries.
-    if (!verdict) throw new Error(`unexpected delivery decision ${res.decision}`);
-    return verdict;
-  };
-}
-
-/** The confirmation worker: consumes BullMQ (REDIS_URL) or the given in-process queue; checks each delivery over RPC. */
-export function wireWorker(args: {
-  config: Config;
-  keys: KeyRing;
-  logger: Logger;
-  deliveries: Client<typeof ConfirmationDeliveryService>;
-  memoryQueue?: MemoryDeliveryQueue;
-}): Promise<ConfirmationWorker> {
-  return createConfirmationWorker({
-    config: args.config,
-    keys: args.keys,
-    logger: args.logger.child({ service: "confirmation-worker" }),
-    isStillWanted: deliveryCheck(args.deliveries),
-    memoryQueue: args.memoryQueue,
-  });
 }
 
 export interface WiredUsers {
@@ -137,7 +92,7 @@ export async function wireUsers(args: {
   const interceptors = serverInterceptors(mod, logger, internal, args.verify);
   const as = (caller: string) => directTransport(mod.routes, interceptors, callerInterceptors(internal, caller));
   const worker = args.hostWorker
-    ? await wireWorker({
+    ? await (await import("./worker-wiring.ts")).wireWorker({
         config,
         keys: stores.keys,
         logger,

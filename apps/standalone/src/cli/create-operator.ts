@@ -1,8 +1,5 @@
 import { timestampDate } from "@bufbuild/protobuf/wkt";
-import { ACTIVATE_PATH } from "@gatehouse/gateway";
-import { CONSOLE_REGISTRATION, ensureConsoleClient } from "../console-bootstrap.ts";
 import { UsageError, type CliCommand } from "./command.ts";
-import { openCliServices } from "./services.ts";
 
 export const createOperator: CliCommand = {
   path: ["create-operator"],
@@ -16,6 +13,12 @@ export const createOperator: CliCommand = {
   async run({ options }, ctx) {
     if (!options.email) throw new UsageError("required option '--email <email>' not specified");
     const config = ctx.config();
+    // Imported when run: `serve` (every container) loads only its service (docs/performance.md).
+    const [{ ACTIVATE_PATH }, { CONSOLE_REGISTRATION, ensureConsoleClient }, { openCliServices }] = await Promise.all([
+      import("@gatehouse/gateway"),
+      import("../console-bootstrap.ts"),
+      import("./services.ts"),
+    ]);
     const services = await openCliServices(config, ctx.logger(), { users: true });
     try {
       await ensureConsoleClient(services.registry, config, ctx.logger());

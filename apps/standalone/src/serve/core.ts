@@ -7,13 +7,13 @@ import { createRegistry, registryMigrations } from "@gatehouse/registry";
 import { callerInterceptors, httpTransport, inProcessTransport, InternalTokens, serveService, type ServiceModule } from "@gatehouse/rpc";
 import { bootstrapOperator } from "../bootstrap.ts";
 import { ensureConsoleClient } from "../console-bootstrap.ts";
-import { closeStores, migrateAll, openStores, type Stores } from "../stores.ts";
+import { closeStores, migrateSchemas, openStores, type Stores } from "../store-drivers.ts";
 import { accessTokenVerifier, authSettings, forgetChangedClients, kvRegistryNotify, serverInterceptors } from "../wiring.ts";
 
 /** Opens a service process's own stores (its schema, migrated) and its internal token minter. */
-export async function openServiceStores(config: Config, name: string, migrations: Parameters<typeof migrateAll>[1]) {
+export async function openServiceStores(config: Config, name: string, migrations: Parameters<typeof migrateSchemas>[1]) {
   const stores = await openStores(config, name);
-  await migrateAll(stores.db, migrations);
+  await migrateSchemas(stores.db, migrations);
   return { stores, internal: new InternalTokens(stores.keys) };
 }
 

@@ -8,6 +8,7 @@ import { callerInterceptors, httpTransport, InternalTokens } from "@gatehouse/rp
 import { loadKeyRing } from "@gatehouse/secrets";
 import { CONSOLE_DIST } from "../console-build.ts";
 import { accessTokenVerifier, kvApplicationChanges } from "../wiring.ts";
+import { peerReady } from "./probe-peer.ts";
 
 /**
  * The public REST gateway over registry, auth and users. It keeps no data: the
@@ -24,7 +25,6 @@ export async function serveGateway(config: Config, logger: Logger): Promise<() =
   }
   const urls = config.serviceUrls;
   const auth = createClient(AuthService, httpTransport(urls.auth, caller));
-  const probe = async (base: string) => (await fetch(`${base}/readyz`).catch(() => undefined))?.ok === true;
   const app = await createGateway(
     {
       registry: createClient(RegistryService, httpTransport(urls.registry, caller)),
@@ -41,7 +41,7 @@ export async function serveGateway(config: Config, logger: Logger): Promise<() =
       hostedLoginKey: keys.mac("hosted-login"),
       consoleDir: CONSOLE_DIST,
       config,
-      ready: async () => (await Promise.all([urls.registry, urls.auth, urls.users].map(probe))).every(Boolean),
+      ready: async () => (await Promise.all([urls.registry, urls.auth, urls.users].map(peerReady))).every(Boolean),
     },
     logger,
   );

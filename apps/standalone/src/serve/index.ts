@@ -1,5 +1,6 @@
 import type { Config } from "@gatehouse/config";
 import type { Logger } from "@gatehouse/logging";
+import { releaseIdleMemory } from "../memory.ts";
 import { onShutdown } from "../shutdown.ts";
 
 export const SERVICES = ["gateway", "registry", "auth", "users", "confirmation-worker"] as const;
@@ -21,5 +22,6 @@ const starters: Record<ServiceName, (config: Config, logger: Logger) => Promise<
 export async function serveOne(name: ServiceName, config: Config, logger: Logger): Promise<() => Promise<void>> {
   const close = await starters[name](config, logger);
   onShutdown(logger, close);
+  releaseIdleMemory();
   return close;
 }

@@ -6,7 +6,7 @@ import type { Logger } from "@gatehouse/logging";
 import { ConfirmationDeliveryService } from "@gatehouse/proto";
 import { callerInterceptors, httpTransport, InternalTokens, probeHandler } from "@gatehouse/rpc";
 import { loadKeyRing } from "@gatehouse/secrets";
-import { wireWorker } from "../users-wiring.ts";
+import { wireWorker } from "../worker-wiring.ts";
 
 /**
  * The confirmation worker as its own process: a BullMQ consumer that asks the
