@@ -27,7 +27,7 @@ export async function openStores(config: Config, owner?: string): Promise<Stores
   // npm start (and the CLI) own DATA_DIR, start:services' processes DATA_DIR/<service>: never both at once.
   const exclusiveWith = owner ? [config.dataDir] : EMBEDDED_OWNERS.map((name) => join(config.dataDir, name));
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir, exclusiveWith });
-  const kv = openKv({ redisUrl: config.redisUrl, prefix: config.redisPrefix });
+  const kv = openKv({ redisUrl: config.redisUrl, prefix: config.redisPrefix, commandTimeoutMs: config.redisCommandTimeoutMs });
   const keys = await loadKeyRing(config.secretKey, config.dataDir);
   return { db, kv, keys };
 }

@@ -28,7 +28,7 @@ describe("Redis unreachable, then back empty", () => {
 
   beforeAll(async () => {
     redis = await startPrivateRedis();
-    s = await startTestStack({ env: { REDIS_URL: redis.url } });
+    s = await startTestStack({ env: { REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT_MS: "500" } });
     app = await createApp(s);
     operator = await s.operatorToken();
     live = await loggedUser(s, app);

@@ -61,6 +61,11 @@ export async function startTestStack(opts: { embedded?: boolean; env?: Record<st
     BOOTSTRAP_OPERATOR_CLIENT_ID: OPERATOR.id,
     BOOTSTRAP_OPERATOR_CLIENT_SECRET: OPERATOR.secret,
     LOG_LEVEL: "silent",
+    // Production fails a request closed after 500 ms without Redis; the suite's
+    // stacks share two cores with three other test files, spawned servers and
+    // Chromium, where a starved event loop alone can pass 500 ms. The outage
+    // test (redis-outage.test.ts) sets the production budget back.
+    REDIS_COMMAND_TIMEOUT_MS: "5000",
     // The suite's cheap argon2 parameters (vitest.config.ts), where it sets them.
     ...(process.env.TEST_PASSWORD_HASH ? { NODE_ENV: process.env.NODE_ENV ?? "", TEST_PASSWORD_HASH: process.env.TEST_PASSWORD_HASH } : {}),
     ...opts.env,

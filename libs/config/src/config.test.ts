@@ -39,6 +39,11 @@ describe("loadConfig", () => {
     expect(loadConfig({ SIGNING_KEY_ROTATION_DAYS: "0" }).signingKeyRotationSeconds).toBe(0);
     expect(() => loadConfig({ SIGNING_ALG: "rs256" })).toThrow(/RS256, ES256 or EdDSA/);
   });
+  it("gives one Redis command 500 ms unless REDIS_COMMAND_TIMEOUT_MS says otherwise (50 ms to 60 s)", () => {
+    expect(loadConfig({}).redisCommandTimeoutMs).toBe(500);
+    expect(loadConfig({ REDIS_COMMAND_TIMEOUT_MS: "2000" }).redisCommandTimeoutMs).toBe(2000);
+    expect(() => loadConfig({ REDIS_COMMAND_TIMEOUT_MS: "10" })).toThrow(/REDIS_COMMAND_TIMEOUT_MS/);
+  });
   it("refuses malformed values with the variable's name", () => {
     expect(() => loadConfig({ USERS_PORT: "70000" })).toThrow(/USERS_PORT/);
     expect(() => loadConfig({ WORKER_PORT: "x" })).toThrow(/WORKER_PORT/);

@@ -14,6 +14,8 @@ export interface Config {
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
   redisPrefix: string;
+  /** How long one Redis command may take before the request fails closed (503): REDIS_COMMAND_TIMEOUT_MS. */
+  redisCommandTimeoutMs: number;
   smtpUrl: string | undefined;
   smsWebhookUrl: string | undefined;
   secretKey: string | undefined;
@@ -156,6 +158,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: url(env, "DATABASE_URL", undefined, ["postgres:", "postgresql:"]),
     redisUrl: url(env, "REDIS_URL", undefined, ["redis:", "rediss:"]),
     redisPrefix: env.REDIS_PREFIX || "gh:",
+    redisCommandTimeoutMs: int(env, "REDIS_COMMAND_TIMEOUT_MS", 500, 50, 60_000),
     smtpUrl: url(env, "SMTP_URL", undefined, ["smtp:", "smtps:"]),
     smsWebhookUrl: url(env, "SMS_WEBHOOK_URL", undefined, ["http:", "https:"]),
     secretKey: env.SECRET_KEY || undefined,

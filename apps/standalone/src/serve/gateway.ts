@@ -19,7 +19,7 @@ export async function serveGateway(config: Config, logger: Logger): Promise<() =
   const keys = await loadKeyRing(config.secretKey, config.dataDir);
   const internal = new InternalTokens(keys);
   const caller = callerInterceptors(internal, "gateway");
-  const kv = openKv({ redisUrl: config.redisUrl, prefix: config.redisPrefix });
+  const kv = openKv({ redisUrl: config.redisUrl, prefix: config.redisPrefix, commandTimeoutMs: config.redisCommandTimeoutMs });
   if (!config.redisUrl) {
     logger.warn("no REDIS_URL: no shared revocation marks; every access token's revocation is asked of the auth service (development only)");
   }

@@ -25,7 +25,7 @@ export async function serveConfirmationWorker(config: Config, logger: Logger): P
   );
   const worker = await wireWorker({ config, keys, logger, deliveries });
   // Readiness: Redis answers (the worker's own connection only reports its first connect).
-  const kv = openKv({ redisUrl: config.redisUrl, prefix: config.redisPrefix });
+  const kv = openKv({ redisUrl: config.redisUrl, prefix: config.redisPrefix, commandTimeoutMs: config.redisCommandTimeoutMs });
   const ready = async () => (await kv.ping()) && (await worker.ready());
   const server = createServer((req, res) => {
     probeHandler(req, res, ready)
