@@ -13,6 +13,10 @@ export function sharedTestConfig(dir: string) {
       testTimeout: 60_000,
       hookTimeout: 120_000,
       environment: "node" as const,
+      // expect.poll's own default is 1 s: a page's script (the console's React
+      // app) can take longer than that to answer on two cores busy with the
+      // rest of the suite. A poll still fails when its condition never holds.
+      expect: { poll: { timeout: 15_000 } },
       // Per project: vitest 5 does not pass the root's maxWorkers down, and its
       // default on two cores is one worker (the suites then ran one by one).
       // Every suite has its own database or PGlite, Redis prefix, ports and
