@@ -27,28 +27,17 @@ const { privateKey } = await generateKeyPair(alg, { extractable: true, ...(alg =
 const jwk = { ...(await exportJWK(privateKey)), kid: `bench-${alg.toLowerCase()}`, alg, use: "sig" };
 
 const provider = new Provider(issuer, {
-  clients: [
-    {
-      client_id: env("PEER_CLIENT_ID"),
-      client_secret: env("PEER_CLIENT_SECRET"),
-      token_endpoint_auth_method: "client_secret_basic",
-      grant_types: ["client_credentials"],
-      response_types: [],
-      redirect_uris: [],
-      id_token_signed_response_alg: alg,
-      scope,
-    },
-    {
-      client_id: opaqueClientId,
-      client_secret: env("PEER_CLIENT_SECRET"),
-      token_endpoint_auth_method: "client_secret_basic",
-      grant_types: ["client_credentials"],
-      response_types: [],
-      redirect_uris: [],
-      id_token_signed_response_alg: alg,
-      scope,
-    },
-  ],
+  // The same client twice: the second one's tokens are opaque (introspected by the bench).
+  clients: [env("PEER_CLIENT_ID"), opaqueClientId].map((client_id) => ({
+    client_id,
+    client_secret: env("PEER_CLIENT_SECRET"),
+    token_endpoint_auth_method: "client_secret_basic" as const,
+    grant_types: ["client_credentials"],
+    response_types: [],
+    redirect_uris: [],
+    id_token_signed_response_alg: alg,
+    scope,
+  })),
   jwks: { keys: [jwk] },
   scopes: [scope],
   features: {
