@@ -55,9 +55,9 @@ describe("verifiedTokenCache", () => {
 
   it("keeps a token until the earlier of its exp and the TTL", () => {
     let now = 1_000_000;
-    const cache = verifiedTokenCache({ ttlMs: 60_000, now: () => now });
-    cache.put("short", payload(1_000 + 10)); // exp in 10 s
-    cache.put("long", payload(1_000 + 3_600));
+    const cache = verifiedTokenCache<{ sub: string; exp?: number }>({ ttlMs: 60_000, now: () => now });
+    cache.put("short", payload(1_000 + 10), 1_000 + 10); // exp in 10 s
+    cache.put("long", payload(1_000 + 3_600), 1_000 + 3_600);
     now += 10_000;
     expect(cache.get("short")).toBeUndefined();
     expect(cache.get("long")).toBeDefined();
@@ -66,18 +66,18 @@ describe("verifiedTokenCache", () => {
   });
 
   it("does not keep a token without exp or already expired", () => {
-    const cache = verifiedTokenCache({ now: () => 1_000_000 });
-    cache.put("none", { sub: "s" });
-    cache.put("expired", payload(999));
+    const cache = verifiedTokenCache<{ sub: string; exp?: number }>({ now: () => 1_000_000 });
+    cache.put("none", { sub: "s" }, undefined);
+    cache.put("expired", payload(999), 999);
     expect(cache.size).toBe(0);
   });
 
   it("holds at most maxEntries, dropping the least recently used", () => {
-    const cache = verifiedTokenCache({ maxEntries: 2, now: () => 0 });
-    cache.put("a", payload(100));
-    cache.put("b", payload(100));
+    const cache = verifiedTokenCache<{ sub: string; exp?: number }>({ maxEntries: 2, now: () => 0 });
+    cache.put("a", payload(100), 100);
+    cache.put("b", payload(100), 100);
     expect(cache.get("a")).toBeDefined(); // a is now the most recent
-    cache.put("c", payload(100));
+    cache.put("c", payload(100), 100);
     expect(cache.size).toBe(2);
     expect(cache.get("b")).toBeUndefined();
     expect(cache.get("a")).toBeDefined();

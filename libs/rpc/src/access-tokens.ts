@@ -36,7 +36,7 @@ export function createAccessTokenVerifier(opts: AccessTokenVerifierOptions) {
     return keys;
   }
 
-  const verified = verifiedTokenCache({ ttlMs: opts.verifiedTtlMs ?? 60_000 });
+  const verified = verifiedTokenCache<JWTPayload>({ ttlMs: opts.verifiedTtlMs ?? 60_000 });
 
   /** The token's claims once its signature, issuer, audience and type check out; undefined otherwise. */
   async function verifiedClaims(token: string): Promise<JWTPayload | undefined> {
@@ -60,7 +60,7 @@ export function createAccessTokenVerifier(opts: AccessTokenVerifierOptions) {
         typ: "at+jwt",
         algorithms: ["RS256", "ES256", "EdDSA", "Ed25519"],
       });
-      verified.put(token, payload);
+      verified.put(token, payload, payload.exp);
       return payload;
     } catch {
       return undefined;

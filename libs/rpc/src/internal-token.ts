@@ -2,6 +2,7 @@ import { jwtVerify, SignJWT } from "jose";
 import type { KeyRing } from "@gatehouse/secrets";
 import type { Principal } from "./principal.ts";
 import { INTERNAL_SCOPE } from "./scopes.ts";
+import { verifiedTokenCache } from "./verified-tokens.ts";
 
 const ISSUER = "gatehouse-internal";
 const LIFETIME_S = 300;
@@ -14,7 +15,7 @@ const LIFETIME_S = 300;
 export class InternalTokens {
   readonly #key: Uint8Array;
   #cache = new Map<string, { token: string; renewAt: number }>();
-  #verified = new Map<string, { principal: Principal; exp: number }>();
+  #verified = verifiedTokenCache<Principal>({ maxEntries: 1024, ttlMs: LIFETIME_S * 1000 });
   constructor(keys: KeyRing) {
     this.#key = new Uint8Array(keys.derive("rpc-internal-token"));
   }
@@ -47,12 +48,9 @@ export class InternalTokens {
    */
   async verify(token: string): Promise<Principal | undefined> {
     const known = this.#verified.get(token);
-    if (known && known.exp > Date.now()) return known.principal;
+    if (known) return known;
     const principal = await this.#verify(token);
-    if (principal) {
-      if (this.#verified.size >= 1024) this.#verified.clear();
-      this.#verified.set(token, { principal, exp: Number(principal.claims.exp) * 1000 });
-    }
+    if (principal) this.#verified.put(token, principal, principal.claims.exp);
     return principal;
   }
 
