@@ -3,8 +3,8 @@ import { api, query } from "../../api/client.ts";
 import type { Assertion, Page } from "../../api/types.ts";
 import { useI18n } from "../../i18n/index.tsx";
 import { Layout } from "../../ui/Layout.tsx";
-import { Pager } from "../../ui/Pager.tsx";
-import { Empty, ErrorBox, Loading, Notice } from "../../ui/states.tsx";
+import { PagedList } from "../../ui/PagedList.tsx";
+import { Notice } from "../../ui/states.tsx";
 import { usePaged } from "../../ui/usePaged.ts";
 import { PublishForm } from "./PublishForm.tsx";
 
@@ -38,54 +38,49 @@ export function Assertions() {
           />
         </div>
       )}
-      {list.error !== undefined ? (
-        <ErrorBox error={list.error} onRetry={list.reload} />
-      ) : !list.data ? (
-        <Loading />
-      ) : list.data.items.length === 0 ? (
-        <Empty>{t("assertions.empty")}</Empty>
-      ) : (
-        list.data.items.map((a) => (
-          <article className="card assertion" key={a.key} aria-labelledby={`as-${a.key}`}>
-            <div className="card-head">
-              <div>
-                <h2 id={`as-${a.key}`}>{name(a)}</h2>
-                <p className="muted small">
-                  <span className="mono">{a.key}</span> · {a.type} · {a.typology}
-                  {a.property && ` · ${a.property}`} {a.mandatory && <span className="badge warn">{t("assertions.mandatory")}</span>}
-                </p>
+      <PagedList list={list} empty={t("assertions.empty")}>
+        {(items) =>
+          items.map((a) => (
+            <article className="card assertion" key={a.key} aria-labelledby={`as-${a.key}`}>
+              <div className="card-head">
+                <div>
+                  <h2 id={`as-${a.key}`}>{name(a)}</h2>
+                  <p className="muted small">
+                    <span className="mono">{a.key}</span> · {a.type} · {a.typology}
+                    {a.property && ` · ${a.property}`} {a.mandatory && <span className="badge warn">{t("assertions.mandatory")}</span>}
+                  </p>
+                </div>
+                <button type="button" className="button" onClick={() => (setPublishing(a), setNotice(""))} aria-label={`${t("assertions.publishNew")}: ${a.key}`}>
+                  {t("assertions.publishNew")}
+                </button>
               </div>
-              <button type="button" className="button" onClick={() => (setPublishing(a), setNotice(""))} aria-label={`${t("assertions.publishNew")}: ${a.key}`}>
-                {t("assertions.publishNew")}
-              </button>
-            </div>
-            <table className="compact">
-              <caption className="visually-hidden">{t("assertions.versions")}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t("assertions.version")}</th>
-                  <th scope="col">{t("assertions.published")}</th>
-                  <th scope="col">{t("assertions.name")}</th>
-                  <th scope="col">{t("assertions.mandatory")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {(a.versions ?? [a]).map((v, i) => (
-                  <tr key={v.version}>
-                    <td className="mono">
-                      {v.version} {i === 0 && <span className="badge ok">{t("assertions.latest")}</span>}
-                    </td>
-                    <td>{when(v.published)}</td>
-                    <td>{name(v)}</td>
-                    <td>{v.mandatory ? t("common.yes") : t("common.no")}</td>
+              <table className="compact">
+                <caption className="visually-hidden">{t("assertions.versions")}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">{t("assertions.version")}</th>
+                    <th scope="col">{t("assertions.published")}</th>
+                    <th scope="col">{t("assertions.name")}</th>
+                    <th scope="col">{t("assertions.mandatory")}</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </article>
-        ))
-      )}
-      <Pager page={list.page} hasPrevious={list.hasPrevious} hasNext={list.hasNext} onPrevious={list.previous} onNext={list.next} />
+                </thead>
+                <tbody>
+                  {(a.versions ?? [a]).map((v, i) => (
+                    <tr key={v.version}>
+                      <td className="mono">
+                        {v.version} {i === 0 && <span className="badge ok">{t("assertions.latest")}</span>}
+                      </td>
+                      <td>{when(v.published)}</td>
+                      <td>{name(v)}</td>
+                      <td>{v.mandatory ? t("common.yes") : t("common.no")}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </article>
+          ))
+        }
+      </PagedList>
     </Layout>
   );
 }

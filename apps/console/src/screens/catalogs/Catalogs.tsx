@@ -5,8 +5,8 @@ import { useI18n } from "../../i18n/index.tsx";
 import { Link } from "../../router.tsx";
 import { ConfirmDialog } from "../../ui/Dialog.tsx";
 import { Layout } from "../../ui/Layout.tsx";
-import { Pager } from "../../ui/Pager.tsx";
-import { Empty, ErrorBox, Loading, Notice } from "../../ui/states.tsx";
+import { PagedTable } from "../../ui/PagedTable.tsx";
+import { Notice } from "../../ui/states.tsx";
 import { usePaged } from "../../ui/usePaged.ts";
 import { CatalogItemForm } from "./CatalogItemForm.tsx";
 
@@ -63,15 +63,9 @@ export function Catalogs({ kind }: { kind: CatalogKind }) {
           />
         </div>
       )}
-      {list.error !== undefined ? (
-        <ErrorBox error={list.error} onRetry={list.reload} />
-      ) : !list.data ? (
-        <Loading />
-      ) : list.data.items.length === 0 ? (
-        <Empty>{t("catalogs.empty")}</Empty>
-      ) : (
-        <div className="table-wrap">
-          <table>
+      <PagedTable list={list} empty={t("catalogs.empty")}>
+        {(items) => (
+          <>
             <thead>
               <tr>
                 <th scope="col">{t("catalogs.key")}</th>
@@ -83,7 +77,7 @@ export function Catalogs({ kind }: { kind: CatalogKind }) {
               </tr>
             </thead>
             <tbody>
-              {list.data.items.map((item) =>
+              {items.map((item) =>
                 editing === item.key ? (
                   <tr key={item.key}>
                     <td colSpan={kind === "fields" ? 4 : 3}>
@@ -107,10 +101,9 @@ export function Catalogs({ kind }: { kind: CatalogKind }) {
                 ),
               )}
             </tbody>
-          </table>
-        </div>
-      )}
-      <Pager page={list.page} hasPrevious={list.hasPrevious} hasNext={list.hasNext} onPrevious={list.previous} onNext={list.next} />
+          </>
+        )}
+      </PagedTable>
       <ConfirmDialog open={deleting !== undefined} title={t("catalogs.deleteTitle", deleting?.key ?? "")} confirmLabel={t("common.delete")} danger onConfirm={remove} onClose={() => setDeleting(undefined)}>
         <p>{t("catalogs.deleteConfirm")}</p>
       </ConfirmDialog>
