@@ -1,6 +1,7 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig } from "vitest/config";
+import { sharedTestConfig } from "./vitest.shared.ts";
 import { ProjectsLongestFirst } from "./vitest.sequencer.ts";
 
 // The test processes and the servers and CLIs they spawn keep Node's compiled
@@ -14,10 +15,29 @@ process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), "gatehouse-test-node-cache");
 // the production parameters themselves.
 process.env.TEST_PASSWORD_HASH ??= "cheap";
 
-// `npm test` runs every project of the workspace in one vitest run.
+// `npm test` runs the suites of every package in one vitest run, as two
+// projects: every Node suite of apps/, libs/ and deploy/ together, and the
+// console's (React, its own plugins and the default isolation). One Node
+// project, not one per package: a worker (isolate: false) is reused only for
+// files of its own project, so with a project per package the small packages
+// ran one after another at the end of the run, each with new workers; in one
+// project the longest files of every package start first and the short ones
+// fill the end. Each package keeps its own vitest.config.ts for running it alone.
+const node = sharedTestConfig(import.meta.dirname);
 export default defineConfig({
   test: {
-    projects: ["libs/*/vitest.config.ts", "apps/*/vitest.config.ts", "deploy/vitest.config.*"],
+    projects: [
+      {
+        ...node,
+        test: {
+          ...node.test,
+          name: "node",
+          include: ["apps/*/src/**/*.test.ts", "apps/*/test/**/*.test.ts", "libs/*/src/**/*.test.ts", "libs/*/test/**/*.test.ts", "deploy/*.test.ts"],
+          exclude: ["**/node_modules/**", "apps/console/**"],
+        },
+      },
+      "apps/console/vitest.config.ts",
+    ],
     // The pool's size; each project needs the same value too (vitest.shared.ts).
     fileParallelism: true,
     maxWorkers: 4,

@@ -1,15 +1,20 @@
 import { stat } from "node:fs/promises";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
-// Without vitest's cache of durations (a fresh clone) these go first: the
-// longest files, measured (issue 14), whose size does not show it.
-const KNOWN_LONG = ["robustness/fuzz-", "hosted-pages", "data-dir-owner", "mfa", "terms", "readme-walkthrough", "users-update", "admin-users"];
+// Without vitest's cache of durations (a fresh clone) these go first, in this
+// order: the longest files of an idle run (issue 14), whose size does not show it.
+const KNOWN_LONG = [
+  "robustness/fuzz-postgres", "data-dir-owner", "hosted-pages", "robustness/fuzz-embedded", "users-update", "admin-users",
+  "console-operations", "mfa.test", "admin-audit", "kill9-delivery", "services-embedded", "console-signin", "terms.test",
+  "build.test", "entrypoint-api", "per-user-sessions", "users-smtp", "refresh-token-grant", "security-headers",
+  "console-browser", "embedded.test", "jobs/test/transactional", "users/src/login/login.test", "edge-socket", "kv/src/kv.test",
+];
 
 // Files of one project run back to back, so that a worker (isolate: false)
 // goes on to the next file of its project with the modules it already loaded;
-// the project with the most files (the whole-stack suites) starts first and
-// its longest files first, so the long files overlap and the small projects
-// fill the end. Files without a cached duration (new ones) go first, the
+// the project with the most files (every Node suite, vitest.config.ts) starts
+// first and its longest files first, so the long files overlap and the short
+// ones fill the end. Files without a cached duration (new ones) go first, the
 // known long ones and then the larger ones first.
 export class ProjectsLongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {

@@ -3,8 +3,22 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { serverBuilt, SERVER_DIST } from "./server-build.ts";
 
-/** A free TCP port on the loopback interface. */
-export function freePort(): Promise<number> {
+// Ports handed out in this process: the kernel may offer a port again as soon
+// as the probe closes it, and a test that asks for several ports (the gateway
+// and each service of start:services) would then give two processes one port.
+const handedOut = new Set<number>();
+
+/** A free TCP port on the loopback interface, never one this process handed out before. */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await probePort();
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    return port;
+  }
+}
+
+function probePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once("error", reject);
