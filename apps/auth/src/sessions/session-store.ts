@@ -65,8 +65,12 @@ export function createSessionStore(deps: { kv: Kv; hashToken: (token: string) =>
       return raw === null ? undefined : { raw, record: JSON.parse(raw) as SessionRecord };
     },
 
-    async create(s: SessionRecord, now: number): Promise<void> {
-      await kv.set(sessionKey(s.sid), JSON.stringify(s), sessionTtl(s, now));
+    /** A new session and its first refresh token, written together (one round trip). */
+    async create(s: SessionRecord, refreshToken: string, now: number): Promise<void> {
+      await kv.setMany([
+        { key: sessionKey(s.sid), value: JSON.stringify(s), ttlSeconds: sessionTtl(s, now) },
+        { key: refreshKey(deps.hashToken(refreshToken)), value: JSON.stringify({ sid: s.sid, generation: s.generation }), ttlSeconds: seconds(s.expiresAt - now) },
+      ]);
     },
 
     /** Replaces the session only if it is still exactly `current`: of racing writers one wins. */

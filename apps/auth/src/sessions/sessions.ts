@@ -132,8 +132,7 @@ export function createSessions(deps: SessionsDeps) {
         ...(input.operatorEmail ? { operatorEmail: input.operatorEmail } : {}),
       };
       const refreshToken = randomSecret(32);
-      await store.create(session, t);
-      await store.putRefresh(refreshToken, { sid: session.sid, generation: 1 }, session.expiresAt, t);
+      await store.create(session, refreshToken, t);
       // The index is for listing and counting; revocation rests on the user's "not before" mark,
       // which covers this session and its tokens if it began before the mark's second.
       await store.indexSession(session.userId, session.sid, store.usableUntil(session), t).catch((err: unknown) => {
