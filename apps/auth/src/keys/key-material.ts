@@ -1,4 +1,5 @@
-import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from "jose";
+import { createPublicKey, type JsonWebKey, type KeyObject } from "node:crypto";
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from "jose";
 
 /**
  * The signing algorithms the server offers (contract sections 4 and 9):
@@ -47,11 +48,18 @@ export async function generateSigningKey(alg: SigningAlg): Promise<GeneratedKey>
   return { kid, alg, publicJwk, privateJwk };
 }
 
-/** A stored JWK as a key for jose (public for verification, private for signing). */
-export async function importKey(jwk: JWK, alg: SigningAlg): Promise<CryptoKey> {
-  const key = await importJWK(jwk, alg);
-  if (key instanceof Uint8Array) throw new Error("a signing key must be asymmetric");
-  return key;
+/**
+ * A stored public JWK as a node:crypto key for verifying tokens; undefined
+ * for a key that cannot verify `alg` (wrong type, or RSA under 2048 bits,
+ * which jose refused too): its tokens are then refused as signed by an
+ * unknown key.
+ */
+export function verificationKeyObject(jwk: JWK, alg: SigningAlg): KeyObject | undefined {
+  const key = createPublicKey({ key: jwk as JsonWebKey, format: "jwk" });
+  const type = key.asymmetricKeyType;
+  if (alg === "RS256") return type === "rsa" && (key.asymmetricKeyDetails?.modulusLength ?? 0) >= RSA_MODULUS_BITS ? key : undefined;
+  if (alg === "ES256") return type === "ec" && key.asymmetricKeyDetails?.namedCurve === "prime256v1" ? key : undefined;
+  return type === "ed25519" ? key : undefined;
 }
 
 /** The JWK Set entry of a public key (RFC 7517 section 4): the key's public members, use, alg and kid. */
