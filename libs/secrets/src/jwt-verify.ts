@@ -1,4 +1,4 @@
-import { verify, type KeyObject } from "node:crypto";
+import { createPublicKey, verify, type JsonWebKey, type KeyObject } from "node:crypto";
 import type { JwsAlg } from "./jws.ts";
 
 /**
@@ -25,6 +25,24 @@ export class JwtRejected extends Error {
 export interface JwtVerifyKey {
   alg: JwsAlg;
   key: KeyObject;
+}
+
+/**
+ * A public JWK as a node:crypto key that verifies `alg`; undefined for a key
+ * of another type or curve, or an RSA key under 2048 bits (which jose
+ * refused too), and for anything that is not a public key of ours to read.
+ */
+export function publicKeyFor(jwk: JsonWebKey, alg: JwsAlg): KeyObject | undefined {
+  let key: KeyObject;
+  try {
+    key = createPublicKey({ key: jwk, format: "jwk" });
+  } catch {
+    return undefined;
+  }
+  const type = key.asymmetricKeyType;
+  if (alg === "RS256") return type === "rsa" && (key.asymmetricKeyDetails?.modulusLength ?? 0) >= 2048 ? key : undefined;
+  if (alg === "ES256") return type === "ec" && key.asymmetricKeyDetails?.namedCurve === "prime256v1" ? key : undefined;
+  return type === "ed25519" ? key : undefined;
 }
 
 export interface JwtVerifyOptions {

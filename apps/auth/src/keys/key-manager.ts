@@ -1,9 +1,9 @@
-import type { KeyObject } from "node:crypto";
+import type { JsonWebKey, KeyObject } from "node:crypto";
 import type { JSONWebKeySet } from "jose";
 import type { Db } from "@gatehouse/db";
 import type { Logger } from "@gatehouse/logging";
-import { compactJwsSigner, type KeyRing } from "@gatehouse/secrets";
-import { publishedJwk, verificationKeyObject, type SigningAlg } from "./key-material.ts";
+import { compactJwsSigner, publicKeyFor, type KeyRing } from "@gatehouse/secrets";
+import { publishedJwk, type SigningAlg } from "./key-material.ts";
 import { ensureActiveKey, loadPublishedKeys, openPrivateJwk, rotateIfDue, rotateSigningKeys, type Rotation, type StoredKey } from "./signing-key-store.ts";
 
 export interface SigningKey {
@@ -110,7 +110,7 @@ export async function createKeyManager(deps: {
     const verifying = new Map<string, VerificationKey>();
     for (const row of rows) {
       let key = publicKeys.get(row.kid);
-      if (key === undefined) publicKeys.set(row.kid, (key = verificationKeyObject(row.publicJwk, row.alg) ?? null));
+      if (key === undefined) publicKeys.set(row.kid, (key = publicKeyFor(row.publicJwk as JsonWebKey, row.alg) ?? null));
       if (key) verifying.set(row.kid, { alg: row.alg, key });
     }
     // Forget keys that are no longer published (retired ones never come back).

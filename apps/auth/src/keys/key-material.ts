@@ -1,4 +1,3 @@
-import { createPublicKey, type JsonWebKey, type KeyObject } from "node:crypto";
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from "jose";
 
 /**
@@ -46,20 +45,6 @@ export async function generateSigningKey(alg: SigningAlg): Promise<GeneratedKey>
   const privateJwk = await exportJWK(pair.privateKey);
   const kid = await calculateJwkThumbprint(publicJwk, "sha256");
   return { kid, alg, publicJwk, privateJwk };
-}
-
-/**
- * A stored public JWK as a node:crypto key for verifying tokens; undefined
- * for a key that cannot verify `alg` (wrong type, or RSA under 2048 bits,
- * which jose refused too): its tokens are then refused as signed by an
- * unknown key.
- */
-export function verificationKeyObject(jwk: JWK, alg: SigningAlg): KeyObject | undefined {
-  const key = createPublicKey({ key: jwk as JsonWebKey, format: "jwk" });
-  const type = key.asymmetricKeyType;
-  if (alg === "RS256") return type === "rsa" && (key.asymmetricKeyDetails?.modulusLength ?? 0) >= RSA_MODULUS_BITS ? key : undefined;
-  if (alg === "ES256") return type === "ec" && key.asymmetricKeyDetails?.namedCurve === "prime256v1" ? key : undefined;
-  return type === "ed25519" ? key : undefined;
 }
 
 /** The JWK Set entry of a public key (RFC 7517 section 4): the key's public members, use, alg and kid. */
