@@ -18,6 +18,8 @@ export interface Argon2Ceiling {
   processRates: number[];
   /** The ceiling: the sum of processRates, the password checks per second the machine does with every core on nothing else. */
   perSecond: number;
+  /** CPU time the verifier processes got over their wall time (0..1): below ~0.9, other work shared their cores and the ceiling is low. */
+  cpuShare: number;
   /** Informational: one verify at a time in the bench process (the machine otherwise idle). */
   verifies: number;
   verifyMedianMs: number;
@@ -47,7 +49,10 @@ export async function measureArgon2Ceiling(seconds = 5, samples = SAMPLES): Prom
   const phc = await passwords.hash(password);
   const cores = availableParallelism();
   const meter = runMeter();
-  const processRates = await verifiersAtOnce(cores, phc, password, seconds * 1000);
+  const runs = await verifiersAtOnce(cores, phc, password, seconds * 1000);
+  const processRates = runs.map((d) => (d.verifies * 1000) / d.ms);
+  const cpuShare = runs.reduce((a, d) => a + d.cpuMs, 0) / runs.reduce((a, d) => a + d.ms, 0);
+  if (cpuShare < 0.9) console.warn(`argon2id ceiling: the verifier processes got ${(cpuShare * 100).toFixed(0)}% of their cores (other work ran beside them): the ceiling is low`);
   const times = await timeOneByOne(passwords, phc, password, samples);
   const steal = meter().steal;
   warnSteal("argon2id ceiling", steal);
@@ -57,6 +62,7 @@ export async function measureArgon2Ceiling(seconds = 5, samples = SAMPLES): Prom
     seconds,
     processRates: processRates.map((r) => round(r, 1)),
     perSecond: round(processRates.reduce((a, b) => a + b, 0), 1),
+    cpuShare: round(cpuShare),
     verifies: samples,
     verifyMedianMs: round(percentile(times, 50)),
     verifyMinMs: round(times[0]!),
@@ -66,15 +72,17 @@ export async function measureArgon2Ceiling(seconds = 5, samples = SAMPLES): Prom
   };
 }
 
-/** Verifies per second of each of `count` verifier processes, started together once all are loaded and warm. */
-async function verifiersAtOnce(count: number, phc: string, password: string, ms: number): Promise<number[]> {
+type Done = Extract<VerifierReport, { kind: "done" }>;
+
+/** What each of `count` verifier processes did, started together once all are loaded and warm. */
+async function verifiersAtOnce(count: number, phc: string, password: string, ms: number): Promise<Done[]> {
   const children = Array.from({ length: count }, () => fork(VERIFIER, [], { execArgv: NODE_FLAGS, stdio: ["ignore", "inherit", "inherit", "ipc"] }));
   try {
     const reports = children.map((c) => reportsOf(c));
     await Promise.all(reports.map((r) => r.next("ready")));
     const done = reports.map((r) => r.next("done"));
     for (const c of children) c.send({ kind: "go" } satisfies VerifierMessage);
-    return (await Promise.all(done)).map((d) => (d.verifies * 1000) / d.ms);
+    return await Promise.all(done);
   } finally {
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill();
   }
