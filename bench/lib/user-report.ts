@@ -37,9 +37,9 @@ export function printUserTable(rows: UserRow[], ceiling: Argon2Ceiling, settings
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ").trimEnd();
   console.log(`\nuser scenarios on gatehouse (${settings.seconds} s, ${settings.connections} connections)`);
   console.log(
-    `argon2id ceiling = ${ceiling.cores} cores / ${fmt(ceiling.verifyMedianMs, 2)} ms per verify = ${fmt(ceiling.perSecond)} password checks/s` +
-      ` (m=${ceiling.params.memoryCost} KiB, t=${ceiling.params.timeCost}, p=${ceiling.params.parallelism});` +
-      ` ${ceiling.cores} verifies at once in the bench process: ${fmt(ceiling.allCoresPerSecond)}/s`,
+    `argon2id ceiling = ${ceiling.cores} verifier processes (one per core) for ${ceiling.seconds} s at once = ${fmt(ceiling.perSecond)} password checks/s` +
+      ` (${ceiling.processRates.map((r) => fmt(r)).join(" + ")}, ${fmt(ceiling.cpuShare * 100, 0)}% of their cores' time; m=${ceiling.params.memoryCost} KiB, t=${ceiling.params.timeCost}, p=${ceiling.params.parallelism});` +
+      ` one verify alone in the bench process: ${fmt(ceiling.verifyMedianMs, 2)} ms (${ceiling.cores} cores ÷ it = ${fmt((ceiling.cores * 1000) / ceiling.verifyMedianMs)}/s)`,
   );
   console.log(line(head));
   for (const b of body) console.log(line(b));

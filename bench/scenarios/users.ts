@@ -36,8 +36,8 @@ function medianOf<T extends LoopMeasured | Skipped>(runs: T[]): T {
 
 /**
  * The user scenarios on one `npm start` (PostgreSQL + Redis): set-up (an
- * application, its entry point and users), the argon2id ceiling timed in this
- * process while the server is idle, then logins, refresh rotations and patches.
+ * application, its entry point and users), the argon2id ceiling (one
+ * verifier process per core) while the server is idle, then logins, refresh rotations and patches.
  */
 export type UserScenarioName = "login" | "refresh" | "patch" | "login_open_loop";
 
@@ -54,7 +54,7 @@ export async function userScenarios(settings: LoadSettings, rounds: number, only
     await new Promise((r) => setTimeout(r, SETTLE_MS));
     const argon2Ceiling = await measureArgon2Ceiling();
     console.log(
-      `argon2id ceiling: ${argon2Ceiling.perSecond}/s = ${argon2Ceiling.cores} cores / ${argon2Ceiling.verifyMedianMs} ms per verify (median of ${argon2Ceiling.verifies})`,
+      `argon2id ceiling: ${argon2Ceiling.perSecond}/s = ${argon2Ceiling.cores} verifier processes at once (${argon2Ceiling.processRates.join(" + ")}/s); one verify alone ${argon2Ceiling.verifyMedianMs} ms (median of ${argon2Ceiling.verifies})`,
     );
     rss.push({ when: `${count} users registered`, mb: target.child.rssMb() });
     const runs = { login: [] as (LoginMeasured | Skipped)[], refresh: [] as (LoopMeasured | Skipped)[], patch: [] as (PatchMeasured | Skipped)[] };

@@ -1,17 +1,18 @@
 import { describe, expect, it } from "vitest";
+import { generateKeyPairSync } from "node:crypto";
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
-import { createAccessTokenVerifier } from "./access-tokens.ts";
+import { createAccessTokenVerifier, keysByKid } from "./access-tokens.ts";
 import { verifiedTokenCache } from "./verified-tokens.ts";
 
 const ISSUER = "https://auth.example.test";
 const AUDIENCE = "https://api.example.test";
 
-async function signer() {
+async function signer(kid = "k1") {
   const { privateKey, publicKey } = await generateKeyPair("RS256");
-  const jwk: JWK = { ...(await exportJWK(publicKey)), kid: "k1", alg: "RS256", use: "sig" };
+  const jwk: JWK = { ...(await exportJWK(publicKey)), kid, alg: "RS256", use: "sig" };
   const sign = (claims: Record<string, unknown>, expSeconds = Math.floor(Date.now() / 1000) + 300) =>
     new SignJWT({ client_id: "app", scope: "users:access", ...claims })
-      .setProtectedHeader({ alg: "RS256", kid: "k1", typ: "at+jwt" })
+      .setProtectedHeader({ alg: "RS256", kid, typ: "at+jwt" })
       .setIssuer(ISSUER)
       .setAudience(AUDIENCE)
       .setIssuedAt()
@@ -47,6 +48,42 @@ describe("access token verifier with verified signatures remembered", () => {
     const [header, payload, signature] = token.split(".");
     const tampered = `${header}.${payload}.${signature!.slice(0, -4)}${signature!.slice(-4) === "AAAA" ? "BBBB" : "AAAA"}`;
     expect(await verify(tampered)).toBeUndefined();
+  });
+});
+
+describe("access token verifier's key set", () => {
+  it("fetches the key set again for an unknown kid (a rotation elsewhere), and a fetch that fails is an error, not an invalid token", async () => {
+    const old = await signer();
+    const rotated = await signer("k2");
+    let served = [old.jwk];
+    let fetches = 0;
+    const verify = createAccessTokenVerifier({ fetchJwks: async () => (fetches++, { keys: served }), issuer: ISSUER, audiences: [AUDIENCE] });
+    expect(await verify(await old.sign({ sub: "a", jti: "j3" }))).toBeDefined();
+    served = [old.jwk, rotated.jwk];
+    const fresh = await rotated.sign({ sub: "a", jti: "j4" });
+    expect((await verify(fresh))?.subject).toBe("a");
+    expect(fetches).toBe(2);
+    const failing = createAccessTokenVerifier({ fetchJwks: async () => Promise.reject(new Error("auth unreachable")), issuer: ISSUER, audiences: [AUDIENCE] });
+    await expect(failing(fresh)).rejects.toThrow("auth unreachable");
+  });
+
+  it("picks, by kid, only signing keys of our algorithms; a kid named twice picks nothing", async () => {
+    const { jwk } = await signer();
+    const small = { ...(generateKeyPairSync("rsa", { modulusLength: 1024 }).publicKey.export({ format: "jwk" }) as JWK), kid: "small", alg: "RS256" };
+    const keys = keysByKid({
+      keys: [
+        jwk,
+        { ...jwk, kid: "enc", use: "enc" },
+        { ...jwk, kid: "sign-only", key_ops: ["sign"] },
+        { ...jwk, kid: "hs", alg: "HS256" },
+        { ...jwk, kid: "twice" },
+        { ...jwk, kid: "twice" },
+        { ...jwk, kid: "no-alg", alg: undefined },
+        small,
+      ],
+    });
+    expect([...keys.keys()].sort()).toEqual(["k1", "no-alg"]);
+    expect(keys.get("no-alg")?.alg).toBe("RS256");
   });
 });
 

@@ -132,3 +132,4 @@ export class SecretBox {
   }
 }
 export * from "./jws.ts";
+export * from "./jwt-verify.ts";

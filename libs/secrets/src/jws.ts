@@ -8,7 +8,7 @@ export type JwsAlg = "RS256" | "ES256" | "EdDSA";
  * each token costs one JSON.stringify and one node:crypto signature with a
  * KeyObject, computed on libuv's thread pool so that signing runs beside the
  * event loop rather than on it (about a third of jose's SignJWT cost on the
- * token hot path). Verification stays with jose.
+ * token hot path). ./jwt-verify.ts verifies them.
  */
 export function compactJwsSigner(opts: { alg: JwsAlg; privateJwk: JsonWebKey; kid: string; typ: string }) {
   const key = createPrivateKey({ key: opts.privateJwk, format: "jwk" });

@@ -1,8 +1,9 @@
-import type { CryptoKey, JSONWebKeySet } from "jose";
+import type { JsonWebKey, KeyObject } from "node:crypto";
+import type { JSONWebKeySet } from "jose";
 import type { Db } from "@gatehouse/db";
 import type { Logger } from "@gatehouse/logging";
-import { compactJwsSigner, type KeyRing } from "@gatehouse/secrets";
-import { importKey, publishedJwk, type SigningAlg } from "./key-material.ts";
+import { compactJwsSigner, publicKeyFor, type KeyRing } from "@gatehouse/secrets";
+import { publishedJwk, type SigningAlg } from "./key-material.ts";
 import { ensureActiveKey, loadPublishedKeys, openPrivateJwk, rotateIfDue, rotateSigningKeys, type Rotation, type StoredKey } from "./signing-key-store.ts";
 
 export interface SigningKey {
@@ -16,7 +17,8 @@ export interface SigningKey {
 
 export interface VerificationKey {
   alg: SigningAlg;
-  key: CryptoKey;
+  /** For node:crypto's verify (`verifyJwt` of @gatehouse/secrets). */
+  key: KeyObject;
 }
 
 export interface KeyManager {
@@ -65,7 +67,8 @@ export async function createKeyManager(deps: {
 }): Promise<KeyManager> {
   const { db, keyRing, alg, rotation } = deps;
   await ensureActiveKey(db, keyRing, alg);
-  const publicKeys = new Map<string, CryptoKey>();
+  // null: a published key that cannot verify its alg (never one we generate).
+  const publicKeys = new Map<string, KeyObject | null>();
   const signers = new Map<string, SigningKey>();
 
   const signerOf = (row: StoredKey): SigningKey => {
@@ -107,12 +110,13 @@ export async function createKeyManager(deps: {
     const verifying = new Map<string, VerificationKey>();
     for (const row of rows) {
       let key = publicKeys.get(row.kid);
-      if (!key) publicKeys.set(row.kid, (key = await importKey(row.publicJwk, row.alg)));
-      verifying.set(row.kid, { alg: row.alg, key });
+      if (key === undefined) publicKeys.set(row.kid, (key = publicKeyFor(row.publicJwk as JsonWebKey, row.alg) ?? null));
+      if (key) verifying.set(row.kid, { alg: row.alg, key });
     }
     // Forget keys that are no longer published (retired ones never come back).
-    for (const kid of [...publicKeys.keys()]) if (!verifying.has(kid)) publicKeys.delete(kid);
-    for (const kid of [...signers.keys()]) if (!verifying.has(kid)) signers.delete(kid);
+    const published = new Set(rows.map((r) => r.kid));
+    for (const kid of [...publicKeys.keys()]) if (!published.has(kid)) publicKeys.delete(kid);
+    for (const kid of [...signers.keys()]) if (!published.has(kid)) signers.delete(kid);
     return { signing: signerOf(newest), verifying, jwks: { keys: rows.map((r) => publishedJwk(r.publicJwk, r.kid, r.alg)) } };
   }
 

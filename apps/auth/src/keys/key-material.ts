@@ -1,4 +1,4 @@
-import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from "jose";
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from "jose";
 
 /**
  * The signing algorithms the server offers (contract sections 4 and 9):
@@ -45,13 +45,6 @@ export async function generateSigningKey(alg: SigningAlg): Promise<GeneratedKey>
   const privateJwk = await exportJWK(pair.privateKey);
   const kid = await calculateJwkThumbprint(publicJwk, "sha256");
   return { kid, alg, publicJwk, privateJwk };
-}
-
-/** A stored JWK as a key for jose (public for verification, private for signing). */
-export async function importKey(jwk: JWK, alg: SigningAlg): Promise<CryptoKey> {
-  const key = await importJWK(jwk, alg);
-  if (key instanceof Uint8Array) throw new Error("a signing key must be asymmetric");
-  return key;
 }
 
 /** The JWK Set entry of a public key (RFC 7517 section 4): the key's public members, use, alg and kid. */

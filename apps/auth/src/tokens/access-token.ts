@@ -1,5 +1,5 @@
-import { decodeProtectedHeader, jwtVerify, type JWTHeaderParameters, type JWTPayload } from "jose";
-import { pooledRandomSecret } from "@gatehouse/secrets";
+import { decodeProtectedHeader } from "jose";
+import { pooledRandomSecret, verifyJwt } from "@gatehouse/secrets";
 import type { KeyManager } from "../keys/key-manager.ts";
 import type { RevocationList } from "./revocation-list.ts";
 
@@ -97,10 +97,11 @@ export function createAccessTokens(deps: { keys: KeyManager; revocations: Revoca
     },
 
     async verify(token) {
-      if (!looksLikeJwt(token)) return undefined;
-      let payload: JWTPayload;
+      // verifyJwt refuses anything but a compact JWS whose header is ours (one parse of the header).
+      let payload: Record<string, unknown>;
       try {
-        ({ payload } = await jwtVerify(token, (header: JWTHeaderParameters) => keyFor(deps.keys, header), {
+        ({ payload } = await verifyJwt(token, {
+          key: (kid) => deps.keys.verificationKey(kid),
           issuer: settings.issuer,
           audience: settings.audience,
           typ: TYP,
@@ -110,7 +111,10 @@ export function createAccessTokens(deps: { keys: KeyManager; revocations: Revoca
       } catch {
         return undefined;
       }
-      const { jti, sub, client_id: clientId, scope = "", exp, iat, aud, sid, code_challenge: challenge, app_id: appId } = payload;
+      const { jti, sub, client_id: clientId, scope = "", aud, sid, code_challenge: challenge, app_id: appId } = payload;
+      // Required, and verifyJwt refuses an exp or iat that is not a number.
+      const exp = payload.exp as number;
+      const iat = payload.iat as number;
       if (typeof jti !== "string" || typeof sub !== "string" || typeof clientId !== "string" || typeof scope !== "string") {
         return undefined;
       }
@@ -118,7 +122,7 @@ export function createAccessTokens(deps: { keys: KeyManager; revocations: Revoca
       // Outside the try: a store that cannot answer is a 503, never "invalid token".
       if (await deps.revocations.isRevoked({ jti, sub, sid, iat })) return undefined;
       const audiences = Array.isArray(aud) ? aud : [aud ?? ""];
-      const claims: AccessTokenClaims = { iss: settings.issuer, sub, aud: audiences, exp: exp!, iat: iat!, jti, client_id: clientId, scope };
+      const claims: AccessTokenClaims = { iss: settings.issuer, sub, aud: audiences, exp, iat, jti, client_id: clientId, scope };
       if (sid !== undefined) claims.sid = sid;
       if (typeof challenge === "string") claims.code_challenge = challenge;
       if (typeof appId === "string") claims.app_id = appId;
@@ -136,11 +140,4 @@ export function looksLikeJwt(token: string): boolean {
   } catch {
     return false;
   }
-}
-
-export async function keyFor(keys: KeyManager, header: JWTHeaderParameters) {
-  const found = typeof header.kid === "string" ? await keys.verificationKey(header.kid) : undefined;
-  // The key's own algorithm, never the one the token claims (no algorithm confusion).
-  if (!found || found.alg !== header.alg) throw new Error("unknown signing key");
-  return found.key;
 }

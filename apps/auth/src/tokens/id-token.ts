@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
-import { errors as joseErrors, jwtVerify, type JWTHeaderParameters, type JWTPayload } from "jose";
+import { JwtRejected, verifyJwt } from "@gatehouse/secrets";
 import type { KeyManager } from "../keys/key-manager.ts";
 import type { SigningAlg } from "../keys/key-material.ts";
-import { keyFor, looksLikeJwt, TOKEN_ALGORITHMS } from "./access-token.ts";
+import { looksLikeJwt, TOKEN_ALGORITHMS } from "./access-token.ts";
 
 /** What an ID token says about an authentication (OpenID Connect Core section 2). */
 export interface IdTokenInput {
@@ -63,17 +63,18 @@ export function createIdTokens(deps: { keys: KeyManager; settings: { issuer: str
 
     async readHint(token) {
       if (!looksLikeJwt(token)) return undefined;
-      let payload: JWTPayload;
+      let payload: Record<string, unknown>;
       try {
-        ({ payload } = await jwtVerify(token, (header: JWTHeaderParameters) => keyFor(deps.keys, header), {
+        ({ payload } = await verifyJwt(token, {
+          key: (kid) => deps.keys.verificationKey(kid),
           issuer,
           typ: "JWT",
           algorithms: TOKEN_ALGORITHMS,
           requiredClaims: ["sub", "aud", "exp"],
         }));
       } catch (err) {
-        // jose checks the signature before the claims: an expired token is ours, just old.
-        if (!(err instanceof joseErrors.JWTExpired)) return undefined;
+        // The signature is checked before the claims: an expired token is ours, just old.
+        if (!(err instanceof JwtRejected) || err.reason !== "expired" || !err.payload) return undefined;
         payload = err.payload;
         if (payload.iss !== issuer) return undefined;
       }

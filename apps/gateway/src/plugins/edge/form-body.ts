@@ -5,6 +5,15 @@ const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 const invalidText = () => Object.assign(new Error("the form carries a NUL byte or text that is not valid UTF-8"), { statusCode: 400 });
 
+/**
+ * Forms this parser made: clean text throughout (the whole body decodes
+ * cleanly, and `&` and `=` cannot split a UTF-8 sequence, so every name and
+ * value does) and flat, so the edge's walk of bodies without a schema
+ * (inspectBody) has nothing to find in them and skips them.
+ */
+const cleanForms = new WeakSet<object>();
+export const isCleanForm = (body: unknown): boolean => typeof body === "object" && body !== null && cleanForms.has(body);
+
 /** `a=1&b=2&b=3` as `{a: "1", b: ["2", "3"]}` (a repeated name becomes a list, as @fastify/formbody does). */
 function parseForm(text: string): Record<string, string | string[]> {
   const out = Object.create(null) as Record<string, string | string[]>;
@@ -12,6 +21,7 @@ function parseForm(text: string): Record<string, string | string[]> {
     const prev = out[k];
     out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
   }
+  cleanForms.add(out);
   return out;
 }
 

@@ -1,5 +1,6 @@
 import fp from "fastify-plugin";
 import { clientErrorHandler, frameworkErrors } from "./client-errors.ts";
+import { isCleanForm } from "./form-body.ts";
 import { strictJsonParser } from "./json-body.ts";
 import { sendEdgeError } from "./respond.ts";
 import { inspectBody, isCleanUrlEncoded, MAX_JSON_DEPTH } from "./text.ts";
@@ -31,7 +32,8 @@ export function edgeServerOptions(requestTimeoutSeconds: number) {
  * at most MAX_JSON_DEPTH deep; a body that reaches a route without a body
  * schema (forms) is inspected before its handler runs. Bodies with a schema
  * are inspected by the validator (plugins/validation.ts), so their NULs are
- * field errors like any other.
+ * field errors like any other; forms are checked whole by their parser
+ * (./form-body.ts).
  */
 export const edge = fp(async (app) => {
   strictJsonParser(app);
@@ -43,7 +45,7 @@ export const edge = fp(async (app) => {
   });
 
   app.addHook("preHandler", async (req, reply) => {
-    if (req.body === undefined || req.body === null || req.routeOptions.schema?.body) return;
+    if (req.body === undefined || req.body === null || req.routeOptions.schema?.body || isCleanForm(req.body)) return;
     const problem = inspectBody(req.body);
     if (problem?.kind === "depth") return sendEdgeError(req, reply, "MALFORMED_REQUEST", { details: `the body nests deeper than ${MAX_JSON_DEPTH} levels` });
     if (problem) return sendEdgeError(req, reply, "VALIDATION_FAILED", { details: "the body carries a NUL byte or invalid text", violations: problem.violations });
