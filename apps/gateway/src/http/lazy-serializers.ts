@@ -6,7 +6,8 @@ import { SerializerSelector, type SerializerFactory } from "@fastify/fast-json-s
  * start-up: the gateway declares ~50 response schemas and an idle process
  * kept every generated serialiser's source and closures, most of them for
  * routes it may never serve (docs/performance.md). The serialiser is the same
- * one, from the same external schemas; only when it is built changes.
+ * one, from the same external schemas; only when it is built changes (so a
+ * schema it cannot compile fails that route's first answer, not the start-up).
  */
 export const lazySerializers: SerializerFactory = (externalSchemas, options) => {
   const compile = SerializerSelector()(externalSchemas, options);
