@@ -67,6 +67,6 @@ export async function buildServer(root, outDir) {
     // Only the workspace's own packages are bundled.
     plugins: [externalPackages(root), assetUrls(root, outDir)],
     logLevel: "warn",
-    output: { dir: outDir, format: "esm", entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js" },
+    output: { dir: outDir, format: "esm", entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js", charset: "ascii", comments: false },
   });
 }

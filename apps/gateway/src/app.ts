@@ -3,6 +3,7 @@ import Fastify, { LogController, type FastifyInstance } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { sanitizeRequestId, withRequestId, type Logger } from "@gatehouse/logging";
 import type { GatewayDeps } from "./deps.ts";
+import { lazySerializers } from "./http/lazy-serializers.ts";
 import { consoleRoutes } from "./plugins/console.ts";
 import { edge, edgeServerOptions } from "./plugins/edge/index.ts";
 import { errorHandling } from "./plugins/errors.ts";
@@ -10,7 +11,7 @@ import { openapi } from "./plugins/openapi.ts";
 import { probeRoutes } from "./plugins/probes.ts";
 import { requestContext } from "./plugins/request-context.ts";
 import { securityHeaders } from "./plugins/security-headers.ts";
-import { validation } from "./plugins/validation.ts";
+import { typeboxValidatorFactory, validation } from "./plugins/validation.ts";
 import { activateRoutes } from "./routes/activityid/activate.ts";
 import { activityIdRoutes } from "./routes/activityid/index.ts";
 import { termsRoutes } from "./routes/activityid/terms.ts";
@@ -37,6 +38,9 @@ export async function createGateway(deps: GatewayDeps, logger: Logger): Promise<
     onConstructorPoisoning: "error",
     // Timeouts and the errors raised before routing (plugins/edge).
     ...edgeServerOptions(deps.config.requestTimeoutSeconds ?? 20),
+    // Response serialisers compiled on first use (http/lazy-serializers.ts); requests
+    // validated by TypeBox, so Fastify never loads its ajv validator compiler (its own ajv copy).
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers, buildValidator: typeboxValidatorFactory } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // JSON routes take JSON only: a text/plain body is a 415, not a string to validate.

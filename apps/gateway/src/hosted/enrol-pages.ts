@@ -1,5 +1,4 @@
 import type { FastifyReply } from "fastify";
-import QRCode from "qrcode";
 import { errorFacts } from "@gatehouse/errors";
 import { showLoginError } from "../login/page-errors.ts";
 import { sendMessage, type HostedView } from "../oauth/hosted-view.ts";
@@ -22,8 +21,12 @@ const SECRET = /^[A-Z2-7]{16,64}$/;
 /** The secret in groups of four, as authenticator apps' manual entry shows it. */
 const grouped = (secret: string) => secret.replace(/(.{4})(?=.)/g, "$1 ");
 
-/** otpauth://totp/ URI of a secret for this page's label (the users service sets the label to the email on enrolment). */
+/**
+ * otpauth://totp/ URI of a secret for this page's label (the users service sets the label to the email on enrolment).
+ * qrcode (and pngjs under it, ~60 modules) loads on the first enrolment page, not in every idle gateway.
+ */
 async function qrSvgOf(otpauthUrl: string): Promise<string> {
+  const { default: QRCode } = await import("qrcode");
   return QRCode.toString(otpauthUrl, { type: "svg", errorCorrectionLevel: "M", margin: 1, color: { dark: "#101828", light: "#ffffff" } });
 }
 
