@@ -7,6 +7,13 @@ import { DEFAULT_COMMAND_TIMEOUT_MS, redisKv } from "./redis.ts";
  * REDIS_URL is set (shared by every replica), else an in-process map (the
  * embedded default: one process, so in-process is shared state).
  */
+/** A key to set, its value and (optionally) its lifetime. */
+export interface KvEntry {
+  key: string;
+  value: string;
+  ttlSeconds?: number;
+}
+
 export interface Kv {
   readonly kind: "redis" | "memory";
   get(key: string): Promise<string | null>;
@@ -14,7 +21,7 @@ export interface Kv {
   getMany(keys: string[]): Promise<(string | null)[]>;
   set(key: string, value: string, ttlSeconds?: number): Promise<void>;
   /** Sets many keys, pipelined (one round trip per batch). */
-  setMany(entries: { key: string; value: string; ttlSeconds?: number }[]): Promise<void>;
+  setMany(entries: KvEntry[]): Promise<void>;
   /** Sets only when absent; true when this call set it. */
   setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean>;
   /** Reads and deletes in one step: at most one caller gets the value. */
@@ -24,9 +31,11 @@ export interface Kv {
    * Sets value only while the key holds exactly `expected`, in one step: of
    * many racing callers with the same `expected`, at most one succeeds. A
    * missing key never matches. With ttlSeconds the key gets that lifetime,
-   * without it keeps its own. True when this call set it.
+   * without it keeps its own. `alsoSet` is written in the same step, and only
+   * when the key matched (a refresh rotation's session and its new token).
+   * True when this call set it.
    */
-  compareAndSet(key: string, expected: string, value: string, ttlSeconds?: number): Promise<boolean>;
+  compareAndSet(key: string, expected: string, value: string, ttlSeconds?: number, alsoSet?: KvEntry): Promise<boolean>;
   /** Increments a counter; the first increment starts its window of ttlSeconds. */
   incr(key: string, ttlSeconds: number): Promise<{ count: number; ttlSeconds: number }>;
   /** Several counters (incr each) in one round trip, in the order asked. */

@@ -54,6 +54,15 @@ describe.each(stores)("kv on %s", (_name, open) => {
     expect(await kv.get("cas")).toBeNull();
     expect(await kv.get("cas-ttl")).toBe("b");
   });
+  it("writes a second key with a compare-and-set only when it matched", async () => {
+    await kv.set("cas-pair", "v1", 60);
+    expect(await kv.compareAndSet("cas-pair", "stale", "v2", 60, { key: "cas-pair-also", value: "lost", ttlSeconds: 60 })).toBe(false);
+    expect(await kv.get("cas-pair-also")).toBeNull();
+    expect(await kv.compareAndSet("cas-pair", "v1", "v2", 60, { key: "cas-pair-also", value: "won", ttlSeconds: 1 })).toBe(true);
+    expect(await kv.getMany(["cas-pair", "cas-pair-also"])).toEqual(["v2", "won"]);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await kv.getMany(["cas-pair", "cas-pair-also"])).toEqual(["v2", null]);
+  });
   it("counts within a window", async () => {
     const counts = await Promise.all(Array.from({ length: 10 }, () => kv.incr("c", 60)));
     expect(counts.map((c) => c.count).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);

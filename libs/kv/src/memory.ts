@@ -59,10 +59,11 @@ export function memoryKv(): Kv {
     async del(k) {
       data.delete(k);
     },
-    async compareAndSet(k, expected, v, ttl) {
+    async compareAndSet(k, expected, v, ttl, also) {
       const e = live(k);
       if (!e || e.v !== expected) return false;
       data.set(k, { v, exp: ttl ? now() + ttl * 1000 : e.exp });
+      if (also) data.set(also.key, { v: also.value, exp: also.ttlSeconds ? now() + also.ttlSeconds * 1000 : 0 });
       return true;
     },
     incr: async (k, ttl) => incr(k, ttl),

@@ -51,6 +51,10 @@ local current = redis.call('GET', KEYS[1])
 if current ~= ARGV[1] then return 0 end
 if tonumber(ARGV[3]) > 0 then redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
 else redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL') end
+if KEYS[2] then
+  if tonumber(ARGV[5]) > 0 then redis.call('SET', KEYS[2], ARGV[4], 'EX', ARGV[5])
+  else redis.call('SET', KEYS[2], ARGV[4]) end
+end
 return 1`;
 
 // DECR only while a key exists and is positive: a window that ended is not revived without its TTL.
@@ -130,9 +134,12 @@ export function redisKv(url: string, prefix: string, commandTimeoutMs: number): 
     async del(k) {
       await guard(r.del(k));
     },
-    async compareAndSet(k, expected, v, ttl) {
+    async compareAndSet(k, expected, v, ttl, also) {
       // ioredis applies keyPrefix to the script's KEYS.
-      return (await guard(r.ghCompareAndSet(1, k, expected, v, String(ttl ?? 0)))) === 1;
+      const set = also
+        ? r.ghCompareAndSet(2, k, also.key, expected, v, String(ttl ?? 0), also.value, String(also.ttlSeconds ?? 0))
+        : r.ghCompareAndSet(1, k, expected, v, String(ttl ?? 0));
+      return (await guard(set)) === 1;
     },
     incr: async (k, ttl) => (await incrMany([k], ttl))[0]!,
     incrMany,

@@ -53,6 +53,11 @@ const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 export function createSessionStore(deps: { kv: Kv; hashToken: (token: string) => string; idleMs: number; accessTokenTtlMs: number }) {
   const { kv } = deps;
   const sessionTtl = (s: SessionRecord, now: number) => seconds(Math.min(s.expiresAt, s.refreshedAt + deps.idleMs) + deps.accessTokenTtlMs - now);
+  /** A refresh token's record (its session's current generation), kept for the session's whole life so that reuse of a spent one is recognised. */
+  const refreshEntry = (token: string, s: SessionRecord, now: number) => {
+    const record: RefreshRecord = { sid: s.sid, generation: s.generation };
+    return { key: refreshKey(deps.hashToken(token)), value: JSON.stringify(record), ttlSeconds: seconds(s.expiresAt - now) };
+  };
 
   return {
     ...createUserIndex(kv),
@@ -67,25 +72,21 @@ export function createSessionStore(deps: { kv: Kv; hashToken: (token: string) =>
 
     /** A new session and its first refresh token, written together (one round trip). */
     async create(s: SessionRecord, refreshToken: string, now: number): Promise<void> {
-      await kv.setMany([
-        { key: sessionKey(s.sid), value: JSON.stringify(s), ttlSeconds: sessionTtl(s, now) },
-        { key: refreshKey(deps.hashToken(refreshToken)), value: JSON.stringify({ sid: s.sid, generation: s.generation }), ttlSeconds: seconds(s.expiresAt - now) },
-      ]);
+      await kv.setMany([{ key: sessionKey(s.sid), value: JSON.stringify(s), ttlSeconds: sessionTtl(s, now) }, refreshEntry(refreshToken, s, now)]);
     },
 
-    /** Replaces the session only if it is still exactly `current`: of racing writers one wins. */
-    async replace(current: StoredSession, next: SessionRecord, now: number): Promise<boolean> {
-      return kv.compareAndSet(sessionKey(next.sid), current.raw, JSON.stringify(next), sessionTtl(next, now));
+    /**
+     * Replaces the session only if it is still exactly `current`: of racing
+     * writers one wins, and only the winner's new refresh token is stored (in
+     * the same step and round trip).
+     */
+    async replace(current: StoredSession, next: SessionRecord, refreshToken: string, now: number): Promise<boolean> {
+      return kv.compareAndSet(sessionKey(next.sid), current.raw, JSON.stringify(next), sessionTtl(next, now), refreshEntry(refreshToken, next, now));
     },
 
     /** Overwrites unconditionally (ending a session wins over any concurrent rotation). */
     async put(s: SessionRecord, now: number): Promise<void> {
       await kv.set(sessionKey(s.sid), JSON.stringify(s), sessionTtl(s, now));
-    },
-
-    /** Remembers a refresh token for the session's whole life, so that reuse of a spent one is recognised. */
-    async putRefresh(token: string, r: RefreshRecord, expiresAt: number, now: number): Promise<void> {
-      await kv.set(refreshKey(deps.hashToken(token)), JSON.stringify(r), seconds(expiresAt - now));
     },
 
     async findRefresh(token: string): Promise<RefreshRecord | undefined> {

@@ -159,14 +159,13 @@ export function createSessions(deps: SessionsDeps) {
       const scopes = narrowedScopes(input.scope, current.record.scope);
       const t = now();
       const next: SessionRecord = { ...current.record, generation: current.record.generation + 1, refreshedAt: t };
-      if (!(await store.replace(current, next, t))) {
+      const refreshToken = randomSecret(32);
+      if (!(await store.replace(current, next, refreshToken, t))) {
         // Someone changed the session since we read it: a concurrent use of the same token, or a logout.
         const latest = await store.get(next.sid);
         if (!latest || latest.record.state === "revoked") throw invalidGrant("the session has ended");
         return reuse(latest, "concurrent use");
       }
-      const refreshToken = randomSecret(32);
-      await store.putRefresh(refreshToken, { sid: next.sid, generation: next.generation }, next.expiresAt, t);
       return { session: next, refreshToken, scopes };
     },
 
