@@ -1,7 +1,8 @@
-import { runClosedLoop, type LoopWorker } from "./lib/closed-loop.ts";
+import { runClosedLoop } from "./lib/closed-loop.ts";
 import { openConnections } from "./lib/user-scenario.ts";
 import { startGatehouse } from "./lib/targets.ts";
-import { createBenchApp, logIn, refreshRequest, registerUsers } from "./lib/users.ts";
+import { createBenchApp, logIn, registerUsers } from "./lib/users.ts";
+import { refreshChains } from "./scenarios/refresh.ts";
 
 // The server's RSS around refresh-rotation runs: right after each run and
 // then every second while it settles, with the server's CPU per rotation.
@@ -26,18 +27,7 @@ try {
   console.log(`${CONNECTIONS} users registered ${t.child.rssMb()} MB`);
   for (let round = 1; round <= ROUNDS; round++) {
     const sessions = await Promise.all(conns.map((c, i) => logIn(c, app, users[i]!)));
-    const workers = conns.map((conn, i): LoopWorker => {
-      let token = sessions[i]!.refreshToken;
-      return {
-        conn,
-        next: () => refreshRequest(app, token),
-        settle(res) {
-          if (res.status !== 200) return false;
-          token = (JSON.parse(res.body) as { refresh_token: string }).refresh_token;
-          return true;
-        },
-      };
-    });
+    const workers = refreshChains(app, conns, sessions);
     await runClosedLoop(workers, 3);
     const cpu0 = t.child.cpuSeconds()!;
     const result = await runClosedLoop(workers, SECONDS);

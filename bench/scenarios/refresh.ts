@@ -14,7 +14,12 @@ import { logIn, refreshRequest, type BenchApp, type BenchUser } from "../lib/use
  */
 export async function refreshScenario(t: Target, app: BenchApp, users: BenchUser[], conns: HttpConnection[], settings: LoadSettings): Promise<LoopMeasured> {
   const sessions = await Promise.all(conns.map((conn, i) => logIn(conn, app, users[i]!)));
-  const workers = conns.map((conn, i): LoopWorker => {
+  return measureLoop(t, "refresh", refreshChains(app, conns, sessions), settings);
+}
+
+/** One worker per connection rotating its session's chain, always with the token the previous rotation returned. */
+export function refreshChains(app: BenchApp, conns: HttpConnection[], sessions: { refreshToken: string }[]): LoopWorker[] {
+  return conns.map((conn, i): LoopWorker => {
     let refreshToken = sessions[i]!.refreshToken;
     return {
       conn,
@@ -30,5 +35,4 @@ export async function refreshScenario(t: Target, app: BenchApp, users: BenchUser
       },
     };
   });
-  return measureLoop(t, "refresh", workers, settings);
 }
