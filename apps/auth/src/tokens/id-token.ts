@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { JwtRejected, verifyJwt } from "@gatehouse/secrets";
 import type { KeyManager } from "../keys/key-manager.ts";
 import type { SigningAlg } from "../keys/key-material.ts";
-import { looksLikeJwt, TOKEN_ALGORITHMS } from "./access-token.ts";
+import { TOKEN_ALGORITHMS } from "./access-token.ts";
 
 /** What an ID token says about an authentication (OpenID Connect Core section 2). */
 export interface IdTokenInput {
@@ -62,7 +62,7 @@ export function createIdTokens(deps: { keys: KeyManager; settings: { issuer: str
     },
 
     async readHint(token) {
-      if (!looksLikeJwt(token)) return undefined;
+      // verifyJwt refuses anything that is not a compact JWS of ours (malformed): no shape check first.
       let payload: Record<string, unknown>;
       try {
         ({ payload } = await verifyJwt(token, {
