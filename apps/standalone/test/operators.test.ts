@@ -153,6 +153,21 @@ describe("operator persons sign in to the console", () => {
     expect(write.statusCode).toBe(403);
   });
 
+  it("the console's login page offers no code sign-in: a forged code request or code login is refused (400)", async () => {
+    const req = consoleRequest(s);
+    const page = await s.app.inject({ method: "GET", url: req.path });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('name="password"');
+    expect(page.body).not.toContain('name="send_code"');
+    const form = formOf(page);
+    const asked = await post(s, form.cookie, { form_token: form.token, email, send_code: "" });
+    expect(asked.statusCode).toBe(400);
+    expect(asked.body).not.toContain('name="code"');
+    const forged = await post(s, form.cookie, { form_token: form.token, intent: "code", email, code: "123456" });
+    expect(forged.statusCode).toBe(400);
+    expect(forged.headers.location).toBeUndefined();
+  });
+
   it("a non-operator is refused with a page of its own, before any code is issued", async () => {
     const app = await createApp(s, `np${Date.now().toString(36)}`);
     const user = await loggedUser(s, app);

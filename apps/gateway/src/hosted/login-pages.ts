@@ -1,6 +1,7 @@
 import type { FastifyReply } from "fastify";
 import type { JsonObject } from "@bufbuild/protobuf";
 import { errorFacts } from "@gatehouse/errors";
+import { CONSOLE_CLIENT_ID } from "@gatehouse/rpc";
 import { showLoginOutcome } from "../login/outcomes.ts";
 import { showLoginError } from "../login/page-errors.ts";
 import type { HostedView } from "../oauth/hosted-view.ts";
@@ -43,6 +44,8 @@ export async function showLoginPage(v: HostedView, opts: LoginPageOptions = {}):
     ...(opts.idError && f.name === key ? { error: opts.idError } : {}),
   }));
   const codeLabel = key === "phone_number" ? t.textMeCode : t.emailMeCode;
+  // The console's operators sign in with the password and TOTP only (contract section 6).
+  const codeSignIn = ctx.ep.id !== CONSOLE_CLIENT_ID;
   const html = renderForm({
     lang: v.lang,
     appName: appNameOf(v),
@@ -57,7 +60,7 @@ export async function showLoginPage(v: HostedView, opts: LoginPageOptions = {}):
     ],
     fields,
     primary: ctx.ep.passwordless ? { label: codeLabel, name: "send_code", value: "1" } : { label: t.signIn },
-    ...(ctx.ep.passwordless ? {} : { secondary: { label: codeLabel, name: "send_code", divider: true } }),
+    ...(ctx.ep.passwordless || !codeSignIn ? {} : { secondary: { label: codeLabel, name: "send_code", divider: true } }),
     foot: ctx.ep.assisted ? [] : [{ text: t.noAccount, href: authorizeUrl(v.pending, { prompt: "create" }), label: t.createAccount }],
   });
   return sendPage(v.reply, opts.status ?? 200, html);

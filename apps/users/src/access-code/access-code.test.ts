@@ -1,6 +1,7 @@
 import { Code } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { backends, caller, failure, loggedIn, startUsers, uniqueEmail, userObject, type Harness } from "../../test/harness.ts";
+import { CONSOLE_CLIENT_ID } from "@gatehouse/rpc";
+import { backends, caller, CLIENT_ID, ENTRYPOINTS, failure, loggedIn, startUsers, uniqueEmail, userObject, type Harness } from "../../test/harness.ts";
 import { DEFAULT_ACCESS_CODE_OPTIONS } from "./options.ts";
 
 // Code sign-in (contract section 8): RequestAccessCode, then LoginUser with `code`.
@@ -69,6 +70,21 @@ describe.each(backends)("code sign-in on %s", (_name, open) => {
     const b = (await h.nextDelivery(u.email, "access_code", mark)).secrets.code;
     expect(loggedIn(await codeLogin(u.email, a)).user?.id).toBe(u.id);
     if (a !== b) expect((await failure(codeLogin(u.email, b))).reason).toBe("INVALID_CREDENTIALS");
+  });
+
+  it("the console's entry point signs in with the password only: a code request and a code login are refused as bad input", async () => {
+    const consoleEp = { ...ENTRYPOINTS.open!, id: CONSOLE_CLIENT_ID };
+    const viaConsole = await h.serve({ loginLimits, entrypoints: async (id) => (id === CONSOLE_CLIENT_ID ? { entrypoint: consoleEp, clientId: CLIENT_ID } : undefined) });
+    const u = await confirmedUser();
+    const at = caller("open", { entrypointId: CONSOLE_CLIENT_ID });
+    const asked = await failure(viaConsole.requestAccessCode({ caller: at, key: "email", value: u.email }));
+    expect(asked.reason).toBe("VALIDATION_FAILED");
+    expect(asked.violations).toEqual([expect.objectContaining({ field: "ids.email", code: "not_allowed" })]);
+    const login = await failure(viaConsole.loginUser({ caller: at, email: u.email, code: "123456" }));
+    expect(login.reason).toBe("VALIDATION_FAILED");
+    expect(login.violations).toEqual([expect.objectContaining({ field: "object.code", code: "not_allowed" })]);
+    // The password still signs in there (the console then asks TOTP of operators).
+    expect(loggedIn(await viaConsole.loginUser({ caller: at, email: u.email, password: "correct horse battery" })).user?.id).toBe(u.id);
   });
 
   it("limits the codes per identifier value, whether or not a user holds it, with the same answer", async () => {

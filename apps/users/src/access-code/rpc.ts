@@ -4,6 +4,7 @@ import type { BackgroundTasks } from "../background.ts";
 import { localeOf } from "../caller.ts";
 import type { UsersDeps } from "../deps.ts";
 import { entrypointOf } from "../login/entrypoint.ts";
+import { refuseConsoleCode } from "../operators/console-access.ts";
 import { DEFAULT_ACCESS_CODE_OPTIONS } from "./options.ts";
 import { requestAccessCode } from "./request.ts";
 
@@ -13,6 +14,7 @@ export function accessCodeRpc(deps: UsersDeps, background: BackgroundTasks): Pic
   return {
     async requestAccessCode(req) {
       const { entrypoint, clientId } = await entrypointOf(deps.entrypoints, req.caller);
+      refuseConsoleCode(entrypoint.id, `ids.${req.key}`);
       await requestAccessCode(
         { db: deps.db, kv: deps.kv, keys: deps.keys, enqueue: deps.enqueue, accessCodes, background },
         { entrypoint, clientId, key: req.key, value: req.value, locale: localeOf(req.caller) },

@@ -13,7 +13,7 @@ import { mfaStep } from "../mfa/login-step.ts";
 import { noAssertions } from "../terms/catalog.ts";
 import { termsStep } from "../terms/login-step.ts";
 import { createTerms } from "../terms/terms.ts";
-import { checkAdminScopes, checkConsoleAccess } from "../operators/console-access.ts";
+import { checkAdminScopes, checkConsoleAccess, refuseConsoleCode } from "../operators/console-access.ts";
 import { checkAccountStatus } from "./account-status.ts";
 import { canonicalEmail, canonicalPhone } from "../users/identifiers.ts";
 import { createContinuation } from "./continuation.ts";
@@ -126,6 +126,7 @@ export function createLoginFlow(deps: UsersDeps) {
       checkAdminScopes(req.authorization);
       const answers = await terms.readLoginAnswers(resolved.entrypoint, req.assertions);
       const id = loginIdentifier(req);
+      if (req.code) refuseConsoleCode(resolved.entrypoint.id, "object.code");
       const clientAddress = req.caller?.clientAddress ?? "";
       const user = req.code
         ? await checkCodeCredentials(codes, { id, code: req.code, datas: readValidationData(resolved.entrypoint, req.datas), entrypoint: resolved.entrypoint, clientAddress })

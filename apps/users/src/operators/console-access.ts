@@ -27,6 +27,18 @@ export function checkConsoleAccess(request: AuthorizationRequest | undefined, us
   if (request?.clientId === CONSOLE_CLIENT_ID && !user.operator) throw domainError("NOT_AN_OPERATOR");
 }
 
+/**
+ * The console signs operators in with email + password + TOTP (contract
+ * section 6): its entry point offers no code sign-in, so an operator's
+ * mailbox never stands in for the password. Refused as bad input, before
+ * any code is sent or checked.
+ */
+export function refuseConsoleCode(entrypointId: string, field: string): void {
+  if (entrypointId === CONSOLE_CLIENT_ID) {
+    throw validationError([{ field, code: "not_allowed", description: "the console signs in with the password (and TOTP), not with a code" }]);
+  }
+}
+
 /** The email an operator's console tokens carry (the audit names the person by id and email); undefined for anyone else. */
 export function operatorEmailOf(request: AuthorizationRequest | undefined, user: UserRecord): string | undefined {
   if (!request || request.clientId !== CONSOLE_CLIENT_ID || !user.operator || !asksAdmin(request)) return undefined;
