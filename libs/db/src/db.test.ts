@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { freshDatabase, pgliteTemplate } from "@gatehouse/testing";
-import { migrate, openDb, type Db } from "./index.ts";
+import { migrate, openDb, statementNames, type Db } from "./index.ts";
 
 async function migrationsDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), "gh-mig-"));
@@ -56,6 +56,38 @@ describe("PGlite template", () => {
       expect((await again.query<{ v: number }>("SELECT v FROM kept")).rows).toEqual([{ v: 7 }]);
     } finally {
       await again.close();
+    }
+  });
+});
+
+describe("prepared statements on PostgreSQL", () => {
+  it("names a text once (the same name on every call), a new text anew, and none past the bound", () => {
+    const nameOf = statementNames(2);
+    const a = nameOf("SELECT $1::int");
+    expect(a).toMatch(/^gh_[\w-]{24}$/);
+    expect(nameOf("SELECT $1::int")).toBe(a);
+    const b = nameOf("SELECT $1::text");
+    expect(b).not.toBe(a);
+    expect(nameOf("SELECT $1::date")).toBeUndefined();
+    expect(nameOf("SELECT $1::int")).toBe(a);
+  });
+
+  it("runs parameterised queries as named statements, each text prepared once per connection, and unparameterised SQL unnamed", async () => {
+    const db = await openDb({ databaseUrl: (await freshDatabase()).url, poolSize: 1 });
+    try {
+      const texts = ["SELECT $1::int + 1 AS n", "SELECT $1::text AS t"];
+      for (let i = 0; i < 3; i++) {
+        expect((await db.query<{ n: number }>(texts[0]!, [i])).rows).toEqual([{ n: i + 1 }]);
+        expect((await db.query<{ t: string }>(texts[1]!, [`x${i}`])).rows).toEqual([{ t: `x${i}` }]);
+      }
+      await db.query("SELECT 1");
+      // pg_prepared_statements lists this connection's (the pool has one) statements.
+      const prepared = await db.query<{ name: string; statement: string }>("SELECT name, statement FROM pg_prepared_statements ORDER BY statement");
+      expect(prepared.rows.map((r) => r.statement).sort()).toEqual([...texts].sort());
+      const nameOf = statementNames();
+      expect(prepared.rows.map((r) => r.name).sort()).toEqual(texts.map((t) => nameOf(t)!).sort());
+    } finally {
+      await db.close();
     }
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
@@ -68,13 +69,35 @@ export async function openDb(opts: DbOptions): Promise<Db> {
 // int8 and numeric come back as strings from pg by default; counts fit in a number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
+/**
+ * Names for parameterised queries, so that each runs as a prepared statement:
+ * PostgreSQL parses and plans a text once per connection instead of on every
+ * call (the login's user read: ~260 → ~70 µs of the database's CPU). The name
+ * is a hash of the text, so one text has one name on every connection. Texts
+ * are the stores' constants; past `max` distinct ones (SQL built at run time)
+ * the rest run unnamed rather than fill every backend with plans.
+ */
+export function statementNames(max = 1000): (sql: string) => string | undefined {
+  const names = new Map<string, string>();
+  return (sql) => {
+    let name = names.get(sql);
+    if (name === undefined && names.size < max) {
+      name = `gh_${createHash("sha256").update(sql).digest("base64url").slice(0, 24)}`;
+      names.set(sql, name);
+    }
+    return name;
+  };
+}
+
 function openPg(url: string, max: number): Db {
   const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 });
   // An idle client's error (server restart) must not crash the process.
   pool.on("error", () => undefined);
+  const nameOf = statementNames();
   const wrap = (c: pg.Pool | pg.PoolClient): Queryable => ({
     async query<T>(sql: string, params?: unknown[]) {
-      const r = await c.query(sql, params as unknown[]);
+      const name = params ? nameOf(sql) : undefined;
+      const r = await c.query(name ? { name, text: sql, values: params } : { text: sql, values: params });
       return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
     },
     async exec(sql: string) {
