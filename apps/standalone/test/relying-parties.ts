@@ -60,9 +60,16 @@ export interface RpTarget {
   env: Record<string, string>;
 }
 
-/** A listening stack with SIGNING_ALG, an application (REDIRECT) and a confirmed user. */
+/**
+ * The operator client's secret: `%41`, `+`, a space, `:`, `&` and `=` read
+ * differently raw and form-decoded, and Gatehouse must accept both (contract
+ * section 9): Authlib and requests send it raw, x/oauth2 form-encoded.
+ */
+export const TRICKY_SECRET = "s3cret%41+plus space:colon&=";
+
+/** A listening stack with SIGNING_ALG, an application (REDIRECT), a confirmed user and an operator whose secret is TRICKY_SECRET. */
 export async function rpTarget(alg: string): Promise<RpTarget> {
-  const { s, base } = await listeningStack({ SIGNING_ALG: alg });
+  const { s, base } = await listeningStack({ SIGNING_ALG: alg, BOOTSTRAP_OPERATOR_CLIENT_SECRET: TRICKY_SECRET });
   const app = await createOAuthApp(s);
   const user = await confirmedUser(s, app);
   const env = {
@@ -74,6 +81,8 @@ export async function rpTarget(alg: string): Promise<RpTarget> {
     USER_PASSWORD: PASSWORD,
     REDIRECT_URI: REDIRECT,
     SIGNING_ALG: alg,
+    OPERATOR_ID: s.config.bootstrapOperator!.clientId,
+    OPERATOR_SECRET: TRICKY_SECRET,
     // The stack listens on plain HTTP; these let Authlib and oauthlib talk to it (never in production).
     AUTHLIB_INSECURE_TRANSPORT: "1",
     OAUTHLIB_INSECURE_TRANSPORT: "1",

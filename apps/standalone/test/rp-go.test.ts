@@ -40,11 +40,15 @@ describe.each(SIGNING_ALGS)(`go-oidc + x/oauth2 from Debian (${Object.values(ver
 
   it("server application: discovery, client_credentials (Basic, post), code + PKCE, ID token, UserInfo, introspection, refresh rotation and reuse, revocation", () => {
     expect(Object.keys(confidential).sort()).toEqual(
-      ["discovery", "client_credentials_basic", "client_credentials_post", "confidential_refresh_reuse", "confidential_introspection", "confidential_revocation"]
+      ["discovery", "client_credentials_basic", "client_credentials_post", "operator_client_credentials_basic", "operator_client_credentials_post", "confidential_refresh_reuse", "confidential_introspection", "confidential_revocation"]
         .concat(["code_pkce", "id_token", "at_hash", "id_token_default_verifier", "userinfo", "refresh"].map((x) => `confidential_${x}`))
         .sort(),
     );
-    for (const m of ["basic", "post"]) expect(confidential[`client_credentials_${m}`]).toEqual({ ok: true, token_type: "Bearer", scope: "users:access" });
+    for (const m of ["basic", "post"]) {
+      expect(confidential[`client_credentials_${m}`]).toEqual({ ok: true, token_type: "Bearer", scope: "users:access" });
+      // TRICKY_SECRET form-encoded in Basic (x/oauth2's url.QueryEscape) and in the body.
+      expect(confidential[`operator_client_credentials_${m}`]).toEqual({ ok: true, token_type: "Bearer", scope: "apps:write apps:read admin admin:read admin:write" });
+    }
     codeFlowSteps(confidential, "confidential", t.app.id);
     // Introspection and revocation have no x/oauth2 call: net/http with SetBasicAuth (raw credentials).
     expect(confidential.confidential_introspection).toMatchObject({ ok: true, status: 200, body: { active: true, client_id: t.app.id, token_type: "Bearer" } });

@@ -8,6 +8,8 @@ import { SIGNING_ALGS } from "./rp-helpers.ts";
 // SIGNING_ALG. Every step a program reports is asserted: passing ones by
 // their facts, each library's known limit by its error and the reason.
 const FULL_SCOPE = "openid profile email offline_access";
+/** Everything an operator client may ask for: what client_credentials grants when no scope is asked. */
+const OPERATOR_SCOPE = "apps:write apps:read admin admin:read admin:write";
 const versions = await debianPackages(PYTHON_PACKAGES);
 
 describe.each(SIGNING_ALGS)(`Python relying parties from Debian (${Object.values(versions).join(", ")}) (SIGNING_ALG=%s)`, (alg) => {
@@ -27,7 +29,7 @@ describe.each(SIGNING_ALGS)(`Python relying parties from Debian (${Object.values
   it("Authlib: discovery, client_credentials, code + PKCE (confidential and public), ID token, UserInfo, introspection, refresh rotation and reuse, revocation", () => {
     const r = steps("authlib_rp.py");
     expect(Object.keys(r).sort()).toEqual(
-      ["discovery", "discovery_but_rs256_rule", "discovery_rfc8414", "client_credentials_basic", "client_credentials_post"]
+      ["discovery", "discovery_but_rs256_rule", "discovery_rfc8414", "client_credentials_basic", "client_credentials_post", "operator_client_credentials_basic", "operator_client_credentials_post"]
         .concat(["code_pkce", "id_token_signature", "id_token", "userinfo", "refresh"].flatMap((x) => [`confidential_${x}`, `public_${x}`]))
         .concat(["confidential_introspection", "confidential_revocation", "public_revocation"])
         .sort(),
@@ -41,7 +43,11 @@ describe.each(SIGNING_ALGS)(`Python relying parties from Debian (${Object.values
     expect(r.discovery_but_rs256_rule).toMatchObject({ ok: true });
     // RFC 8414's document: valid, and the same values as OpenID Connect's.
     expect(r.discovery_rfc8414).toEqual({ ok: true, same_as_openid: true });
-    for (const m of ["basic", "post"]) expect(r[`client_credentials_${m}`]).toEqual({ ok: true, token_type: "Bearer", scope: "users:access", refresh_token: false });
+    for (const m of ["basic", "post"]) {
+      expect(r[`client_credentials_${m}`]).toEqual({ ok: true, token_type: "Bearer", scope: "users:access", refresh_token: false });
+      // TRICKY_SECRET sent raw (Authlib's Basic) and in the body.
+      expect(r[`operator_client_credentials_${m}`]).toEqual({ ok: true, token_type: "Bearer", scope: OPERATOR_SCOPE, refresh_token: false });
+    }
 
     for (const [who, client] of [["confidential", t.app.id], ["public", t.app.entrypoint]] as const) {
       expect(r[`${who}_code_pkce`]).toEqual({ ok: true, token_type: "Bearer", scope: FULL_SCOPE, refresh_token: true });
@@ -84,8 +90,11 @@ describe.each(SIGNING_ALGS)(`Python relying parties from Debian (${Object.values
   it("requests-oauthlib: client_credentials, code + PKCE (confidential, and public with and without include_client_id), UserInfo, refresh rotation (called and automatic)", () => {
     const r = steps("requests_oauthlib_rp.py");
     const code = { ok: true, token_type: "Bearer", scope: FULL_SCOPE.split(" "), id_token: true, refresh_token: true };
-    expect(r.client_credentials_basic).toEqual({ ok: true, token_type: "Bearer", scope: ["users:access"] });
-    expect(r.client_credentials_post).toEqual({ ok: true, token_type: "Bearer", scope: ["users:access"] });
+    for (const m of ["basic", "post"]) {
+      expect(r[`client_credentials_${m}`]).toEqual({ ok: true, token_type: "Bearer", scope: ["users:access"] });
+      // TRICKY_SECRET sent raw (requests' HTTPBasicAuth) and in the body.
+      expect(r[`operator_client_credentials_${m}`]).toEqual({ ok: true, token_type: "Bearer", scope: OPERATOR_SCOPE.split(" ") });
+    }
     expect(r.confidential_code_pkce).toEqual(code);
     // Its default for a client without a secret: Basic "client_id:" (an empty password).
     expect(r.public_code_pkce_default).toEqual(code);
@@ -96,6 +105,6 @@ describe.each(SIGNING_ALGS)(`Python relying parties from Debian (${Object.values
     }
     // An expired access token: the session refreshes by itself (auto_refresh_url) and hands the rotated tokens to token_updater.
     expect(r.confidential_auto_refresh).toEqual({ ok: true, sub: String(t.user.id), updated: 1, rotated: true });
-    expect(Object.keys(r)).toHaveLength(10);
+    expect(Object.keys(r)).toHaveLength(12);
   });
 });

@@ -43,8 +43,8 @@ def verify_id_token(token, client_id, nonce, claims_cls):
     return {"alg": claims.header["alg"], "sub": claims["sub"], "aud": claims["aud"], "at_hash": "at_hash" in claims}
 
 
-def client_credentials(method):
-    session = OAuth2Session(s["client_id"], s["client_secret"], token_endpoint_auth_method=method)
+def client_credentials(method, who="client"):
+    session = OAuth2Session(s[f"{who}_id"], s[f"{who}_secret"], token_endpoint_auth_method=method)
     token = session.fetch_token(meta["token_endpoint"], grant_type="client_credentials")
     return {"token_type": token["token_type"], "scope": token.get("scope"), "refresh_token": "refresh_token" in token}
 
@@ -130,6 +130,9 @@ def validate_oauth_metadata():
 report.step("discovery_rfc8414", validate_oauth_metadata)
 report.step("client_credentials_basic", lambda: client_credentials("client_secret_basic"))
 report.step("client_credentials_post", lambda: client_credentials("client_secret_post"))
+# A secret that reads differently raw and form-decoded; Authlib sends Basic credentials raw.
+report.step("operator_client_credentials_basic", lambda: client_credentials("client_secret_basic", "operator"))
+report.step("operator_client_credentials_post", lambda: client_credentials("client_secret_post", "operator"))
 run("confidential", s["client_id"], s["client_secret"], "client_secret_basic")
 run("public", s["public_client_id"], None, "none")
 report.print()

@@ -21,9 +21,10 @@ report = Report("requests-oauthlib", version("requests-oauthlib"))
 meta = discover(s["gatehouse_url"])
 
 
-def client_credentials(include_client_id):
-    session = OAuth2Session(client=BackendApplicationClient(client_id=s["client_id"]))
-    token = session.fetch_token(meta["token_endpoint"], client_id=s["client_id"], client_secret=s["client_secret"], include_client_id=include_client_id)
+def client_credentials(include_client_id, who="client"):
+    client_id, secret = s[f"{who}_id"], s[f"{who}_secret"]
+    session = OAuth2Session(client=BackendApplicationClient(client_id=client_id))
+    token = session.fetch_token(meta["token_endpoint"], client_id=client_id, client_secret=secret, include_client_id=include_client_id)
     return {"token_type": token["token_type"], "scope": token.get("scope")}
 
 
@@ -49,6 +50,9 @@ def userinfo(session):
 
 report.step("client_credentials_basic", lambda: client_credentials(None))
 report.step("client_credentials_post", lambda: client_credentials(True))
+# A secret that reads differently raw and form-decoded; requests' HTTPBasicAuth sends it raw.
+report.step("operator_client_credentials_basic", lambda: client_credentials(None, "operator"))
+report.step("operator_client_credentials_post", lambda: client_credentials(True, "operator"))
 
 confidential = OAuth2Session(s["client_id"], redirect_uri=s["redirect_uri"], scope=SCOPE.split())
 report.step("confidential_code_pkce", lambda: code_flow(confidential, client_secret=s["client_secret"]))

@@ -19,7 +19,7 @@ from urllib.parse import parse_qs, urljoin, urlparse
 
 import requests
 
-SETTINGS = ("GATEHOUSE_URL", "CLIENT_ID", "CLIENT_SECRET", "PUBLIC_CLIENT_ID", "USER_EMAIL", "USER_PASSWORD", "REDIRECT_URI", "SIGNING_ALG")
+SETTINGS = ("GATEHOUSE_URL", "CLIENT_ID", "CLIENT_SECRET", "PUBLIC_CLIENT_ID", "USER_EMAIL", "USER_PASSWORD", "REDIRECT_URI", "SIGNING_ALG", "OPERATOR_ID", "OPERATOR_SECRET")
 SCOPE = "openid profile email offline_access"
 
 

@@ -143,18 +143,13 @@ func flow(prefix string, provider *oidc.Provider, config oauth2.Config, meta dis
 }
 
 func confidential(provider *oidc.Provider, meta discovered) {
-	for name, style := range map[string]oauth2.AuthStyle{"client_credentials_basic": oauth2.AuthStyleInHeader, "client_credentials_post": oauth2.AuthStyleInParams} {
-		cc := clientcredentials.Config{ClientID: s.clientID, ClientSecret: s.clientSecret, TokenURL: provider.Endpoint().TokenURL, AuthStyle: style}
-		out.step(name, func() (facts, error) {
-			t, err := cc.Token(ctx)
-			if err != nil {
-				return nil, err
-			}
-			return facts{"token_type": t.TokenType, "scope": t.Extra("scope")}, nil
-		})
+	// The operator's secret reads differently raw and form-decoded; x/oauth2 form-encodes Basic credentials.
+	for _, who := range []struct{ prefix, id, secret string }{{"", s.clientID, s.clientSecret}, {"operator_", s.operatorID, s.operatorSecret}} {
+		clientCredentials(who.prefix, who.id, who.secret, provider.Endpoint().TokenURL)
 	}
 	config := oauth2.Config{ClientID: s.clientID, ClientSecret: s.clientSecret, Endpoint: provider.Endpoint(), RedirectURL: s.redirectURI,
 		Scopes: []string{oidc.ScopeOpenID, "profile", "email", oidc.ScopeOfflineAccess}}
+
 	first, token := flow("confidential_", provider, config, meta)
 	if token == nil {
 		return
@@ -173,6 +168,20 @@ func confidential(provider *oidc.Provider, meta discovered) {
 		_, family := config.TokenSource(ctx, &oauth2.Token{RefreshToken: token.RefreshToken}).Token()
 		return facts{"reuse": oauthError(reuse), "family_after_reuse": oauthError(family)}, nil
 	})
+}
+
+// clientCredentials: the grant with Basic credentials and with the secret in the body.
+func clientCredentials(prefix, id, secret, tokenURL string) {
+	for name, style := range map[string]oauth2.AuthStyle{"client_credentials_basic": oauth2.AuthStyleInHeader, "client_credentials_post": oauth2.AuthStyleInParams} {
+		cc := clientcredentials.Config{ClientID: id, ClientSecret: secret, TokenURL: tokenURL, AuthStyle: style}
+		out.step(prefix+name, func() (facts, error) {
+			t, err := cc.Token(ctx)
+			if err != nil {
+				return nil, err
+			}
+			return facts{"token_type": t.TokenType, "scope": t.Extra("scope")}, nil
+		})
+	}
 }
 
 func public(provider *oidc.Provider, meta discovered) {
