@@ -91,7 +91,7 @@ export async function rpTarget(alg: string): Promise<RpTarget> {
 }
 
 async function report(file: string, args: string[], env: Record<string, string>): Promise<RpReport> {
-  const { stdout } = await run(file, args, { cwd: DIR, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env }, timeout: 30_000 }).catch((err: { stdout?: string; stderr?: string; message: string }) => {
+  const { stdout } = await run(file, args, { cwd: DIR, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env }, timeout: 90_000 }).catch((err: { stdout?: string; stderr?: string; message: string }) => {
     throw new Error(`${file} ${args.join(" ")} failed: ${err.message}\n${err.stderr ?? ""}`);
   });
   return JSON.parse(stdout) as RpReport;

@@ -20,7 +20,7 @@ from rp_common import SCOPE, Report, discover, hosted_login, settings
 s = settings()
 report = Report("authlib", authlib.__version__)
 meta = discover(s["gatehouse_url"])
-jwks = JsonWebKey.import_key_set(requests.get(meta["jwks_uri"], timeout=10).json())
+jwks = JsonWebKey.import_key_set(requests.get(meta["jwks_uri"], timeout=30).json())
 
 
 def validate_discovery(skip=()):
@@ -122,7 +122,7 @@ report.step("discovery_but_rs256_rule", lambda: validate_discovery(skip=("id_tok
 
 def validate_oauth_metadata():
     """RFC 8414's document, validated by Authlib's AuthorizationServerMetadata."""
-    oauth = requests.get(s["gatehouse_url"] + "/.well-known/oauth-authorization-server", timeout=10).json()
+    oauth = requests.get(s["gatehouse_url"] + "/.well-known/oauth-authorization-server", timeout=30).json()
     AuthorizationServerMetadata(oauth).validate()
     return {"same_as_openid": all(meta.get(k) == v for k, v in oauth.items())}
 

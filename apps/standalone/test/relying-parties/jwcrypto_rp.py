@@ -15,7 +15,7 @@ from rp_common import Report, code_flow_with_requests, discover, settings
 s = settings()
 report = Report("jwcrypto", version("jwcrypto"))
 meta = discover(s["gatehouse_url"])
-keyset = jwk.JWKSet.from_json(requests.get(meta["jwks_uri"], timeout=10).text)
+keyset = jwk.JWKSet.from_json(requests.get(meta["jwks_uri"], timeout=30).text)
 algs = meta["id_token_signing_alg_values_supported"]
 
 

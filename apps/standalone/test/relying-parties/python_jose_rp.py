@@ -14,7 +14,7 @@ from rp_common import Report, code_flow_with_requests, discover, settings
 s = settings()
 report = Report("python-jose", jose.__version__)
 meta = discover(s["gatehouse_url"])
-jwks = requests.get(meta["jwks_uri"], timeout=10).json()
+jwks = requests.get(meta["jwks_uri"], timeout=30).json()
 alg = s["signing_alg"]
 
 

@@ -31,7 +31,7 @@ def settings():
 
 
 def discover(base):
-    res = requests.get(base + "/.well-known/openid-configuration", timeout=10)
+    res = requests.get(base + "/.well-known/openid-configuration", timeout=30)
     res.raise_for_status()
     return res.json()
 
@@ -45,7 +45,7 @@ def pkce_pair():
 def hosted_login(authorization_url, email, password):
     """The browser's part: the login page, the form posted with its cookie, the 303 to the redirect URI."""
     with requests.Session() as browser:
-        page = browser.get(authorization_url, allow_redirects=False, timeout=10)
+        page = browser.get(authorization_url, allow_redirects=False, timeout=30)
         if page.status_code != 200:
             raise RuntimeError(f"authorize answered {page.status_code}: {page.text[:300]}")
         token = re.search(r'name="form_token" value="([^"]+)"', page.text).group(1)
@@ -53,7 +53,7 @@ def hosted_login(authorization_url, email, password):
             urljoin(authorization_url, "/oauth2/authorize"),
             data={"form_token": token, "email": email, "password": password},
             allow_redirects=False,
-            timeout=10,
+            timeout=30,
         )
         if done.status_code != 303:
             raise RuntimeError(f"login answered {done.status_code}: {done.text[:300]}")
@@ -76,7 +76,7 @@ def code_flow_with_requests(s, meta, client_id, auth=None, nonce=None):
     form = {"grant_type": "authorization_code", "code": query["code"], "redirect_uri": s["redirect_uri"], "code_verifier": verifier}
     if auth is None:
         form["client_id"] = client_id
-    res = requests.post(meta["token_endpoint"], data=form, auth=auth, timeout=10)
+    res = requests.post(meta["token_endpoint"], data=form, auth=auth, timeout=30)
     if res.status_code != 200:
         raise RuntimeError(f"token endpoint answered {res.status_code}: {res.text}")
     return res.json(), nonce

@@ -69,7 +69,7 @@ var formToken = regexp.MustCompile(`name="form_token" value="([^"]+)"`)
 // hostedLogin plays the browser: the login page, the form posted with its cookie, the 303 to the redirect URI.
 func hostedLogin(authURL, email, password string) (url.Values, error) {
 	jar, _ := cookiejar.New(nil)
-	browser := &http.Client{Jar: jar, Timeout: 10 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	browser := &http.Client{Jar: jar, Timeout: 30 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	page, err := browser.Get(authURL)
 	if err != nil {
 		return nil, err
