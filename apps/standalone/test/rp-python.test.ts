@@ -87,7 +87,7 @@ describe.each(SIGNING_ALGS)(`Python relying parties from Debian (${Object.values
     if (script === "python_jose_rp.py" && alg !== "EdDSA") expect(r.confidential_id_token).toMatchObject({ at_hash: true });
   });
 
-  it("requests-oauthlib: client_credentials, code + PKCE (confidential, and public with and without include_client_id), UserInfo, refresh rotation (called and automatic)", () => {
+  it("requests-oauthlib: client_credentials, code + PKCE (confidential, and public with and without include_client_id), UserInfo, refresh rotation (called and automatic), logout", () => {
     const r = steps("requests_oauthlib_rp.py");
     const code = { ok: true, token_type: "Bearer", scope: FULL_SCOPE.split(" "), id_token: true, refresh_token: true };
     for (const m of ["basic", "post"]) {
@@ -105,6 +105,8 @@ describe.each(SIGNING_ALGS)(`Python relying parties from Debian (${Object.values
     }
     // An expired access token: the session refreshes by itself (auto_refresh_url) and hands the rotated tokens to token_updater.
     expect(r.confidential_auto_refresh).toEqual({ ok: true, sub: String(t.user.id), updated: 1, rotated: true });
-    expect(Object.keys(r)).toHaveLength(12);
+    // RP-initiated logout (plain requests): back to the registered URI as it is, the refresh token dead.
+    expect(r.confidential_logout).toEqual({ ok: true, status: 302, location: t.env.REDIRECT_URI, refresh_after: "invalid_grant" });
+    expect(Object.keys(r)).toHaveLength(13);
   });
 });

@@ -4,13 +4,14 @@ authorization code with PKCE (1.3 has no PKCE helper: code_challenge and
 code_verifier are passed as extra parameters) as a confidential client
 (HTTP Basic, its default) and as a public client, UserInfo through the
 session, refresh with rotation (called, and automatic on an expired
-token with auto_refresh_url). It has no revocation or introspection.
+token with auto_refresh_url), RP-initiated logout with requests. It has no revocation or introspection.
 OAUTHLIB_INSECURE_TRANSPORT=1 lets it talk to a plain-HTTP test server.
 """
 import secrets
 import time
 from importlib.metadata import version
 
+import requests
 from oauthlib.oauth2 import BackendApplicationClient
 from requests_oauthlib import OAuth2Session
 
@@ -67,6 +68,7 @@ def auto_refresh():
     session = OAuth2Session(s["client_id"], token=expired, auto_refresh_url=meta["token_endpoint"], token_updater=saved.append,
                             auto_refresh_kwargs={"client_id": s["client_id"], "client_secret": s["client_secret"]})
     info = userinfo(session)
+    confidential.token = saved[0]  # the application stores the rotated tokens (the old refresh token is spent)
     return {"sub": info["sub"], "updated": len(saved), "rotated": saved[0]["refresh_token"] != expired["refresh_token"]}
 
 
@@ -80,4 +82,16 @@ public = OAuth2Session(s["public_client_id"], redirect_uri=s["redirect_uri"], sc
 report.step("public_code_pkce", lambda: code_flow(public, include_client_id=True))
 report.step("public_userinfo", lambda: userinfo(public))
 report.step("public_refresh", lambda: refresh(public, client_id=s["public_client_id"]))
+
+
+def logout():
+    """RP-initiated logout as an integrator writes it (no library call): the browser sent to end_session_endpoint."""
+    res = requests.get(meta["end_session_endpoint"], params={"id_token_hint": confidential.token["id_token"], "post_logout_redirect_uri": s["redirect_uri"]},
+                       allow_redirects=False, timeout=30)
+    after = requests.post(meta["token_endpoint"], data={"grant_type": "refresh_token", "refresh_token": confidential.token["refresh_token"]},
+                          auth=(s["client_id"], s["client_secret"]), timeout=30)
+    return {"status": res.status_code, "location": res.headers.get("location"), "refresh_after": after.json().get("error")}
+
+
+report.step("confidential_logout", logout)
 report.print()
