@@ -1,3 +1,5 @@
+import { rm } from "node:fs/promises";
+import { dirname } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildGoProgram, debianPackages, GO_PACKAGES, runGo, rpTarget, type RpReport, type RpTarget } from "./relying-parties.ts";
 import { SIGNING_ALGS } from "./rp-helpers.ts";
@@ -9,6 +11,7 @@ import { SIGNING_ALGS } from "./rp-helpers.ts";
 // known limit by its error and the reason.
 const versions = await debianPackages(GO_PACKAGES);
 const binary = await buildGoProgram();
+afterAll(() => rm(dirname(binary), { recursive: true, force: true }));
 
 describe.each(SIGNING_ALGS)(`go-oidc + x/oauth2 from Debian (${Object.values(versions).join(", ")}) (SIGNING_ALG=%s)`, (alg) => {
   let t: RpTarget;
