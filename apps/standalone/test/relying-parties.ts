@@ -3,7 +3,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { confirmedUser, createOAuthApp, REDIRECT } from "./oauth-flow.ts";
+import { confirmedUser, createOAuthApp, LOOPBACK, REDIRECT } from "./oauth-flow.ts";
 import { listeningStack } from "./rp-helpers.ts";
 import type { TestStack } from "./stack-helpers.ts";
 import { PASSWORD, type FlowApp, type LoggedUser } from "./user-flows.ts";
@@ -52,6 +52,8 @@ export interface RpReport {
   steps: Record<string, Step>;
 }
 
+export const NATIVE_REDIRECT = LOOPBACK.replace("127.0.0.1", "127.0.0.1:53682");
+
 export interface RpTarget {
   s: TestStack;
   app: FlowApp;
@@ -80,6 +82,8 @@ export async function rpTarget(alg: string): Promise<RpTarget> {
     USER_EMAIL: user.email,
     USER_PASSWORD: PASSWORD,
     REDIRECT_URI: REDIRECT,
+    // A native app's loopback redirect on the port it listens on (registered without one: RFC 8252 section 7.3).
+    NATIVE_REDIRECT_URI: NATIVE_REDIRECT,
     SIGNING_ALG: alg,
     OPERATOR_ID: s.config.bootstrapOperator!.clientId,
     OPERATOR_SECRET: TRICKY_SECRET,

@@ -59,12 +59,14 @@ describe.each(SIGNING_ALGS)(`go-oidc + x/oauth2 from Debian (${Object.values(ver
     expect(confidential.confidential_refresh_reuse).toEqual({ ok: true, reuse: "invalid_grant", family_after_reuse: "invalid_grant" });
   });
 
-  it("public client: code + PKCE with x/oauth2's default auth style and with AuthStyleInParams, ID token, UserInfo, refresh rotation, revocation", () => {
+  it("public client: code + PKCE with x/oauth2's default auth style and with AuthStyleInParams, a loopback redirect, ID token, UserInfo, refresh rotation, revocation", () => {
     expect(Object.keys(pub).sort()).toEqual(
-      ["discovery", "public_code_pkce_autodetect", "public_revocation"].concat(["code_pkce", "id_token", "at_hash", "id_token_default_verifier", "userinfo", "refresh"].map((x) => `public_${x}`)).sort(),
+      ["discovery", "public_code_pkce_autodetect", "native_code_pkce", "public_revocation"].concat(["code_pkce", "id_token", "at_hash", "id_token_default_verifier", "userinfo", "refresh"].map((x) => `public_${x}`)).sort(),
     );
     // AuthStyleAutoDetect first sends Basic "client_id:" (an empty secret), which is the public client.
     expect(pub.public_code_pkce_autodetect).toEqual({ ok: true });
+    // A native app on a loopback redirect with the port it listens on (RFC 8252 section 7.3).
+    expect(pub.native_code_pkce).toEqual({ ok: true, aud: [t.app.entrypoint] });
     codeFlowSteps(pub, "public", t.app.entrypoint);
     expect(pub.public_revocation).toEqual({ ok: true, status: 200, content_type: expect.stringMatching(/^application\/json/), body: {}, after: "invalid_grant" });
   });

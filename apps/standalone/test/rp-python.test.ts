@@ -31,7 +31,7 @@ describe.each(SIGNING_ALGS)(`Python relying parties from Debian (${Object.values
     expect(Object.keys(r).sort()).toEqual(
       ["discovery", "discovery_but_rs256_rule", "discovery_rfc8414", "client_credentials_basic", "client_credentials_post", "operator_client_credentials_basic", "operator_client_credentials_post"]
         .concat(["code_pkce", "id_token_signature", "id_token", "userinfo", "refresh"].flatMap((x) => [`confidential_${x}`, `public_${x}`]))
-        .concat(["confidential_introspection", "confidential_revocation", "public_revocation"])
+        .concat(["confidential_introspection", "confidential_revocation", "public_revocation", "native_code_pkce", "native_id_token_signature", "native_id_token"])
         .sort(),
     );
     if (alg === "RS256") expect(r.discovery).toMatchObject({ ok: true, issuer: t.env.GATEHOUSE_URL });
@@ -49,14 +49,17 @@ describe.each(SIGNING_ALGS)(`Python relying parties from Debian (${Object.values
       expect(r[`operator_client_credentials_${m}`]).toEqual({ ok: true, token_type: "Bearer", scope: OPERATOR_SCOPE, refresh_token: false });
     }
 
-    for (const [who, client] of [["confidential", t.app.id], ["public", t.app.entrypoint]] as const) {
-      expect(r[`${who}_code_pkce`]).toEqual({ ok: true, token_type: "Bearer", scope: FULL_SCOPE, refresh_token: true });
+    // A native app (public client) on a loopback redirect with the port it listens on (RFC 8252 section 7.3).
+    expect(r.native_code_pkce).toEqual({ ok: true, token_type: "Bearer", refresh_token: true });
+    for (const [who, client] of [["confidential", t.app.id], ["public", t.app.entrypoint], ["native", t.app.entrypoint]] as const) {
+      if (who !== "native") expect(r[`${who}_code_pkce`]).toEqual({ ok: true, token_type: "Bearer", scope: FULL_SCOPE, refresh_token: true });
       expect(r[`${who}_id_token_signature`]).toMatchObject(idToken(client));
       // Limit of Authlib 1.2: its create_half_hash derives the hash from the
       // algorithm's name ("sha" + alg[2:]) and has none for EdDSA, so every
       // at_hash check fails (its signature check above passes).
       if (alg === "EdDSA") expect(r[`${who}_id_token`]).toMatchObject({ ok: false, error: expect.stringContaining('Invalid claim "at_hash"') });
       else expect(r[`${who}_id_token`]).toMatchObject({ ...idToken(client), at_hash: true });
+      if (who === "native") continue;
       expect(r[`${who}_userinfo`]).toMatchObject({ ok: true, sub: String(t.user.id), email: t.user.email, email_verified: true });
     }
     expect(r.confidential_introspection).toMatchObject({

@@ -128,6 +128,13 @@ def validate_oauth_metadata():
 
 
 report.step("discovery_rfc8414", validate_oauth_metadata)
+def native_app():
+    """A native app (a CLI): the public client with a loopback redirect on the port it listens on."""
+    session = OAuth2Session(s["public_client_id"], scope=SCOPE, redirect_uri=s["native_redirect_uri"], code_challenge_method="S256", token_endpoint_auth_method="none")
+    token = code_flow(session, s["public_client_id"], "native")
+    return {"token_type": token["token_type"], "refresh_token": "refresh_token" in token}
+
+
 report.step("client_credentials_basic", lambda: client_credentials("client_secret_basic"))
 report.step("client_credentials_post", lambda: client_credentials("client_secret_post"))
 # A secret that reads differently raw and form-decoded; Authlib sends Basic credentials raw.
@@ -135,4 +142,5 @@ report.step("operator_client_credentials_basic", lambda: client_credentials("cli
 report.step("operator_client_credentials_post", lambda: client_credentials("client_secret_post", "operator"))
 run("confidential", s["client_id"], s["client_secret"], "client_secret_basic")
 run("public", s["public_client_id"], None, "none")
+report.step("native_code_pkce", native_app)
 report.print()

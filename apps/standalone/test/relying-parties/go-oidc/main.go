@@ -194,6 +194,15 @@ func public(provider *oidc.Provider, meta discovered) {
 	})
 	endpoint := provider.Endpoint()
 	endpoint.AuthStyle = oauth2.AuthStyleInParams
+	// A native app (a CLI): a loopback redirect on the port it listens on.
+	native := oauth2.Config{ClientID: s.publicClientID, Endpoint: endpoint, RedirectURL: s.nativeRedirectURI, Scopes: scopes}
+	out.step("native_code_pkce", func() (facts, error) {
+		_, id, err := codeFlow(provider, native, provider.Verifier(&oidc.Config{ClientID: s.publicClientID, SupportedSigningAlgs: meta.Algs}))
+		if err != nil {
+			return nil, err
+		}
+		return facts{"aud": id.Audience}, nil
+	})
 	config := oauth2.Config{ClientID: s.publicClientID, Endpoint: endpoint, RedirectURL: s.redirectURI, Scopes: scopes}
 	_, token := flow("public_", provider, config, meta)
 	if token == nil {

@@ -22,7 +22,7 @@ import (
 )
 
 type settings struct {
-	base, clientID, clientSecret, publicClientID, email, password, redirectURI, alg, operatorID, operatorSecret string
+	base, clientID, clientSecret, publicClientID, email, password, redirectURI, nativeRedirectURI, alg, operatorID, operatorSecret string
 }
 
 func readSettings() settings {
@@ -34,7 +34,7 @@ func readSettings() settings {
 		}
 		return v
 	}
-	return settings{get("GATEHOUSE_URL"), get("CLIENT_ID"), get("CLIENT_SECRET"), get("PUBLIC_CLIENT_ID"), get("USER_EMAIL"), get("USER_PASSWORD"), get("REDIRECT_URI"), get("SIGNING_ALG"), get("OPERATOR_ID"), get("OPERATOR_SECRET")}
+	return settings{get("GATEHOUSE_URL"), get("CLIENT_ID"), get("CLIENT_SECRET"), get("PUBLIC_CLIENT_ID"), get("USER_EMAIL"), get("USER_PASSWORD"), get("REDIRECT_URI"), get("NATIVE_REDIRECT_URI"), get("SIGNING_ALG"), get("OPERATOR_ID"), get("OPERATOR_SECRET")}
 }
 
 type facts map[string]interface{}
