@@ -157,6 +157,10 @@ describe.each([
     const res = await s.app.inject({ method: "GET", url: `/oauth2/logout?id_token_hint=${t.id_token}&post_logout_redirect_uri=${encodeURIComponent(REDIRECT)}&state=bye` });
     expect(res.statusCode).toBe(302);
     expect(res.headers.location).toBe(`${REDIRECT}?state=bye`);
+    // Without state: back to the registered URI exactly (it had an empty query, "callback?").
+    const stateless = await s.app.inject({ method: "GET", url: `/oauth2/logout?client_id=${app.id}&post_logout_redirect_uri=${encodeURIComponent(REDIRECT)}` });
+    expect(stateless.statusCode).toBe(302);
+    expect(stateless.headers.location).toBe(REDIRECT);
     const r = await exchange(s, app, { grant_type: "refresh_token", refresh_token: t.refresh_token });
     expect(r.json().error).toBe("invalid_grant");
     expect((await s.app.inject({ method: "GET", url: "/oauth2/userinfo", headers: { authorization: `Bearer ${t.access_token}` } })).statusCode).toBe(401);

@@ -56,6 +56,25 @@ describe("public clients and the authorization request", () => {
     expect((await publicTokenRequest(s, app.entrypoint, { grant_type: "refresh_token", refresh_token: r.json().refresh_token })).json().error).toBe("invalid_grant");
   });
 
+  it("takes Basic credentials with an empty secret as the public client (requests-oauthlib's and x/oauth2's default), never as the application", async () => {
+    const { verifier, challenge } = pkce();
+    const params = validAuthorize(app, challenge, { client_id: app.entrypoint, scope: "openid offline_access" });
+    const { query } = await loginForCode(s, params, user.email, PASSWORD);
+    const noSecret = (id: string) => ({ authorization: `Basic ${Buffer.from(`${id}:`).toString("base64")}` });
+    const form = { grant_type: "authorization_code", code: query.get("code")!, redirect_uri: REDIRECT, code_verifier: verifier };
+    const res = await publicTokenRequest(s, app.entrypoint, form, noSecret(app.entrypoint));
+    expect(res.statusCode).toBe(200);
+    expect(decodeJwt(res.json().access_token)).toMatchObject({ client_id: app.entrypoint, app_id: app.id });
+    const post = (id: string, form: Record<string, string>) =>
+      s.app.inject({ method: "POST", url: "/oauth2/token", headers: { ...noSecret(id), "content-type": "application/x-www-form-urlencoded" }, payload: new URLSearchParams(form).toString() });
+    expect((await post(app.entrypoint, { grant_type: "refresh_token", refresh_token: res.json().refresh_token })).statusCode).toBe(200);
+    // The application's id without its secret is no public client.
+    const app401 = await post(app.id, { grant_type: "client_credentials" });
+    expect(app401.statusCode).toBe(401);
+    expect(app401.json().error).toBe("invalid_client");
+    expect(app401.headers["www-authenticate"]).toMatch(/^Basic /);
+  });
+
   it("the public client's CHALLENGE_CODE_TOKEN patches the user (the token acts for the application)", async () => {
     const { res, verifier } = await publicLogin(app.entrypoint);
     const t = res.json();

@@ -91,7 +91,8 @@ export async function startTestStack(opts: { embedded?: boolean; env?: Record<st
       const res = await stack.app.inject({
         method: "POST",
         url: "/oauth2/token",
-        headers: { authorization: basic(OPERATOR.id, OPERATOR.secret), "content-type": "application/x-www-form-urlencoded" },
+        // The bootstrap operator of this stack (a suite may give it another secret).
+        headers: { authorization: basic(config.bootstrapOperator!.clientId, config.bootstrapOperator!.clientSecret), "content-type": "application/x-www-form-urlencoded" },
         payload: new URLSearchParams({ grant_type: "client_credentials", scope }).toString(),
       });
       if (res.statusCode !== 200) throw new Error(`operator token: ${res.statusCode} ${res.body}`);

@@ -34,8 +34,10 @@ function formDecode(s: string): string | undefined {
  * reads differently. The form-decoded reading is used when it is valid; when
  * the raw reading is valid too and differs, it goes along as the alternate
  * and the auth service checks both (always both, so the time does not tell
- * which matched). Invalid Base64 or UTF-8, a missing colon, and ids or
- * secrets with control characters (NUL) are malformed credentials.
+ * which matched). An empty secret ("client_id:") comes back as "": a
+ * client without a secret saying who it is. Invalid Base64 or UTF-8, a
+ * missing colon, and ids or secrets with control characters (NUL) are
+ * malformed credentials.
  */
 export function basicCredentials(header: string): { id: string; secret: string; alternate?: string } | undefined {
   const m = /^Basic[ ]+([A-Za-z0-9+/]+=*)$/i.exec(header);
@@ -50,6 +52,10 @@ export function basicCredentials(header: string): { id: string; secret: string; 
   if (colon <= 0) return undefined;
   const raw = { id: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
   const form = { id: formDecode(raw.id), secret: formDecode(raw.secret) };
+  if (raw.secret === "") {
+    const id = usable(form.id) ? form.id : raw.id;
+    return usable(id) ? { id, secret: "" } : undefined;
+  }
   const rawValid = usable(raw.id) && usable(raw.secret);
   if (!usable(form.id) || !usable(form.secret)) return rawValid ? raw : undefined;
   if (!rawValid || raw.secret === form.secret) return { id: form.id, secret: form.secret };
@@ -60,6 +66,11 @@ export function basicCredentials(header: string): { id: string; secret: string; 
  * client_secret_basic, client_secret_post, or a public client's client_id
  * alone (method none, contract section 9); never two methods at once
  * (RFC 6749 section 2.3: a client MUST NOT use more than one per request).
+ * Basic credentials with an empty secret are the client_id alone too:
+ * requests-oauthlib and x/oauth2 (its default auth style's first try) send
+ * a client without a secret that way, and Keycloak and Ory Hydra take it as
+ * the public client; only a public client is then accepted (the auth
+ * service), a confidential one still needs its secret.
  */
 export function presentedClient(req: FastifyRequest, params: Record<string, string>): ClientAuthResult {
   const header = req.headers.authorization;
@@ -73,6 +84,7 @@ export function presentedClient(req: FastifyRequest, params: Record<string, stri
     if (bodyId !== undefined && bodyId !== basic.id) {
       return { ok: false, reason: "INVALID_REQUEST", description: "client_id does not match the credentials", usedBasic: true };
     }
+    if (basic.secret === "") return { ok: true, client: { method: ClientAuthMethod.NONE, clientId: basic.id, clientSecret: "" }, usedBasic: true };
     const client: PresentedClient = { method: ClientAuthMethod.CLIENT_SECRET_BASIC, clientId: basic.id, clientSecret: basic.secret };
     if (basic.alternate !== undefined) client.alternateClientSecret = basic.alternate;
     return { ok: true, client, usedBasic: true };

@@ -29,6 +29,9 @@ describe("redirect URI matching", () => {
   it("appends the response to the registered query as it is", () => {
     expect(withResponseParams("https://a.example/cb", { code: "c d", state: undefined })).toBe("https://a.example/cb?code=c+d");
     expect(withResponseParams("https://a.example/cb?x=%2F", { code: "c" })).toBe("https://a.example/cb?x=%2F&code=c");
+    // RP-initiated logout without state: the registered URI itself, no trailing "?".
+    expect(withResponseParams("https://a.example/cb", { state: undefined })).toBe("https://a.example/cb");
+    expect(withResponseParams("https://a.example/cb?x=1", { state: undefined })).toBe("https://a.example/cb?x=1");
   });
 });
 

@@ -27,11 +27,14 @@ const validPort = (port: string | undefined) => port === undefined || (Number(po
 
 /**
  * The redirect URI with the response parameters appended to its query (RFC
- * 6749 section 4.1.2: the registered query is kept as it is).
+ * 6749 section 4.1.2: the registered query is kept as it is); unchanged
+ * when every parameter is undefined.
  */
 export function withResponseParams(redirectUri: string, params: Record<string, string | undefined>): string {
   const query = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== undefined) query.append(k, v);
+  // Nothing to add (a logout without state): the URI as registered, not with an empty query.
+  if (query.size === 0) return redirectUri;
   const separator = redirectUri.includes("?") ? (redirectUri.endsWith("?") || redirectUri.endsWith("&") ? "" : "&") : "?";
   return `${redirectUri}${separator}${query.toString()}`;
 }

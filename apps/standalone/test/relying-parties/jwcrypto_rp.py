@@ -1,0 +1,43 @@
+"""jwcrypto (Debian python3-jwcrypto) as an integrator uses it: tokens from
+the code flow with plain requests (confidential and public client), the
+discovered JWKS loaded as a JWKSet (the key picked by kid), the ID token
+and the access token (RFC 9068) checked by jwt.JWT with the one algorithm
+discovery names and check_claims (iss, aud, exp, nonce; client_id).
+"""
+import json
+from importlib.metadata import version
+
+import requests
+from jwcrypto import jwk, jwt
+
+from rp_common import Report, code_flow_with_requests, discover, settings
+
+s = settings()
+report = Report("jwcrypto", version("jwcrypto"))
+meta = discover(s["gatehouse_url"])
+keyset = jwk.JWKSet.from_json(requests.get(meta["jwks_uri"], timeout=30).text)
+algs = meta["id_token_signing_alg_values_supported"]
+
+
+def checked(token, check_claims):
+    verified = jwt.JWT(jwt=token, key=keyset, algs=algs, check_claims=check_claims)
+    return verified.token.jose_header, json.loads(verified.claims)
+
+
+def verify(tokens, client_id, nonce):
+    header, claims = checked(tokens["id_token"], {"iss": meta["issuer"], "aud": client_id, "exp": None, "nonce": nonce, "sub": None, "iat": None})
+    return {"alg": header["alg"], "sub": claims["sub"], "aud": claims["aud"]}
+
+
+def verify_access_token(tokens, client_id):
+    header, claims = checked(tokens["access_token"], {"iss": meta["issuer"], "aud": meta["issuer"], "exp": None, "client_id": client_id})
+    return {"client_id": claims["client_id"], "sub": claims["sub"], "typ": header.get("typ")}
+
+
+for name, client_id, auth in (("confidential", s["client_id"], (s["client_id"], s["client_secret"])), ("public", s["public_client_id"], None)):
+    got = report.step(f"{name}_code_pkce", lambda: dict(zip(("tokens", "nonce"), code_flow_with_requests(s, meta, client_id, auth))))
+    if got:
+        report.result["steps"][f"{name}_code_pkce"] = {"ok": True, "scope": got["tokens"].get("scope")}
+        report.step(f"{name}_id_token", lambda: verify(got["tokens"], client_id, got["nonce"]))
+        report.step(f"{name}_access_token", lambda: verify_access_token(got["tokens"], client_id))
+report.print()
