@@ -27,7 +27,7 @@ export async function handler({ client, params, tokens, sessions, codes, idToken
   if ("replayOf" in redemption) {
     logger?.warn({ clientId: client.clientId, sid: redemption.replayOf }, "authorization code replay: session ended");
     await sessions.endFamily(redemption.replayOf);
-    throw invalidGrant("authorization code was already used; the tokens issued from it have been revoked");
+    throw invalidGrant("authorization code was already used (or spent by a failed exchange); any tokens issued from it have been revoked");
   }
   // The code is spent from here on, whatever the outcome (no second try with another verifier).
   const { grant, sid, issuedAt } = redemption;
