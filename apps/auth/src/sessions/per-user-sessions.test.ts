@@ -96,7 +96,7 @@ describe.each(backends)("per-user sessions on %s", (_name, open) => {
     const user = newUser();
     const a = await openSession(h, SHOP, "profile offline_access", user);
     // Redis lost the index (not the session): nothing to count or end one by one.
-    await stores.kv.del(`user-sessions:${user}`);
+    await stores.kv.del(`session-index:${user}`);
     expect((await h.userSessions.revokeUserSessions({ userId: user })).revokedCount).toBe(0);
     expect(await isActive(h, a.accessToken)).toBe(false);
     expect((await failure(refresh(h, a.refreshToken))).reason).toBe("INVALID_GRANT");
