@@ -32,7 +32,7 @@ const REGISTER_CONCURRENCY = 8;
  * no confirmation (a single id field need not be main), so registered users
  * log in at once; `name` is the data field the patch scenario changes.
  */
-function applicationBody(): Record<string, unknown> {
+export function applicationBody(): Record<string, unknown> {
   const person = (email: string) => ({ objectType: "person", schemaOrg: { email: { value: email } } });
   return {
     objectType: "application",

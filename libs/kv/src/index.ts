@@ -14,6 +14,18 @@ export interface KvEntry {
   ttlSeconds?: number;
 }
 
+/**
+ * One write of `Kv.batch`. `addMember` puts `member` in an expiring set with
+ * its own end (`until`, ms): members whose end is at or before `now` (ms)
+ * leave first, then the soonest-ending beyond `keep`; the set's key lives
+ * until its last member's end. A member added again gets its new end.
+ */
+export type KvWrite =
+  | ({ op: "set" } & KvEntry)
+  | { op: "del"; key: string }
+  | { op: "decr"; key: string }
+  | { op: "addMember"; key: string; member: string; until: number; now: number; keep: number };
+
 export interface Kv {
   readonly kind: "redis" | "memory";
   get(key: string): Promise<string | null>;
@@ -42,8 +54,14 @@ export interface Kv {
   incrMany(keys: string[], ttlSeconds: number): Promise<{ count: number; ttlSeconds: number }[]>;
   /** Takes one back from a live counter (never below zero, never creating it); it keeps its window. */
   decr(key: string): Promise<void>;
-  /** decr of several counters in one round trip. */
-  decrMany(keys: string[]): Promise<void>;
+  /**
+   * Applies `writes` in order (`decr` as `decr` does), then reads `reads`
+   * (their values, in the order asked), in one step no other call interleaves
+   * with and one round trip (Redis: one script).
+   */
+  batch(writes: KvWrite[], reads?: string[]): Promise<(string | null)[]>;
+  /** The members of an expiring set (`addMember`) whose end is after `now` (ms), soonest-ending first. */
+  members(key: string, now: number): Promise<string[]>;
   /**
    * Tells every process listening on `channel` (Redis pub/sub; in memory:
    * this process). Fire and forget: a notice may be lost, so listeners keep

@@ -110,15 +110,62 @@ describe.each(stores)("kv on %s", (_name, open) => {
     await kv.decr("d-zero");
     expect(await kv.get("d-zero")).toBe("0");
   });
-  it("counts and takes back several counters in one call, each in its own window", async () => {
+  it("counts several counters in one call, each in its own window, and takes them back in one batch", async () => {
     await kv.incr("many-b", 60);
     const counts = await kv.incrMany(["many-a", "many-b", "many-a"], 30);
     expect(counts.map((c) => c.count)).toEqual([1, 2, 2]);
     expect(counts[0]!.ttlSeconds).toBeLessThanOrEqual(30);
     expect(counts[1]!.ttlSeconds).toBeGreaterThan(30); // its window began with the first incr
     expect(await kv.incrMany([], 30)).toEqual([]);
-    await kv.decrMany(["many-a", "many-b", "many-missing"]);
+    await kv.batch(["many-a", "many-b", "many-missing"].map((key) => ({ op: "decr" as const, key })));
     expect(await kv.getMany(["many-a", "many-b", "many-missing"])).toEqual(["1", "1", null]);
+  });
+  it("batch: writes in order, then reads what they left, in one call", async () => {
+    expect(await kv.batch([])).toEqual([]);
+    await kv.setMany([
+      { key: "b-gone", value: "x" },
+      { key: "b-count", value: "2", ttlSeconds: 60 },
+      { key: "b-zero", value: "0", ttlSeconds: 60 },
+    ]);
+    const read = await kv.batch(
+      [
+        { op: "set", key: "b-short", value: "s", ttlSeconds: 1 },
+        { op: "set", key: "b-kept", value: "k" },
+        { op: "del", key: "b-gone" },
+        { op: "decr", key: "b-count" },
+        { op: "decr", key: "b-zero" },
+        { op: "decr", key: "b-missing" },
+        { op: "set", key: "b-kept", value: "k2" },
+      ],
+      ["b-kept", "b-gone", "b-count", "b-zero", "b-missing", "b-short", "b-nothing"],
+    );
+    expect(read).toEqual(["k2", null, "1", "0", null, "s", null]);
+    expect(await kv.batch([], ["b-count", "b-kept"])).toEqual(["1", "k2"]);
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(await kv.getMany(["b-short", "b-kept", "b-count"])).toEqual([null, "k2", "1"]);
+  });
+  it("expiring sets: each member ends on its own, the soonest-ending leave beyond the cap, the key ends with the last", async () => {
+    const t = Date.now();
+    const add = (key: string, member: string, until: number, keep = 3) => ({ op: "addMember" as const, key, member, until, now: Date.now(), keep });
+    expect(await kv.members("set", t)).toEqual([]);
+    await kv.batch([add("set", "a", t + 60_000), add("set", "b", t + 1_000), add("set", "c", t + 30_000)]);
+    expect(await kv.members("set", t)).toEqual(["b", "c", "a"]);
+    expect(await kv.members("set", t + 1_000)).toEqual(["c", "a"]);
+    // Added again: its new end. Over the cap: the soonest-ending leaves.
+    await kv.batch([add("set", "c", t + 90_000), add("set", "d", t + 45_000)]);
+    expect(await kv.members("set", t)).toEqual(["d", "a", "c"]);
+    await kv.batch([add("set", "e", t + 20_000, 4)]);
+    expect(await kv.members("set", t)).toEqual(["e", "d", "a", "c"]);
+    // A member that ended leaves when the set is next written; the key lives until its last member's end.
+    await kv.batch([add("set", "g", Date.now() + 500, 10), add("set-2", "x", Date.now() + 700, 10), add("set-2", "y", Date.now() + 1_500, 10)]);
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(await kv.members("set", Date.now())).toEqual(["e", "d", "a", "c"]);
+    expect(await kv.members("set", 0)).toEqual(["g", "e", "d", "a", "c"]);
+    expect(await kv.batch([add("set", "f", Date.now() + 60_000, 10)], ["set-other"])).toEqual([null]);
+    expect(await kv.members("set", 0)).toEqual(["e", "d", "a", "f", "c"]);
+    expect(await kv.members("set-2", 0)).toEqual(["x", "y"]);
+    await new Promise((r) => setTimeout(r, 700));
+    expect(await kv.members("set-2", 0)).toEqual([]);
   });
 });
 
@@ -130,7 +177,7 @@ describe("kv on an unreachable Redis", () => {
     const { port } = silent.address() as { port: number };
     const kv = openKv({ redisUrl: `redis://127.0.0.1:${port}`, commandTimeoutMs: 300 });
     try {
-      for (const op of [() => kv.get("a"), () => kv.getMany(["a", "b"]), () => kv.incr("c", 10), () => kv.set("d", "1", 10)]) {
+      for (const op of [() => kv.get("a"), () => kv.getMany(["a", "b"]), () => kv.incr("c", 10), () => kv.set("d", "1", 10), () => kv.batch([{ op: "del", key: "e" }], ["f"])]) {
         const started = performance.now();
         const err = await op().then(() => undefined, (e: unknown) => e);
         expect(performance.now() - started).toBeLessThan(1_000);

@@ -1,9 +1,13 @@
 import { EventEmitter } from "node:events";
-import type { Kv } from "./index.ts";
+import type { Kv, KvWrite } from "./index.ts";
+
+/** An expiring set's members and their ends (ms), ordered as Redis orders a sorted set: by end, then by member. */
+type Members = Map<string, number>;
+const ordered = (members: Iterable<[string, number]>) => [...members].sort(([a, x], [b, y]) => x - y || (a < b ? -1 : a > b ? 1 : 0));
 
 /** The embedded default: one process, so an in-process map is shared state. */
 export function memoryKv(): Kv {
-  const data = new Map<string, { v: string; exp: number }>();
+  const data = new Map<string, { v: string; exp: number; members?: Members }>();
   const bus = new EventEmitter().setMaxListeners(0);
   const now = () => Date.now();
   const live = (k: string) => {
@@ -24,6 +28,17 @@ export function memoryKv(): Kv {
   const decr = (k: string) => {
     const e = live(k);
     if (e && Number(e.v) > 0) e.v = String(Number(e.v) - 1);
+  };
+  const addMember = (w: Extract<KvWrite, { op: "addMember" }>) => {
+    const members: Members = new Map([...(live(w.key)?.members ?? [])].filter(([, end]) => end > w.now));
+    const kept = ordered(members.set(w.member, w.until)).slice(-w.keep);
+    data.set(w.key, { v: "", exp: now() + Math.max(1, kept.at(-1)![1] - w.now), members: new Map(kept) });
+  };
+  const write = (w: KvWrite) => {
+    if (w.op === "set") data.set(w.key, { v: w.value, exp: w.ttlSeconds ? now() + w.ttlSeconds * 1000 : 0 });
+    else if (w.op === "del") data.delete(w.key);
+    else if (w.op === "decr") decr(w.key);
+    else addMember(w);
   };
   // Expired entries are also swept so that the map does not grow without bound.
   const sweep = setInterval(() => {
@@ -69,7 +84,15 @@ export function memoryKv(): Kv {
     incr: async (k, ttl) => incr(k, ttl),
     incrMany: async (keys, ttl) => keys.map((k) => incr(k, ttl)),
     decr: async (k) => decr(k),
-    decrMany: async (keys) => keys.forEach(decr),
+    async batch(writes, reads = []) {
+      writes.forEach(write);
+      return reads.map((k) => live(k)?.v ?? null);
+    },
+    async members(k, at) {
+      return ordered(live(k)?.members ?? [])
+        .filter(([, end]) => end > at)
+        .map(([m]) => m);
+    },
     async publish(channel, message) {
       bus.emit(channel, message);
     },

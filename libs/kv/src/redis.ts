@@ -1,6 +1,6 @@
 import { Redis } from "ioredis";
 import { domainError } from "@gatehouse/errors";
-import type { Kv } from "./index.ts";
+import type { Kv, KvWrite } from "./index.ts";
 
 export const DEFAULT_COMMAND_TIMEOUT_MS = 500;
 
@@ -57,13 +57,40 @@ if KEYS[2] then
 end
 return 1`;
 
-// DECR only while a key exists and is positive: a window that ended is not revived without its TTL.
-const DECR_IF_LIVE = `
-for _, key in ipairs(KEYS) do
-  local current = tonumber(redis.call('GET', key) or '0')
-  if current > 0 then redis.call('DECR', key) end
+// Kv.batch: KEYS are each write's key, then the keys to read; ARGV[1] is the
+// number of writes, then each write's op and its arguments. decr: only while
+// the key exists and is positive (a window that ended is not revived without
+// its TTL). addMember: a sorted set scored by each member's end (ms).
+const BATCH = `
+local writes, a = tonumber(ARGV[1]), 2
+for i = 1, writes do
+  local key, op = KEYS[i], ARGV[a]
+  if op == 'set' then
+    if tonumber(ARGV[a + 2]) > 0 then redis.call('SET', key, ARGV[a + 1], 'EX', ARGV[a + 2])
+    else redis.call('SET', key, ARGV[a + 1]) end
+    a = a + 3
+  elseif op == 'del' then
+    redis.call('DEL', key)
+    a = a + 1
+  elseif op == 'decr' then
+    if tonumber(redis.call('GET', key) or '0') > 0 then redis.call('DECR', key) end
+    a = a + 1
+  elseif op == 'addMember' then
+    local now = ARGV[a + 3]
+    redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+    redis.call('ZADD', key, ARGV[a + 2], ARGV[a + 1])
+    local extra = redis.call('ZCARD', key) - tonumber(ARGV[a + 4])
+    if extra > 0 then redis.call('ZREMRANGEBYRANK', key, 0, extra - 1) end
+    local last = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')[2]
+    redis.call('PEXPIRE', key, math.max(1, math.ceil(tonumber(last) - tonumber(now))))
+    a = a + 5
+  else
+    return redis.error_reply('unknown write ' .. tostring(op))
+  end
 end
-return 1`;
+local out = {}
+for i = writes + 1, #KEYS do out[#out + 1] = redis.call('GET', KEYS[i]) end
+return out`;
 
 // Each key: INCR, start its window on the first count (EXPIRE NX), and its TTL; answered as count, ttl, count, ttl...
 const INCR_MANY = `
@@ -82,15 +109,22 @@ return out`;
  */
 interface Scripts {
   ghCompareAndSet(numberOfKeys: number, ...args: string[]): Promise<number>;
-  ghDecrIfLive(numberOfKeys: number, ...keys: string[]): Promise<number>;
+  ghBatch(numberOfKeys: number, ...args: string[]): Promise<(string | null)[]>;
   ghIncrMany(numberOfKeys: number, ...args: string[]): Promise<number[]>;
 }
 
 function withScripts(r: Redis): Redis & Scripts {
   r.defineCommand("ghCompareAndSet", { lua: COMPARE_AND_SET });
-  r.defineCommand("ghDecrIfLive", { lua: DECR_IF_LIVE });
+  r.defineCommand("ghBatch", { lua: BATCH });
   r.defineCommand("ghIncrMany", { lua: INCR_MANY });
   return r as Redis & Scripts;
+}
+
+/** A write's op and arguments, as BATCH reads them. */
+function writeArgs(w: KvWrite): string[] {
+  if (w.op === "set") return [w.op, w.value, String(w.ttlSeconds ?? 0)];
+  if (w.op === "addMember") return [w.op, w.member, String(w.until), String(w.now), String(w.keep)];
+  return [w.op];
 }
 
 export function redisKv(url: string, prefix: string, commandTimeoutMs: number): Kv {
@@ -105,6 +139,10 @@ export function redisKv(url: string, prefix: string, commandTimeoutMs: number): 
       const left = Number(res[i * 2 + 1] ?? ttl);
       return { count: Number(res[i * 2] ?? 0), ttlSeconds: left > 0 ? left : ttl };
     });
+  }
+  async function batch(writes: KvWrite[], reads: string[] = []) {
+    if (!writes.length && !reads.length) return [];
+    return guard(r.ghBatch(writes.length + reads.length, ...writes.map((w) => w.key), ...reads, String(writes.length), ...writes.flatMap(writeArgs)));
   }
   return {
     kind: "redis",
@@ -144,11 +182,10 @@ export function redisKv(url: string, prefix: string, commandTimeoutMs: number): 
     incr: async (k, ttl) => (await incrMany([k], ttl))[0]!,
     incrMany,
     async decr(k) {
-      await guard(r.ghDecrIfLive(1, k));
+      await batch([{ op: "decr", key: k }]);
     },
-    async decrMany(keys) {
-      if (keys.length) await guard(r.ghDecrIfLive(keys.length, ...keys));
-    },
+    batch,
+    members: (k, now) => guard(r.zrangebyscore(k, `(${now}`, "+inf")),
     async publish(channel, message) {
       // Channels are not keys: ioredis does not prefix them, so the prefix is added here.
       await guard(r.publish(`${prefix}${channel}`, message));

@@ -52,6 +52,27 @@ export const LOADED_KEY = "revoked:loaded";
 export const LOADED = "loaded";
 
 /**
+ * What a check of `token` reads, split from its verdict so that the read can
+ * join another kv step: the keys (the sentinel, then the token's marks), and
+ * the verdict on their values, undefined when the sentinel was missing (the
+ * store cannot tell). `verdict` may be given the token again with its iat
+ * learned meanwhile (same jti, sub and sid).
+ */
+export function revocationRead(token: RevocableToken) {
+  const asked = kinds.flatMap(([name, kind]) => {
+    const id = kind.idOf(token);
+    return id === undefined ? [] : [{ kind, key: markKey(name, id) }];
+  });
+  return {
+    keys: [LOADED_KEY, ...asked.map((a) => a.key)],
+    verdict([loaded, ...values]: (string | null)[], t: RevocableToken = token): boolean | undefined {
+      if (loaded !== LOADED) return undefined;
+      return asked.some((a, i) => values[i] != null && a.kind.refuses(values[i]!, t));
+    },
+  };
+}
+
+/**
  * The hot-path check every verifier runs: one kv round trip (MGET of the
  * sentinel and the token's marks). When the sentinel is missing the store
  * cannot tell, and `undecided` answers instead (the auth service reloads the
@@ -59,12 +80,7 @@ export const LOADED = "loaded";
  */
 export function revocationCheck(kv: Kv, undecided: (token: RevocableToken) => Promise<boolean>): (token: RevocableToken) => Promise<boolean> {
   return async (token) => {
-    const asked = kinds.flatMap(([name, kind]) => {
-      const id = kind.idOf(token);
-      return id === undefined ? [] : [{ kind, key: markKey(name, id) }];
-    });
-    const [loaded, ...values] = await kv.getMany([LOADED_KEY, ...asked.map((a) => a.key)]);
-    if (loaded !== LOADED) return undecided(token);
-    return asked.some((a, i) => values[i] != null && a.kind.refuses(values[i]!, token));
+    const read = revocationRead(token);
+    return read.verdict(await kv.getMany(read.keys)) ?? undecided(token);
   };
 }

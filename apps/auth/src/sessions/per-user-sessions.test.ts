@@ -79,6 +79,36 @@ describe.each(backends)("per-user sessions on %s", (_name, open) => {
     expect((await h.userSessions.listUserSessions({ userId: user })).sessions.map((s) => s.sessionId)).toEqual([fresh.sessionId]);
   });
 
+  it("concurrent logins of one user all land in the index", async () => {
+    const user = newUser();
+    const opened = await Promise.all(Array.from({ length: 12 }, () => openSession(h, SHOP, "profile", user)));
+    const { sessions } = await h.userSessions.listUserSessions({ userId: user });
+    expect(sessions.map((s) => s.sessionId).sort()).toEqual(opened.map((s) => s.sessionId).sort());
+    expect((await h.userSessions.revokeUserSessions({ userId: user })).revokedCount).toBe(12);
+  });
+
+  it("a refresh token whose record does not name its user (written before it did) rotates, and is refused once the user's sessions ended", async () => {
+    const user = newUser();
+    const recordKey = (token: string) => `refresh:${h.keyRing.mac("refresh-token")(token)}`;
+    const asBefore = async (token: string) => {
+      const { sid, generation, userId } = JSON.parse((await stores.kv.get(recordKey(token)))!) as { sid: string; generation: number; userId: string };
+      expect(userId).toBe(user);
+      await stores.kv.set(recordKey(token), JSON.stringify({ sid, generation }), 3600);
+    };
+    const a = await openSession(h, SHOP, "profile offline_access", user);
+    const b = await openSession(h, SHOP, "profile offline_access", user);
+    await asBefore(a.refreshToken);
+    await asBefore(b.refreshToken);
+    const r = await refresh(h, a.refreshToken);
+    expect(await isActive(h, r.accessToken)).toBe(true);
+    expect(JSON.parse((await stores.kv.get(recordKey(r.refreshToken)))!)).toMatchObject({ userId: user, generation: 2 });
+    // Its session's own mark only, not the user's: the user's "not before" alone must refuse it.
+    await stores.kv.del(`session-index:${user}`);
+    await h.userSessions.revokeUserSessions({ userId: user });
+    expect((await failure(refresh(h, b.refreshToken))).reason).toBe("INVALID_GRANT");
+    expect((await failure(refresh(h, r.refreshToken))).reason).toBe("INVALID_GRANT");
+  });
+
   it("the user's mark refuses tokens issued in an earlier second, by sub and iat", async () => {
     const check = accessTokenRevocationCheck(stores.kv, () => Promise.reject(new Error("the store should decide")));
     const user = newUser();
@@ -96,7 +126,7 @@ describe.each(backends)("per-user sessions on %s", (_name, open) => {
     const user = newUser();
     const a = await openSession(h, SHOP, "profile offline_access", user);
     // Redis lost the index (not the session): nothing to count or end one by one.
-    await stores.kv.del(`user-sessions:${user}`);
+    await stores.kv.del(`session-index:${user}`);
     expect((await h.userSessions.revokeUserSessions({ userId: user })).revokedCount).toBe(0);
     expect(await isActive(h, a.accessToken)).toBe(false);
     expect((await failure(refresh(h, a.refreshToken))).reason).toBe("INVALID_GRANT");

@@ -31,6 +31,8 @@ export interface SessionRecord {
 export interface RefreshRecord {
   sid: string;
   generation: number;
+  /** The session's user, so that its revocation marks are read with the session (absent from records written before it was kept). */
+  userId?: string;
 }
 
 /** A session as stored, with the exact stored text (the expected value of a compare-and-set). */
@@ -55,24 +57,37 @@ export function createSessionStore(deps: { kv: Kv; hashToken: (token: string) =>
   const sessionTtl = (s: SessionRecord, now: number) => seconds(Math.min(s.expiresAt, s.refreshedAt + deps.idleMs) + deps.accessTokenTtlMs - now);
   /** A refresh token's record (its session's current generation), kept for the session's whole life so that reuse of a spent one is recognised. */
   const refreshEntry = (token: string, s: SessionRecord, now: number) => {
-    const record: RefreshRecord = { sid: s.sid, generation: s.generation };
+    const record: RefreshRecord = { sid: s.sid, generation: s.generation, userId: s.userId };
     return { key: refreshKey(deps.hashToken(token)), value: JSON.stringify(record), ttlSeconds: seconds(s.expiresAt - now) };
   };
 
-  return {
-    ...createUserIndex(kv),
+  const index = createUserIndex(kv);
 
-    /** The latest a session (refreshed or not) and its access tokens can be in use (ms). */
-    usableUntil: (s: SessionRecord) => s.expiresAt + deps.accessTokenTtlMs,
+  /** A session and other keys (its revocation marks), read in one round trip. */
+  async function getWith(sid: string, keys: string[]): Promise<{ stored: StoredSession | undefined; values: (string | null)[] }> {
+    const [raw, ...values] = await kv.getMany([sessionKey(sid), ...keys]);
+    return { stored: raw == null ? undefined : { raw, record: JSON.parse(raw) as SessionRecord }, values };
+  }
+
+  return {
+    indexedSessions: index.indexedSessions,
 
     async get(sid: string): Promise<StoredSession | undefined> {
-      const raw = await kv.get(sessionKey(sid));
-      return raw === null ? undefined : { raw, record: JSON.parse(raw) as SessionRecord };
+      return (await getWith(sid, [])).stored;
     },
 
-    /** A new session and its first refresh token, written together (one round trip). */
-    async create(s: SessionRecord, refreshToken: string, now: number): Promise<void> {
-      await kv.setMany([{ key: sessionKey(s.sid), value: JSON.stringify(s), ttlSeconds: sessionTtl(s, now) }, refreshEntry(refreshToken, s, now)]);
+    getWith,
+
+    /**
+     * A new session, its first refresh token and its entry in its user's
+     * index, written in one step, then `reads` (its revocation marks): one
+     * round trip. Returns what `reads` held.
+     */
+    async create(s: SessionRecord, refreshToken: string, now: number, reads: string[]): Promise<(string | null)[]> {
+      // The index entry lives as long as the session and its access tokens can be in use.
+      const indexed = index.indexWrite(s.userId, s.sid, s.expiresAt + deps.accessTokenTtlMs, now);
+      const session = { key: sessionKey(s.sid), value: JSON.stringify(s), ttlSeconds: sessionTtl(s, now) };
+      return kv.batch([{ op: "set", ...session }, { op: "set", ...refreshEntry(refreshToken, s, now) }, indexed], reads);
     },
 
     /**

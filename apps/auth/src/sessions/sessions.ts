@@ -1,4 +1,4 @@
-import { domainError, errorFacts } from "@gatehouse/errors";
+import { domainError } from "@gatehouse/errors";
 import type { Logger } from "@gatehouse/logging";
 import { randomSecret } from "@gatehouse/secrets";
 import { narrowedScopes } from "../grants/scope.ts";
@@ -22,7 +22,8 @@ export interface LiveRefreshToken {
 }
 
 const invalidGrant = (why: string) => domainError("INVALID_GRANT", why);
-const isStoreUnavailable = (err: unknown) => errorFacts(err).reason === "STORE_UNAVAILABLE";
+/** A revocation check's reads made for `userId`'s session (RevocationList.read). */
+type RevocationRead = ReturnType<RevocationList["read"]> & { userId: string };
 
 /**
  * Login sessions and their refresh families. Every refresh rotates the token;
@@ -56,11 +57,15 @@ export function createSessions(deps: SessionsDeps) {
 
   /**
    * Its own mark, or its user's "not before" (log out everywhere, lock) ended
-   * it: one read of both marks (a refresh rotation's hot path), the session's
-   * creation standing for a token's iat (refused when created before the mark's second).
+   * it: one read of both marks, the session's creation standing for a
+   * token's iat (refused when created before the mark's second). `read` and
+   * `values`: the marks already read with the session (a refresh rotation's
+   * hot path), when they were read for its user.
    */
-  async function endedByMarks(s: SessionRecord): Promise<boolean> {
-    return revocations.isRevoked({ jti: "", sub: s.userId, sid: s.sid, iat: s.created / 1000 });
+  async function endedByMarks(s: SessionRecord, read?: RevocationRead, values: (string | null)[] = []): Promise<boolean> {
+    const iat = s.created / 1000;
+    if (read && read.userId === s.userId) return read.isRevoked(values, iat);
+    return revocations.isRevoked({ jti: "", sub: s.userId, sid: s.sid, iat });
   }
 
   async function reuse(current: StoredSession, why: string): Promise<never> {
@@ -72,13 +77,16 @@ export function createSessions(deps: SessionsDeps) {
   /** The live session of a refresh token, or why not. Reuse is reported, not acted on. */
   async function inspect(token: string): Promise<{ current: StoredSession; live: boolean; reused: boolean; why: string } | undefined> {
     const found = token ? await store.findRefresh(token) : undefined;
-    const current = found ? await store.get(found.sid) : undefined;
-    if (!found || !current) return undefined;
+    if (!found) return undefined;
+    // The session and its marks in one read, when the record names the user (records written before it did not).
+    const read = found.userId ? { userId: found.userId, ...revocations.read({ jti: "", sub: found.userId, sid: found.sid }) } : undefined;
+    const { stored: current, values } = await store.getWith(found.sid, read?.keys ?? []);
+    if (!current) return undefined;
     const s = current.record;
     const t = now();
     const reused = found.generation !== s.generation;
     let why = "";
-    if (s.state === "revoked" || (await endedByMarks(s))) why = "the session has ended";
+    if (s.state === "revoked" || (await endedByMarks(s, read, values))) why = "the session has ended";
     else if (reused) why = "refresh token was already used";
     else if (t >= s.expiresAt) why = "the session has expired";
     else if (t >= s.refreshedAt + idleMs) why = "the refresh token expired unused";
@@ -132,15 +140,12 @@ export function createSessions(deps: SessionsDeps) {
         ...(input.operatorEmail ? { operatorEmail: input.operatorEmail } : {}),
       };
       const refreshToken = randomSecret(32);
-      await store.create(session, refreshToken, t);
-      // The index is for listing and counting; revocation rests on the user's "not before" mark,
-      // which covers this session and its tokens if it began before the mark's second.
-      await store.indexSession(session.userId, session.sid, store.usableUntil(session), t).catch((err: unknown) => {
-        if (isStoreUnavailable(err)) throw err;
-        deps.logger?.warn({ err, userId: session.userId }, "session not indexed for its user");
-      });
-      // Ended at once when an "end every session" of the user is under way (its mark's second has not begun).
-      if (await endedByMarks(session)) await end({ raw: "", record: session });
+      // One step: the session, its refresh token and its user's index entry written, then its marks read. A
+      // concurrent "end every session" writes the user's mark and then reads the index: it either finds this
+      // session there or its mark is read here (ended at once: the mark's second has not begun). The index is
+      // for listing and counting; revocation rests on that mark, which covers this session and its tokens.
+      const read = { userId: session.userId, ...revocations.read({ jti: "", sub: session.userId, sid: session.sid, iat: t / 1000 }) };
+      if (await endedByMarks(session, read, await store.create(session, refreshToken, t, read.keys))) await end({ raw: "", record: session });
       return { session, refreshToken };
     },
 

@@ -47,7 +47,7 @@ describe.each(backends)("user sessions on %s", (_name, open) => {
       const s = await openSession(h);
       expect(await stores.kv.get(`refresh:${s.refreshToken}`)).toBeNull();
       const stored = await stores.kv.get(`refresh:${h.keyRing.mac("refresh-token")(s.refreshToken)}`);
-      expect(JSON.parse(stored!)).toEqual({ sid: s.sessionId, generation: 1 });
+      expect(JSON.parse(stored!)).toEqual({ sid: s.sessionId, generation: 1, userId: USER_ID });
     });
 
     it("refuses a missing user or client and a malformed scope: validation_failed naming each field", async () => {

@@ -1,7 +1,7 @@
 import type { Queryable } from "@gatehouse/db";
 import { storeUnavailable, type Kv } from "@gatehouse/kv";
 import type { Logger } from "@gatehouse/logging";
-import { LOADED, LOADED_KEY, markKey, revocationCheck, type RevocableToken, type RevocationKindName } from "../revocation/kinds.ts";
+import { LOADED, LOADED_KEY, markKey, revocationCheck, revocationRead, type RevocableToken, type RevocationKindName } from "../revocation/kinds.ts";
 import { revocationLoader, type LoaderOptions } from "../revocation/loader.ts";
 import { revocationStore } from "../revocation/store.ts";
 
@@ -17,6 +17,12 @@ export interface RevocationList {
   /** Whether the token was revoked (its id, its session); reloads the marks first when the kv lost them. */
   isRevoked(token: RevocableToken): Promise<boolean>;
   isSessionRevoked(sid: string): Promise<boolean>;
+  /**
+   * isRevoked in two halves, so that its reads join another kv step: the keys
+   * to read, then the verdict on their values (`iat` when learned meanwhile;
+   * reloads the marks and reads again when the kv had lost them).
+   */
+  read(token: RevocableToken): { keys: string[]; isRevoked(values: (string | null)[], iat?: number): Promise<boolean> };
   /**
    * Refuses every token of `sub` issued before the second `notBefore`
    * (seconds since the epoch) until `until` (seconds: when the last of them
@@ -78,6 +84,16 @@ export function createRevocationList(deps: RevocationDeps): RevocationList {
     revokeSession: (sid, until) => revoke("session", sid, Math.max(until, now() + 1)),
     isRevoked,
     isSessionRevoked: (sid) => isRevoked({ jti: "", sub: "", sid }),
+    read(token) {
+      const read = revocationRead(token);
+      return {
+        keys: read.keys,
+        async isRevoked(values, iat = token.iat) {
+          const known = { ...token, iat };
+          return read.verdict(values, known) ?? isRevoked(known);
+        },
+      };
+    },
     revokeSubject: (sub, notBefore, until) => revoke("subject", sub, until, String(notBefore)),
     async subjectNotBefore(sub) {
       const value = await markOf("subject", sub);

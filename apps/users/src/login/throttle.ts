@@ -50,7 +50,7 @@ export async function countLoginAttempt(kv: Kv, limits: LoginLimits, account: st
   else if (addr!.count > limits.perAddress && pair!.count > 1) retryAfter = Math.min(pair!.ttlSeconds, addr!.ttlSeconds);
   else if (acct!.count > limits.perAccount && (await kv.get(knownKey(account, where(address)))) === null) retryAfter = acct!.ttlSeconds;
   if (retryAfter === 0) return;
-  await kv.decrMany(keys);
+  await kv.batch(keys.map((key) => ({ op: "decr", key })));
   throw domainError("RATE_LIMITED", undefined, { metadata: { retry_after: String(retryAfter) } });
 }
 
@@ -60,9 +60,11 @@ export async function countLoginAttempt(kv: Kv, limits: LoginLimits, account: st
  * failures count there), and the address becomes known to the account.
  */
 export async function clearAccountAttempts(kv: Kv, account: string, address: string): Promise<void> {
-  await Promise.all([
-    kv.del(pairKey(account, where(address))),
-    kv.decrMany([accountKey(account), addressKey(where(address))]),
-    kv.set(knownKey(account, where(address)), "1", KNOWN_ADDRESS_SECONDS),
+  // One step and one round trip.
+  await kv.batch([
+    { op: "del", key: pairKey(account, where(address)) },
+    { op: "decr", key: accountKey(account) },
+    { op: "decr", key: addressKey(where(address)) },
+    { op: "set", key: knownKey(account, where(address)), value: "1", ttlSeconds: KNOWN_ADDRESS_SECONDS },
   ]);
 }
