@@ -10,7 +10,7 @@ from importlib.metadata import version
 import requests
 from jwcrypto import jwk, jwt
 
-from rp_common import Report, code_flow_with_requests, discover, settings
+from rp_common import Report, discover, settings, verify_code_flow_tokens
 
 s = settings()
 report = Report("jwcrypto", version("jwcrypto"))
@@ -34,10 +34,4 @@ def verify_access_token(tokens, client_id):
     return {"client_id": claims["client_id"], "sub": claims["sub"], "typ": header.get("typ")}
 
 
-for name, client_id, auth in (("confidential", s["client_id"], (s["client_id"], s["client_secret"])), ("public", s["public_client_id"], None)):
-    got = report.step(f"{name}_code_pkce", lambda: dict(zip(("tokens", "nonce"), code_flow_with_requests(s, meta, client_id, auth))))
-    if got:
-        report.result["steps"][f"{name}_code_pkce"] = {"ok": True, "scope": got["tokens"].get("scope")}
-        report.step(f"{name}_id_token", lambda: verify(got["tokens"], client_id, got["nonce"]))
-        report.step(f"{name}_access_token", lambda: verify_access_token(got["tokens"], client_id))
-report.print()
+verify_code_flow_tokens(report, s, meta, verify, verify_access_token)

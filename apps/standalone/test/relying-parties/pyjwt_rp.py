@@ -8,7 +8,7 @@ does not check nonce or at_hash: the nonce is compared by hand.
 import jwt
 from jwt import PyJWKClient
 
-from rp_common import Report, code_flow_with_requests, discover, settings
+from rp_common import Report, discover, settings, verify_code_flow_tokens
 
 s = settings()
 report = Report("pyjwt", jwt.__version__)
@@ -26,17 +26,11 @@ def verify(tokens, client_id, nonce):
     return {"alg": jwt.get_unverified_header(tokens["id_token"])["alg"], "kid": key.key_id, "sub": claims["sub"], "aud": claims["aud"]}
 
 
-def verify_access_token(tokens):
+def verify_access_token(tokens, _client_id):
     key = keys.get_signing_key_from_jwt(tokens["access_token"])
     claims = jwt.decode(tokens["access_token"], key.key, algorithms=[alg], audience=meta["issuer"], issuer=meta["issuer"],
                         options={"require": ["iss", "sub", "aud", "exp", "iat", "jti", "client_id"]})
     return {"client_id": claims["client_id"], "sub": claims["sub"], "typ": jwt.get_unverified_header(tokens["access_token"]).get("typ")}
 
 
-for name, client_id, auth in (("confidential", s["client_id"], (s["client_id"], s["client_secret"])), ("public", s["public_client_id"], None)):
-    got = report.step(f"{name}_code_pkce", lambda: dict(zip(("tokens", "nonce"), code_flow_with_requests(s, meta, client_id, auth))))
-    if got:
-        report.result["steps"][f"{name}_code_pkce"] = {"ok": True, "scope": got["tokens"].get("scope")}
-        report.step(f"{name}_id_token", lambda: verify(got["tokens"], client_id, got["nonce"]))
-        report.step(f"{name}_access_token", lambda: verify_access_token(got["tokens"]))
-report.print()
+verify_code_flow_tokens(report, s, meta, verify, verify_access_token)

@@ -9,7 +9,7 @@ import jose
 import requests
 from jose import jwt
 
-from rp_common import Report, code_flow_with_requests, discover, settings
+from rp_common import Report, discover, settings, verify_code_flow_tokens
 
 s = settings()
 report = Report("python-jose", jose.__version__)
@@ -25,16 +25,10 @@ def verify(tokens, client_id, nonce):
     return {"alg": jwt.get_unverified_header(tokens["id_token"])["alg"], "sub": claims["sub"], "aud": claims["aud"], "at_hash": "at_hash" in claims}
 
 
-def verify_access_token(tokens):
+def verify_access_token(tokens, _client_id):
     # RFC 9068: aud is the resource (Gatehouse's issuer), client_id names the client.
     claims = jwt.decode(tokens["access_token"], jwks, algorithms=[alg], audience=meta["issuer"], issuer=meta["issuer"])
     return {"client_id": claims["client_id"], "sub": claims["sub"], "typ": jwt.get_unverified_header(tokens["access_token"]).get("typ")}
 
 
-for name, client_id, auth in (("confidential", s["client_id"], (s["client_id"], s["client_secret"])), ("public", s["public_client_id"], None)):
-    got = report.step(f"{name}_code_pkce", lambda: dict(zip(("tokens", "nonce"), code_flow_with_requests(s, meta, client_id, auth))))
-    if got:
-        report.result["steps"][f"{name}_code_pkce"] = {"ok": True, "scope": got["tokens"].get("scope")}
-        report.step(f"{name}_id_token", lambda: verify(got["tokens"], client_id, got["nonce"]))
-        report.step(f"{name}_access_token", lambda: verify_access_token(got["tokens"]))
-report.print()
+verify_code_flow_tokens(report, s, meta, verify, verify_access_token)

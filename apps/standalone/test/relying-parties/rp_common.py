@@ -103,3 +103,15 @@ class Report:
     def print(self):
         json.dump(self.result, sys.stdout)
         sys.stdout.write("\n")
+
+
+def verify_code_flow_tokens(report, s, meta, verify, verify_access_token):
+    """The JOSE libraries' steps: a code flow (with requests) as the confidential and as the public
+    client, then the library's checks of the ID token and of the access token (each given the client id)."""
+    for name, client_id, auth in (("confidential", s["client_id"], (s["client_id"], s["client_secret"])), ("public", s["public_client_id"], None)):
+        got = report.step(f"{name}_code_pkce", lambda: dict(zip(("tokens", "nonce"), code_flow_with_requests(s, meta, client_id, auth))))
+        if got:
+            report.result["steps"][f"{name}_code_pkce"] = {"ok": True, "scope": got["tokens"].get("scope")}
+            report.step(f"{name}_id_token", lambda: verify(got["tokens"], client_id, got["nonce"]))
+            report.step(f"{name}_access_token", lambda: verify_access_token(got["tokens"], client_id))
+    report.print()
