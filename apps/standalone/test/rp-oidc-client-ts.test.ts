@@ -12,7 +12,8 @@ import { createApp, PASSWORD, type FlowApp, type LoggedUser } from "./user-flows
 // served from another origin than Gatehouse: a SPA signing in as a public
 // client (its entry point id) with UserManager configured from discovery
 // only. Sign-in by redirect (code + PKCE), UserInfo, refresh with rotation,
-// revocation and RP-initiated logout, all through the library's own calls.
+// renewal by iframe (login_required), revocation and RP-initiated logout,
+// all through the library's own calls. Any console error fails it (CORS).
 const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const LIBRARY = readFileSync(fileURLToPath(new URL("../../../node_modules/oidc-client-ts/dist/browser/oidc-client-ts.min.js", import.meta.url)));
 
@@ -22,10 +23,12 @@ function spaPage(issuer: string, clientId: string): string {
     authority: ${JSON.stringify(issuer)}, client_id: ${JSON.stringify(clientId)},
     redirect_uri: location.origin + "/callback", post_logout_redirect_uri: location.origin + "/signed-out",
     response_type: "code", scope: "openid profile email offline_access", loadUserInfo: true,
+    silent_redirect_uri: location.origin + "/callback", silentRequestTimeoutInSeconds: 5,
   }`;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>oidc-client-ts SPA</title>
 <link rel="icon" href="data:,"><script src="/oidc-client-ts.js"></script></head><body><h1>oidc-client-ts SPA</h1>
-<script>oidc.Log.setLogger(console); oidc.Log.setLevel(oidc.Log.WARN); window.mgr = new oidc.UserManager(${settings});</script></body></html>`;
+<script>oidc.Log.setLogger(console); oidc.Log.setLevel(oidc.Log.WARN); window.mgr = new oidc.UserManager(${settings});
+if (window.parent !== window) mgr.signinSilentCallback();</script></body></html>`;
 }
 
 async function spaServer(html: () => string): Promise<{ server: Server; origin: string }> {
@@ -64,7 +67,7 @@ describe("oidc-client-ts 3.5 in headless Chromium (SPA, public client)", () => {
     await s?.close();
   });
 
-  it("signs in by redirect, loads UserInfo, refreshes silently with rotation, revokes and logs out", async () => {
+  it("signs in by redirect, loads UserInfo, refreshes with rotation, gets login_required by iframe, revokes and logs out", async () => {
     const context = await browser.newContext({ locale: "en-US" });
     const page = await context.newPage();
     const problems: string[] = [];
@@ -104,6 +107,12 @@ describe("oidc-client-ts 3.5 in headless Chromium (SPA, public client)", () => {
     expect(renewed.refresh_token).not.toBe(signedIn.refresh_token);
     expect(renewed.profile).toMatchObject({ sub: String(user.id), email: user.email });
     expect(calls.filter((c) => c.startsWith("POST /oauth2/token"))).toEqual(["POST /oauth2/token 200", "POST /oauth2/token 200"]);
+
+    // Renewal in a hidden iframe (prompt=none) comes back with login_required: no SSO session.
+    expect(await page.evaluate("mgr.signinSilent({ forceIframeAuth: true }).then(() => 'signed in', (e) => e.error ?? e.message)")).toBe("login_required");
+    const warned = problems.findIndex((p) => p.startsWith("console warning: [ResponseValidator] _processSigninState: Response was error login_required"));
+    expect(warned).toBeGreaterThanOrEqual(0);
+    problems.splice(warned, 1); // the library's own warning about that answer
 
     // 4. revokeTokens (access and refresh token), then signoutRedirect → back at the SPA.
     await page.evaluate("mgr.revokeTokens()");
