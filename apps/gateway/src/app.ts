@@ -8,6 +8,7 @@ import { consoleRoutes } from "./plugins/console.ts";
 import { edge, edgeServerOptions } from "./plugins/edge/index.ts";
 import { errorHandling } from "./plugins/errors.ts";
 import { openapi } from "./plugins/openapi.ts";
+import { faviconRoutes } from "./plugins/favicon.ts";
 import { probeRoutes } from "./plugins/probes.ts";
 import { requestContext } from "./plugins/request-context.ts";
 import { securityHeaders } from "./plugins/security-headers.ts";
@@ -54,6 +55,7 @@ export async function createGateway(deps: GatewayDeps, logger: Logger): Promise<
   await app.register(securityHeaders, deps.config);
   await app.register(openapi, { serverUrl: deps.config.publicBaseUrl });
   await app.register(probeRoutes, deps);
+  await app.register(faviconRoutes);
   await app.register(appsRoutes, deps);
   await app.register(adminRoutes, deps);
   await app.register(activityIdRoutes, deps);
