@@ -22,7 +22,9 @@ try {
   };
   const run = (n: number) => Promise.all(conns.map(async (_, i) => { for (let k = 0; k < n / conns.length; k++) await rotate(i); }));
   await run(400);
-  const monitor = await new Redis(BENCH_REDIS_URL).monitor();
+  // monitor() opens a second connection: both must close, or the probe never exits.
+  const redis = new Redis(BENCH_REDIS_URL);
+  const monitor = await redis.monitor();
   const counted = new Map<string, number>();
   monitor.on("monitor", (_time: string, args: string[]) => {
     if (args.some((a) => a.includes("ghbench:"))) counted.set(args[0]!, (counted.get(args[0]!) ?? 0) + 1);
@@ -31,6 +33,7 @@ try {
   await run(100);
   await new Promise((r) => setTimeout(r, 300));
   monitor.disconnect();
+  redis.disconnect();
   console.log("Redis commands per rotation:", Object.fromEntries([...counted].map(([k, v]) => [k, v / 100])));
   const cpu0 = t.child.cpuSeconds()!;
   const t0 = performance.now();
