@@ -2,6 +2,7 @@ import { Code } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONSOLE_CLIENT_ID } from "@gatehouse/rpc";
 import { backends, caller, CLIENT_ID, ENTRYPOINTS, failure, loggedIn, startUsers, uniqueEmail, userObject, type Harness } from "../../test/harness.ts";
+import { DEFAULT_LOGIN_LIMITS } from "../login/throttle.ts";
 import { DEFAULT_ACCESS_CODE_OPTIONS } from "./options.ts";
 
 // Code sign-in (contract section 8): RequestAccessCode, then LoginUser with `code`.
@@ -70,6 +71,25 @@ describe.each(backends)("code sign-in on %s", (_name, open) => {
     const b = (await h.nextDelivery(u.email, "access_code", mark)).secrets.code;
     expect(loggedIn(await codeLogin(u.email, a)).user?.id).toBe(u.id);
     if (a !== b) expect((await failure(codeLogin(u.email, b))).reason).toBe("INVALID_CREDENTIALS");
+  });
+
+  it("under the login throttle's default limits, five wrong codes and then the right one all fail as credentials (the code's tries show, not 429); a password then meets the limit", async () => {
+    const tight = await h.serve({ loginLimits: DEFAULT_LOGIN_LIMITS });
+    const u = await confirmedUser();
+    const from = caller("open", { clientAddress: "203.0.113.7" });
+    await tight.requestAccessCode({ caller: from, key: "email", value: u.email });
+    const code = (await h.nextDelivery(u.email, "access_code")).secrets.code;
+    for (let i = 0; i < 5; i++) expect((await failure(tight.loginUser({ caller: from, email: u.email, code: wrong(code) }))).reason).toBe("INVALID_CREDENTIALS");
+    // The sixth guess is the right code, spent by the five before it.
+    expect((await failure(tight.loginUser({ caller: from, email: u.email, code }))).reason).toBe("INVALID_CREDENTIALS");
+    // The six failures count for this address and account: a password now is over its limit (5).
+    expect((await failure(tight.loginUser({ caller: from, email: u.email, password: "correct horse battery" }))).reason).toBe("RATE_LIMITED");
+    // Another address is not held back, and a fresh code signs in.
+    const other = caller("open", { clientAddress: "198.51.100.9" });
+    const before = h.jobs.length;
+    await tight.requestAccessCode({ caller: other, key: "email", value: u.email });
+    const fresh = (await h.nextDelivery(u.email, "access_code", before)).secrets.code;
+    expect(loggedIn(await tight.loginUser({ caller: other, email: u.email, code: fresh })).user?.id).toBe(u.id);
   });
 
   it("the console's entry point signs in with the password only: a code request and a code login are refused as bad input", async () => {

@@ -81,7 +81,8 @@ async function confirmationCodeSignsIn(deps: CodeSignInDeps, userId: string, key
 
 /**
  * The credentials step with a one-time code instead of the password (code
- * sign-in, contract section 8), behind the same throttles: a sign-in code
+ * sign-in, contract section 8), behind the address's throttle (the code's
+ * own tries guard the account: throttle.ts, LoginGuard): a sign-in code
  * (access-code/store.ts), which also confirms the identifier it reached, or,
  * for an unconfirmed identifier, its confirmation code (that is how a
  * passwordless registration signs in). Every guess spends a try, also when
@@ -92,7 +93,7 @@ export async function checkCodeCredentials(
   deps: CodeSignInDeps,
   req: { id: LoginIdentifier; code: string; datas: Map<string, string>; entrypoint: Entrypoint; clientAddress: string },
 ): Promise<UserRecord> {
-  await countLoginAttempt(deps.kv, deps.limits, req.id.value, req.clientAddress);
+  await countLoginAttempt(deps.kv, deps.limits, req.id.value, req.clientAddress, "one-time-code");
   const store = userStore(deps.db);
   const user = await store.byIdentifier(req.id.key, req.id.value);
   if (user?.awaitingActivation) return user;

@@ -22,6 +22,16 @@ export interface LoginLimits {
 
 export const DEFAULT_LOGIN_LIMITS: LoginLimits = { perAddressAccount: 5, perAccount: 20, perAddress: 100, windowSeconds: 900 };
 
+/**
+ * Which limits can refuse an attempt. A password is guarded by all three. A
+ * one-time code only by the address's: its own tries (5 a code) and the
+ * codes sent (5 per value and window) already bound the guesses at one
+ * account, so the account limits would only hide that bound (5 wrong codes,
+ * then the right one, must fail as a spent code, not as 429). Its failures
+ * still count everywhere, so a password tried after them meets the limits.
+ */
+export type LoginGuard = "password" | "one-time-code";
+
 /** How long a successful login makes its address known to the account (exempt from the per-account limit). */
 export const KNOWN_ADDRESS_SECONDS = 30 * 86_400;
 
@@ -40,15 +50,16 @@ const where = (address: string) => address || "unknown";
  * password and is taken back from every counter: refusals never push another
  * limit (hammering one's own blocked pair cannot lock the account for others).
  */
-export async function countLoginAttempt(kv: Kv, limits: LoginLimits, account: string, address: string): Promise<void> {
+export async function countLoginAttempt(kv: Kv, limits: LoginLimits, account: string, address: string, guard: LoginGuard = "password"): Promise<void> {
   const keys = [pairKey(account, where(address)), accountKey(account), addressKey(where(address))];
   // One round trip for the three counters; the known-address mark is read only when the account limit asks for it.
   const [pair, acct, addr] = await kv.incrMany(keys, limits.windowSeconds);
+  const accountLimits = guard === "password";
   let retryAfter = 0;
-  if (pair!.count > limits.perAddressAccount) retryAfter = pair!.ttlSeconds;
+  if (accountLimits && pair!.count > limits.perAddressAccount) retryAfter = pair!.ttlSeconds;
   // Over the address limit, only an account with failures (or attempts in flight) from this address waits.
   else if (addr!.count > limits.perAddress && pair!.count > 1) retryAfter = Math.min(pair!.ttlSeconds, addr!.ttlSeconds);
-  else if (acct!.count > limits.perAccount && (await kv.get(knownKey(account, where(address)))) === null) retryAfter = acct!.ttlSeconds;
+  else if (accountLimits && acct!.count > limits.perAccount && (await kv.get(knownKey(account, where(address)))) === null) retryAfter = acct!.ttlSeconds;
   if (retryAfter === 0) return;
   await kv.batch(keys.map((key) => ({ op: "decr", key })));
   throw domainError("RATE_LIMITED", undefined, { metadata: { retry_after: String(retryAfter) } });
