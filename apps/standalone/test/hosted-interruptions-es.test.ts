@@ -59,7 +59,7 @@ describe("hosted interruption pages in Spanish", () => {
     await page.getByLabel("Código de 6 cifras").fill(code);
     expect((await h.submit(page, "Continuar"))?.status()).toBe(200);
     expect(await page.getByRole("heading").textContent()).toBe("Completa tu perfil");
-    const inputs = await page.locator("form input:not([type=hidden])").evaluateAll((els) => els.map((e) => [e.getAttribute("name"), (e as HTMLInputElement).required]));
+    const inputs = await page.locator("form input:not([type=hidden])").evaluateAll((els) => els.map((e) => [e.getAttribute("name"), e.hasAttribute("required")]));
     expect(inputs).toEqual([["birthday", true]]);
     await page.locator("form").evaluate((f) => f.setAttribute("novalidate", ""));
     expect((await h.submit(page, "Continuar"))?.status()).toBe(400);
