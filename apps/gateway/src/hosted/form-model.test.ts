@@ -133,4 +133,16 @@ describe("the form model of an entry point", () => {
     expect(inputTypeOf("custom", "string")).toBe("text");
     expect(inputTypeOf("custom")).toBe("text");
   });
+
+  it("a shipped key that is plain text takes its catalog format when the operator gives it one (the format says so)", () => {
+    expect(inputTypeOf("nickname", "email")).toBe("email");
+    expect(inputTypeOf("postal_code", "number")).toBe("number");
+    expect(inputTypeOf("gender", "text")).toBe("text");
+    expect(inputTypeOf("birthday", "text")).toBe("date");
+    const ep = entrypoint([id("email", { main: true, mandatory: true, requiresConfirmation: true }), data("nickname")]);
+    const typed: Formats = new Map([["nickname", { format: "date", displayName: "Anniversary" }]]);
+    const nickname = registrationForm(ep, { lang: "en", formats: typed, assertions: [] }).fields.find((f) => f.name === "nickname")!;
+    expect(nickname).toMatchObject({ type: "date" });
+    expect(nickname.autocomplete).toBeUndefined();
+  });
 });

@@ -52,9 +52,15 @@ const BY_KEY: Record<string, { type: InputType; autocomplete?: string; inputmode
 
 const BY_FORMAT: Record<string, InputType> = { date: "date", email: "email", phone: "tel", number: "number", boolean: "checkbox" };
 
-/** The input type of a field: the key's when it is one we know, else the catalog format's, else text. */
+/**
+ * The input type of a field: the key's when the key names a typed input
+ * (email, tel, date), else the catalog format's (an operator may give a
+ * shipped text field a format), else text.
+ */
 export function inputTypeOf(key: string, format?: string): InputType {
-  return BY_KEY[key]?.type ?? BY_FORMAT[format ?? ""] ?? "text";
+  const byKey = BY_KEY[key]?.type;
+  if (byKey && byKey !== "text") return byKey;
+  return BY_FORMAT[format ?? ""] ?? byKey ?? "text";
 }
 
 /** An HTML id from a form name (`assertion.terms` → `assertion-terms`). */
@@ -81,8 +87,9 @@ export function loginIdKey(ep: Entrypoint): "email" | "phone_number" {
 /** One input of a fieldConfig entry. */
 export function fieldOf(f: FieldConfig, lang: Locale, formats: Formats, values: Record<string, string> = {}): FormField {
   const catalog = formats.get(f.key);
-  const known = BY_KEY[f.key];
   const type = inputTypeOf(f.key, catalog?.format);
+  // The key's autocomplete hint only while its input keeps the key's type.
+  const known = BY_KEY[f.key]?.type === type ? BY_KEY[f.key] : undefined;
   return {
     name: f.key,
     id: idOf(f.key),

@@ -14,10 +14,12 @@ import { renderForm, renderMessage } from "./render.ts";
 import { HOSTED_TEXTS } from "./texts.ts";
 import { dataOf, expired, valuesOf } from "./values.ts";
 
-/** The alert of a rejected form: "There is a problem" and a link to each input in error. */
+/** The alert of a rejected form: "There is a problem", a link to each input in error, and what names no input (unlinked). */
 export function problemAlert(v: HostedView, fields: FormField[], unplaced: readonly Violation[] = []) {
+  const e = HOSTED_TEXTS[v.lang].errors;
   const items = fields.filter((f) => f.error).map((f) => ({ id: f.id, text: `${f.label}: ${f.error}` }));
-  if (!items.length && !unplaced.length) return undefined;
+  for (const u of unplaced) items.push({ id: "", text: u.field === "object.password" ? e.noPassword : `${u.field}: ${e.invalid}` });
+  if (!items.length) return undefined;
   return { text: HOSTED_TEXTS[v.lang].problemTitle, items };
 }
 
@@ -105,7 +107,8 @@ function registrationObject(ctx: PageContext, fields: FormField[], values: Recor
     else if (f.name.startsWith("assertion.")) assertions[f.name.slice("assertion.".length)] = { objectType: "assertion", value: true };
   }
   const datas = dataOf(Object.fromEntries(Object.entries(values).filter(([k]) => dataKeys.has(k))));
-  return { objectType: "user", ...(ctx.ep.passwordless || !password ? {} : { password }), ids, datas, assertions };
+  // A password posted to a passwordless entry point goes too: the users service refuses it (400), as the contract says.
+  return { objectType: "user", ...(password ? { password } : {}), ids, datas, assertions };
 }
 
 /** The registration page posted: the user registered (step 1), then step 2, the code page, or the code for the client. */

@@ -121,6 +121,7 @@ export const HOSTED_TEXTS = {
       enterId: "Enter your email address.",
       enterPhone: "Enter your mobile number.",
       enterCode: "Enter the 6-digit code.",
+      noPassword: "This sign-up takes no password: you sign in with a code.",
     },
   },
   es: {
@@ -201,6 +202,7 @@ export const HOSTED_TEXTS = {
       enterId: "Escribe tu correo electrónico.",
       enterPhone: "Escribe tu número de móvil.",
       enterCode: "Escribe el código de 6 cifras.",
+      noPassword: "Este acceso no usa contraseña: se entra con un código.",
     },
   },
 } satisfies Record<Locale, unknown>;
