@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestStack, validApplication, type TestStack } from "./stack-helpers.ts";
-import { createApp, loggedUser, send, SOURCE, type FlowApp, type LoggedUser } from "./user-flows.ts";
+import { createApp, loggedUser, loginEnvelope, send, SOURCE, type FlowApp, type LoggedUser } from "./user-flows.ts";
 
 // Contract section 9 (RFC 6750 section 3): every 401/403 of a bearer-protected
 // endpoint carries WWW-Authenticate: Bearer, and is decided before the body
@@ -90,11 +90,17 @@ describe("bearer challenges", () => {
     expect(challenge(await request("POST", "/activityid/v1/user/access/code", operator))).toMatch(/error="invalid_token"/);
   });
 
-  it("other 403s of a protected route (the token is fine, the request is refused) carry the bare challenge", async () => {
+  // Contract section 9: every 401/403 names error="invalid_token" or "insufficient_scope"; a refusal
+  // of a valid token's request is the latter (the token does not reach what was asked), never a bare challenge.
+  it("other 403s of a protected route (the token is fine, the request is refused) carry insufficient_scope", async () => {
     const body = { actor: { id: String(other.id), objectType: "person" }, verb: "update", object: { objectType: "user", password: "x".repeat(12), datas: {} }, source: SOURCE };
     const res = await send(s, "PATCH", `/activityid/v1/user/update/${other.id}`, user.accessToken, app.entrypoint, body);
     expect(res.statusCode).toBe(403);
-    expect(challenge(res)).toBe('Bearer realm="gatehouse"');
+    expect(challenge(res)).toMatch(/^Bearer realm="gatehouse", error="insufficient_scope"/);
+    // The login's 403 (wrong password) with a valid APP_TOKEN too.
+    const login = await send(s, "POST", "/activityid/v1/user/access", app.token, app.entrypoint, loginEnvelope(app, user.email, "wrong password 123"));
+    expect(login.statusCode).toBe(403);
+    expect(challenge(login)).toMatch(/^Bearer realm="gatehouse", error="insufficient_scope"/);
   });
 
   it("UserInfo: 401 invalid_token without or with a bad token, 403 insufficient_scope without openid", async () => {

@@ -44,6 +44,27 @@ describe("OAuth endpoints", () => {
     expect(String(options.headers.allow)).toContain(allowed[0]);
   });
 
+  it("answers methods Fastify does not route (TRACE, PROPFIND) on an OAuth endpoint 405 with Allow, and unknown /oauth2/ paths 404 in the OAuth form", async () => {
+    for (const [method, url] of [["TRACE", "/oauth2/token"], ["PROPFIND", "/oauth2/revoke"], ["TRACE", "/.well-known/openid-configuration"]] as const) {
+      const res = await s.app.inject({ method: method as "GET", url });
+      expect(res.statusCode, `${method} ${url}`).toBe(405);
+      expect(String(res.headers.allow)).toMatch(/OPTIONS/);
+      expect(res.json()).toEqual({ error: "invalid_request", error_description: expect.stringContaining(method) });
+    }
+    const unknown = await s.app.inject({ method: "POST", url: "/oauth2/nope?x=1" });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toEqual({ error: "invalid_request", error_description: expect.stringContaining("/oauth2/nope") });
+  });
+
+  it("answers a form body over the body limit 413 in the OAuth form (token, introspection, revocation)", async () => {
+    const payload = `grant_type=client_credentials&x=${"a".repeat(70 * 1024)}`;
+    for (const url of ["/oauth2/token", "/oauth2/introspect", "/oauth2/revoke"]) {
+      const res = await s.app.inject({ method: "POST", url, headers: { authorization: s.basic(OPERATOR_ID, SECRET), "content-type": "application/x-www-form-urlencoded" }, payload });
+      expect(res.statusCode, url).toBe(413);
+      expect(res.json()).toEqual({ error: "invalid_request", error_description: expect.any(String) });
+    }
+  });
+
   it("accepts a Basic secret sent raw (with a space, + and %) or form-encoded, and nothing else", async () => {
     const raw = await token(basic(`${OPERATOR_ID}:${SECRET}`));
     expect(raw.statusCode).toBe(200);

@@ -16,8 +16,9 @@ export const errorTable = {
   MALFORMED_REQUEST: def(Code.InvalidArgument, 400, "The request could not be understood.", "No se ha podido entender la petición."),
   UNSUPPORTED_MEDIA_TYPE: def(Code.InvalidArgument, 415, "The content type is not supported.", "El tipo de contenido no está admitido."),
   PAYLOAD_TOO_LARGE: def(Code.ResourceExhausted, 413, "The request body is too large.", "El cuerpo de la petición es demasiado grande."),
-  // Raised by the HTTP server before routing (gateway edge): a stalled request, oversized headers.
+  // Raised by the HTTP server before routing (gateway edge): a stalled request, oversized headers, an Expect it cannot meet.
   REQUEST_TIMEOUT: def(Code.DeadlineExceeded, 408, "The request did not arrive in time.", "La petición no ha llegado a tiempo."),
+  EXPECTATION_FAILED: def(Code.InvalidArgument, 417, "The Expect header cannot be met.", "No se puede cumplir la cabecera Expect."),
   HEADERS_TOO_LARGE: def(Code.ResourceExhausted, 431, "The request headers are too large.", "Las cabeceras de la petición son demasiado grandes."),
   ROUTE_NOT_FOUND: def(Code.NotFound, 404, "There is nothing at this address.", "No hay nada en esta dirección."),
   METHOD_NOT_ALLOWED: def(Code.Unimplemented, 405, "This method is not allowed here.", "Este método no está permitido aquí."),

@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { errorFacts } from "@gatehouse/errors";
@@ -191,4 +192,34 @@ describe("kv on an unreachable Redis", () => {
       silent.close();
     }
   });
+
+  it("subscribes without Redis (a process starts anyway), and receives notices once Redis answers", async () => {
+    // A free port with nothing on it (connections refused), where a redis-server starts later.
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, "127.0.0.1", () => r()));
+    const { port } = probe.address() as { port: number };
+    await new Promise((r) => probe.close(r));
+    const url = `redis://127.0.0.1:${port}`;
+    const kv = openKv({ redisUrl: url, commandTimeoutMs: 300 });
+    let server: ChildProcess | undefined;
+    try {
+      const got: string[] = [];
+      const stop = await kv.subscribe("changed", (m) => got.push(m));
+      server = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+      const publisher = openKv({ redisUrl: url });
+      try {
+        for (let i = 0; i < 100 && !got.length; i++) {
+          await publisher.publish("changed", "app-1").catch(() => undefined);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      } finally {
+        await publisher.close();
+      }
+      expect(got).toContain("app-1");
+      await stop();
+    } finally {
+      await kv.close();
+      server?.kill("SIGKILL");
+    }
+  }, 20_000);
 });

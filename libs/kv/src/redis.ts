@@ -197,8 +197,22 @@ export function redisKv(url: string, prefix: string, commandTimeoutMs: number): 
       sub.on("error", () => undefined);
       const listener = (ch: string, msg: string) => ch === full && onMessage(msg);
       sub.on("message", listener);
-      await guard(sub.subscribe(full));
+      // Redis unreachable at start: the process starts anyway and answers 503 where it needs Redis
+      // (contract section 10); the subscription is retried every second until Redis answers (ioredis
+      // then keeps it across reconnects). Notices lost meanwhile are bounded by the caches' reloads.
+      let retry: NodeJS.Timeout | undefined;
+      let stopped = false;
+      const attempt = (): Promise<void> =>
+        sub.subscribe(full).then(
+          () => undefined,
+          () => {
+            if (!stopped) retry = setTimeout(() => void attempt(), 1000).unref();
+          },
+        );
+      await attempt();
       return async () => {
+        stopped = true;
+        clearTimeout(retry);
         sub.off("message", listener);
         if (sub.listenerCount("message") === 0) await sub.unsubscribe(full).catch(() => undefined);
       };

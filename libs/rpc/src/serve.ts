@@ -38,15 +38,15 @@ export async function probeHandler(req: Req, res: Res, ready: () => Promise<bool
     send(res, 200, "application/json", JSON.stringify({ status: "ok" }));
   } else if (path === "/readyz") {
     const ok = await ready().catch(() => false);
-    send(res, ok ? 200 : 503, "application/json", JSON.stringify({ status: ok ? "ready" : "unavailable" }));
+    send(res, ok ? 200 : 503, "application/json", JSON.stringify({ status: ok ? "ready" : "unavailable" }), ok ? {} : { "retry-after": "1" });
   } else if (path === "/metrics") {
     send(res, 200, metricsRegistry.contentType, await metricsRegistry.metrics());
   } else return false;
   return true;
 }
 
-function send(res: Res, status: number, type: string, body: string) {
-  res.writeHead(status, { "content-type": type, "cache-control": "no-store" });
+function send(res: Res, status: number, type: string, body: string, headers: Record<string, string> = {}) {
+  res.writeHead(status, { "content-type": type, "cache-control": "no-store", ...headers });
   res.end(body);
 }
 

@@ -19,12 +19,14 @@ export function bearerChallenge(error?: BearerError, description?: string, scope
 
 /**
  * The challenge every 401/403 of a bearer-protected route carries (RFC 6750
- * section 3) unless a more precise one was set: 401 invalid_token, 403 for a
- * missing scope insufficient_scope, other 403s (the token is fine but this
- * request is refused: another user's record, a wrong password) the bare challenge.
+ * section 3) unless a more precise one was set: 401 invalid_token, 403
+ * insufficient_scope. Contract section 9 names one of the two errors on every
+ * challenge, so the other 403s (the token is fine but does not reach this
+ * request: another user's record, a wrong password) are insufficient_scope
+ * too, described; never invalid_token, which would send the client for a new token.
  */
 export function defaultChallenge(status: number, reason: string): string | undefined {
   if (status === 401) return bearerChallenge("invalid_token");
-  if (status === 403) return reason === "INSUFFICIENT_SCOPE" ? bearerChallenge("insufficient_scope") : bearerChallenge();
+  if (status === 403) return reason === "INSUFFICIENT_SCOPE" ? bearerChallenge("insufficient_scope") : bearerChallenge("insufficient_scope", "the token does not allow this request");
   return undefined;
 }

@@ -15,8 +15,8 @@ const OAUTH_REASONS = new Set<Reason>([
  * RFC 6749 section 5.2: `{error, error_description}`, no-store; invalid_client
  * is a 401, with WWW-Authenticate when Basic authentication was tried.
  */
-export function sendOAuthError(reply: FastifyReply, reason: Reason, description: string, usedBasic = false) {
-  const status = reason === "INVALID_CLIENT" ? 401 : (errorTable[reason]?.http ?? 400);
+export function sendOAuthError(reply: FastifyReply, reason: Reason, description: string, usedBasic = false, httpStatus?: number) {
+  const status = httpStatus ?? (reason === "INVALID_CLIENT" ? 401 : (errorTable[reason]?.http ?? 400));
   // The challenge answers a failed Basic authentication (RFC 6749 section 5.2 MUST); clients
   // that authenticated in the body get the plain 401 JSON error.
   if (reason === "INVALID_CLIENT" && usedBasic) reply.header("www-authenticate", 'Basic realm="gatehouse", error="invalid_client"');

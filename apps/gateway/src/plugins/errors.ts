@@ -5,6 +5,7 @@ import { errorFacts, type Reason, type Violation } from "@gatehouse/errors";
 import { sendError } from "../http/envelope.ts";
 import { sendOAuthError, sendOAuthRpcError } from "../http/oauth-error.ts";
 import { errorContent } from "../login/outcomes.ts";
+import { oauthAllow, sendMethodNotAllowed } from "../oauth/methods.ts";
 import { isOAuthPath } from "./edge/respond.ts";
 
 declare module "fastify" {
@@ -64,10 +65,19 @@ export const errorHandling = fp(async (app) => {
     if (req.routeOptions.config?.oauth || isOAuthPath(req.url)) {
       if (err instanceof ConnectError) return sendOAuthRpcError(reply, err, false);
       if (c.reason === "INTERNAL") return reply.code(500).send({ error: "server_error", error_description: "unexpected error" });
-      return sendOAuthError(reply, "INVALID_REQUEST", err.message);
+      // An oversized body keeps its 413 (contract section 10), in the OAuth form.
+      return sendOAuthError(reply, "INVALID_REQUEST", err.message, false, c.reason === "PAYLOAD_TOO_LARGE" ? 413 : undefined);
     }
     if (c.retryAfter) reply.header("retry-after", c.retryAfter);
     return sendError(reply, c.reason, { violations: c.violations, details: c.details, status: c.status, content: c.content });
   });
-  app.setNotFoundHandler((req, reply) => sendError(reply, "ROUTE_NOT_FOUND", { details: `${req.method} ${req.url.split("?")[0]}` }));
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split("?")[0]!;
+    // A method Fastify routes nowhere (TRACE, PROPFIND) on an OAuth endpoint is still a 405 with Allow.
+    const allow = oauthAllow(path);
+    if (allow) return sendMethodNotAllowed(reply, req.method, allow);
+    const details = `${req.method} ${path}`;
+    if (isOAuthPath(req.url)) return sendOAuthError(reply, "INVALID_REQUEST", `there is nothing at ${details}`, false, 404);
+    return sendError(reply, "ROUTE_NOT_FOUND", { details });
+  });
 });

@@ -8,6 +8,8 @@ export const probeRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) =>
   app.get("/healthz", { schema: hide, logLevel: "warn" }, async () => ({ status: "ok" }));
   app.get("/readyz", { schema: hide, logLevel: "warn" }, async (_req, reply) => {
     const ok = await deps.ready().catch(() => false);
+    // Like every 503 (contract section 10): when to ask again.
+    if (!ok) reply.header("retry-after", "1");
     return reply.code(ok ? 200 : 503).send({ status: ok ? "ready" : "unavailable" });
   });
   app.get("/metrics", { schema: hide, logLevel: "warn" }, async (_req, reply) =>

@@ -85,6 +85,20 @@ describe("errors before routing, over a socket", () => {
     expect(JSON.parse(oauth.body)).toEqual({ error: "invalid_request", error_description: expect.any(String) });
   });
 
+  it("answers an HTTP/1.1 request without Host 400, an Expect it cannot meet 417 and a CONNECT 400, in the envelope (OAuth form on /oauth2/*)", async () => {
+    expectEnvelope(await raw(port, ["GET /healthz HTTP/1.1\r\nconnection: close\r\n\r\n"]), 400, "malformed_request");
+    const oauth = await raw(port, ["POST /oauth2/token HTTP/1.1\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"]);
+    expect(oauth.status).toBe(400);
+    expect(JSON.parse(oauth.body)).toEqual({ error: "invalid_request", error_description: expect.any(String) });
+    // HTTP/1.0 needs no Host.
+    expect((await raw(port, ["GET /healthz HTTP/1.0\r\n\r\n"])).status).toBe(200);
+    expectEnvelope(await raw(port, ["POST /v2/apps HTTP/1.1\r\nhost: x\r\nexpect: 200-ok\r\ncontent-length: 0\r\n\r\n"]), 417, "expectation_failed");
+    const expectOAuth = await raw(port, ["POST /oauth2/token HTTP/1.1\r\nhost: x\r\nexpect: nope\r\ncontent-length: 0\r\n\r\n"]);
+    expect(expectOAuth.status).toBe(417);
+    expect(JSON.parse(expectOAuth.body)).toEqual({ error: "invalid_request", error_description: expect.any(String) });
+    expectEnvelope(await raw(port, ["CONNECT example.com:443 HTTP/1.1\r\nhost: example.com:443\r\n\r\n"]), 400, "malformed_request");
+  });
+
   it("cuts off a body that stalls with 408 in the envelope", async () => {
     // With a valid token: the bearer guard answers before the body otherwise (issue 10).
     const token = await s.operatorToken("apps:write");

@@ -1,4 +1,4 @@
-import { STATUS_CODES, type ServerResponse } from "node:http";
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { errorEnvelope, pickLocale, type Reason } from "@gatehouse/errors";
@@ -34,6 +34,21 @@ function requestTarget(raw: unknown): string | undefined {
   return Buffer.isBuffer(raw) ? /^[A-Z]+ (\/\S*) /.exec(raw.toString("latin1", 0, 4096))?.[1] : undefined;
 }
 
+/** An error answered outside Fastify: the envelope, or RFC 6749's form when the target is under /oauth2/. */
+function errorBody(url: string | undefined, acceptLanguage: string | undefined, status: number, reason: Reason, details: string): string {
+  const body = isOAuthPath(url)
+    ? { error: "invalid_request", error_description: details }
+    : errorEnvelope({ reason, locale: pickLocale(acceptLanguage), elapsed: 0, details, status });
+  return JSON.stringify(body);
+}
+
+function writeAndClose(socket: Socket, status: number, json: string): void {
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(json)}\r\n` +
+      `cache-control: no-store\r\nconnection: close\r\n\r\n${json}`,
+  );
+}
+
 /**
  * Node's `clientError` (Fastify's clientErrorHandler): 400 for a malformed
  * request line or header, 431 for headers over 16 KB, 408 when the request
@@ -47,16 +62,25 @@ export function clientErrorHandler(err: ClientError, socket: Socket): void {
   if (!inFlight?.headersSent && socket.writable) {
     const { status, reason, details } = classify(err.code);
     const url = inFlight?.req?.url ?? requestTarget(err.rawPacket);
-    const body = isOAuthPath(url)
-      ? { error: "invalid_request", error_description: details }
-      : errorEnvelope({ reason, locale: pickLocale(inFlight?.req?.headers["accept-language"]), elapsed: 0, details, status });
-    const json = JSON.stringify(body);
-    socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(json)}\r\n` +
-        `cache-control: no-store\r\nconnection: close\r\n\r\n${json}`,
-    );
+    writeAndClose(socket, status, errorBody(url, inFlight?.req?.headers["accept-language"], status, reason, details));
   }
   socket.destroy(err);
+}
+
+/**
+ * What Node answers by itself with an empty body otherwise: an `Expect` other
+ * than 100-continue (417) and CONNECT (no proxy here: 400). A missing Host is
+ * refused by the edge's onRequest hook (`requireHostHeader: false`).
+ */
+export function serverEdgeEvents(server: Server): void {
+  server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => {
+    const json = errorBody(req.url, req.headers["accept-language"], 417, "EXPECTATION_FAILED", `Expect: ${String(req.headers.expect).slice(0, 100)} cannot be met (only 100-continue)`);
+    const headers = { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(json), "cache-control": "no-store", connection: "close" };
+    res.writeHead(417, headers).end(json);
+  });
+  server.on("connect", (req: IncomingMessage, socket: Socket) => {
+    writeAndClose(socket, 400, errorBody(undefined, req.headers["accept-language"], 400, "MALFORMED_REQUEST", "CONNECT is not served here (not a proxy)"));
+  });
 }
 
 /** Fastify's frameworkErrors: a URL its router cannot decode (`%zz`, `%FF`) is a 400 in the envelope too. */

@@ -1,5 +1,5 @@
 import fp from "fastify-plugin";
-import { clientErrorHandler, frameworkErrors } from "./client-errors.ts";
+import { clientErrorHandler, frameworkErrors, serverEdgeEvents } from "./client-errors.ts";
 import { isCleanForm } from "./form-body.ts";
 import { strictJsonParser } from "./json-body.ts";
 import { sendEdgeError } from "./respond.ts";
@@ -13,13 +13,15 @@ export { formBody } from "./form-body.ts";
  * request (headers and body) within `requestTimeoutSeconds` (default 20), its
  * headers within half of that; Node checks every second, so a stalled request
  * is cut off with 408 at most a second later (contract section 10: 30 s).
- * Headers over 16 KB (Node's maxHeaderSize) are a 431.
+ * Headers over 16 KB (Node's maxHeaderSize) are a 431. An HTTP/1.1 request
+ * without Host is refused by the edge hook below, in the envelope (Node's own
+ * refusal has no body).
  */
 export function edgeServerOptions(requestTimeoutSeconds: number) {
   const requestTimeout = requestTimeoutSeconds * 1000;
   return {
     requestTimeout,
-    http: { headersTimeout: Math.max(1000, Math.floor(requestTimeout / 2)), connectionsCheckingInterval: 1000, maxHeaderSize: 16 * 1024 },
+    http: { requireHostHeader: false, headersTimeout: Math.max(1000, Math.floor(requestTimeout / 2)), connectionsCheckingInterval: 1000, maxHeaderSize: 16 * 1024 },
     clientErrorHandler,
     frameworkErrors,
   };
@@ -37,8 +39,14 @@ export function edgeServerOptions(requestTimeoutSeconds: number) {
  */
 export const edge = fp(async (app) => {
   strictJsonParser(app);
+  serverEdgeEvents(app.server);
 
   app.addHook("onRequest", async (req, reply) => {
+    // RFC 9112 section 3.2: a server MUST answer 400 to an HTTP/1.1 request without Host.
+    if (req.headers.host === undefined && req.raw.httpVersion === "1.1") {
+      reply.header("connection", "close");
+      return sendEdgeError(req, reply, "MALFORMED_REQUEST", { details: "an HTTP/1.1 request needs a Host header" });
+    }
     if (!isCleanUrlEncoded(req.url)) {
       return sendEdgeError(req, reply, "MALFORMED_REQUEST", { details: "the URL carries a NUL byte, a bad escape or text that is not valid UTF-8" });
     }
