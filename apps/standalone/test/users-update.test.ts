@@ -112,6 +112,10 @@ describe.each([
     const replace = await send(s, "POST", "/activityid/v1/user/update", u.accessToken, app.entrypoint, replaceBody({ ids: {}, datas: {} }, "999"));
     expect(replace.statusCode).toBe(400);
     expect(replace.json().errors.items[0].field).toBe("actor.id");
+    // A wrong verb and an actor.id other than the path: both listed at once.
+    const both = await send(s, "PATCH", `/activityid/v1/user/update/${u.id}`, u.accessToken, app.entrypoint, { ...patchBody("1234", { datas: {} }), verb: "create" });
+    expect(both.statusCode).toBe(400);
+    expect(both.json().errors.items.map((i: { field: string }) => i.field).sort()).toEqual(["actor.id", "verb"]);
   });
 
   it("401 without the user's token (none, an APP_TOKEN, garbage)", async () => {

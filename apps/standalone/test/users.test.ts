@@ -168,6 +168,19 @@ describe.each([
     });
     expect(extra.statusCode).toBe(400);
     expect(extra.json().errors.items).toEqual([expect.objectContaining({ field: "admin", code: "unknown_member" })]);
+    // Every violation at once (sc=false): the schema's and the checks it cannot express (actor.id, the credential).
+    const many = {
+      actor: { id: "another-app", objectType: "application" },
+      verb: "access",
+      object: { objectType: "user", ids: { email: { objectType: "user_id", value: "a@example.com" } } },
+      source: { ...source, id: "fridge" },
+    };
+    const all = await send("/activityid/v1/user/access", many);
+    expect(all.statusCode).toBe(400);
+    const fields = all.json().errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`);
+    expect(fields).toEqual(expect.arrayContaining(["actor.id:invalid_value", "object.password:required", "source.id:invalid_value"]));
+    expect(fields).toHaveLength(3);
+    expect((await send("/activityid/v1/user/access?sc=true", many)).json().errors.items).toHaveLength(1);
     const anon = await login("a@example.com", "x".repeat(10));
     expect(anon.statusCode).toBe(403);
     const noToken = await s.app.inject({

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { ConnectError } from "@connectrpc/connect";
 import { errorFacts, type Reason, type Violation } from "@gatehouse/errors";
+import { bodyViolations } from "../http/body-checks.ts";
 import { sendError } from "../http/envelope.ts";
 import { sendOAuthError, sendOAuthRpcError } from "../http/oauth-error.ts";
 import { errorContent } from "../login/outcomes.ts";
@@ -36,8 +37,14 @@ interface Classified {
   content?: unknown;
 }
 
-function classify(err: GatewayError): Classified {
-  if (err.violations) return { reason: "VALIDATION_FAILED", violations: err.violations };
+/** One item per field and code: a route's body check may repeat what the schema found. */
+function merged(a: Violation[], b: Violation[]): Violation[] {
+  const seen = new Set(a.map((v) => `${v.field}\0${v.code}`));
+  return [...a, ...b.filter((v) => !seen.has(`${v.field}\0${v.code}`))];
+}
+
+function classify(err: GatewayError, req: FastifyRequest): Classified {
+  if (err.violations) return { reason: "VALIDATION_FAILED", violations: merged(err.violations, err.validationContext === "body" ? bodyViolations(req) : []) };
   if (err.code && fastifyReasons[err.code]) return { reason: fastifyReasons[err.code]!, details: err.message };
   if (err instanceof ConnectError) {
     const f = errorFacts(err);
@@ -60,7 +67,7 @@ function classify(err: GatewayError): Classified {
 /** One error path for the gateway: the contract envelope, or RFC 6749 on OAuth routes. */
 export const errorHandling = fp(async (app) => {
   app.setErrorHandler((err: GatewayError, req: FastifyRequest, reply: FastifyReply) => {
-    const c = classify(err);
+    const c = classify(err, req);
     if (c.reason === "INTERNAL") req.log.error({ err }, "unhandled error");
     if (req.routeOptions.config?.oauth || isOAuthPath(req.url)) {
       if (err instanceof ConnectError) return sendOAuthRpcError(reply, err, false);

@@ -1,14 +1,27 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import type { FastifyRequest } from "fastify";
 import type { GatewayDeps } from "../../deps.ts";
 import { appToken, callerOf } from "../../http/app-token.ts";
 import { requireBearer } from "../../http/bearer-guard.ts";
+import { actorIdMismatch, bodyViolations, membersOf } from "../../http/body-checks.ts";
 import { sendError } from "../../http/envelope.ts";
 import { sendLoginOutcome } from "../../login/outcomes.ts";
 import { TermsRequired } from "../../schemas/assertions.ts";
 import { ErrorEnvelopeWithUrl, errorResponses } from "../../schemas/common.ts";
 import { MfaRequiredEnvelope } from "../../schemas/mfa.ts";
 import { LoginEnvelope, LoginQuery, UserContent, UserContentIncomplete, UserHeaders } from "../../schemas/user.ts";
+
+/** One identifier and one credential: the spec's email and password, or the phone, or a one-time code; `actor.id` is the token's application. */
+function loginBodyChecks(req: FastifyRequest) {
+  const object = membersOf(membersOf(req.body)?.object);
+  const ids = membersOf(object?.ids);
+  return [
+    ...actorIdMismatch(req.body, req.principal?.clientId),
+    ...(ids && ids.email === undefined && ids.phone_number === undefined ? [{ field: "object.ids.email", code: "required" }] : []),
+    ...(object && object.password === undefined && object.code === undefined ? [{ field: "object.password", code: "required" }] : []),
+  ];
+}
 
 /**
  * POST {base_url}/activityid/v1/user/access: login, with the password or a
@@ -23,6 +36,7 @@ export const accessRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, d
     "/activityid/v1/user/access",
     {
       onRequest: requireBearer(deps.verifyAccessToken, appToken),
+      config: { bodyChecks: loginBodyChecks },
       schema: {
         summary: "Log a user in",
         tags: ["users"],
@@ -36,12 +50,7 @@ export const accessRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, d
     async (req, reply) => {
       const principal = req.principal!;
       const { object } = req.body;
-      // One identifier and one credential: the spec's email and password, or the phone, or a one-time code.
-      const violations = [
-        ...(req.body.actor.id !== principal.clientId ? [{ field: "actor.id", code: "invalid_value" }] : []),
-        ...(!object.ids.email && !object.ids.phone_number ? [{ field: "object.ids.email", code: "required" }] : []),
-        ...(object.password === undefined && object.code === undefined ? [{ field: "object.password", code: "required" }] : []),
-      ];
+      const violations = bodyViolations(req);
       if (violations.length) return sendError(reply, "VALIDATION_FAILED", { violations });
       const res = await deps.users!.loginUser({
         caller: callerOf(req, principal.clientId!, req.body.source.id),

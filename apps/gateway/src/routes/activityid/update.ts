@@ -10,6 +10,7 @@ import { sendContent, sendError } from "../../http/envelope.ts";
 import { sendPartial } from "../../http/partial.ts";
 import { userToJson } from "../../http/user-json.ts";
 import { requireBearer, type BearerRule } from "../../http/bearer-guard.ts";
+import { actorIdMismatch, bodyViolations } from "../../http/body-checks.ts";
 import { applicationOf, userToken } from "../../http/user-token.ts";
 import { errorResponses } from "../../schemas/common.ts";
 import { MfaRequiredEnvelope } from "../../schemas/mfa.ts";
@@ -67,13 +68,14 @@ const updateToken: BearerRule = (p, req) => {
  * (403), the entry point's rules (416), the confirmation queue (502).
  */
 export const updateRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, deps) => {
-  async function update(req: FastifyRequest, reply: FastifyReply, call: (p: { clientId: string; subject: string }) => UpdateCall | undefined) {
+  async function update(req: FastifyRequest, reply: FastifyReply, call: (p: { clientId: string; subject: string }) => UpdateCall) {
     const principal = req.principal!;
+    const violations = bodyViolations(req);
+    if (violations.length) return sendError(reply, "VALIDATION_FAILED", { violations });
     // Checked by the guard; "verified" lets the password be omitted (on replace a verifier is optional).
     const challenge = checkCodeVerifier(principal, verifierOf(req), req.method === "PATCH");
     const clientId = applicationOf(principal);
     const c = call({ clientId, subject: principal.subject });
-    if (!c) return sendError(reply, "VALIDATION_FAILED", { violations: [{ field: "actor.id", code: "invalid_value" }] });
     // Errors, the step-up's 428 (`content.mfa` from its MfaRequired, `object.mfaCode` required) included, are the error handler's.
     const res = await deps.users!.updateUser({
       caller: callerOf(req, clientId, c.sourceId),
@@ -92,38 +94,37 @@ export const updateRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, 
 
   app.post(
     "/activityid/v1/user/update",
-    { onRequest, schema: { ...common, summary: "Replace the logged user's data", body: ReplaceEnvelope } },
+    {
+      onRequest,
+      // actor.id is the token's application.
+      config: { bodyChecks: (req) => actorIdMismatch(req.body, req.principal ? applicationOf(req.principal) : undefined) },
+      schema: { ...common, summary: "Replace the logged user's data", body: ReplaceEnvelope },
+    },
     (req, reply) =>
-      update(req, reply, (p) =>
-        req.body.actor.id !== p.clientId
-          ? undefined
-          : { mode: UpdateMode.REPLACE, actorId: req.body.actor.id, target: { targetUserId: p.subject }, object: req.body.object, sourceId: req.body.source.id },
-      ),
+      update(req, reply, (p) => ({ mode: UpdateMode.REPLACE, actorId: req.body.actor.id, target: { targetUserId: p.subject }, object: req.body.object, sourceId: req.body.source.id })),
   );
 
   const patch = (target: (id: string) => UpdateCall["target"]) => (req: FastifyRequest<{ Params: { id: string }; Body: Static<typeof PatchEnvelope> }>, reply: FastifyReply) =>
-    update(req, reply, () =>
-      String(req.body.actor.id) !== req.params.id
-        ? undefined
-        : {
-            mode: UpdateMode.PATCH,
-            actorId: String(req.body.actor.id),
-            target: target(req.params.id),
-            object: req.body.object,
-            sourceId: req.body.source.id,
-            contextUrl: req.body.context?.url,
-          },
-    );
+    update(req, reply, () => ({
+      mode: UpdateMode.PATCH,
+      actorId: String(req.body.actor.id),
+      target: target(req.params.id),
+      object: req.body.object,
+      sourceId: req.body.source.id,
+      contextUrl: req.body.context?.url,
+    }));
+  // actor.id is the path's id (object_id or pulse_id).
+  const patchChecks = { bodyChecks: (req: FastifyRequest) => actorIdMismatch(req.body, (req.params as { id?: string }).id, true) };
 
   const params = { type: "object", properties: { id: { type: "string", minLength: 1, maxLength: 64 } }, required: ["id"] } as const;
   app.patch(
     "/activityid/v1/user/update/:id",
-    { onRequest, schema: { ...common, summary: "Patch a user by object_id", params, querystring: PatchQuery, body: PatchEnvelope } },
+    { onRequest, config: patchChecks, schema: { ...common, summary: "Patch a user by object_id", params, querystring: PatchQuery, body: PatchEnvelope } },
     patch((id) => ({ targetUserId: id })),
   );
   app.patch(
     "/activityid/v1/user/update/pulse-id/:id",
-    { onRequest, schema: { ...common, summary: "Patch a user by pulse_id", params, querystring: PatchQuery, body: PatchEnvelope } },
+    { onRequest, config: patchChecks, schema: { ...common, summary: "Patch a user by pulse_id", params, querystring: PatchQuery, body: PatchEnvelope } },
     patch((id) => ({ targetPulseId: id })),
   );
 };
