@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import Type from "typebox";
 import { APPS_READ_SCOPE, APPS_WRITE_SCOPE } from "@gatehouse/rpc";
 import { applicationFromJson, applicationToJson } from "../../http/application-json.ts";
+import { asOperator } from "../../http/admin-call.ts";
 import { asCaller } from "../../http/bearer.ts";
 import { anyScope, requireBearer } from "../../http/bearer-guard.ts";
 import { sendContent } from "../../http/envelope.ts";
@@ -26,7 +27,8 @@ export const appsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, de
       },
     },
     async (req, reply) => {
-      const res = await deps.registry.createApplication({ application: applicationFromJson(req.body) }, asCaller(req.principal!.token));
+      // The operator's token and the client address (the audit entry's `address`).
+      const res = await deps.registry.createApplication({ application: applicationFromJson(req.body) }, asOperator(req));
       const created = { ...applicationToJson(res.application!), password: res.password };
       reply.header("location", `/v2/apps/${encodeURIComponent(res.application!.id)}`);
       return sendContent(reply, 201, created);
