@@ -3,7 +3,7 @@ import { fromJson, type JsonObject } from "@bufbuild/protobuf";
 import Type from "typebox";
 import { PersonSchema } from "@gatehouse/proto";
 import type { GatewayDeps } from "../../deps.ts";
-import { asOperator, noBody } from "../../http/admin-call.ts";
+import { asOperator, bodyless } from "../../http/admin-call.ts";
 import { adminApplicationToJson, page } from "../../http/admin-json.ts";
 import { sendContent } from "../../http/envelope.ts";
 import { AdminApplication, ContentOf, ListOf, PageQuery } from "../../schemas/admin.ts";
@@ -121,7 +121,7 @@ export const adminAppsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (ap
   app.post(
     "/admin/v1/apps/:client_id/password/rotate",
     {
-      onRequest: noBody,
+      ...bodyless,
       schema: {
         ...admin,
         summary: "Rotate an application's password: the new one is shown once, the old one stops working at once (audited)",

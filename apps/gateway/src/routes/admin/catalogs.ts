@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import Type from "typebox";
 import { CatalogKind } from "@gatehouse/proto";
 import type { GatewayDeps } from "../../deps.ts";
-import { asOperator, noBody } from "../../http/admin-call.ts";
+import { asOperator, bodyless } from "../../http/admin-call.ts";
 import { catalogItemToJson, page } from "../../http/admin-json.ts";
 import { sendContent } from "../../http/envelope.ts";
 import { CatalogItem, ContentOf, ListOf, PageQuery } from "../../schemas/admin.ts";
@@ -99,7 +99,7 @@ export const adminCatalogRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async 
   app.delete(
     "/admin/v1/catalogs/:kind/:key",
     {
-      onRequest: noBody,
+      ...bodyless,
       schema: {
         ...admin,
         summary: "Remove a catalog item that no application, entry point or legal assertion uses (409 in_use otherwise; audited)",
