@@ -111,7 +111,7 @@ describe.each([
       "/admin/v1/apps/{client_id}/entrypoints": ["post"],
       "/admin/v1/apps/{client_id}/entrypoints/{entrypoint_id}": ["patch"],
       "/admin/v1/catalogs/{kind}": ["get", "post"],
-      "/admin/v1/catalogs/{kind}/{key}": ["patch", "delete"],
+      "/admin/v1/catalogs/{kind}/{key}": ["get", "patch", "delete"],
       "/admin/v1/assertions": ["get", "post"],
       "/admin/v1/assertions/{key}": ["get"],
       "/admin/v1/users": ["get"],

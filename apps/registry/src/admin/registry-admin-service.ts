@@ -11,7 +11,7 @@ import type { FieldRuleOptions } from "../applications/validate/index.ts";
 import { assertionHistory } from "../assertions/history.ts";
 import { toLegalAssertion } from "../assertions/assertions-service.ts";
 import { AUDIT_TABLE } from "../audit/store.ts";
-import { createCatalogEntry, deleteCatalogEntry, listCatalogEntries, updateCatalogEntry } from "../catalogs/admin.ts";
+import { createCatalogEntry, deleteCatalogEntry, getCatalogEntry, listCatalogEntries, updateCatalogEntry } from "../catalogs/admin.ts";
 import { catalogKindName } from "../catalogs/kinds.ts";
 import type { CatalogEntryRow } from "../catalogs/store.ts";
 import { rotateClientSecret } from "../credentials/rotate.ts";
@@ -98,6 +98,10 @@ export function createRegistryAdminService(deps: RegistryAdminDeps): ServiceImpl
     async listCatalogEntries(req) {
       const page = await listCatalogEntries(db, catalogKindName(req.kind), { size: req.pageSize, cursor: req.pageToken });
       return { entries: page.items.map(entryOut), nextPageToken: page.next };
+    },
+
+    async getCatalogEntry(req) {
+      return { entry: entryOut(await getCatalogEntry(db, catalogKindName(req.kind), required("key", req.key))) };
     },
 
     async createCatalogEntry(req, ctx) {

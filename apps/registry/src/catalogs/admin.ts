@@ -30,6 +30,12 @@ export async function listCatalogEntries(db: Db, kind: CatalogKindName, page: { 
   return pageOf(await catalogAdminStore(db).page(kind, readKeyCursor(page.cursor), size + 1), size, (e) => e.key);
 }
 
+export async function getCatalogEntry(db: Db, kind: CatalogKindName, key: string): Promise<CatalogEntryRow> {
+  const entry = await catalogAdminStore(db).get(kind, key);
+  if (!entry) throw domainError("CATALOG_ENTRY_NOT_FOUND", undefined, { metadata: { kind, key } });
+  return entry;
+}
+
 export async function createCatalogEntry(db: Db, kind: CatalogKindName, input: CatalogEntryRow, who: AuditContext): Promise<CatalogEntryRow> {
   const v: Violation[] = [];
   if (!input.key) v.push({ field: "key", code: "required" });

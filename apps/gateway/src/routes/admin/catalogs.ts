@@ -75,6 +75,17 @@ export const adminCatalogRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async 
     },
   );
 
+  app.get(
+    "/admin/v1/catalogs/:kind/:key",
+    {
+      schema: { ...admin, summary: "Read one catalog item (the Location of its creation)", params: ItemParams, response: { 200: ContentOf(CatalogItem), ...errorResponses(400, 401, 403, 404) } },
+    },
+    async (req, reply) => {
+      const res = await registryAdmin.getCatalogEntry({ kind: kindOf(req.params.kind), key: req.params.key }, asOperator(req));
+      return sendContent(reply, 200, catalogItemToJson(res.entry!));
+    },
+  );
+
   app.patch(
     "/admin/v1/catalogs/:kind/:key",
     {
