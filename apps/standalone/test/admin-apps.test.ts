@@ -128,6 +128,11 @@ describe.each([
     });
     expect(broken.json().errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`)).toEqual(["fields.0.requiresConfirmation:not_allowed", "fields.1.key:unknown_key"]);
     expect((await admin(s, "POST", `/admin/v1/apps/${a.id}/entrypoints`, { body: { ...ep, extra: 1 } })).json().errors.items[0]).toMatchObject({ field: "extra", code: "unknown_member" });
+    // The structure's violations and the rules' in one answer; nothing added.
+    const mixed = await admin(s, "POST", `/admin/v1/apps/${a.id}/entrypoints`, { body: { ...ep, key: "Bad Key", extra: 1, assisted: "no", fields: [{ ...ep.fields[0], key: "screen_name" }] } });
+    expect(mixed.json().errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`).sort()).toEqual(
+      ["extra:unknown_member", "assisted:invalid_type", "key:invalid_format", "fields.0.requiresConfirmation:not_allowed"].sort(),
+    );
     const email = `kiosk${Date.now()}@example.com`;
     const reg = await send(s, "POST", "/activityid/v1/user/register", a.token, `${a.id}_kiosk`, registerEnvelope(a, email));
     expect(reg.statusCode).toBe(201);

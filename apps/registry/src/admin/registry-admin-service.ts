@@ -82,7 +82,8 @@ export function createRegistryAdminService(deps: RegistryAdminDeps): ServiceImpl
 
     async addEntrypoint(req, ctx) {
       if (!req.entrypoint) throw validationError([{ field: "entrypoint", code: "required" }]);
-      const entrypoint = await addEntrypoint(deps, required("clientId", req.clientId), req.entrypoint, auditContext(ctx));
+      const entrypoint = await addEntrypoint(deps, required("clientId", req.clientId), req.entrypoint, auditContext(ctx), { validateOnly: req.validateOnly });
+      if (req.validateOnly) return { entrypoint };
       changed(req.clientId);
       return { entrypoint };
     },

@@ -40,6 +40,7 @@ export async function addEntrypoint(
   clientId: string,
   input: Entrypoint,
   who: AuditContext,
+  opts: { validateOnly?: boolean } = {},
 ): Promise<Entrypoint> {
   return deps.db.tx(async (q) => {
     const app = await lockedApplication(q, clientId);
@@ -50,6 +51,7 @@ export async function addEntrypoint(
     const id = entrypointId(clientId, input, position);
     if (app.entrypoints.some((e) => e.id === id)) issues.add("key", "duplicate", "another entry point of this application has the same id");
     if (issues.list.length) throw validationError(issues.list);
+    if (opts.validateOnly) return input;
 
     const ep = clone(EntrypointSchema, input);
     ep.id = id;

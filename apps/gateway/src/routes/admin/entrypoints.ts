@@ -4,6 +4,7 @@ import Type from "typebox";
 import { EntrypointSchema, FieldConfigSchema, TypologiesSchema } from "@gatehouse/proto";
 import type { GatewayDeps } from "../../deps.ts";
 import { asOperator } from "../../http/admin-call.ts";
+import { withRuleViolations } from "../../http/all-violations.ts";
 import { entrypointToJson } from "../../http/admin-json.ts";
 import { sendContent } from "../../http/envelope.ts";
 import { AdminEntrypoint, ContentOf } from "../../schemas/admin.ts";
@@ -39,6 +40,8 @@ export const adminEntrypointRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = asy
   app.post(
     "/admin/v1/apps/:client_id/entrypoints",
     {
+      // A body the schema refuses still gets the registry's rules checked (every violation at once).
+      attachValidation: true,
       schema: {
         ...admin,
         summary: "Add an entry point to an application (every rule of application creation; audited)",
@@ -49,6 +52,11 @@ export const adminEntrypointRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = asy
       },
     },
     async (req, reply) => {
+      if (req.validationError) {
+        const check = (rest: Record<string, unknown>) =>
+          registryAdmin.addEntrypoint({ clientId: req.params.client_id, entrypoint: fromJson(EntrypointSchema, rest as JsonObject), validateOnly: true }, asOperator(req));
+        throw await withRuleViolations(req.validationError, req.body, check);
+      }
       const entrypoint = fromJson(EntrypointSchema, req.body as JsonObject);
       const res = await registryAdmin.addEntrypoint({ clientId: req.params.client_id, entrypoint }, asOperator(req));
       return sendContent(reply, 201, entrypointToJson(res.entrypoint!));
