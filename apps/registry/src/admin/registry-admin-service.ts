@@ -65,10 +65,11 @@ export function createRegistryAdminService(deps: RegistryAdminDeps): ServiceImpl
           whitelist: req.whitelist?.values,
           defaultCallback: req.defaultCallback,
           mfa: req.mfa,
+          validateOnly: req.validateOnly,
         },
         auditContext(ctx),
       );
-      changed(req.clientId);
+      if (!req.validateOnly) changed(req.clientId);
       return { application: record };
     },
 
