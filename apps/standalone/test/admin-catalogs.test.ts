@@ -47,6 +47,8 @@ describe.each([
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`)).toEqual(["key:invalid_format", "displayName:required", "format:not_allowed"]);
     expect((await admin(s, "POST", "/admin/v1/catalogs/brands", { body: { key: "b" } })).json().errors.items).toEqual([expect.objectContaining({ field: "displayName", code: "required" })]);
+    const mixed = await admin(s, "POST", "/admin/v1/catalogs/fields", { body: { key: "Bad Key", displayName: "M", format: "color", extra: 1 } });
+    expect(mixed.json().errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`)).toEqual(["extra:unknown_member", "key:invalid_format", "format:invalid_value"]);
 
     const changed = await admin(s, "PATCH", "/admin/v1/catalogs/fields/loyalty", { body: { displayName: "Loyalty number", format: "text" } });
     expect(changed.statusCode).toBe(200);

@@ -11,7 +11,7 @@ import type { FieldRuleOptions } from "../applications/validate/index.ts";
 import { assertionHistory } from "../assertions/history.ts";
 import { toLegalAssertion } from "../assertions/assertions-service.ts";
 import { AUDIT_TABLE } from "../audit/store.ts";
-import { createCatalogEntry, deleteCatalogEntry, getCatalogEntry, listCatalogEntries, updateCatalogEntry } from "../catalogs/admin.ts";
+import { checkNewCatalogEntry, createCatalogEntry, deleteCatalogEntry, getCatalogEntry, listCatalogEntries, updateCatalogEntry } from "../catalogs/admin.ts";
 import { catalogKindName } from "../catalogs/kinds.ts";
 import type { CatalogEntryRow } from "../catalogs/store.ts";
 import { rotateClientSecret } from "../credentials/rotate.ts";
@@ -109,6 +109,10 @@ export function createRegistryAdminService(deps: RegistryAdminDeps): ServiceImpl
     async createCatalogEntry(req, ctx) {
       const e = req.entry;
       const input = { key: e?.key ?? "", displayName: e?.displayName ?? "", valueType: e?.valueType || null };
+      if (req.validateOnly) {
+        checkNewCatalogEntry(catalogKindName(req.kind), input);
+        return {};
+      }
       return { entry: entryOut(await createCatalogEntry(db, catalogKindName(req.kind), input, auditContext(ctx))) };
     },
 

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import Type from "typebox";
+import Type, { type Static } from "typebox";
 import { CatalogKind } from "@gatehouse/proto";
 import type { GatewayDeps } from "../../deps.ts";
 import { asOperator, bodyless } from "../../http/admin-call.ts";
+import { withRuleViolations } from "../../http/all-violations.ts";
 import { catalogItemToJson, page } from "../../http/admin-json.ts";
 import { sendContent } from "../../http/envelope.ts";
 import { CatalogItem, ContentOf, ListOf, PageQuery } from "../../schemas/admin.ts";
@@ -55,6 +56,8 @@ export const adminCatalogRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async 
   app.post(
     "/admin/v1/catalogs/:kind",
     {
+      // A body the schema refuses still gets the registry's rules checked (every violation at once).
+      attachValidation: true,
       schema: {
         ...admin,
         summary: "Add a key to a catalog (audited)",
@@ -65,11 +68,11 @@ export const adminCatalogRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async 
       },
     },
     async (req, reply) => {
+      const add = (b: Static<typeof NewItem>, validateOnly = false) =>
+        registryAdmin.createCatalogEntry({ kind: kindOf(req.params.kind), entry: { key: b.key, displayName: b.displayName, valueType: b.format ?? "" }, validateOnly }, asOperator(req));
+      if (req.validationError) throw await withRuleViolations(req.validationError, req.body, (rest) => add(rest as Static<typeof NewItem>, true));
       const b = req.body;
-      const res = await registryAdmin.createCatalogEntry(
-        { kind: kindOf(req.params.kind), entry: { key: b.key, displayName: b.displayName, valueType: b.format ?? "" } },
-        asOperator(req),
-      );
+      const res = await add(b);
       reply.header("location", `/admin/v1/catalogs/${req.params.kind}/${encodeURIComponent(b.key)}`);
       return sendContent(reply, 201, catalogItemToJson(res.entry!));
     },
