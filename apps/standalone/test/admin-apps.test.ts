@@ -144,6 +144,8 @@ describe.each([
     const patched = await admin(s, "PATCH", `/admin/v1/apps/${a.id}/entrypoints/${a.id}_kiosk`, { body: { displayName: "Kiosk 2", passwordless: true } });
     expect(patched.statusCode).toBe(200);
     expect(patched.json().content).toMatchObject({ id: `${a.id}_kiosk`, displayName: "Kiosk 2", passwordless: true });
+    const mixedPatch = await admin(s, "PATCH", `/admin/v1/apps/${a.id}/entrypoints/${a.id}_kiosk`, { body: { displayName: 5, fields: [{ ...ep.fields[0], key: "screen_name" }] } });
+    expect(mixedPatch.json().errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`)).toEqual(["displayName:invalid_type", "fields.0.requiresConfirmation:not_allowed"]);
     const missing = await admin(s, "PATCH", `/admin/v1/apps/${a.id}/entrypoints/${a.id}_nope`, { body: { displayName: "x" } });
     expect([missing.statusCode, missing.json().errors.code]).toEqual([404, "entrypoint_not_found"]);
     expect((await admin(s, "GET", `/admin/v1/apps/${a.id}`)).json().content.entrypoints.map((e: { id: string }) => e.id)).toEqual([a.entrypoint, `${a.id}_kiosk`]);

@@ -92,7 +92,8 @@ export function createRegistryAdminService(deps: RegistryAdminDeps): ServiceImpl
     async updateEntrypoint(req, ctx) {
       const ids = { clientId: required("clientId", req.clientId), entrypointId: required("entrypointId", req.entrypointId) };
       const change = { displayName: req.displayName, assisted: req.assisted, passwordless: req.passwordless, fields: req.fields?.values, typology: req.typology };
-      const entrypoint = await updateEntrypoint(deps, ids, change, auditContext(ctx));
+      const entrypoint = await updateEntrypoint(deps, ids, change, auditContext(ctx), { validateOnly: req.validateOnly });
+      if (req.validateOnly) return { entrypoint };
       changed(req.clientId);
       return { entrypoint };
     },

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { fromJson, type JsonObject } from "@bufbuild/protobuf";
-import Type from "typebox";
+import Type, { type Static } from "typebox";
 import { EntrypointSchema, FieldConfigSchema, TypologiesSchema } from "@gatehouse/proto";
 import type { GatewayDeps } from "../../deps.ts";
 import { asOperator } from "../../http/admin-call.ts";
@@ -66,6 +66,8 @@ export const adminEntrypointRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = asy
   app.patch(
     "/admin/v1/apps/:client_id/entrypoints/:entrypoint_id",
     {
+      // Here too: the schema's violations and the rules' in one answer.
+      attachValidation: true,
       schema: {
         ...admin,
         summary: "Change an entry point: displayName, assisted, passwordless, fields, typology (audited)",
@@ -76,19 +78,22 @@ export const adminEntrypointRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = asy
       },
     },
     async (req, reply) => {
-      const b = req.body;
-      const res = await registryAdmin.updateEntrypoint(
-        {
-          clientId: req.params.client_id,
-          entrypointId: req.params.entrypoint_id,
-          displayName: b.displayName,
-          assisted: b.assisted,
-          passwordless: b.passwordless,
-          fields: b.fields ? { values: b.fields.map((f) => fromJson(FieldConfigSchema, f as JsonObject)) } : undefined,
-          typology: b.typology ? fromJson(TypologiesSchema, b.typology as JsonObject) : undefined,
-        },
-        asOperator(req),
-      );
+      const update = (b: Static<typeof EntrypointPatch>, validateOnly = false) =>
+        registryAdmin.updateEntrypoint(
+          {
+            clientId: req.params.client_id,
+            entrypointId: req.params.entrypoint_id,
+            displayName: b.displayName,
+            assisted: b.assisted,
+            passwordless: b.passwordless,
+            fields: b.fields ? { values: b.fields.map((f) => fromJson(FieldConfigSchema, f as JsonObject)) } : undefined,
+            typology: b.typology ? fromJson(TypologiesSchema, b.typology as JsonObject) : undefined,
+            validateOnly,
+          },
+          asOperator(req),
+        );
+      if (req.validationError) throw await withRuleViolations(req.validationError, req.body, (rest) => update(rest as Static<typeof EntrypointPatch>, true));
+      const res = await update(req.body);
       return sendContent(reply, 200, entrypointToJson(res.entrypoint!));
     },
   );
