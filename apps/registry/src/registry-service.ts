@@ -7,7 +7,7 @@ import { ApplicationSchema, ClientKind, RegistryService } from "@gatehouse/proto
 import { CONSOLE_APPLICATION_ID, CONSOLE_CLIENT_ID } from "@gatehouse/rpc";
 import { auditContext } from "@gatehouse/admin";
 import { ensureConsoleApplication } from "./applications/console.ts";
-import { createApplication } from "./applications/create.ts";
+import { checkApplication, createApplication } from "./applications/create.ts";
 import { getApplication, getEntrypoint } from "./applications/read.ts";
 import { updateApplicationSettings } from "./applications/settings.ts";
 import type { FieldRuleOptions } from "./applications/validate/index.ts";
@@ -41,6 +41,10 @@ export function createRegistryService(deps: RegistryServiceDeps): ServiceImpl<ty
   const { db, secrets } = deps;
   return {
     async createApplication(req, ctx) {
+      if (req.validateOnly) {
+        await checkApplication(deps, req.application ?? create(ApplicationSchema));
+        return {};
+      }
       const created = await createApplication(deps, req.application ?? create(ApplicationSchema), auditContext(ctx));
       deps.logger.info({ clientId: created.application.id }, "application created");
       // New redirect URIs: the gateways' CORS origins of relying parties change.

@@ -81,8 +81,12 @@ describe.each([
     });
     const bad = await admin(s, "PATCH", `/admin/v1/apps/${a.id}`, { body: { url: "nope", redirectUris: ["https://x.example.com/#f"], contact: { support: { objectType: "person", schemaOrg: { email: { value: "x@example.com" } } } } } });
     expect(bad.statusCode).toBe(400);
-    // The body's shape first (the support person needs a mobile), then the rules.
-    expect(bad.json().errors.items).toEqual([expect.objectContaining({ field: "contact.support.schemaOrg.mobile", code: "required" })]);
+    // The body's shape (the support person needs a mobile) and the rules, in one answer (section 2: every violation).
+    expect(bad.json().errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`)).toEqual([
+      "contact.support.schemaOrg.mobile:required",
+      "url:invalid_format",
+      "redirectUris.0:invalid_format",
+    ]);
     const semantic = await admin(s, "PATCH", `/admin/v1/apps/${a.id}`, { body: { url: "nope", redirectUris: ["https://x.example.com/#f"], mfa: "sometimes" } });
     expect(semantic.json().errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`)).toEqual(["url:invalid_format", "redirectUris.0:invalid_format", "mfa:invalid_value"]);
     expect((await admin(s, "PATCH", `/admin/v1/apps/${a.id}`, { body: { key: "nope" } })).json().errors.items).toEqual([expect.objectContaining({ field: "key", code: "unknown_member" })]);
@@ -128,6 +132,11 @@ describe.each([
     });
     expect(broken.json().errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`)).toEqual(["fields.0.requiresConfirmation:not_allowed", "fields.1.key:unknown_key"]);
     expect((await admin(s, "POST", `/admin/v1/apps/${a.id}/entrypoints`, { body: { ...ep, extra: 1 } })).json().errors.items[0]).toMatchObject({ field: "extra", code: "unknown_member" });
+    // The structure's violations and the rules' in one answer; nothing added.
+    const mixed = await admin(s, "POST", `/admin/v1/apps/${a.id}/entrypoints`, { body: { ...ep, key: "Bad Key", extra: 1, assisted: "no", fields: [{ ...ep.fields[0], key: "screen_name" }] } });
+    expect(mixed.json().errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`).sort()).toEqual(
+      ["extra:unknown_member", "assisted:invalid_type", "key:invalid_format", "fields.0.requiresConfirmation:not_allowed"].sort(),
+    );
     const email = `kiosk${Date.now()}@example.com`;
     const reg = await send(s, "POST", "/activityid/v1/user/register", a.token, `${a.id}_kiosk`, registerEnvelope(a, email));
     expect(reg.statusCode).toBe(201);
@@ -135,6 +144,8 @@ describe.each([
     const patched = await admin(s, "PATCH", `/admin/v1/apps/${a.id}/entrypoints/${a.id}_kiosk`, { body: { displayName: "Kiosk 2", passwordless: true } });
     expect(patched.statusCode).toBe(200);
     expect(patched.json().content).toMatchObject({ id: `${a.id}_kiosk`, displayName: "Kiosk 2", passwordless: true });
+    const mixedPatch = await admin(s, "PATCH", `/admin/v1/apps/${a.id}/entrypoints/${a.id}_kiosk`, { body: { displayName: 5, fields: [{ ...ep.fields[0], key: "screen_name" }] } });
+    expect(mixedPatch.json().errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`)).toEqual(["displayName:invalid_type", "fields.0.requiresConfirmation:not_allowed"]);
     const missing = await admin(s, "PATCH", `/admin/v1/apps/${a.id}/entrypoints/${a.id}_nope`, { body: { displayName: "x" } });
     expect([missing.statusCode, missing.json().errors.code]).toEqual([404, "entrypoint_not_found"]);
     expect((await admin(s, "GET", `/admin/v1/apps/${a.id}`)).json().content.entrypoints.map((e: { id: string }) => e.id)).toEqual([a.entrypoint, `${a.id}_kiosk`]);

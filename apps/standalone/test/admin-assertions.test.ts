@@ -60,6 +60,11 @@ describe.each([
     const shape = await publish(s, { key: "x", displayName: { en: "X" }, type: "terms", typology: "consumer", version: "", extra: 1 });
     expect(shape.statusCode).toBe(400);
     expect(shape.json().errors.items.map((i: { field: string }) => i.field).sort()).toEqual(["extra", "version"]);
+    // The body's shape and the rules in one answer (section 2: every violation); nothing published.
+    const mixed = await publish(s, { key: "Bad Key", displayName: { en: "M" }, type: "terms", typology: "nope", mandatory: "yes", version: "1", extra: 1 });
+    expect(mixed.json().errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`).sort()).toEqual(
+      ["extra:unknown_member", "mandatory:invalid_type", "key:invalid_format", "typology:unknown_key"].sort(),
+    );
   });
 
   it("401 without a valid token, 403 without the admin scope", async () => {

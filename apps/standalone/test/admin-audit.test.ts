@@ -50,6 +50,11 @@ describe.each([
     expect([...times].sort((a, b) => b - a)).toEqual(times);
   });
 
+  it("records the client address of an application created by POST /v2/apps", async () => {
+    const [created] = await audit(s, { target: app.id, action: "application.create" });
+    expect(created).toMatchObject({ actor: OPERATOR_ACTOR, address: INJECT_ADDRESS });
+  });
+
   it("filters by actor (full or bare id), action, target and since", async () => {
     const before = new Date(Date.now() - 1000).toISOString();
     await admin(s, "POST", "/admin/v1/catalogs/typologies", { body: { key: "filtered", displayName: "F" } });
@@ -106,7 +111,7 @@ describe.each([
       "/admin/v1/apps/{client_id}/entrypoints": ["post"],
       "/admin/v1/apps/{client_id}/entrypoints/{entrypoint_id}": ["patch"],
       "/admin/v1/catalogs/{kind}": ["get", "post"],
-      "/admin/v1/catalogs/{kind}/{key}": ["patch", "delete"],
+      "/admin/v1/catalogs/{kind}/{key}": ["get", "patch", "delete"],
       "/admin/v1/assertions": ["get", "post"],
       "/admin/v1/assertions/{key}": ["get"],
       "/admin/v1/users": ["get"],

@@ -36,6 +36,9 @@ describe.each([
     expect(created.statusCode).toBe(201);
     expect(created.headers.location).toBe("/admin/v1/catalogs/fields/loyalty");
     expect(created.json().content).toEqual({ key: "loyalty", displayName: "Loyalty card", format: "number" });
+    const located = await admin(s, "GET", created.headers.location as string, { scope: "admin:read" });
+    expect([located.statusCode, located.json().content]).toEqual([200, { key: "loyalty", displayName: "Loyalty card", format: "number" }]);
+    expect((await admin(s, "GET", "/admin/v1/catalogs/brands/nope", { scope: "admin:read" })).json().errors.code).toBe("catalog_entry_not_found");
     const org = await admin(s, "POST", "/admin/v1/catalogs/organizations", { body: { key: "acme", displayName: "ACME" } });
     expect(org.json().content).toEqual({ key: "acme", displayName: "ACME" });
     const taken = await admin(s, "POST", "/admin/v1/catalogs/organizations", { body: { key: "acme", displayName: "Again" } });
@@ -44,6 +47,8 @@ describe.each([
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`)).toEqual(["key:invalid_format", "displayName:required", "format:not_allowed"]);
     expect((await admin(s, "POST", "/admin/v1/catalogs/brands", { body: { key: "b" } })).json().errors.items).toEqual([expect.objectContaining({ field: "displayName", code: "required" })]);
+    const mixed = await admin(s, "POST", "/admin/v1/catalogs/fields", { body: { key: "Bad Key", displayName: "M", format: "color", extra: 1 } });
+    expect(mixed.json().errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`)).toEqual(["extra:unknown_member", "key:invalid_format", "format:invalid_value"]);
 
     const changed = await admin(s, "PATCH", "/admin/v1/catalogs/fields/loyalty", { body: { displayName: "Loyalty number", format: "text" } });
     expect(changed.statusCode).toBe(200);
@@ -88,6 +93,7 @@ describe.each([
     const routes: [string, string, unknown?][] = [
       ["GET", "/admin/v1/catalogs/brands"],
       ["POST", "/admin/v1/catalogs/brands", { key: "x", displayName: "X" }],
+      ["GET", "/admin/v1/catalogs/brands/default"],
       ["PATCH", "/admin/v1/catalogs/brands/default", { displayName: "X" }],
       ["DELETE", "/admin/v1/catalogs/brands/default"],
       ["GET", "/admin/v1/assertions"],

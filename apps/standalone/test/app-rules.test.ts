@@ -111,6 +111,37 @@ describe("application rules", () => {
     expect(after.length).toBe(before.length);
   });
 
+  it("reports the structure's violations (required, unknown, type) together with the rules' (formats, catalogs, field rules)", async () => {
+    const { rows: before } = await s.stores.db.query("SELECT client_id FROM registry.clients");
+    const body = validApplication();
+    delete body.url;
+    body.extra = 1;
+    body.objectType = "app";
+    body.displayName = 5;
+    body.contact.support.schemaOrg.email.value = "nope";
+    body.organizationSchemaOrg.identifier = "acme";
+    field(body, 2).key = "shoe_size";
+    field(body, 0).mandatory = false;
+    const res = await post(body);
+    expect(res.statusCode).toBe(400);
+    const items = res.json().errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`);
+    expect([...items].sort()).toEqual(
+      [
+        "url:required",
+        "extra:unknown_member",
+        "objectType:invalid_value",
+        "displayName:invalid_type",
+        "contact.support.schemaOrg.email.value:invalid_format",
+        "organizationSchemaOrg.identifier:unknown_key",
+        "entrypoints.0.fields.2.key:unknown_key",
+        "entrypoints.0.fields.0.main:main_rules",
+      ].sort(),
+    );
+    expect((await post(body, "?sc=true")).json().errors.items).toHaveLength(1);
+    const { rows: after } = await s.stores.db.query("SELECT client_id FROM registry.clients");
+    expect(after.length).toBe(before.length);
+  });
+
   it("refuses an entry point id that two entry points would share", async () => {
     const body = validApplication();
     const second = structuredClone(body.entrypoints[0]);

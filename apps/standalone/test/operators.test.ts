@@ -22,6 +22,7 @@ describe("operator persons sign in to the console", () => {
   let link = "";
   let secret = "";
   let userId = "";
+  let recoveryCodes: string[] = [];
 
   beforeAll(async () => {
     env = {
@@ -90,6 +91,7 @@ describe("operator persons sign in to the console", () => {
     expect(recovery.statusCode).toBe(200);
     const codes = [...recovery.body.matchAll(/<li><code>([a-z2-9]{5}-[a-z2-9]{5})<\/code><\/li>/g)].map((m) => m[1]);
     expect(codes).toHaveLength(10);
+    recoveryCodes = codes as string[];
 
     const done = await post(s, formOf(recovery, first.cookie).cookie, { form_token: formTokenIn(recovery.body), mfa_token: mfaTokenIn(recovery.body), code: "" });
     expect(done.statusCode).toBe(303);
@@ -202,5 +204,21 @@ describe("operator persons sign in to the console", () => {
     });
     expect(cc.statusCode).toBe(400);
     expect(cc.json().error).toBe("unauthorized_client");
+  });
+
+  it("a mandatory legal assertion for consumers does not stop an operator's console sign-in", async () => {
+    const op = await s.operatorToken("admin");
+    const published = await s.app.inject({
+      method: "POST",
+      url: "/admin/v1/assertions",
+      headers: { authorization: `Bearer ${op}`, "content-type": "application/json" },
+      payload: { key: "consumer-terms", displayName: "Consumer terms", type: "terms", typology: "consumer", mandatory: true, version: "1" },
+    });
+    expect(published.statusCode).toBe(201);
+    const third = await signIn(s, email);
+    expect(third.after.body).toContain('name="mfa_token"');
+    const done = await post(s, third.cookie, { form_token: formTokenIn(third.after.body), mfa_token: mfaTokenIn(third.after.body), code: recoveryCodes[0]! });
+    expect([done.statusCode, done.body]).toEqual([303, ""]);
+    expect((await consoleTokens(s, String(done.headers.location), third.verifier, third.params.state)).scope).toBe("openid admin");
   });
 });

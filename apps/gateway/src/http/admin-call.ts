@@ -1,5 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import { CLIENT_ADDRESS_HEADER } from "@gatehouse/admin";
+import { validationError } from "@gatehouse/errors";
 import { ADMIN_READ_SCOPES, ADMIN_WRITE_SCOPES } from "@gatehouse/rpc";
 import { anyScope, type BearerRule } from "./bearer-guard.ts";
 
@@ -18,6 +19,22 @@ export function asOperator(req: FastifyRequest) {
   const token = req.principal?.token ?? "";
   return { headers: { authorization: `Bearer ${token}`, [CLIENT_ADDRESS_HEADER]: req.ip } };
 }
+
+/**
+ * preValidation hook of body-less actions: no body, or `{}`. Members are
+ * unknown (contract section 2: rejected, never silently ignored), and so is
+ * any other JSON value.
+ */
+async function emptyBody(req: FastifyRequest) {
+  const body = req.body;
+  if (body === undefined || body === null) return;
+  if (typeof body !== "object" || Array.isArray(body)) throw validationError([{ field: "", code: "invalid_type", description: "no body, or {}" }]);
+  const members = Object.keys(body);
+  if (members.length > 0) throw validationError(members.map((field) => ({ field, code: "unknown_member" })));
+}
+
+/** The hooks of a body-less action (lock, rotate, DELETE…). */
+export const bodyless = { onRequest: noBody, preValidation: emptyBody };
 
 /**
  * onRequest hook of body-less actions (lock, rotate, DELETE…): a declared

@@ -1,4 +1,5 @@
 import { create } from "@bufbuild/protobuf";
+import { sealCursor } from "@gatehouse/admin";
 import { AuditEntrySchema, type AuditEntry } from "@gatehouse/proto";
 import { describe, expect, it } from "vitest";
 import { decodeAuditCursor, encodeAuditCursor, mergeAuditPages, positionFor } from "./audit-merge.ts";
@@ -41,7 +42,8 @@ describe("the merged audit order and cursor", () => {
   it("round-trips a cursor and refuses anything else", () => {
     const c = { timeUs: 1n, source: "users", id: 2n };
     expect(decodeAuditCursor(encodeAuditCursor(c), ["users"])).toEqual(c);
-    for (const bad of ["", "x", Buffer.from('{"t":"1","s":"elsewhere","i":"1"}').toString("base64url"), Buffer.from('{"t":"-1","s":"users","i":"1"}').toString("base64url")]) {
+    const sealed = [sealCursor({ t: "1", s: "elsewhere", i: "1" }), sealCursor({ t: "-1", s: "users", i: "1" }), sealCursor({ t: "1", s: "users" })];
+    for (const bad of ["", "x", Buffer.from('{"t":"1","s":"users","i":"1"}').toString("base64url"), `${encodeAuditCursor(c)}x`, ...sealed]) {
       expect(() => decodeAuditCursor(bad, ["users"])).toThrow();
     }
   });

@@ -1,4 +1,5 @@
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { openCursor, sealCursor } from "@gatehouse/admin";
 import { validationError } from "@gatehouse/errors";
 import type { AuditEntry, AuditPosition } from "@gatehouse/proto";
 
@@ -21,18 +22,12 @@ const microsOf = (t: Timestamp | undefined) => (t ? t.seconds * MICROS + BigInt(
 const timestampOf = (us: bigint): Timestamp => ({ $typeName: "google.protobuf.Timestamp", seconds: us / MICROS, nanos: Number(us % MICROS) * 1000 });
 
 export function encodeAuditCursor(c: AuditCursor): string {
-  return Buffer.from(JSON.stringify({ t: String(c.timeUs), s: c.source, i: String(c.id) }), "utf8").toString("base64url");
+  return sealCursor({ t: String(c.timeUs), s: c.source, i: String(c.id) });
 }
 
 export function decodeAuditCursor(cursor: string, sources: readonly string[]): AuditCursor {
-  try {
-    const c = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { t?: unknown; s?: unknown; i?: unknown };
-    if (typeof c.t === "string" && typeof c.i === "string" && typeof c.s === "string" && sources.includes(c.s) && /^\d{1,19}$/.test(c.t) && /^\d{1,19}$/.test(c.i)) {
-      return { timeUs: BigInt(c.t), source: c.s, id: BigInt(c.i) };
-    }
-  } catch {
-    // falls through to the violation
-  }
+  const c = openCursor(cursor, ["t", "s", "i"]);
+  if (sources.includes(c.s) && /^\d{1,19}$/.test(c.t) && /^\d{1,19}$/.test(c.i)) return { timeUs: BigInt(c.t), source: c.s, id: BigInt(c.i) };
   throw validationError([{ field: "cursor", code: "invalid_value", description: "not a cursor of this list" }]);
 }
 

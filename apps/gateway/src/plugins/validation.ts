@@ -14,8 +14,9 @@ import { inspectBody } from "./edge/text.ts";
 export const typeboxValidatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const validator = Compile(schema as TSchema);
   const convert = httpPart === "querystring" || httpPart === "params" || httpPart === "headers";
+  const integers = convert ? integerMembers(schema as TSchema) : [];
   return (data: unknown) => {
-    const value = convert ? validator.Convert(data) : data;
+    const value = convert ? convertQuery(validator, data, integers) : data;
     const valid = validator.Check(value);
     // A NUL or a lone surrogate fits any string schema: the body's text is checked here too (edge/text.ts).
     const text = httpPart === "body" ? inspectBody(value) : undefined;
@@ -25,6 +26,25 @@ export const typeboxValidatorCompiler: FastifySchemaCompiler<unknown> = ({ schem
     return { error: Object.assign(new Error("request validation failed"), { violations }) };
   };
 };
+
+/** The members of an object schema that are integers (`limit`). */
+function integerMembers(schema: TSchema): string[] {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  return Object.keys(properties).filter((k) => properties[k]!.type === "integer");
+}
+
+/**
+ * TypeBox's conversion reads "1.5", "1e2" or " 1" as integers; on the wire
+ * an integer is digits only, so anything else stays the string it was and
+ * fails the check (`?limit=1.5` is 400, not a page of one).
+ */
+function convertQuery(validator: { Convert(value: unknown): unknown }, data: unknown, integers: readonly string[]): unknown {
+  const raw = typeof data === "object" && data !== null ? (data as Record<string, unknown>) : {};
+  const kept = integers.filter((k) => typeof raw[k] === "string" && !/^-?\d+$/.test(raw[k])).map((k) => [k, raw[k]] as const);
+  const value = validator.Convert(data);
+  if (kept.length > 0 && typeof value === "object" && value !== null) for (const [k, v] of kept) (value as Record<string, unknown>)[k] = v;
+  return value;
+}
 
 type ValidatorFactory = NonNullable<NonNullable<FastifyServerOptions["schemaController"]>["compilersFactory"]>["buildValidator"];
 

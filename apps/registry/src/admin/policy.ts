@@ -12,6 +12,7 @@ export const registryAdminPolicy: ScopePolicy = {
   addEntrypoint: WRITE,
   updateEntrypoint: WRITE,
   listCatalogEntries: READ,
+  getCatalogEntry: READ,
   createCatalogEntry: WRITE,
   updateCatalogEntry: WRITE,
   deleteCatalogEntry: WRITE,

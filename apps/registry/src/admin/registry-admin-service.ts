@@ -11,7 +11,7 @@ import type { FieldRuleOptions } from "../applications/validate/index.ts";
 import { assertionHistory } from "../assertions/history.ts";
 import { toLegalAssertion } from "../assertions/assertions-service.ts";
 import { AUDIT_TABLE } from "../audit/store.ts";
-import { createCatalogEntry, deleteCatalogEntry, listCatalogEntries, updateCatalogEntry } from "../catalogs/admin.ts";
+import { checkNewCatalogEntry, createCatalogEntry, deleteCatalogEntry, getCatalogEntry, listCatalogEntries, updateCatalogEntry } from "../catalogs/admin.ts";
 import { catalogKindName } from "../catalogs/kinds.ts";
 import type { CatalogEntryRow } from "../catalogs/store.ts";
 import { rotateClientSecret } from "../credentials/rotate.ts";
@@ -65,10 +65,11 @@ export function createRegistryAdminService(deps: RegistryAdminDeps): ServiceImpl
           whitelist: req.whitelist?.values,
           defaultCallback: req.defaultCallback,
           mfa: req.mfa,
+          validateOnly: req.validateOnly,
         },
         auditContext(ctx),
       );
-      changed(req.clientId);
+      if (!req.validateOnly) changed(req.clientId);
       return { application: record };
     },
 
@@ -82,7 +83,8 @@ export function createRegistryAdminService(deps: RegistryAdminDeps): ServiceImpl
 
     async addEntrypoint(req, ctx) {
       if (!req.entrypoint) throw validationError([{ field: "entrypoint", code: "required" }]);
-      const entrypoint = await addEntrypoint(deps, required("clientId", req.clientId), req.entrypoint, auditContext(ctx));
+      const entrypoint = await addEntrypoint(deps, required("clientId", req.clientId), req.entrypoint, auditContext(ctx), { validateOnly: req.validateOnly });
+      if (req.validateOnly) return { entrypoint };
       changed(req.clientId);
       return { entrypoint };
     },
@@ -90,7 +92,8 @@ export function createRegistryAdminService(deps: RegistryAdminDeps): ServiceImpl
     async updateEntrypoint(req, ctx) {
       const ids = { clientId: required("clientId", req.clientId), entrypointId: required("entrypointId", req.entrypointId) };
       const change = { displayName: req.displayName, assisted: req.assisted, passwordless: req.passwordless, fields: req.fields?.values, typology: req.typology };
-      const entrypoint = await updateEntrypoint(deps, ids, change, auditContext(ctx));
+      const entrypoint = await updateEntrypoint(deps, ids, change, auditContext(ctx), { validateOnly: req.validateOnly });
+      if (req.validateOnly) return { entrypoint };
       changed(req.clientId);
       return { entrypoint };
     },
@@ -100,9 +103,17 @@ export function createRegistryAdminService(deps: RegistryAdminDeps): ServiceImpl
       return { entries: page.items.map(entryOut), nextPageToken: page.next };
     },
 
+    async getCatalogEntry(req) {
+      return { entry: entryOut(await getCatalogEntry(db, catalogKindName(req.kind), required("key", req.key))) };
+    },
+
     async createCatalogEntry(req, ctx) {
       const e = req.entry;
       const input = { key: e?.key ?? "", displayName: e?.displayName ?? "", valueType: e?.valueType || null };
+      if (req.validateOnly) {
+        checkNewCatalogEntry(catalogKindName(req.kind), input);
+        return {};
+      }
       return { entry: entryOut(await createCatalogEntry(db, catalogKindName(req.kind), input, auditContext(ctx))) };
     },
 

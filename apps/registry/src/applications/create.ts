@@ -28,10 +28,15 @@ export interface CreatedApplication {
   password: string;
 }
 
-/** Validates, fills in defaults, assigns ids and a secret, and stores the application with its entry points. */
-export async function createApplication(deps: CreateApplicationDeps, input: Application, who?: AuditContext): Promise<CreatedApplication> {
+/** Every rule of an application to create, nothing stored: VALIDATION_FAILED with every violation. */
+export async function checkApplication(deps: Pick<CreateApplicationDeps, "catalogs" | "options">, input: Application): Promise<void> {
   const violations = validateApplication(input, await deps.catalogs.snapshot(), deps.options);
   if (violations.length) throw validationError(violations);
+}
+
+/** Validates, fills in defaults, assigns ids and a secret, and stores the application with its entry points. */
+export async function createApplication(deps: CreateApplicationDeps, input: Application, who?: AuditContext): Promise<CreatedApplication> {
+  await checkApplication(deps, input);
   const password = deps.secrets.generate();
   for (let attempt = 1; ; attempt++) {
     const app = withDefaults(input);

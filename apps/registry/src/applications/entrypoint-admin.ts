@@ -40,6 +40,7 @@ export async function addEntrypoint(
   clientId: string,
   input: Entrypoint,
   who: AuditContext,
+  opts: { validateOnly?: boolean } = {},
 ): Promise<Entrypoint> {
   return deps.db.tx(async (q) => {
     const app = await lockedApplication(q, clientId);
@@ -50,6 +51,7 @@ export async function addEntrypoint(
     const id = entrypointId(clientId, input, position);
     if (app.entrypoints.some((e) => e.id === id)) issues.add("key", "duplicate", "another entry point of this application has the same id");
     if (issues.list.length) throw validationError(issues.list);
+    if (opts.validateOnly) return input;
 
     const ep = clone(EntrypointSchema, input);
     ep.id = id;
@@ -71,6 +73,7 @@ export async function updateEntrypoint(
   ids: { clientId: string; entrypointId: string },
   change: EntrypointChange,
   who: AuditContext,
+  opts: { validateOnly?: boolean } = {},
 ): Promise<Entrypoint> {
   const members = (Object.keys(change) as (keyof EntrypointChange)[]).filter((k) => change[k] !== undefined);
   return deps.db.tx(async (q) => {
@@ -89,6 +92,7 @@ export async function updateEntrypoint(
     validateEntrypoint(ep, "", await catalogStore(q).snapshot(), deps.options, issues);
     const mine = issues.list.filter((v) => members.some((m) => v.field === m || v.field.startsWith(`${m}.`)));
     if (mine.length) throw validationError(mine);
+    if (opts.validateOnly) return current;
     fillEntrypointDefaults(ep);
     await q.query("UPDATE registry.entrypoints SET document = $2::jsonb, updated_at = now() WHERE id = $1", [ep.id, JSON.stringify(toJson(EntrypointSchema, ep))]);
     await q.query("UPDATE registry.clients SET updated_at = now() WHERE client_id = $1", [ids.clientId]);

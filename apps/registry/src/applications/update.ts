@@ -25,6 +25,8 @@ export interface ApplicationChange {
   whitelist?: string[];
   defaultCallback?: string;
   mfa?: string;
+  /** Check every rule, change nothing. */
+  validateOnly?: boolean;
 }
 
 /** The public JSON members a change touches (violations elsewhere are not its doing). */
@@ -59,6 +61,7 @@ export async function updateApplication(db: Db, c: ApplicationChange, who: Audit
     validateApplicationFields(app, await catalogStore(q).snapshot(), issues);
     const mine = issues.list.filter((v) => members.some((m) => v.field === m || v.field.startsWith(`${m}.`)));
     if (mine.length || settingsProblems.length) throw validationError([...mine, ...settingsProblems]);
+    if (c.validateOnly) return current;
 
     const document = toJson(ApplicationSchema, { ...app, id: "", entrypoints: [], createTime: undefined, updateTime: undefined });
     await q.query(

@@ -8,7 +8,7 @@ import { LegalAssertionSchema, type AssertionsService, type LegalAssertion } fro
 import { auditContext } from "@gatehouse/admin";
 import { ADMIN_READ_SCOPES, ADMIN_WRITE_SCOPES, INTERNAL_SCOPE, type ScopePolicy } from "@gatehouse/rpc";
 import type { CatalogStore } from "../catalogs/store.ts";
-import { publishAssertion } from "./publish.ts";
+import { checkAssertion, publishAssertion } from "./publish.ts";
 import { assertionStore, type AssertionRow } from "./store.ts";
 
 /** Operators publish and read; the users service reads (login 451, answers). */
@@ -47,6 +47,11 @@ export function createAssertionsService(deps: AssertionsServiceDeps): ServiceImp
     async publishAssertion(req, ctx) {
       const a = req.assertion;
       if (!a) throw validationError([{ field: "assertion", code: "required" }]);
+      if (req.validateOnly) {
+        const violations = checkAssertion(a, await deps.catalogs.snapshot());
+        if (violations.length) throw validationError(violations);
+        return {};
+      }
       const who = auditContext(ctx);
       const stored = await publishAssertion(deps.db, await deps.catalogs.snapshot(), a, who);
       deps.logger.info({ key: stored.key, version: stored.version, actor: who.actor }, "legal assertion published");

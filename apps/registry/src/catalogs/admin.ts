@@ -30,13 +30,24 @@ export async function listCatalogEntries(db: Db, kind: CatalogKindName, page: { 
   return pageOf(await catalogAdminStore(db).page(kind, readKeyCursor(page.cursor), size + 1), size, (e) => e.key);
 }
 
-export async function createCatalogEntry(db: Db, kind: CatalogKindName, input: CatalogEntryRow, who: AuditContext): Promise<CatalogEntryRow> {
+export async function getCatalogEntry(db: Db, kind: CatalogKindName, key: string): Promise<CatalogEntryRow> {
+  const entry = await catalogAdminStore(db).get(kind, key);
+  if (!entry) throw domainError("CATALOG_ENTRY_NOT_FOUND", undefined, { metadata: { kind, key } });
+  return entry;
+}
+
+/** Every rule of a new entry: VALIDATION_FAILED with every violation. */
+export function checkNewCatalogEntry(kind: CatalogKindName, input: CatalogEntryRow): void {
   const v: Violation[] = [];
   if (!input.key) v.push({ field: "key", code: "required" });
   else if (!KEY_PATTERN.test(input.key)) v.push({ field: "key", code: "invalid_format", description: "must match ^[a-z0-9][a-z0-9_-]{0,31}$" });
   displayNameViolations(v, input.displayName);
   formatViolations(v, kind, input.valueType ?? undefined);
   if (v.length) throw validationError(v);
+}
+
+export async function createCatalogEntry(db: Db, kind: CatalogKindName, input: CatalogEntryRow, who: AuditContext): Promise<CatalogEntryRow> {
+  checkNewCatalogEntry(kind, input);
   const entry: CatalogEntryRow = { key: input.key, displayName: input.displayName, valueType: kind === "data_field" ? input.valueType || "text" : null };
   return db.tx(async (q) => {
     if (!(await catalogAdminStore(q).insert(kind, entry))) {

@@ -49,6 +49,11 @@ export function catalogAdminStore(q: Queryable) {
       );
       return rows.map(toEntry);
     },
+    /** One entry, or undefined when there is no such key. */
+    async get(kind: CatalogKindName, key: string): Promise<CatalogEntryRow | undefined> {
+      const { rows } = await q.query<Row>("SELECT key, display_name, value_type FROM registry.catalog_entries WHERE kind = $1 AND key = $2", [kind, key]);
+      return rows[0] && toEntry(rows[0]);
+    },
     /** False when the key is already in the catalog. */
     async insert(kind: CatalogKindName, e: CatalogEntryRow): Promise<boolean> {
       const { rowCount } = await q.query(

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { fromJson, type JsonObject } from "@bufbuild/protobuf";
-import Type from "typebox";
+import Type, { type Static } from "typebox";
 import { PersonSchema } from "@gatehouse/proto";
 import type { GatewayDeps } from "../../deps.ts";
-import { asOperator, noBody } from "../../http/admin-call.ts";
+import { asOperator, bodyless } from "../../http/admin-call.ts";
+import { withRuleViolations } from "../../http/all-violations.ts";
 import { adminApplicationToJson, page } from "../../http/admin-json.ts";
 import { sendContent } from "../../http/envelope.ts";
 import { AdminApplication, ContentOf, ListOf, PageQuery } from "../../schemas/admin.ts";
@@ -74,6 +75,8 @@ export const adminAppsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (ap
   app.patch(
     "/admin/v1/apps/:client_id",
     {
+      // A body the schema refuses still gets the registry's rules checked (every violation at once).
+      attachValidation: true,
       schema: {
         ...admin,
         summary: "Change an application: displayName, url, redirectUris, contact, whitelist, defaultCallback, mfa (audited)",
@@ -84,25 +87,18 @@ export const adminAppsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (ap
       },
     },
     async (req, reply) => {
-      const b = req.body;
-      const contact = b.contact && {
-        support: b.contact.support && fromJson(PersonSchema, b.contact.support as JsonObject),
-        projectManager: b.contact.projectManager && fromJson(PersonSchema, b.contact.projectManager as JsonObject),
-        productOwner: b.contact.productOwner && fromJson(PersonSchema, b.contact.productOwner as JsonObject),
+      const change = (b: Static<typeof AppPatch>, validateOnly = false) => {
+        const contact = b.contact && {
+          support: b.contact.support && fromJson(PersonSchema, b.contact.support as JsonObject),
+          projectManager: b.contact.projectManager && fromJson(PersonSchema, b.contact.projectManager as JsonObject),
+          productOwner: b.contact.productOwner && fromJson(PersonSchema, b.contact.productOwner as JsonObject),
+        };
+        const lists = { redirectUris: b.redirectUris && { values: b.redirectUris }, whitelist: b.whitelist && { values: b.whitelist } };
+        const members = { displayName: b.displayName, url: b.url, contact, defaultCallback: b.defaultCallback, mfa: b.mfa };
+        return registryAdmin.updateApplication({ clientId: req.params.client_id, ...members, ...lists, validateOnly }, asOperator(req));
       };
-      const res = await registryAdmin.updateApplication(
-        {
-          clientId: req.params.client_id,
-          displayName: b.displayName,
-          url: b.url,
-          redirectUris: b.redirectUris ? { values: b.redirectUris } : undefined,
-          contact,
-          whitelist: b.whitelist ? { values: b.whitelist } : undefined,
-          defaultCallback: b.defaultCallback,
-          mfa: b.mfa,
-        },
-        asOperator(req),
-      );
+      if (req.validationError) throw await withRuleViolations(req.validationError, req.body, (rest) => change(rest as Static<typeof AppPatch>, true));
+      const res = await change(req.body);
       return sendContent(reply, 200, adminApplicationToJson(res.application!));
     },
   );
@@ -121,7 +117,7 @@ export const adminAppsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (ap
   app.post(
     "/admin/v1/apps/:client_id/password/rotate",
     {
-      onRequest: noBody,
+      ...bodyless,
       schema: {
         ...admin,
         summary: "Rotate an application's password: the new one is shown once, the old one stops working at once (audited)",

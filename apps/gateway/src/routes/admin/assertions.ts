@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import Type from "typebox";
+import Type, { type Static } from "typebox";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { LegalAssertion } from "@gatehouse/proto";
 import type { GatewayDeps } from "../../deps.ts";
 import { asOperator } from "../../http/admin-call.ts";
+import { withRuleViolations } from "../../http/all-violations.ts";
 import { page } from "../../http/admin-json.ts";
 import { sendContent } from "../../http/envelope.ts";
 import { PageQuery } from "../../schemas/admin.ts";
@@ -38,6 +39,8 @@ export const adminAssertionsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = asy
   app.post(
     "/admin/v1/assertions",
     {
+      // A body the schema refuses still gets the registry's rules checked (every violation at once).
+      attachValidation: true,
       schema: {
         summary: "Publish a legal assertion or a new version of one",
         description: "Operator token with admin:write (or admin). The version must be new for the key (409 otherwise) and becomes the latest.",
@@ -49,22 +52,14 @@ export const adminAssertionsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = asy
       },
     },
     async (req, reply) => {
+      const publish = (b: Static<typeof PublishAssertionBody>, validateOnly = false) => {
+        const displayName = typeof b.displayName === "string" ? { en: b.displayName } : b.displayName;
+        const assertion = { key: b.key, displayName, type: b.type, typology: b.typology, property: b.property ?? "", mandatory: b.mandatory ?? false, version: b.version };
+        return assertions.publishAssertion({ assertion, validateOnly }, asOperator(req));
+      };
+      if (req.validationError) throw await withRuleViolations(req.validationError, req.body, (rest) => publish(rest as Static<typeof PublishAssertionBody>, true));
       const b = req.body;
-      const displayName = typeof b.displayName === "string" ? { en: b.displayName } : b.displayName;
-      const res = await assertions.publishAssertion(
-        {
-          assertion: {
-            key: b.key,
-            displayName,
-            type: b.type,
-            typology: b.typology,
-            property: b.property ?? "",
-            mandatory: b.mandatory ?? false,
-            version: b.version,
-          },
-        },
-        asOperator(req),
-      );
+      const res = await publish(b);
       reply.header("location", `/admin/v1/assertions/${encodeURIComponent(b.key)}`);
       return sendContent(reply, 201, assertionToJson(res.assertion!));
     },

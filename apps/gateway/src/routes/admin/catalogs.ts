@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import Type from "typebox";
+import Type, { type Static } from "typebox";
 import { CatalogKind } from "@gatehouse/proto";
 import type { GatewayDeps } from "../../deps.ts";
-import { asOperator, noBody } from "../../http/admin-call.ts";
+import { asOperator, bodyless } from "../../http/admin-call.ts";
+import { withRuleViolations } from "../../http/all-violations.ts";
 import { catalogItemToJson, page } from "../../http/admin-json.ts";
 import { sendContent } from "../../http/envelope.ts";
 import { CatalogItem, ContentOf, ListOf, PageQuery } from "../../schemas/admin.ts";
@@ -55,6 +56,8 @@ export const adminCatalogRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async 
   app.post(
     "/admin/v1/catalogs/:kind",
     {
+      // A body the schema refuses still gets the registry's rules checked (every violation at once).
+      attachValidation: true,
       schema: {
         ...admin,
         summary: "Add a key to a catalog (audited)",
@@ -65,13 +68,24 @@ export const adminCatalogRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async 
       },
     },
     async (req, reply) => {
+      const add = (b: Static<typeof NewItem>, validateOnly = false) =>
+        registryAdmin.createCatalogEntry({ kind: kindOf(req.params.kind), entry: { key: b.key, displayName: b.displayName, valueType: b.format ?? "" }, validateOnly }, asOperator(req));
+      if (req.validationError) throw await withRuleViolations(req.validationError, req.body, (rest) => add(rest as Static<typeof NewItem>, true));
       const b = req.body;
-      const res = await registryAdmin.createCatalogEntry(
-        { kind: kindOf(req.params.kind), entry: { key: b.key, displayName: b.displayName, valueType: b.format ?? "" } },
-        asOperator(req),
-      );
+      const res = await add(b);
       reply.header("location", `/admin/v1/catalogs/${req.params.kind}/${encodeURIComponent(b.key)}`);
       return sendContent(reply, 201, catalogItemToJson(res.entry!));
+    },
+  );
+
+  app.get(
+    "/admin/v1/catalogs/:kind/:key",
+    {
+      schema: { ...admin, summary: "Read one catalog item (the Location of its creation)", params: ItemParams, response: { 200: ContentOf(CatalogItem), ...errorResponses(400, 401, 403, 404) } },
+    },
+    async (req, reply) => {
+      const res = await registryAdmin.getCatalogEntry({ kind: kindOf(req.params.kind), key: req.params.key }, asOperator(req));
+      return sendContent(reply, 200, catalogItemToJson(res.entry!));
     },
   );
 
@@ -99,7 +113,7 @@ export const adminCatalogRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async 
   app.delete(
     "/admin/v1/catalogs/:kind/:key",
     {
-      onRequest: noBody,
+      ...bodyless,
       schema: {
         ...admin,
         summary: "Remove a catalog item that no application, entry point or legal assertion uses (409 in_use otherwise; audited)",

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { fromJson, type JsonObject } from "@bufbuild/protobuf";
-import Type from "typebox";
+import Type, { type Static } from "typebox";
 import { EntrypointSchema, FieldConfigSchema, TypologiesSchema } from "@gatehouse/proto";
 import type { GatewayDeps } from "../../deps.ts";
 import { asOperator } from "../../http/admin-call.ts";
+import { withRuleViolations } from "../../http/all-violations.ts";
 import { entrypointToJson } from "../../http/admin-json.ts";
 import { sendContent } from "../../http/envelope.ts";
 import { AdminEntrypoint, ContentOf } from "../../schemas/admin.ts";
@@ -39,6 +40,8 @@ export const adminEntrypointRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = asy
   app.post(
     "/admin/v1/apps/:client_id/entrypoints",
     {
+      // A body the schema refuses still gets the registry's rules checked (every violation at once).
+      attachValidation: true,
       schema: {
         ...admin,
         summary: "Add an entry point to an application (every rule of application creation; audited)",
@@ -49,6 +52,11 @@ export const adminEntrypointRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = asy
       },
     },
     async (req, reply) => {
+      if (req.validationError) {
+        const check = (rest: Record<string, unknown>) =>
+          registryAdmin.addEntrypoint({ clientId: req.params.client_id, entrypoint: fromJson(EntrypointSchema, rest as JsonObject), validateOnly: true }, asOperator(req));
+        throw await withRuleViolations(req.validationError, req.body, check);
+      }
       const entrypoint = fromJson(EntrypointSchema, req.body as JsonObject);
       const res = await registryAdmin.addEntrypoint({ clientId: req.params.client_id, entrypoint }, asOperator(req));
       return sendContent(reply, 201, entrypointToJson(res.entrypoint!));
@@ -58,6 +66,8 @@ export const adminEntrypointRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = asy
   app.patch(
     "/admin/v1/apps/:client_id/entrypoints/:entrypoint_id",
     {
+      // Here too: the schema's violations and the rules' in one answer.
+      attachValidation: true,
       schema: {
         ...admin,
         summary: "Change an entry point: displayName, assisted, passwordless, fields, typology (audited)",
@@ -68,19 +78,22 @@ export const adminEntrypointRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = asy
       },
     },
     async (req, reply) => {
-      const b = req.body;
-      const res = await registryAdmin.updateEntrypoint(
-        {
-          clientId: req.params.client_id,
-          entrypointId: req.params.entrypoint_id,
-          displayName: b.displayName,
-          assisted: b.assisted,
-          passwordless: b.passwordless,
-          fields: b.fields ? { values: b.fields.map((f) => fromJson(FieldConfigSchema, f as JsonObject)) } : undefined,
-          typology: b.typology ? fromJson(TypologiesSchema, b.typology as JsonObject) : undefined,
-        },
-        asOperator(req),
-      );
+      const update = (b: Static<typeof EntrypointPatch>, validateOnly = false) =>
+        registryAdmin.updateEntrypoint(
+          {
+            clientId: req.params.client_id,
+            entrypointId: req.params.entrypoint_id,
+            displayName: b.displayName,
+            assisted: b.assisted,
+            passwordless: b.passwordless,
+            fields: b.fields ? { values: b.fields.map((f) => fromJson(FieldConfigSchema, f as JsonObject)) } : undefined,
+            typology: b.typology ? fromJson(TypologiesSchema, b.typology as JsonObject) : undefined,
+            validateOnly,
+          },
+          asOperator(req),
+        );
+      if (req.validationError) throw await withRuleViolations(req.validationError, req.body, (rest) => update(rest as Static<typeof EntrypointPatch>, true));
+      const res = await update(req.body);
       return sendContent(reply, 200, entrypointToJson(res.entrypoint!));
     },
   );

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import Type from "typebox";
 import type { GatewayDeps } from "../../deps.ts";
-import { asOperator, noBody } from "../../http/admin-call.ts";
+import { asOperator, bodyless } from "../../http/admin-call.ts";
 import { adminUserToJson, page } from "../../http/admin-json.ts";
 import { sendContent } from "../../http/envelope.ts";
 import { AdminUser, AnyObject, ContentOf, ListOf, PageQuery } from "../../schemas/admin.ts";
@@ -47,7 +47,7 @@ export const adminUsersRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (a
   const action = (path: string, summary: string, call: (userId: string, opts: ReturnType<typeof asOperator>) => Promise<{ account?: Parameters<typeof adminUserToJson>[0] }>) =>
     app.post(
       `/admin/v1/users/:id/${path}`,
-      { onRequest: noBody, schema: { ...admin, summary, params: UserId, response: { 200: UserContent, ...errorResponses(401, 403, 404, 503) } } },
+      { ...bodyless, schema: { ...admin, summary, params: UserId, response: { 200: UserContent, ...errorResponses(401, 403, 404, 503) } } },
       async (req, reply) => {
         const res = await call(req.params.id, asOperator(req));
         return sendContent(reply, 200, { user: adminUserToJson(res.account!) });
@@ -80,7 +80,7 @@ export const adminUsersRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (a
   app.delete(
     "/admin/v1/users/:id",
     {
-      onRequest: noBody,
+      ...bodyless,
       schema: {
         ...admin,
         summary: "Erase a user: personal data removed, identifiers free at once, sessions ended (audited)",

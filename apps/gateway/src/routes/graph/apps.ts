@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import Type from "typebox";
 import { APPS_READ_SCOPE, APPS_WRITE_SCOPE } from "@gatehouse/rpc";
 import { applicationFromJson, applicationToJson } from "../../http/application-json.ts";
+import { asOperator } from "../../http/admin-call.ts";
+import { withRuleViolations } from "../../http/all-violations.ts";
 import { asCaller } from "../../http/bearer.ts";
 import { anyScope, requireBearer } from "../../http/bearer-guard.ts";
 import { sendContent } from "../../http/envelope.ts";
@@ -15,6 +17,8 @@ export const appsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, de
     "/v2/apps",
     {
       onRequest: requireBearer(deps.verifyAccessToken, anyScope(APPS_WRITE_SCOPE)),
+      // A body the schema refuses still gets the registry's rules checked (every violation at once).
+      attachValidation: true,
       schema: {
         summary: "Create an application with its entry points",
         description: "Operator token with scope apps:write. The generated password is returned only here.",
@@ -26,7 +30,12 @@ export const appsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, de
       },
     },
     async (req, reply) => {
-      const res = await deps.registry.createApplication({ application: applicationFromJson(req.body) }, asCaller(req.principal!.token));
+      if (req.validationError) {
+        const check = (rest: Record<string, unknown>) => deps.registry.createApplication({ application: applicationFromJson(rest), validateOnly: true }, asOperator(req));
+        throw await withRuleViolations(req.validationError, req.body, check);
+      }
+      // The operator's token and the client address (the audit entry's `address`).
+      const res = await deps.registry.createApplication({ application: applicationFromJson(req.body) }, asOperator(req));
       const created = { ...applicationToJson(res.application!), password: res.password };
       reply.header("location", `/v2/apps/${encodeURIComponent(res.application!.id)}`);
       return sendContent(reply, 201, created);

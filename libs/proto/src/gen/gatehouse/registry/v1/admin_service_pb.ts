@@ -18,7 +18,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file gatehouse/registry/v1/admin_service.proto.
  */
 export const file_gatehouse_registry_v1_admin_service: GenFile = /*@__PURE__*/
-  fileDesc("CilnYXRlaG91c2UvcmVnaXN0cnkvdjEvYWRtaW5fc2VydmljZS5wcm90bxIVZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxIooBChFBcHBsaWNhdGlvblJlY29yZBI3CgthcHBsaWNhdGlvbhgBIAEoCzIiLmdhdGVob3VzZS5yZWdpc3RyeS52MS5BcHBsaWNhdGlvbhI8CghzZXR0aW5ncxgCIAEoCzIqLmdhdGVob3VzZS5yZWdpc3RyeS52MS5BcHBsaWNhdGlvblNldHRpbmdzIk8KF0xpc3RBcHBsaWNhdGlvbnNSZXF1ZXN0Eg0KBXF1ZXJ5GAEgASgJEhEKCXBhZ2Vfc2l6ZRgCIAEoBRISCgpwYWdlX3Rva2VuGAMgASgJInMKGExpc3RBcHBsaWNhdGlvbnNSZXNwb25zZRI+CgxhcHBsaWNhdGlvbnMYASADKAsyKC5nYXRlaG91c2UucmVnaXN0cnkudjEuQXBwbGljYXRpb25SZWNvcmQSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIjAKG0dldEFwcGxpY2F0aW9uUmVjb3JkUmVxdWVzdBIRCgljbGllbnRfaWQYASABKAkiXQocR2V0QXBwbGljYXRpb25SZWNvcmRSZXNwb25zZRI9CgthcHBsaWNhdGlvbhgBIAEoCzIoLmdhdGVob3VzZS5yZWdpc3RyeS52MS5BcHBsaWNhdGlvblJlY29yZCLiAgoYVXBkYXRlQXBwbGljYXRpb25SZXF1ZXN0EhEKCWNsaWVudF9pZBgBIAEoCRIZCgxkaXNwbGF5X25hbWUYAiABKAlIAIgBARIQCgN1cmwYAyABKAlIAYgBARI4Cg1yZWRpcmVjdF91cmlzGAQgASgLMiEuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLlN0cmluZ0xpc3QSLwoHY29udGFjdBgFIAEoCzIeLmdhdGVob3VzZS5yZWdpc3RyeS52MS5Db250YWN0EjQKCXdoaXRlbGlzdBgGIAEoCzIhLmdhdGVob3VzZS5yZWdpc3RyeS52MS5TdHJpbmdMaXN0Eh0KEGRlZmF1bHRfY2FsbGJhY2sYByABKAlIAogBARIQCgNtZmEYCCABKAlIA4gBAUIPCg1fZGlzcGxheV9uYW1lQgYKBF91cmxCEwoRX2RlZmF1bHRfY2FsbGJhY2tCBgoEX21mYSJaChlVcGRhdGVBcHBsaWNhdGlvblJlc3BvbnNlEj0KC2FwcGxpY2F0aW9uGAEgASgLMiguZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkFwcGxpY2F0aW9uUmVjb3JkIi4KGVJvdGF0ZUNsaWVudFNlY3JldFJlcXVlc3QSEQoJY2xpZW50X2lkGAEgASgJIksKGlJvdGF0ZUNsaWVudFNlY3JldFJlc3BvbnNlEhUKDWNsaWVudF9zZWNyZXQYASABKAkSFgoOc2VjcmV0X3ZlcnNpb24YAiABKAUiYAoUQWRkRW50cnlwb2ludFJlcXVlc3QSEQoJY2xpZW50X2lkGAEgASgJEjUKCmVudHJ5cG9pbnQYAiABKAsyIS5nYXRlaG91c2UucmVnaXN0cnkudjEuRW50cnlwb2ludCJOChVBZGRFbnRyeXBvaW50UmVzcG9uc2USNQoKZW50cnlwb2ludBgBIAEoCzIhLmdhdGVob3VzZS5yZWdpc3RyeS52MS5FbnRyeXBvaW50IkUKD0ZpZWxkQ29uZmlnTGlzdBIyCgZ2YWx1ZXMYASADKAsyIi5nYXRlaG91c2UucmVnaXN0cnkudjEuRmllbGRDb25maWcirAIKF1VwZGF0ZUVudHJ5cG9pbnRSZXF1ZXN0EhEKCWNsaWVudF9pZBgBIAEoCRIVCg1lbnRyeXBvaW50X2lkGAIgASgJEhkKDGRpc3BsYXlfbmFtZRgDIAEoCUgAiAEBEhUKCGFzc2lzdGVkGAQgASgISAGIAQESGQoMcGFzc3dvcmRsZXNzGAUgASgISAKIAQESNgoGZmllbGRzGAYgASgLMiYuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkZpZWxkQ29uZmlnTGlzdBIzCgh0eXBvbG9neRgHIAEoCzIhLmdhdGVob3VzZS5yZWdpc3RyeS52MS5UeXBvbG9naWVzQg8KDV9kaXNwbGF5X25hbWVCCwoJX2Fzc2lzdGVkQg8KDV9wYXNzd29yZGxlc3MiUQoYVXBkYXRlRW50cnlwb2ludFJlc3BvbnNlEjUKCmVudHJ5cG9pbnQYASABKAsyIS5nYXRlaG91c2UucmVnaXN0cnkudjEuRW50cnlwb2ludCJ0ChlMaXN0Q2F0YWxvZ0VudHJpZXNSZXF1ZXN0EjAKBGtpbmQYASABKA4yIi5nYXRlaG91c2UucmVnaXN0cnkudjEuQ2F0YWxvZ0tpbmQSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkiawoaTGlzdENhdGFsb2dFbnRyaWVzUmVzcG9uc2USNAoHZW50cmllcxgBIAMoCzIjLmdhdGVob3VzZS5yZWdpc3RyeS52MS5DYXRhbG9nRW50cnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIoEBChlDcmVhdGVDYXRhbG9nRW50cnlSZXF1ZXN0EjAKBGtpbmQYASABKA4yIi5nYXRlaG91c2UucmVnaXN0cnkudjEuQ2F0YWxvZ0tpbmQSMgoFZW50cnkYAiABKAsyIy5nYXRlaG91c2UucmVnaXN0cnkudjEuQ2F0YWxvZ0VudHJ5IlAKGkNyZWF0ZUNhdGFsb2dFbnRyeVJlc3BvbnNlEjIKBWVudHJ5GAEgASgLMiMuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkNhdGFsb2dFbnRyeSKuAQoZVXBkYXRlQ2F0YWxvZ0VudHJ5UmVxdWVzdBIwCgRraW5kGAEgASgOMiIuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkNhdGFsb2dLaW5kEgsKA2tleRgCIAEoCRIZCgxkaXNwbGF5X25hbWUYAyABKAlIAIgBARIXCgp2YWx1ZV90eXBlGAQgASgJSAGIAQFCDwoNX2Rpc3BsYXlfbmFtZUINCgtfdmFsdWVfdHlwZSJQChpVcGRhdGVDYXRhbG9nRW50cnlSZXNwb25zZRIyCgVlbnRyeRgBIAEoCzIjLmdhdGVob3VzZS5yZWdpc3RyeS52MS5DYXRhbG9nRW50cnkiWgoZRGVsZXRlQ2F0YWxvZ0VudHJ5UmVxdWVzdBIwCgRraW5kGAEgASgOMiIuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkNhdGFsb2dLaW5kEgsKA2tleRgCIAEoCSIcChpEZWxldGVDYXRhbG9nRW50cnlSZXNwb25zZSJYChBBc3NlcnRpb25IaXN0b3J5EgsKA2tleRgBIAEoCRI3Cgh2ZXJzaW9ucxgCIAMoCzIlLmdhdGVob3VzZS5yZWdpc3RyeS52MS5MZWdhbEFzc2VydGlvbiJWChtMaXN0QXNzZXJ0aW9uSGlzdG9yeVJlcXVlc3QSEAoIdHlwb2xvZ3kYASABKAkSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkidAocTGlzdEFzc2VydGlvbkhpc3RvcnlSZXNwb25zZRI7Cgphc3NlcnRpb25zGAEgAygLMicuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkFzc2VydGlvbkhpc3RvcnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIpcBCh9MaXN0UmVnaXN0cnlBdWRpdEVudHJpZXNSZXF1ZXN0Ei8KBmZpbHRlchgBIAEoCzIfLmdhdGVob3VzZS5hdWRpdC52MS5BdWRpdEZpbHRlchIwCgVhZnRlchgCIAEoCzIhLmdhdGVob3VzZS5hdWRpdC52MS5BdWRpdFBvc2l0aW9uEhEKCXBhZ2Vfc2l6ZRgDIAEoBSJhCiBMaXN0UmVnaXN0cnlBdWRpdEVudHJpZXNSZXNwb25zZRIvCgdlbnRyaWVzGAEgAygLMh4uZ2F0ZWhvdXNlLmF1ZGl0LnYxLkF1ZGl0RW50cnkSDAoEbW9yZRgCIAEoCDLbCwoUUmVnaXN0cnlBZG1pblNlcnZpY2UScwoQTGlzdEFwcGxpY2F0aW9ucxIuLmdhdGVob3VzZS5yZWdpc3RyeS52MS5MaXN0QXBwbGljYXRpb25zUmVxdWVzdBovLmdhdGVob3VzZS5yZWdpc3RyeS52MS5MaXN0QXBwbGljYXRpb25zUmVzcG9uc2USfwoUR2V0QXBwbGljYXRpb25SZWNvcmQSMi5nYXRlaG91c2UucmVnaXN0cnkudjEuR2V0QXBwbGljYXRpb25SZWNvcmRSZXF1ZXN0GjMuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkdldEFwcGxpY2F0aW9uUmVjb3JkUmVzcG9uc2USdgoRVXBkYXRlQXBwbGljYXRpb24SLy5nYXRlaG91c2UucmVnaXN0cnkudjEuVXBkYXRlQXBwbGljYXRpb25SZXF1ZXN0GjAuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLlVwZGF0ZUFwcGxpY2F0aW9uUmVzcG9uc2USeQoSUm90YXRlQ2xpZW50U2VjcmV0EjAuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLlJvdGF0ZUNsaWVudFNlY3JldFJlcXVlc3QaMS5nYXRlaG91c2UucmVnaXN0cnkudjEuUm90YXRlQ2xpZW50U2VjcmV0UmVzcG9uc2USagoNQWRkRW50cnlwb2ludBIrLmdhdGVob3VzZS5yZWdpc3RyeS52MS5BZGRFbnRyeXBvaW50UmVxdWVzdBosLmdhdGVob3VzZS5yZWdpc3RyeS52MS5BZGRFbnRyeXBvaW50UmVzcG9uc2UScwoQVXBkYXRlRW50cnlwb2ludBIuLmdhdGVob3VzZS5yZWdpc3RyeS52MS5VcGRhdGVFbnRyeXBvaW50UmVxdWVzdBovLmdhdGVob3VzZS5yZWdpc3RyeS52MS5VcGRhdGVFbnRyeXBvaW50UmVzcG9uc2USeQoSTGlzdENhdGFsb2dFbnRyaWVzEjAuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkxpc3RDYXRhbG9nRW50cmllc1JlcXVlc3QaMS5nYXRlaG91c2UucmVnaXN0cnkudjEuTGlzdENhdGFsb2dFbnRyaWVzUmVzcG9uc2USeQoSQ3JlYXRlQ2F0YWxvZ0VudHJ5EjAuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkNyZWF0ZUNhdGFsb2dFbnRyeVJlcXVlc3QaMS5nYXRlaG91c2UucmVnaXN0cnkudjEuQ3JlYXRlQ2F0YWxvZ0VudHJ5UmVzcG9uc2USeQoSVXBkYXRlQ2F0YWxvZ0VudHJ5EjAuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLlVwZGF0ZUNhdGFsb2dFbnRyeVJlcXVlc3QaMS5nYXRlaG91c2UucmVnaXN0cnkudjEuVXBkYXRlQ2F0YWxvZ0VudHJ5UmVzcG9uc2USeQoSRGVsZXRlQ2F0YWxvZ0VudHJ5EjAuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkRlbGV0ZUNhdGFsb2dFbnRyeVJlcXVlc3QaMS5nYXRlaG91c2UucmVnaXN0cnkudjEuRGVsZXRlQ2F0YWxvZ0VudHJ5UmVzcG9uc2USfwoUTGlzdEFzc2VydGlvbkhpc3RvcnkSMi5nYXRlaG91c2UucmVnaXN0cnkudjEuTGlzdEFzc2VydGlvbkhpc3RvcnlSZXF1ZXN0GjMuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkxpc3RBc3NlcnRpb25IaXN0b3J5UmVzcG9uc2USiwEKGExpc3RSZWdpc3RyeUF1ZGl0RW50cmllcxI2LmdhdGVob3VzZS5yZWdpc3RyeS52MS5MaXN0UmVnaXN0cnlBdWRpdEVudHJpZXNSZXF1ZXN0GjcuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkxpc3RSZWdpc3RyeUF1ZGl0RW50cmllc1Jlc3BvbnNlYgZwcm90bzM", [file_gatehouse_audit_v1_audit, file_gatehouse_registry_v1_application, file_gatehouse_registry_v1_assertions_service, file_gatehouse_registry_v1_registry_service]);
+  fileDesc("CilnYXRlaG91c2UvcmVnaXN0cnkvdjEvYWRtaW5fc2VydmljZS5wcm90bxIVZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxIooBChFBcHBsaWNhdGlvblJlY29yZBI3CgthcHBsaWNhdGlvbhgBIAEoCzIiLmdhdGVob3VzZS5yZWdpc3RyeS52MS5BcHBsaWNhdGlvbhI8CghzZXR0aW5ncxgCIAEoCzIqLmdhdGVob3VzZS5yZWdpc3RyeS52MS5BcHBsaWNhdGlvblNldHRpbmdzIk8KF0xpc3RBcHBsaWNhdGlvbnNSZXF1ZXN0Eg0KBXF1ZXJ5GAEgASgJEhEKCXBhZ2Vfc2l6ZRgCIAEoBRISCgpwYWdlX3Rva2VuGAMgASgJInMKGExpc3RBcHBsaWNhdGlvbnNSZXNwb25zZRI+CgxhcHBsaWNhdGlvbnMYASADKAsyKC5nYXRlaG91c2UucmVnaXN0cnkudjEuQXBwbGljYXRpb25SZWNvcmQSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIjAKG0dldEFwcGxpY2F0aW9uUmVjb3JkUmVxdWVzdBIRCgljbGllbnRfaWQYASABKAkiXQocR2V0QXBwbGljYXRpb25SZWNvcmRSZXNwb25zZRI9CgthcHBsaWNhdGlvbhgBIAEoCzIoLmdhdGVob3VzZS5yZWdpc3RyeS52MS5BcHBsaWNhdGlvblJlY29yZCL5AgoYVXBkYXRlQXBwbGljYXRpb25SZXF1ZXN0EhEKCWNsaWVudF9pZBgBIAEoCRIZCgxkaXNwbGF5X25hbWUYAiABKAlIAIgBARIQCgN1cmwYAyABKAlIAYgBARI4Cg1yZWRpcmVjdF91cmlzGAQgASgLMiEuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLlN0cmluZ0xpc3QSLwoHY29udGFjdBgFIAEoCzIeLmdhdGVob3VzZS5yZWdpc3RyeS52MS5Db250YWN0EjQKCXdoaXRlbGlzdBgGIAEoCzIhLmdhdGVob3VzZS5yZWdpc3RyeS52MS5TdHJpbmdMaXN0Eh0KEGRlZmF1bHRfY2FsbGJhY2sYByABKAlIAogBARIQCgNtZmEYCCABKAlIA4gBARIVCg12YWxpZGF0ZV9vbmx5GAkgASgIQg8KDV9kaXNwbGF5X25hbWVCBgoEX3VybEITChFfZGVmYXVsdF9jYWxsYmFja0IGCgRfbWZhIloKGVVwZGF0ZUFwcGxpY2F0aW9uUmVzcG9uc2USPQoLYXBwbGljYXRpb24YASABKAsyKC5nYXRlaG91c2UucmVnaXN0cnkudjEuQXBwbGljYXRpb25SZWNvcmQiLgoZUm90YXRlQ2xpZW50U2VjcmV0UmVxdWVzdBIRCgljbGllbnRfaWQYASABKAkiSwoaUm90YXRlQ2xpZW50U2VjcmV0UmVzcG9uc2USFQoNY2xpZW50X3NlY3JldBgBIAEoCRIWCg5zZWNyZXRfdmVyc2lvbhgCIAEoBSJ3ChRBZGRFbnRyeXBvaW50UmVxdWVzdBIRCgljbGllbnRfaWQYASABKAkSNQoKZW50cnlwb2ludBgCIAEoCzIhLmdhdGVob3VzZS5yZWdpc3RyeS52MS5FbnRyeXBvaW50EhUKDXZhbGlkYXRlX29ubHkYAyABKAgiTgoVQWRkRW50cnlwb2ludFJlc3BvbnNlEjUKCmVudHJ5cG9pbnQYASABKAsyIS5nYXRlaG91c2UucmVnaXN0cnkudjEuRW50cnlwb2ludCJFCg9GaWVsZENvbmZpZ0xpc3QSMgoGdmFsdWVzGAEgAygLMiIuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkZpZWxkQ29uZmlnIsMCChdVcGRhdGVFbnRyeXBvaW50UmVxdWVzdBIRCgljbGllbnRfaWQYASABKAkSFQoNZW50cnlwb2ludF9pZBgCIAEoCRIZCgxkaXNwbGF5X25hbWUYAyABKAlIAIgBARIVCghhc3Npc3RlZBgEIAEoCEgBiAEBEhkKDHBhc3N3b3JkbGVzcxgFIAEoCEgCiAEBEjYKBmZpZWxkcxgGIAEoCzImLmdhdGVob3VzZS5yZWdpc3RyeS52MS5GaWVsZENvbmZpZ0xpc3QSMwoIdHlwb2xvZ3kYByABKAsyIS5nYXRlaG91c2UucmVnaXN0cnkudjEuVHlwb2xvZ2llcxIVCg12YWxpZGF0ZV9vbmx5GAggASgIQg8KDV9kaXNwbGF5X25hbWVCCwoJX2Fzc2lzdGVkQg8KDV9wYXNzd29yZGxlc3MiUQoYVXBkYXRlRW50cnlwb2ludFJlc3BvbnNlEjUKCmVudHJ5cG9pbnQYASABKAsyIS5nYXRlaG91c2UucmVnaXN0cnkudjEuRW50cnlwb2ludCJ0ChlMaXN0Q2F0YWxvZ0VudHJpZXNSZXF1ZXN0EjAKBGtpbmQYASABKA4yIi5nYXRlaG91c2UucmVnaXN0cnkudjEuQ2F0YWxvZ0tpbmQSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkiawoaTGlzdENhdGFsb2dFbnRyaWVzUmVzcG9uc2USNAoHZW50cmllcxgBIAMoCzIjLmdhdGVob3VzZS5yZWdpc3RyeS52MS5DYXRhbG9nRW50cnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIlcKFkdldENhdGFsb2dFbnRyeVJlcXVlc3QSMAoEa2luZBgBIAEoDjIiLmdhdGVob3VzZS5yZWdpc3RyeS52MS5DYXRhbG9nS2luZBILCgNrZXkYAiABKAkiTQoXR2V0Q2F0YWxvZ0VudHJ5UmVzcG9uc2USMgoFZW50cnkYASABKAsyIy5nYXRlaG91c2UucmVnaXN0cnkudjEuQ2F0YWxvZ0VudHJ5IpgBChlDcmVhdGVDYXRhbG9nRW50cnlSZXF1ZXN0EjAKBGtpbmQYASABKA4yIi5nYXRlaG91c2UucmVnaXN0cnkudjEuQ2F0YWxvZ0tpbmQSMgoFZW50cnkYAiABKAsyIy5nYXRlaG91c2UucmVnaXN0cnkudjEuQ2F0YWxvZ0VudHJ5EhUKDXZhbGlkYXRlX29ubHkYAyABKAgiUAoaQ3JlYXRlQ2F0YWxvZ0VudHJ5UmVzcG9uc2USMgoFZW50cnkYASABKAsyIy5nYXRlaG91c2UucmVnaXN0cnkudjEuQ2F0YWxvZ0VudHJ5Iq4BChlVcGRhdGVDYXRhbG9nRW50cnlSZXF1ZXN0EjAKBGtpbmQYASABKA4yIi5nYXRlaG91c2UucmVnaXN0cnkudjEuQ2F0YWxvZ0tpbmQSCwoDa2V5GAIgASgJEhkKDGRpc3BsYXlfbmFtZRgDIAEoCUgAiAEBEhcKCnZhbHVlX3R5cGUYBCABKAlIAYgBAUIPCg1fZGlzcGxheV9uYW1lQg0KC192YWx1ZV90eXBlIlAKGlVwZGF0ZUNhdGFsb2dFbnRyeVJlc3BvbnNlEjIKBWVudHJ5GAEgASgLMiMuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkNhdGFsb2dFbnRyeSJaChlEZWxldGVDYXRhbG9nRW50cnlSZXF1ZXN0EjAKBGtpbmQYASABKA4yIi5nYXRlaG91c2UucmVnaXN0cnkudjEuQ2F0YWxvZ0tpbmQSCwoDa2V5GAIgASgJIhwKGkRlbGV0ZUNhdGFsb2dFbnRyeVJlc3BvbnNlIlgKEEFzc2VydGlvbkhpc3RvcnkSCwoDa2V5GAEgASgJEjcKCHZlcnNpb25zGAIgAygLMiUuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkxlZ2FsQXNzZXJ0aW9uIlYKG0xpc3RBc3NlcnRpb25IaXN0b3J5UmVxdWVzdBIQCgh0eXBvbG9neRgBIAEoCRIRCglwYWdlX3NpemUYAiABKAUSEgoKcGFnZV90b2tlbhgDIAEoCSJ0ChxMaXN0QXNzZXJ0aW9uSGlzdG9yeVJlc3BvbnNlEjsKCmFzc2VydGlvbnMYASADKAsyJy5nYXRlaG91c2UucmVnaXN0cnkudjEuQXNzZXJ0aW9uSGlzdG9yeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkilwEKH0xpc3RSZWdpc3RyeUF1ZGl0RW50cmllc1JlcXVlc3QSLwoGZmlsdGVyGAEgASgLMh8uZ2F0ZWhvdXNlLmF1ZGl0LnYxLkF1ZGl0RmlsdGVyEjAKBWFmdGVyGAIgASgLMiEuZ2F0ZWhvdXNlLmF1ZGl0LnYxLkF1ZGl0UG9zaXRpb24SEQoJcGFnZV9zaXplGAMgASgFImEKIExpc3RSZWdpc3RyeUF1ZGl0RW50cmllc1Jlc3BvbnNlEi8KB2VudHJpZXMYASADKAsyHi5nYXRlaG91c2UuYXVkaXQudjEuQXVkaXRFbnRyeRIMCgRtb3JlGAIgASgIMs0MChRSZWdpc3RyeUFkbWluU2VydmljZRJzChBMaXN0QXBwbGljYXRpb25zEi4uZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkxpc3RBcHBsaWNhdGlvbnNSZXF1ZXN0Gi8uZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkxpc3RBcHBsaWNhdGlvbnNSZXNwb25zZRJ/ChRHZXRBcHBsaWNhdGlvblJlY29yZBIyLmdhdGVob3VzZS5yZWdpc3RyeS52MS5HZXRBcHBsaWNhdGlvblJlY29yZFJlcXVlc3QaMy5nYXRlaG91c2UucmVnaXN0cnkudjEuR2V0QXBwbGljYXRpb25SZWNvcmRSZXNwb25zZRJ2ChFVcGRhdGVBcHBsaWNhdGlvbhIvLmdhdGVob3VzZS5yZWdpc3RyeS52MS5VcGRhdGVBcHBsaWNhdGlvblJlcXVlc3QaMC5nYXRlaG91c2UucmVnaXN0cnkudjEuVXBkYXRlQXBwbGljYXRpb25SZXNwb25zZRJ5ChJSb3RhdGVDbGllbnRTZWNyZXQSMC5nYXRlaG91c2UucmVnaXN0cnkudjEuUm90YXRlQ2xpZW50U2VjcmV0UmVxdWVzdBoxLmdhdGVob3VzZS5yZWdpc3RyeS52MS5Sb3RhdGVDbGllbnRTZWNyZXRSZXNwb25zZRJqCg1BZGRFbnRyeXBvaW50EisuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkFkZEVudHJ5cG9pbnRSZXF1ZXN0GiwuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkFkZEVudHJ5cG9pbnRSZXNwb25zZRJzChBVcGRhdGVFbnRyeXBvaW50Ei4uZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLlVwZGF0ZUVudHJ5cG9pbnRSZXF1ZXN0Gi8uZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLlVwZGF0ZUVudHJ5cG9pbnRSZXNwb25zZRJ5ChJMaXN0Q2F0YWxvZ0VudHJpZXMSMC5nYXRlaG91c2UucmVnaXN0cnkudjEuTGlzdENhdGFsb2dFbnRyaWVzUmVxdWVzdBoxLmdhdGVob3VzZS5yZWdpc3RyeS52MS5MaXN0Q2F0YWxvZ0VudHJpZXNSZXNwb25zZRJwCg9HZXRDYXRhbG9nRW50cnkSLS5nYXRlaG91c2UucmVnaXN0cnkudjEuR2V0Q2F0YWxvZ0VudHJ5UmVxdWVzdBouLmdhdGVob3VzZS5yZWdpc3RyeS52MS5HZXRDYXRhbG9nRW50cnlSZXNwb25zZRJ5ChJDcmVhdGVDYXRhbG9nRW50cnkSMC5nYXRlaG91c2UucmVnaXN0cnkudjEuQ3JlYXRlQ2F0YWxvZ0VudHJ5UmVxdWVzdBoxLmdhdGVob3VzZS5yZWdpc3RyeS52MS5DcmVhdGVDYXRhbG9nRW50cnlSZXNwb25zZRJ5ChJVcGRhdGVDYXRhbG9nRW50cnkSMC5nYXRlaG91c2UucmVnaXN0cnkudjEuVXBkYXRlQ2F0YWxvZ0VudHJ5UmVxdWVzdBoxLmdhdGVob3VzZS5yZWdpc3RyeS52MS5VcGRhdGVDYXRhbG9nRW50cnlSZXNwb25zZRJ5ChJEZWxldGVDYXRhbG9nRW50cnkSMC5nYXRlaG91c2UucmVnaXN0cnkudjEuRGVsZXRlQ2F0YWxvZ0VudHJ5UmVxdWVzdBoxLmdhdGVob3VzZS5yZWdpc3RyeS52MS5EZWxldGVDYXRhbG9nRW50cnlSZXNwb25zZRJ/ChRMaXN0QXNzZXJ0aW9uSGlzdG9yeRIyLmdhdGVob3VzZS5yZWdpc3RyeS52MS5MaXN0QXNzZXJ0aW9uSGlzdG9yeVJlcXVlc3QaMy5nYXRlaG91c2UucmVnaXN0cnkudjEuTGlzdEFzc2VydGlvbkhpc3RvcnlSZXNwb25zZRKLAQoYTGlzdFJlZ2lzdHJ5QXVkaXRFbnRyaWVzEjYuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkxpc3RSZWdpc3RyeUF1ZGl0RW50cmllc1JlcXVlc3QaNy5nYXRlaG91c2UucmVnaXN0cnkudjEuTGlzdFJlZ2lzdHJ5QXVkaXRFbnRyaWVzUmVzcG9uc2ViBnByb3RvMw", [file_gatehouse_audit_v1_audit, file_gatehouse_registry_v1_application, file_gatehouse_registry_v1_assertions_service, file_gatehouse_registry_v1_registry_service]);
 
 /**
  * ApplicationRecord is an application with its operator-managed settings.
@@ -214,6 +214,14 @@ export type UpdateApplicationRequest = Message<"gatehouse.registry.v1.UpdateAppl
    * @generated from field: optional string mfa = 8;
    */
   mfa?: string | undefined;
+
+  /**
+   * ValidateOnly checks every rule and changes nothing: the answer is
+   * VALIDATION_FAILED with every violation, or the application unchanged.
+   *
+   * @generated from field: bool validate_only = 9;
+   */
+  validateOnly: boolean;
 };
 
 /**
@@ -312,6 +320,14 @@ export type AddEntrypointRequest = Message<"gatehouse.registry.v1.AddEntrypointR
    * @generated from field: gatehouse.registry.v1.Entrypoint entrypoint = 2;
    */
   entrypoint?: Entrypoint | undefined;
+
+  /**
+   * ValidateOnly checks every rule and stores nothing: the answer is
+   * VALIDATION_FAILED with every violation, or the entry point unchanged.
+   *
+   * @generated from field: bool validate_only = 3;
+   */
+  validateOnly: boolean;
 };
 
 /**
@@ -417,6 +433,14 @@ export type UpdateEntrypointRequest = Message<"gatehouse.registry.v1.UpdateEntry
    * @generated from field: gatehouse.registry.v1.Typologies typology = 7;
    */
   typology?: Typologies | undefined;
+
+  /**
+   * ValidateOnly checks every rule and changes nothing: the answer is
+   * VALIDATION_FAILED with every violation, or the entry point unchanged.
+   *
+   * @generated from field: bool validate_only = 8;
+   */
+  validateOnly: boolean;
 };
 
 /**
@@ -511,6 +535,55 @@ export const ListCatalogEntriesResponseSchema: GenMessage<ListCatalogEntriesResp
   messageDesc(file_gatehouse_registry_v1_admin_service, 15);
 
 /**
+ * GetCatalogEntryRequest names the entry.
+ *
+ * @generated from message gatehouse.registry.v1.GetCatalogEntryRequest
+ */
+export type GetCatalogEntryRequest = Message<"gatehouse.registry.v1.GetCatalogEntryRequest"> & {
+  /**
+   * Kind of catalog.
+   *
+   * @generated from field: gatehouse.registry.v1.CatalogKind kind = 1;
+   */
+  kind: CatalogKind;
+
+  /**
+   * Key of the entry.
+   *
+   * @generated from field: string key = 2;
+   */
+  key: string;
+};
+
+/**
+ * Describes the message gatehouse.registry.v1.GetCatalogEntryRequest.
+ * Use `create(GetCatalogEntryRequestSchema)` to create a new message.
+ */
+export const GetCatalogEntryRequestSchema: GenMessage<GetCatalogEntryRequest> = /*@__PURE__*/
+  messageDesc(file_gatehouse_registry_v1_admin_service, 16);
+
+/**
+ * GetCatalogEntryResponse returns the entry.
+ *
+ * @generated from message gatehouse.registry.v1.GetCatalogEntryResponse
+ */
+export type GetCatalogEntryResponse = Message<"gatehouse.registry.v1.GetCatalogEntryResponse"> & {
+  /**
+   * Entry as stored.
+   *
+   * @generated from field: gatehouse.registry.v1.CatalogEntry entry = 1;
+   */
+  entry?: CatalogEntry | undefined;
+};
+
+/**
+ * Describes the message gatehouse.registry.v1.GetCatalogEntryResponse.
+ * Use `create(GetCatalogEntryResponseSchema)` to create a new message.
+ */
+export const GetCatalogEntryResponseSchema: GenMessage<GetCatalogEntryResponse> = /*@__PURE__*/
+  messageDesc(file_gatehouse_registry_v1_admin_service, 17);
+
+/**
  * CreateCatalogEntryRequest carries the entry to add.
  *
  * @generated from message gatehouse.registry.v1.CreateCatalogEntryRequest
@@ -529,6 +602,14 @@ export type CreateCatalogEntryRequest = Message<"gatehouse.registry.v1.CreateCat
    * @generated from field: gatehouse.registry.v1.CatalogEntry entry = 2;
    */
   entry?: CatalogEntry | undefined;
+
+  /**
+   * ValidateOnly checks every rule and adds nothing: the answer is
+   * VALIDATION_FAILED with every violation, or an empty response.
+   *
+   * @generated from field: bool validate_only = 3;
+   */
+  validateOnly: boolean;
 };
 
 /**
@@ -536,7 +617,7 @@ export type CreateCatalogEntryRequest = Message<"gatehouse.registry.v1.CreateCat
  * Use `create(CreateCatalogEntryRequestSchema)` to create a new message.
  */
 export const CreateCatalogEntryRequestSchema: GenMessage<CreateCatalogEntryRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_admin_service, 16);
+  messageDesc(file_gatehouse_registry_v1_admin_service, 18);
 
 /**
  * CreateCatalogEntryResponse returns the stored entry.
@@ -557,7 +638,7 @@ export type CreateCatalogEntryResponse = Message<"gatehouse.registry.v1.CreateCa
  * Use `create(CreateCatalogEntryResponseSchema)` to create a new message.
  */
 export const CreateCatalogEntryResponseSchema: GenMessage<CreateCatalogEntryResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_admin_service, 17);
+  messageDesc(file_gatehouse_registry_v1_admin_service, 19);
 
 /**
  * UpdateCatalogEntryRequest names the entry and what changes.
@@ -599,7 +680,7 @@ export type UpdateCatalogEntryRequest = Message<"gatehouse.registry.v1.UpdateCat
  * Use `create(UpdateCatalogEntryRequestSchema)` to create a new message.
  */
 export const UpdateCatalogEntryRequestSchema: GenMessage<UpdateCatalogEntryRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_admin_service, 18);
+  messageDesc(file_gatehouse_registry_v1_admin_service, 20);
 
 /**
  * UpdateCatalogEntryResponse returns the entry after the change.
@@ -620,7 +701,7 @@ export type UpdateCatalogEntryResponse = Message<"gatehouse.registry.v1.UpdateCa
  * Use `create(UpdateCatalogEntryResponseSchema)` to create a new message.
  */
 export const UpdateCatalogEntryResponseSchema: GenMessage<UpdateCatalogEntryResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_admin_service, 19);
+  messageDesc(file_gatehouse_registry_v1_admin_service, 21);
 
 /**
  * DeleteCatalogEntryRequest names the entry.
@@ -648,7 +729,7 @@ export type DeleteCatalogEntryRequest = Message<"gatehouse.registry.v1.DeleteCat
  * Use `create(DeleteCatalogEntryRequestSchema)` to create a new message.
  */
 export const DeleteCatalogEntryRequestSchema: GenMessage<DeleteCatalogEntryRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_admin_service, 20);
+  messageDesc(file_gatehouse_registry_v1_admin_service, 22);
 
 /**
  * DeleteCatalogEntryResponse is empty.
@@ -663,7 +744,7 @@ export type DeleteCatalogEntryResponse = Message<"gatehouse.registry.v1.DeleteCa
  * Use `create(DeleteCatalogEntryResponseSchema)` to create a new message.
  */
 export const DeleteCatalogEntryResponseSchema: GenMessage<DeleteCatalogEntryResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_admin_service, 21);
+  messageDesc(file_gatehouse_registry_v1_admin_service, 23);
 
 /**
  * AssertionHistory is one legal assertion with every version.
@@ -691,7 +772,7 @@ export type AssertionHistory = Message<"gatehouse.registry.v1.AssertionHistory">
  * Use `create(AssertionHistorySchema)` to create a new message.
  */
 export const AssertionHistorySchema: GenMessage<AssertionHistory> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_admin_service, 22);
+  messageDesc(file_gatehouse_registry_v1_admin_service, 24);
 
 /**
  * ListAssertionHistoryRequest names a page, optionally of one typology.
@@ -726,7 +807,7 @@ export type ListAssertionHistoryRequest = Message<"gatehouse.registry.v1.ListAss
  * Use `create(ListAssertionHistoryRequestSchema)` to create a new message.
  */
 export const ListAssertionHistoryRequestSchema: GenMessage<ListAssertionHistoryRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_admin_service, 23);
+  messageDesc(file_gatehouse_registry_v1_admin_service, 25);
 
 /**
  * ListAssertionHistoryResponse is one page of assertions.
@@ -754,7 +835,7 @@ export type ListAssertionHistoryResponse = Message<"gatehouse.registry.v1.ListAs
  * Use `create(ListAssertionHistoryResponseSchema)` to create a new message.
  */
 export const ListAssertionHistoryResponseSchema: GenMessage<ListAssertionHistoryResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_admin_service, 24);
+  messageDesc(file_gatehouse_registry_v1_admin_service, 26);
 
 /**
  * ListRegistryAuditEntriesRequest filters the log and names a position.
@@ -789,7 +870,7 @@ export type ListRegistryAuditEntriesRequest = Message<"gatehouse.registry.v1.Lis
  * Use `create(ListRegistryAuditEntriesRequestSchema)` to create a new message.
  */
 export const ListRegistryAuditEntriesRequestSchema: GenMessage<ListRegistryAuditEntriesRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_admin_service, 25);
+  messageDesc(file_gatehouse_registry_v1_admin_service, 27);
 
 /**
  * ListRegistryAuditEntriesResponse is one page of the log.
@@ -817,7 +898,7 @@ export type ListRegistryAuditEntriesResponse = Message<"gatehouse.registry.v1.Li
  * Use `create(ListRegistryAuditEntriesResponseSchema)` to create a new message.
  */
 export const ListRegistryAuditEntriesResponseSchema: GenMessage<ListRegistryAuditEntriesResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_admin_service, 26);
+  messageDesc(file_gatehouse_registry_v1_admin_service, 28);
 
 /**
  * RegistryAdminService is the operators' API over what the registry owns
@@ -914,6 +995,17 @@ export const RegistryAdminService: GenService<{
     methodKind: "unary";
     input: typeof ListCatalogEntriesRequestSchema;
     output: typeof ListCatalogEntriesResponseSchema;
+  },
+  /**
+   * GetCatalogEntry reads one entry of a catalog. Scope: admin:read.
+   * Errors: NOT_FOUND/CATALOG_ENTRY_NOT_FOUND.
+   *
+   * @generated from rpc gatehouse.registry.v1.RegistryAdminService.GetCatalogEntry
+   */
+  getCatalogEntry: {
+    methodKind: "unary";
+    input: typeof GetCatalogEntryRequestSchema;
+    output: typeof GetCatalogEntryResponseSchema;
   },
   /**
    * CreateCatalogEntry adds a key to a catalog. Scope: admin:write. Errors:

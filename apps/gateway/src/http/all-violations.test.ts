@@ -1,0 +1,35 @@
+import { domainError, validationError } from "@gatehouse/errors";
+import { describe, expect, it } from "vitest";
+import { withRuleViolations } from "./all-violations.ts";
+
+const schemaError = (...fields: [string, string][]) => Object.assign(new Error("request validation failed"), { violations: fields.map(([field, code]) => ({ field, code })) });
+const items = (e: { violations?: { field: string; code: string }[] }) => e.violations!.map((v) => `${v.field}:${v.code}`);
+
+describe("the schema's violations with the rules' of the rest", () => {
+  it("asks about the body without the refused members and adds what the rules find, not twice for one path", async () => {
+    let seen: unknown;
+    const err = await withRuleViolations(schemaError(["extra", "unknown_member"], ["url", "invalid_type"], ["contact.support", "required"]), { extra: 1, url: 5, key: "Bad", contact: {} }, async (rest) => {
+      seen = rest;
+      throw validationError([
+        { field: "url", code: "required" },
+        { field: "contact.support.objectType", code: "required" },
+        { field: "key", code: "invalid_format" },
+      ]);
+    });
+    expect(seen).toEqual({ key: "Bad", contact: {} });
+    expect(items(err)).toEqual(["extra:unknown_member", "url:invalid_type", "contact.support:required", "key:invalid_format"]);
+  });
+
+  it("answers the schema's alone when an array element was refused, when the rules pass or fail otherwise", async () => {
+    const never = async () => {
+      throw new Error("not asked");
+    };
+    expect(items(await withRuleViolations(schemaError(["redirectUris.1", "invalid_type"]), { redirectUris: ["a", 5] }, never))).toEqual(["redirectUris.1:invalid_type"]);
+    expect(items(await withRuleViolations(schemaError(["", "invalid_type"]), [], never))).toEqual([":invalid_type"]);
+    expect(items(await withRuleViolations(schemaError(["x", "unknown_member"]), { x: 1 }, async () => ({})))).toEqual(["x:unknown_member"]);
+    const notFound = async () => {
+      throw domainError("APPLICATION_NOT_FOUND");
+    };
+    expect(items(await withRuleViolations(schemaError(["x", "unknown_member"]), { x: 1 }, notFound))).toEqual(["x:unknown_member"]);
+  });
+});
