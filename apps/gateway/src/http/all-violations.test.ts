@@ -17,7 +17,20 @@ describe("the schema's violations with the rules' of the rest", () => {
       ]);
     });
     expect(seen).toEqual({ key: "Bad", contact: {} });
-    expect(items(err)).toEqual(["extra:unknown_member", "url:invalid_type", "contact.support:required", "key:invalid_format"]);
+    // The required rows under a missing member are named too; nothing else under a named path.
+    expect(items(err)).toEqual(["extra:unknown_member", "url:invalid_type", "contact.support:required", "contact.support.objectType:required", "key:invalid_format"]);
+  });
+
+  it("names the required rows under a missing member, not the rules' other findings there", async () => {
+    const err = await withRuleViolations(schemaError(["contact", "required"], ["url", "required"]), {}, async () => {
+      throw validationError([
+        { field: "url", code: "required" },
+        { field: "contact.support.schemaOrg.email.value", code: "required" },
+        { field: "contact.support.schemaOrg.mobile.value", code: "invalid_format" },
+        { field: "contactless", code: "required" },
+      ]);
+    });
+    expect(items(err)).toEqual(["contact:required", "url:required", "contact.support.schemaOrg.email.value:required", "contactless:required"]);
   });
 
   it("answers the schema's alone when an array element was refused, when the rules pass or fail otherwise", async () => {

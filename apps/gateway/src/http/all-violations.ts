@@ -14,6 +14,14 @@ const segments = (field: string) => (field ? field.split(".") : []);
 const overlaps = (a: string, b: string) => a === b || a.startsWith(`${b}.`) || b.startsWith(`${a}.`);
 
 /**
+ * A member the schema found missing leaves every required row under it
+ * unfilled: the service names those rows (`contact` missing is also
+ * `contact.support.objectType`, `contact.support.schemaOrg.email.value`, …).
+ */
+const requiredWithin = (schema: Violation, rule: Violation) =>
+  schema.code === "required" && rule.code === "required" && rule.field.startsWith(`${schema.field}.`);
+
+/**
  * The body without the members the schema refused (unknown, wrong type or
  * value), so that the service judges only the rest; undefined when that
  * cannot be done without shifting array positions (the paths would lie).
@@ -35,7 +43,8 @@ function withoutRefused(body: unknown, violations: readonly Violation[]): Record
 
 /**
  * The schema's error with the service's violations of the rest added (those
- * on a path the schema already named are left out). Whatever goes wrong on
+ * on a path the schema already named are left out, except the required rows
+ * under a missing member). Whatever goes wrong on
  * the way, the schema's own error is the answer.
  */
 export async function withRuleViolations(err: SchemaError, body: unknown, check: (rest: Record<string, unknown>) => Promise<unknown>): Promise<SchemaError> {
@@ -50,7 +59,7 @@ export async function withRuleViolations(err: SchemaError, body: unknown, check:
     if (!(e instanceof ConnectError)) return err;
     const facts = errorFacts(e);
     if (facts.reason !== "VALIDATION_FAILED") return err;
-    const added = facts.violations.filter((v) => !schema.some((s) => overlaps(s.field, v.field)));
+    const added = facts.violations.filter((v) => !schema.some((s) => overlaps(s.field, v.field) && !requiredWithin(s, v)));
     return Object.assign(err, { violations: [...schema, ...added] });
   }
 }
