@@ -44,6 +44,7 @@ const cases: [string, (a: App) => void, string, string][] = [
   ["redirectUris at least one", (a) => (a.redirectUris = []), "redirectUris", "too_few"],
   ["redirectUris no javascript:", (a) => (a.redirectUris = ["javascript:alert(1)"]), "redirectUris.0", "invalid_format"],
   ["redirectUris no fragment", (a) => (a.redirectUris = ["https://a.example/cb#x"]), "redirectUris.0", "invalid_format"],
+  ["redirectUris no wildcard host", (a) => (a.redirectUris = ["https://*.a.example/cb"]), "redirectUris.0", "invalid_format"],
   ["redirectUris no duplicates", (a) => (a.redirectUris = ["https://a.example/cb", "https://a.example/cb"]), "redirectUris.1", "duplicate"],
   ["organisation required", (a) => delete a.organizationSchemaOrg.identifier, "organizationSchemaOrg.identifier", "required"],
   ["organisation from the catalog", (a) => (a.organizationSchemaOrg.identifier = "acme"), "organizationSchemaOrg.identifier", "unknown_key"],

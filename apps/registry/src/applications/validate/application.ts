@@ -52,7 +52,7 @@ function checkRedirectUris(issues: Issues, uris: string[]): void {
     const path = `redirectUris.${n}`;
     if (!uri) issues.add(path, "required");
     else if (uri.length > MAX_URL_LENGTH) issues.add(path, "too_long", `at most ${MAX_URL_LENGTH} characters`);
-    else if (!isRedirectUri(uri)) issues.add(path, "invalid_format", "must be an absolute URI without fragment");
+    else if (!isRedirectUri(uri)) issues.add(path, "invalid_format", "must be an absolute URI without fragment or wildcard host");
     else if (seen.has(uri)) issues.add(path, "duplicate");
     seen.add(uri);
   });

@@ -45,6 +45,7 @@ const applicationCases: Case[] = [
   ["redirectUris empty", (a) => (a.redirectUris = []), [["redirectUris", "too_few"]]],
   ["redirectUri relative", (a) => (a.redirectUris = ["/callback"]), [["redirectUris.0", "invalid_format"]]],
   ["redirectUri with fragment", (a) => (a.redirectUris = ["https://shop.example.com/cb#x"]), [["redirectUris.0", "invalid_format"]]],
+  ["redirectUri with a wildcard host", (a) => a.redirectUris.push("https://*.shop.example.com/cb"), [["redirectUris.1", "invalid_format"]]],
   ["redirectUri javascript:", (a) => a.redirectUris.push("javascript:alert(1)"), [["redirectUris.1", "invalid_format"]]],
   ["redirectUri data:", (a) => a.redirectUris.push("data:text/html,hi"), [["redirectUris.1", "invalid_format"]]],
   ["redirectUri vbscript:", (a) => a.redirectUris.push("VBScript:msgbox"), [["redirectUris.1", "invalid_format"]]],
