@@ -169,6 +169,17 @@ describe("application rules", () => {
     expect(empty).not.toContain("contact.projectManager.schemaOrg.mobile.value");
   });
 
+  it("names the rules' violations beside an array element of the wrong type, at the positions sent", async () => {
+    const body = validApplication();
+    body.redirectUris = [5, "https://shop.example.com/a", "https://shop.example.com/a"];
+    body.entrypoints[0].fields.splice(1, 0, null);
+    field(body, 3).key = "shoe_size";
+    const items = (await post(body)).json().errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`);
+    expect([...items].sort()).toEqual(
+      ["redirectUris.0:invalid_type", "redirectUris.2:duplicate", "entrypoints.0.fields.1:invalid_type", "entrypoints.0.fields.3.key:unknown_key"].sort(),
+    );
+  });
+
   it("a missing or unknown id key is one violation, not also its requiresConfirmation's", async () => {
     for (const [mutate, code] of [[(a: App) => delete field(a, 0).key, "required"], [(a: App) => (field(a, 0).key = "username"), "invalid_value"]] as const) {
       const body = validApplication();
