@@ -78,6 +78,7 @@ const cases: [string, (a: App) => void, string, string][] = [
   ["data key from the catalog", (a) => (field(a, 2).key = "shoe_size"), "entrypoints.0.fields.2.key", "unknown_key"],
   ["data key once", (a) => (field(a, 3).key = "name"), "entrypoints.0.fields.3.key", "duplicate"],
   ["step is 1 or 2", (a) => (field(a, 3).step = 3), "entrypoints.0.fields.3.step", "invalid_value"],
+  ["step far out of range is invalid_value, not a 5xx", (a) => (field(a, 3).step = 4294967297), "entrypoints.0.fields.3.step", "invalid_value"],
   ["step is an integer", (a) => (field(a, 3).step = 1.5), "entrypoints.0.fields.3.step", "invalid_type"],
   ["main not on data fields", (a) => (field(a, 2).main = true), "entrypoints.0.fields.2.main", "not_allowed"],
   ["useForValidation not on id fields", (a) => (field(a, 0).useForValidation = true), "entrypoints.0.fields.0.useForValidation", "not_allowed"],

@@ -27,7 +27,8 @@ export const FieldConfig = Type.Object(
     requiresConfirmation: Type.Optional(Type.Boolean()),
     requiresVerification: Type.Optional(Type.Boolean()),
     useForValidation: Type.Optional(Type.Boolean()),
-    step: Type.Optional(Type.Integer()),
+    // 1 or 2 (docs/api.md); bounded here too, so that no number beyond int32 reaches the proto mapping.
+    step: Type.Optional(Type.Integer({ minimum: 1, maximum: 2 })),
   },
   closed,
 );
