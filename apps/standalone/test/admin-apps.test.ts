@@ -81,10 +81,11 @@ describe.each([
     });
     const bad = await admin(s, "PATCH", `/admin/v1/apps/${a.id}`, { body: { url: "nope", redirectUris: ["https://x.example.com/#f"], contact: { support: { objectType: "person", schemaOrg: { email: { value: "x@example.com" } } } } } });
     expect(bad.statusCode).toBe(400);
-    // The body's shape (the support person needs a mobile) and the rules, in one answer (section 2: every violation).
+    // The body's shape (the support person needs a mobile: its table row too) and the rules, in one answer (section 2: every violation).
     expect(bad.json().errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`)).toEqual([
       "contact.support.schemaOrg.mobile:required",
       "url:invalid_format",
+      "contact.support.schemaOrg.mobile.value:required",
       "redirectUris.0:invalid_format",
     ]);
     const semantic = await admin(s, "PATCH", `/admin/v1/apps/${a.id}`, { body: { url: "nope", redirectUris: ["https://x.example.com/#f"], mfa: "sometimes" } });

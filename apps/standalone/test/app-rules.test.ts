@@ -28,7 +28,9 @@ const cases: [string, (a: App) => void, string, string][] = [
   ["displayName is a string", (a) => (a.displayName = 5), "displayName", "invalid_type"],
   ["url is required", (a) => delete a.url, "url", "required"],
   ["url is an absolute http(s) URL", (a) => (a.url = "shop"), "url", "invalid_format"],
+  ["url at most 2048 characters", (a) => (a.url = `https://shop.example.com/${"x".repeat(2048)}`), "url", "too_long"],
   ["key pattern", (a) => (a.key = "Bad Key"), "key", "invalid_format"],
+  ["an empty key does not match the pattern", (a) => (a.key = ""), "key", "invalid_format"],
   ["unknown members are refused", (a) => (a.extra = 1), "extra", "unknown_member"],
   ["support must be a person", (a) => (a.contact.support.objectType = "team"), "contact.support.objectType", "invalid_value"],
   ["support email required", (a) => delete a.contact.support.schemaOrg.email, "contact.support.schemaOrg.email", "required"],
@@ -42,6 +44,7 @@ const cases: [string, (a: App) => void, string, string][] = [
   ["redirectUris at least one", (a) => (a.redirectUris = []), "redirectUris", "too_few"],
   ["redirectUris no javascript:", (a) => (a.redirectUris = ["javascript:alert(1)"]), "redirectUris.0", "invalid_format"],
   ["redirectUris no fragment", (a) => (a.redirectUris = ["https://a.example/cb#x"]), "redirectUris.0", "invalid_format"],
+  ["redirectUris no wildcard host", (a) => (a.redirectUris = ["https://*.a.example/cb"]), "redirectUris.0", "invalid_format"],
   ["redirectUris no duplicates", (a) => (a.redirectUris = ["https://a.example/cb", "https://a.example/cb"]), "redirectUris.1", "duplicate"],
   ["organisation required", (a) => delete a.organizationSchemaOrg.identifier, "organizationSchemaOrg.identifier", "required"],
   ["organisation from the catalog", (a) => (a.organizationSchemaOrg.identifier = "acme"), "organizationSchemaOrg.identifier", "unknown_key"],
@@ -51,6 +54,7 @@ const cases: [string, (a: App) => void, string, string][] = [
   ["entrypoint objectType", (a) => (a.entrypoints[0].objectType = "form"), "entrypoints.0.objectType", "invalid_value"],
   ["entrypoint displayName required", (a) => delete a.entrypoints[0].displayName, "entrypoints.0.displayName", "required"],
   ["entrypoint key pattern", (a) => (a.entrypoints[0].key = "-x"), "entrypoints.0.key", "invalid_format"],
+  ["an empty entrypoint key does not match the pattern", (a) => (a.entrypoints[0].key = ""), "entrypoints.0.key", "invalid_format"],
   ["assisted is a boolean", (a) => (a.entrypoints[0].assisted = "yes"), "entrypoints.0.assisted", "invalid_type"],
   ["fields at least one", (a) => (a.entrypoints[0].fields = []), "entrypoints.0.fields", "too_few"],
   ["register typology objectType", (a) => (a.entrypoints[0].typology.register.objectType = "x"), "entrypoints.0.typology.register.objectType", "invalid_value"],
@@ -74,6 +78,7 @@ const cases: [string, (a: App) => void, string, string][] = [
   ["data key from the catalog", (a) => (field(a, 2).key = "shoe_size"), "entrypoints.0.fields.2.key", "unknown_key"],
   ["data key once", (a) => (field(a, 3).key = "name"), "entrypoints.0.fields.3.key", "duplicate"],
   ["step is 1 or 2", (a) => (field(a, 3).step = 3), "entrypoints.0.fields.3.step", "invalid_value"],
+  ["step far out of range is invalid_value, not a 5xx", (a) => (field(a, 3).step = 4294967297), "entrypoints.0.fields.3.step", "invalid_value"],
   ["step is an integer", (a) => (field(a, 3).step = 1.5), "entrypoints.0.fields.3.step", "invalid_type"],
   ["main not on data fields", (a) => (field(a, 2).main = true), "entrypoints.0.fields.2.main", "not_allowed"],
   ["useForValidation not on id fields", (a) => (field(a, 0).useForValidation = true), "entrypoints.0.fields.0.useForValidation", "not_allowed"],
@@ -140,6 +145,49 @@ describe("application rules", () => {
     expect((await post(body, "?sc=true")).json().errors.items).toHaveLength(1);
     const { rows: after } = await s.stores.db.query("SELECT client_id FROM registry.clients");
     expect(after.length).toBe(before.length);
+  });
+
+  it("names every required row of the tables under a missing member", async () => {
+    const body = validApplication();
+    delete body.contact.support;
+    delete body.entrypoints[0].typology;
+    delete field(body, 0).key;
+    const fields = (await post(body)).json().errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`);
+    expect(fields).toEqual(
+      expect.arrayContaining([
+        "contact.support.objectType:required",
+        "contact.support.schemaOrg.email.value:required",
+        "contact.support.schemaOrg.mobile.value:required",
+        "entrypoints.0.typology.register.objectType:required",
+        "entrypoints.0.typology.work.objectType:required",
+        "entrypoints.0.fields.0.key:required",
+      ]),
+    );
+    const empty = (await post({})).json().errors.items.map((i: { field: string }) => i.field);
+    const rows = ["objectType", "displayName", "url", "redirectUris", "organizationSchemaOrg.identifier", "entrypoints"];
+    const people = ["support", "projectManager", "productOwner"].flatMap((p) => [`contact.${p}.objectType`, `contact.${p}.schemaOrg.email.value`]);
+    expect(empty).toEqual(expect.arrayContaining([...rows, ...people, "contact.support.schemaOrg.mobile.value"]));
+    expect(empty).not.toContain("contact.projectManager.schemaOrg.mobile.value");
+  });
+
+  it("names the rules' violations beside an array element of the wrong type, at the positions sent", async () => {
+    const body = validApplication();
+    body.redirectUris = [5, "https://shop.example.com/a", "https://shop.example.com/a"];
+    body.entrypoints[0].fields.splice(1, 0, null);
+    field(body, 3).key = "shoe_size";
+    const items = (await post(body)).json().errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`);
+    expect([...items].sort()).toEqual(
+      ["redirectUris.0:invalid_type", "redirectUris.2:duplicate", "entrypoints.0.fields.1:invalid_type", "entrypoints.0.fields.3.key:unknown_key"].sort(),
+    );
+  });
+
+  it("a missing or unknown id key is one violation, not also its requiresConfirmation's", async () => {
+    for (const [mutate, code] of [[(a: App) => delete field(a, 0).key, "required"], [(a: App) => (field(a, 0).key = "username"), "invalid_value"]] as const) {
+      const body = validApplication();
+      mutate(body);
+      const items = (await post(body)).json().errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`);
+      expect(items).toEqual([`entrypoints.0.fields.0.key:${code}`]);
+    }
   });
 
   it("refuses an entry point id that two entry points would share", async () => {

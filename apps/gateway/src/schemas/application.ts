@@ -13,6 +13,8 @@ export const person = (withMobile: boolean) =>
     },
     closed,
   );
+// Contract section 3; an empty key matches it no more than any other wrong one.
+const Key = Type.String({ pattern: "^[a-z0-9][a-z0-9_-]{0,31}$" });
 export const TypologyRef = Type.Object({ objectType: Type.Literal("typology"), id: Type.Optional(Type.String()) }, closed);
 
 export const FieldConfig = Type.Object(
@@ -25,7 +27,8 @@ export const FieldConfig = Type.Object(
     requiresConfirmation: Type.Optional(Type.Boolean()),
     requiresVerification: Type.Optional(Type.Boolean()),
     useForValidation: Type.Optional(Type.Boolean()),
-    step: Type.Optional(Type.Integer()),
+    // 1 or 2 (docs/api.md); bounded here too, so that no number beyond int32 reaches the proto mapping.
+    step: Type.Optional(Type.Integer({ minimum: 1, maximum: 2 })),
   },
   closed,
 );
@@ -33,7 +36,7 @@ export const FieldConfig = Type.Object(
 export const entrypointProps = {
   objectType: Type.Literal("entrypoint"),
   displayName: Type.String(),
-  key: Type.Optional(Type.String()),
+  key: Type.Optional(Key),
   assisted: Type.Optional(Type.Boolean()),
   passwordless: Type.Optional(Type.Boolean()),
   fields: Type.Array(FieldConfig, { minItems: 1, maxItems: 50 }),
@@ -42,7 +45,7 @@ export const entrypointProps = {
 
 export const applicationProps = {
   objectType: Type.Literal("application"),
-  key: Type.Optional(Type.String()),
+  key: Type.Optional(Key),
   displayName: Type.String(),
   url: Type.String(),
   contact: Type.Object({ support: person(true), projectManager: person(false), productOwner: person(false) }, closed),

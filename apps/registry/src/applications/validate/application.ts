@@ -12,6 +12,7 @@ export function validateApplicationFields(app: Application, catalogs: CatalogSna
   if (app.key && !KEY_PATTERN.test(app.key)) issues.add("key", "invalid_format", "must match ^[a-z0-9][a-z0-9_-]{0,31}$");
   checkText(issues, "displayName", app.displayName, MAX_DISPLAY_NAME);
   if (!app.url) issues.add("url", "required");
+  else if (app.url.length > MAX_URL_LENGTH) issues.add("url", "too_long", `at most ${MAX_URL_LENGTH} characters`);
   else if (!isWebUrl(app.url)) issues.add("url", "invalid_format", "must be an absolute http(s) URL");
 
   checkPerson(issues, "contact.support", app.contact?.support, true);
@@ -51,7 +52,7 @@ function checkRedirectUris(issues: Issues, uris: string[]): void {
     const path = `redirectUris.${n}`;
     if (!uri) issues.add(path, "required");
     else if (uri.length > MAX_URL_LENGTH) issues.add(path, "too_long", `at most ${MAX_URL_LENGTH} characters`);
-    else if (!isRedirectUri(uri)) issues.add(path, "invalid_format", "must be an absolute URI without fragment");
+    else if (!isRedirectUri(uri)) issues.add(path, "invalid_format", "must be an absolute URI without fragment or wildcard host");
     else if (seen.has(uri)) issues.add(path, "duplicate");
     seen.add(uri);
   });

@@ -51,14 +51,16 @@ export function validateFields(
 }
 
 function checkIdField(issues: Issues, p: string, f: FieldConfig, options: FieldRuleOptions): void {
-  if (f.key && !ID_KEYS.includes(f.key)) issues.add(`${p}.key`, "invalid_value", `must be one of ${ID_KEYS.join(", ")}`);
+  const known = ID_KEYS.includes(f.key);
+  if (f.key && !known) issues.add(`${p}.key`, "invalid_value", `must be one of ${ID_KEYS.join(", ")}`);
   if (f.main === undefined) issues.add(`${p}.main`, "required");
   if (f.mandatory === undefined) issues.add(`${p}.mandatory`, "required");
   if (f.requiresConfirmation === undefined) issues.add(`${p}.requiresConfirmation`, "required");
-  if (f.requiresConfirmation === true && !CONFIRMABLE_ID_KEYS.includes(f.key)) {
+  // Without a known key, the key is the one violation (what it allows is not known).
+  if (known && f.requiresConfirmation === true && !CONFIRMABLE_ID_KEYS.includes(f.key)) {
     issues.add(`${p}.requiresConfirmation`, "not_allowed", "only email and phone_number can require confirmation");
   }
-  if (f.requiresVerification === true && (f.key !== "national_id" || !options.faceVerification)) {
+  if (known && f.requiresVerification === true && (f.key !== "national_id" || !options.faceVerification)) {
     issues.add(
       `${p}.requiresVerification`,
       "not_allowed",

@@ -39,12 +39,13 @@ export function isWebUrl(value: string): boolean {
 
 /**
  * An OAuth redirect URI (RFC 6749 section 3.1.2): absolute, with a scheme, no
- * fragment; custom schemes of native apps are allowed, script and local ones are not.
+ * fragment or wildcard host; custom schemes of native apps are allowed, script and local ones are not.
  */
 export function isRedirectUri(value: string): boolean {
   if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(value) || value.includes("#")) return false;
   const url = parseUrl(value);
   if (!url || FORBIDDEN_REDIRECT_SCHEMES.has(url.protocol)) return false;
   if ((url.protocol === "http:" || url.protocol === "https:") && url.hostname === "") return false;
-  return true;
+  // Matching is exact: a wildcard host would be taken literally and never match (refused, not misleading).
+  return !url.hostname.includes("*");
 }
