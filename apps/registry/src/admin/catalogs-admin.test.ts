@@ -47,6 +47,12 @@ describe.each(backends)("RegistryAdminService catalogs, assertion history and au
     expect(bad.violations.map((v) => `${v.field}:${v.code}`)).toEqual(["key:invalid_format", "displayName:required", "format:not_allowed"]);
     const format = await failure(h.admin.createCatalogEntry({ kind: CatalogKind.DATA_FIELD, entry: { key: "x", displayName: "X", valueType: "colour" } }));
     expect(format.violations).toMatchObject([{ field: "format", code: "invalid_value" }]);
+    // A data field named like an identifier, a credential or a hosted page's own input would collide with it; other kinds may use the key.
+    for (const key of ["email", "phone_number", "password", "code", "form_token", "page"]) {
+      const reserved = await failure(h.admin.createCatalogEntry({ kind: CatalogKind.DATA_FIELD, entry: { key, displayName: "X" } }));
+      expect(reserved.violations, key).toMatchObject([{ field: "key", code: "invalid_value" }]);
+    }
+    expect((await h.admin.createCatalogEntry({ kind: CatalogKind.BRAND, entry: { key: "page", displayName: "Page" } })).entry?.key).toBe("page");
     const taken = await failure(h.admin.createCatalogEntry({ kind: CatalogKind.TYPOLOGY, entry: { key: "consumer", displayName: "Again" } }));
     expect([taken.code, taken.reason]).toEqual([Code.AlreadyExists, "CATALOG_KEY_TAKEN"]);
     expect((await failure(h.admin.updateCatalogEntry({ kind: CatalogKind.BRAND, key: "nope", displayName: "x" }))).reason).toBe("CATALOG_ENTRY_NOT_FOUND");

@@ -5,7 +5,7 @@ import { MAX_DISPLAY_NAME } from "../applications/validate/application.ts";
 import { KEY_PATTERN } from "../applications/validate/formats.ts";
 import { auditStore } from "../audit/store.ts";
 import { catalogKeyInUse } from "./in-use.ts";
-import { FIELD_FORMATS, lockCatalogs } from "./kinds.ts";
+import { FIELD_FORMATS, lockCatalogs, RESERVED_DATA_FIELD_KEYS } from "./kinds.ts";
 import { catalogAdminStore, type CatalogEntryRow, type CatalogKindName } from "./store.ts";
 
 // The operators' catalog operations (contract section 6). Each change writes
@@ -41,6 +41,9 @@ export function checkNewCatalogEntry(kind: CatalogKindName, input: CatalogEntryR
   const v: Violation[] = [];
   if (!input.key) v.push({ field: "key", code: "required" });
   else if (!KEY_PATTERN.test(input.key)) v.push({ field: "key", code: "invalid_format", description: "must match ^[a-z0-9][a-z0-9_-]{0,31}$" });
+  else if (kind === "data_field" && RESERVED_DATA_FIELD_KEYS.includes(input.key)) {
+    v.push({ field: "key", code: "invalid_value", description: "reserved: an identifier, a credential or a hosted page's own input" });
+  }
   displayNameViolations(v, input.displayName);
   formatViolations(v, kind, input.valueType ?? undefined);
   if (v.length) throw validationError(v);
