@@ -25,7 +25,7 @@ export function authnInterceptor(deps: {
     const needed = deps.policy[req.method.localName];
     if (!needed) throw domainError("PERMISSION_DENIED", `method ${req.method.name} is not exposed`);
     const auth = req.header.get("authorization") ?? "";
-    const m = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/.exec(auth);
+    const m = /^Bearer +([A-Za-z0-9._~+/-]+=*)$/i.exec(auth);
     if (!m) throw domainError("UNAUTHENTICATED", "bearer token required");
     const token = m[1]!;
     const principal: Principal | undefined =
