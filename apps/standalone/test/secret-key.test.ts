@@ -35,4 +35,14 @@ describe("SECRET_KEY", () => {
     await waitReady(`http://127.0.0.1:${port}/readyz`, again);
     expect(await stopChild(again)).toBe(0);
   }, 120_000);
+
+  it("too short or not hex/base64url: a configuration error of one line, exit 2, for the server and the CLI", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), "gh-secretkey-"));
+    const env = { DATA_DIR: dataDir, PORT: String(await freePort()), LOG_LEVEL: "warn", DATABASE_URL: "", REDIS_URL: "", SECRET_KEY: "change-me" };
+    for (const [entry, args] of [["main", []], ["cli", ["apps", "list"]]] as const) {
+      const child = await runEntry(entry, [...args], env);
+      expect(await exitOf(child), entry).toBe(2);
+      expect(child.output().trim().split("\n"), entry).toEqual([expect.stringMatching(/^configuration error: SECRET_KEY must be 32 or more random bytes/)]);
+    }
+  });
 });
