@@ -6,6 +6,7 @@ import { releaseIdleMemory } from "./memory.ts";
 import { onShutdown } from "./shutdown.ts";
 import { buildStack } from "./stack.ts";
 import { firstStartLine, isFirstStart, listenFailure, readyLine } from "./startup-notes.ts";
+import { DatabaseUnusableError } from "./store-drivers.ts";
 
 // npm start: every service in one process; embedded PGlite and in-process
 // state with no configuration, PostgreSQL + Redis with DATABASE_URL/REDIS_URL.
@@ -29,7 +30,7 @@ try {
     console.error(`configuration error: ${err.message}`);
     process.exit(2);
   }
-  if (err instanceof DataDirLockedError) {
+  if (err instanceof DataDirLockedError || err instanceof DatabaseUnusableError) {
     console.error(err.message);
     process.exit(1);
   }
