@@ -5,7 +5,8 @@ import { ensureConsoleBuilt } from "./console-build.ts";
 import { releaseIdleMemory } from "./memory.ts";
 import { onShutdown } from "./shutdown.ts";
 import { buildStack } from "./stack.ts";
-import { firstStartLine, isFirstStart, readyLine } from "./startup-notes.ts";
+import { firstStartLine, isFirstStart, listenFailure, readyLine } from "./startup-notes.ts";
+import { DatabaseUnusableError } from "./store-drivers.ts";
 
 // npm start: every service in one process; embedded PGlite and in-process
 // state with no configuration, PostgreSQL + Redis with DATABASE_URL/REDIS_URL.
@@ -15,7 +16,10 @@ try {
   const firstStart = isFirstStart(config);
   ensureConsoleBuilt(logger);
   const stack = await buildStack(config, logger);
-  await stack.app.listen({ port: config.port, host: config.host });
+  await stack.app.listen({ port: config.port, host: config.host }).catch(async (err: unknown) => {
+    await stack.close().catch(() => undefined);
+    throw err;
+  });
   if (firstStart) logger.info({ dataDir: config.dataDir }, firstStartLine(config));
   const ready = readyLine(config, stack.stores);
   logger.info(ready.facts, ready.msg);
@@ -26,8 +30,13 @@ try {
     console.error(`configuration error: ${err.message}`);
     process.exit(2);
   }
-  if (err instanceof DataDirLockedError) {
+  if (err instanceof DataDirLockedError || err instanceof DatabaseUnusableError) {
     console.error(err.message);
+    process.exit(1);
+  }
+  const listen = listenFailure(err);
+  if (listen) {
+    console.error(listen);
     process.exit(1);
   }
   throw err;

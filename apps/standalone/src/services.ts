@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { ConfigError, loadConfig } from "@gatehouse/config";
 import { createLogger } from "@gatehouse/logging";
 import type { ServiceName } from "./serve/index.ts";
+import { exitWithParent } from "./shutdown.ts";
 
 // npm run start:services: each service its own process, Connect over HTTP
 // between them (the Kubernetes topology on one machine). The gateway listens
@@ -51,6 +52,12 @@ if (!config.redisUrl) logger.info("no REDIS_URL: no separate confirmation-worker
 
 process.once("SIGTERM", () => stop(0));
 process.once("SIGINT", () => stop(0));
+// npm killed with -9: the services go too (each also watches this launcher, its own parent).
+exitWithParent(logger, () => {
+  stopping = true;
+  for (const c of children) c.kill("SIGKILL");
+  process.exit(1);
+});
 
 // No start order is needed: each service migrates its own schema and only
 // calls its peers when a request arrives (or, for the worker, a job).

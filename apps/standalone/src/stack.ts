@@ -12,7 +12,7 @@ import { CONSOLE_DIST } from "./console-build.ts";
 import { bootstrapOperatorPerson, ensureConsoleClient } from "./console-bootstrap.ts";
 import { closeStores, migrateAll, openStores, type Stores } from "./stores.ts";
 import { wireUsers } from "./users-wiring.ts";
-import { accessTokenVerifier, authSettings, forgetChangedClients, kvApplicationChanges, kvRegistryNotify, serverInterceptors } from "./wiring.ts";
+import { accessTokenVerifier, authSettings, forgetChangedClients, kvApplicationChanges, kvRegistryNotify, ownAccessTokenVerifier, serverInterceptors } from "./wiring.ts";
 
 export interface Stack {
   app: FastifyInstance;
@@ -65,7 +65,7 @@ export async function buildStack(config: Config, logger: Logger = createLogger("
     clients,
     settings: authSettings(config),
   });
-  const authServer = serverInterceptors(authMod, logger, internal);
+  const authServer = serverInterceptors(authMod, logger, internal, ownAccessTokenVerifier(config, authMod));
   const authAs = (caller: string) =>
     createClient(AuthService, directTransport(authMod.routes, authServer, callerInterceptors(internal, caller)));
   authRef.client = authAs("registry");

@@ -33,3 +33,16 @@ export function firstStartLine(config: Config): string {
     : "no operator client yet: stop the server and run `npm run --silent cli -- bootstrap-operator`, or start it with BOOTSTRAP_OPERATOR_CLIENT_ID and BOOTSTRAP_OPERATOR_CLIENT_SECRET (README, \"Try it\")";
   return `first start: created ${shown(config.dataDir)} with the embedded database${key}; ${operator}`;
 }
+
+const LISTEN_ERRORS: Record<string, (port: number) => string> = {
+  EADDRINUSE: (port) => `the address is in use (another process holds PORT ${port})`,
+  EACCES: (port) => `permission denied (PORT ${port} needs privileges this process lacks)`,
+  EADDRNOTAVAIL: () => "HOST is not an address of this machine",
+};
+
+/** One line for a PORT/HOST the server cannot listen on, or undefined for any other error. */
+export function listenFailure(err: unknown): string | undefined {
+  const e = err as { syscall?: string; code?: string; address?: string; port?: number };
+  const why = e?.syscall === "listen" && e.code ? LISTEN_ERRORS[e.code] : undefined;
+  return why && `cannot listen on ${e.address}:${e.port}: ${why(e.port ?? 0)}`;
+}

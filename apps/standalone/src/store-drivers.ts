@@ -27,9 +27,26 @@ export async function openStores(config: Config, owner?: string): Promise<Stores
   // npm start (and the CLI) own DATA_DIR, start:services' processes DATA_DIR/<service>: never both at once.
   const exclusiveWith = owner ? [config.dataDir] : EMBEDDED_OWNERS.map((name) => join(config.dataDir, name));
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir, exclusiveWith });
+  if (config.databaseUrl) await reachDatabase(db, config.databaseUrl);
   const kv = openKv({ redisUrl: config.redisUrl, prefix: config.redisPrefix, commandTimeoutMs: config.redisCommandTimeoutMs });
   const keys = await loadKeyRing(config.secretKey, config.dataDir);
   return { db, kv, keys };
+}
+
+/** A start that cannot use DATABASE_URL (down, no such database, refused login): said in one line, exit 1. */
+export class DatabaseUnusableError extends Error {
+  override name = "DatabaseUnusableError";
+}
+
+async function reachDatabase(db: Db, databaseUrl: string): Promise<void> {
+  try {
+    await db.query("SELECT 1");
+  } catch (err) {
+    await db.close().catch(() => undefined);
+    const where = new URL(databaseUrl);
+    const why = (err as Error).message?.split("\n")[0] || String(err);
+    throw new DatabaseUnusableError(`cannot use the database at ${where.host}${where.pathname}: ${why} (DATABASE_URL)`);
+  }
 }
 
 /** Applies the pending migrations of the schemas given; returns what it applied per schema. */

@@ -1,6 +1,6 @@
 import type { JSONWebKeySet } from "jose";
 import type { Client, Interceptor } from "@connectrpc/connect";
-import { accessTokenRevocationCheck, type ClientDirectory } from "@gatehouse/auth";
+import { accessTokenRevocationCheck, type AuthModule, type ClientDirectory } from "@gatehouse/auth";
 import type { Config } from "@gatehouse/config";
 import type { Kv } from "@gatehouse/kv";
 import type { Logger } from "@gatehouse/logging";
@@ -45,6 +45,20 @@ export function accessTokenVerifier(config: Config, kv: Kv, auth: () => Client<t
       const res = await auth().checkRevocation({ jti: t.jti, sub: t.sub, sid: t.sid ?? "", iat: BigInt(t.iat ?? 0) });
       return res.revoked;
     }),
+  });
+}
+
+/**
+ * The auth service's own check of access tokens on its RPCs: its keys and
+ * revocations in process. Its methods are internal-only, so a valid access
+ * token is refused as permission_denied (not as an invalid token).
+ */
+export function ownAccessTokenVerifier(config: Config, auth: Pick<AuthModule, "jwks" | "isRevoked">) {
+  return createAccessTokenVerifier({
+    fetchJwks: () => auth.jwks(),
+    issuer: config.publicAuthUrl,
+    audiences: [...new Set([config.publicBaseUrl, config.publicGraphUrl, config.publicAuthUrl])],
+    isRevoked: (t) => auth.isRevoked(t),
   });
 }
 

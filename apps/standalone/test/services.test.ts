@@ -3,9 +3,9 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "@connectrpc/connect";
-import { createGrpcTransport } from "@connectrpc/connect-node";
+import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfirmationDeliveryService, DeliveryDecision, RegistryService } from "@gatehouse/proto";
+import { AuthService, ConfirmationDeliveryService, DeliveryDecision, RegistryService } from "@gatehouse/proto";
 import { InternalTokens } from "@gatehouse/rpc";
 import { KeyRing, parseSecretKey } from "@gatehouse/secrets";
 import { freshDatabase, redisTestUrl, uniquePrefix } from "@gatehouse/testing";
@@ -168,5 +168,28 @@ describe("start:services", () => {
     const headers = { authorization: `Bearer ${await internal.token("e2e")}` };
     await expect(client.getApplication({ clientId: "404404" }, { headers })).rejects.toMatchObject({ code: 5 });
     await expect(client.revealClientSecret({ clientId: "404404" }, { headers })).rejects.toMatchObject({ code: 7 });
+  });
+
+  it("the auth service tells a valid access token without the internal scope (permission_denied) from a bad one (unauthenticated), on every protocol", async () => {
+    const tokenRes = await fetch(`${gw}/oauth2/token`, {
+      method: "POST",
+      headers: { authorization: basic, "content-type": "application/x-www-form-urlencoded" },
+      body: "grant_type=client_credentials",
+    });
+    const { access_token: operatorToken } = (await tokenRes.json()) as { access_token: string };
+    const internal = await new InternalTokens(new KeyRing(parseSecretKey(secretKey))).token("e2e");
+    const transports = [
+      createConnectTransport({ baseUrl: authUrl, httpVersion: "1.1" }),
+      createGrpcTransport({ baseUrl: authUrl }),
+      createGrpcWebTransport({ baseUrl: authUrl, httpVersion: "1.1" }),
+    ];
+    for (const transport of transports) {
+      const client = createClient(AuthService, transport);
+      const call = (token?: string) => client.getJwks({}, { headers: token ? { authorization: `Bearer ${token}` } : {}, timeoutMs: 5000 });
+      await expect(call()).rejects.toMatchObject({ code: 16 });
+      await expect(call("not.a.token")).rejects.toMatchObject({ code: 16 });
+      await expect(call(operatorToken)).rejects.toMatchObject({ code: 7 });
+      expect(JSON.parse((await call(internal)).jwksJson).keys.length).toBeGreaterThan(0);
+    }
   });
 });

@@ -16,6 +16,15 @@ describe("loadConfig", () => {
     expect(c.confirmation.resendLimit).toBe(3);
     expect(loadConfig({ LOGIN_FAILURES_PER_ACCOUNT: "10" }).loginLimits.perAccount).toBe(10);
   });
+  it("takes a SECRET_KEY of 32+ bytes (base64url, base64 or hex) and refuses a shorter or garbled one as configuration", () => {
+    const b64url = "Jq3hO0h7g8U7Yw1t1Yx8cE0sZ7rQkQ2pY2yq8mO9bX4";
+    expect(loadConfig({ SECRET_KEY: b64url }).secretKey).toBe(b64url);
+    expect(loadConfig({ SECRET_KEY: "a".repeat(64) }).secretKey).toBe("a".repeat(64));
+    expect(loadConfig({ SECRET_KEY: Buffer.alloc(32, 7).toString("base64") }).secretKey).toBeDefined();
+    for (const bad of ["tooshort", "Jq3hO0h7g8U7Yw1t1Yx8cE0sZ7rQkQ2pY2yq8mO9b", "not a key at all, not a key at all, not a key!"]) {
+      expect(() => loadConfig({ SECRET_KEY: bad }), bad).toThrow(ConfigError);
+    }
+  });
   it("derives the public roots from PUBLIC_URL and lets each be overridden", () => {
     const c = loadConfig({ PUBLIC_URL: "https://id.example.com/", PUBLIC_AUTH_URL: "https://auth.example.com" });
     expect(c.publicBaseUrl).toBe("https://id.example.com");

@@ -82,6 +82,15 @@ function int(env: Env, name: string, fallback: number, min = 0, max = Number.MAX
   return n;
 }
 
+/** SECRET_KEY as @gatehouse/secrets reads it (hex, or base64url/base64) and of 32 bytes or more; checked here so a bad one is a configuration error. */
+function secretKey(env: Env): string | undefined {
+  const raw = (env.SECRET_KEY ?? "").trim();
+  if (!raw) return undefined;
+  const bytes = /^[0-9a-fA-F]{64,}$/.test(raw) ? raw.length / 2 : /^[A-Za-z0-9+/_-]+={0,2}$/.test(raw) ? Buffer.from(raw, "base64url").length : 0;
+  if (bytes < 32) throw new ConfigError("SECRET_KEY must be 32 or more random bytes, hex or base64url encoded (e.g. openssl rand -hex 32)");
+  return env.SECRET_KEY;
+}
+
 function url(env: Env, name: string, fallback: string | undefined, schemes: string[]): string | undefined {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
@@ -161,7 +170,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisCommandTimeoutMs: int(env, "REDIS_COMMAND_TIMEOUT_MS", 500, 50, 60_000),
     smtpUrl: url(env, "SMTP_URL", undefined, ["smtp:", "smtps:"]),
     smsWebhookUrl: url(env, "SMS_WEBHOOK_URL", undefined, ["http:", "https:"]),
-    secretKey: env.SECRET_KEY || undefined,
+    secretKey: secretKey(env),
     publicBaseUrl: stripSlash(url(env, "PUBLIC_BASE_URL", publicUrl, ["http:", "https:"])!),
     publicGraphUrl: stripSlash(url(env, "PUBLIC_GRAPH_URL", publicUrl, ["http:", "https:"])!),
     publicAuthUrl: stripSlash(url(env, "PUBLIC_AUTH_URL", publicUrl, ["http:", "https:"])!),

@@ -32,15 +32,18 @@ const HEARTBEAT_MS = 10_000;
 const FOREIGN_STALE_MS = 3 * HEARTBEAT_MS;
 const TAKEOVER_STALE_MS = 5_000;
 
-function startTimeOf(pid: number): string | null {
+/** Fields 3 on of /proc/<pid>/stat (after the parenthesised command name), or null where there is no /proc. */
+function procStat(pid: number): string[] | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Field 22 (starttime), counted after the parenthesised command name.
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? null;
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   } catch {
     return null;
   }
 }
+
+/** Field 22 (starttime). */
+const startTimeOf = (pid: number): string | null => procStat(pid)?.[19] ?? null;
 
 function isAlive(owner: Owner, lockAgeMs: number): boolean {
   if (owner.host !== hostname()) return lockAgeMs < FOREIGN_STALE_MS;
@@ -49,7 +52,10 @@ function isAlive(owner: Owner, lockAgeMs: number): boolean {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "ESRCH") return false;
   }
-  const started = startTimeOf(owner.pid);
+  const stat = procStat(owner.pid);
+  // Killed and not yet reaped (a zombie, e.g. an orphan whose new parent reaps late): it holds nothing.
+  if (stat?.[0] === "Z" || stat?.[0] === "X") return false;
+  const started = stat?.[19] ?? null;
   // The pid lives but belongs to another process than the one that locked (pid reuse, a container restart).
   return !(owner.started && started && owner.started !== started);
 }

@@ -65,6 +65,12 @@ describe("authn interceptor", () => {
     expect(ConnectError.from(err).code).toBe(Code.PermissionDenied);
     expect(errorFacts(err).reason).toBe("INSUFFICIENT_SCOPE");
   });
+  it("reads the scheme case-insensitively, as the gateway does (RFC 7235)", async () => {
+    for (const authorization of ["bearer op-token", "BEARER op-token", "Bearer  op-token"]) {
+      await anonymous.getJwks({}, { headers: { authorization } });
+      expect(seen.at(-1)?.subject).toBe("op");
+    }
+  });
   it("refuses methods the policy does not list, even to services", async () => {
     const err = await asService.introspectToken({}).catch((e: unknown) => e);
     expect(ConnectError.from(err).code).toBe(Code.PermissionDenied);

@@ -25,7 +25,7 @@ export function authnInterceptor(deps: {
     const needed = deps.policy[req.method.localName];
     if (!needed) throw domainError("PERMISSION_DENIED", `method ${req.method.name} is not exposed`);
     const auth = req.header.get("authorization") ?? "";
-    const m = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/.exec(auth);
+    const m = /^Bearer +([A-Za-z0-9._~+/-]+=*)$/i.exec(auth);
     if (!m) throw domainError("UNAUTHENTICATED", "bearer token required");
     const token = m[1]!;
     const principal: Principal | undefined =
@@ -62,6 +62,11 @@ export function observeInterceptor(logger: Logger, service: string): Interceptor
         code = Code[err.code];
         throw err;
       }
+      if (isDatabaseUnreachable(err)) {
+        code = Code[Code.Unavailable];
+        logger.warn({ err, method: req.method.name }, "database unreachable");
+        throw domainError("STORE_UNAVAILABLE", "the database is unreachable", { metadata: { retry_after: "1" } });
+      }
       if (isInvalidTextError(err)) {
         code = Code[Code.InvalidArgument];
         throw domainError("MALFORMED_REQUEST", "the request carries text the database cannot store (a NUL byte or invalid encoding)");
@@ -81,9 +86,27 @@ export function observeInterceptor(logger: Logger, service: string): Interceptor
 // the caller's text, not a server fault. The gateway refuses such text first; this is the second line.
 const INVALID_TEXT_CODES = new Set(["22021", "22P05"]);
 
+const causes = function* (err: unknown) {
+  for (let e = err, i = 0; e && typeof e === "object" && i < 5; e = (e as { cause?: unknown }).cause, i++) yield e as { code?: unknown; message?: unknown };
+};
+
 function isInvalidTextError(err: unknown): boolean {
-  for (let e = err, i = 0; e && typeof e === "object" && i < 5; e = (e as { cause?: unknown }).cause, i++) {
-    if (INVALID_TEXT_CODES.has(String((e as { code?: unknown }).code))) return true;
+  for (const e of causes(err)) if (INVALID_TEXT_CODES.has(String(e.code))) return true;
+  return false;
+}
+
+// The database cannot be reached (down, restarting, the network cut): not the
+// request's fault, a 503 to retry. Socket errors, PostgreSQL's connection
+// exception class 08 and its shutdown / not-yet-up codes, pg's own messages.
+const UNREACHABLE_SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN"]);
+const UNREACHABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300"]);
+const UNREACHABLE_MESSAGE = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+
+function isDatabaseUnreachable(err: unknown): boolean {
+  for (const e of causes(err)) {
+    const code = String(e.code);
+    if (UNREACHABLE_SOCKET_CODES.has(code) || UNREACHABLE_SQLSTATES.has(code) || code.startsWith("08")) return true;
+    if (typeof e.message === "string" && UNREACHABLE_MESSAGE.test(e.message)) return true;
   }
   return false;
 }

@@ -1,4 +1,5 @@
 import type { JWK } from "jose";
+import { ConfigError } from "@gatehouse/config";
 import type { Db, Queryable } from "@gatehouse/db";
 import type { KeyRing } from "@gatehouse/secrets";
 import { generateSigningKey, type SigningAlg } from "./key-material.ts";
@@ -23,8 +24,19 @@ const LOCK = "gatehouse:auth:signing-keys";
 
 /** The private JWK encrypted under a key of SECRET_KEY; the kid binds the ciphertext to its row. */
 export const sealPrivateJwk = (keyRing: KeyRing, kid: string, jwk: JWK) => keyRing.box(SEAL_LABEL).seal(JSON.stringify(jwk), kid);
-export const openPrivateJwk = (keyRing: KeyRing, kid: string, sealed: string) =>
-  JSON.parse(keyRing.box(SEAL_LABEL).open(sealed, kid)) as JWK;
+/** A key that cannot be opened was sealed under another SECRET_KEY: a configuration error, not a crash. */
+export function openPrivateJwk(keyRing: KeyRing, kid: string, sealed: string): JWK {
+  let opened: string;
+  try {
+    opened = keyRing.box(SEAL_LABEL).open(sealed, kid);
+  } catch {
+    throw new ConfigError(
+      `SECRET_KEY does not open the signing keys stored in the database (key ${kid}): they were sealed with another key. ` +
+        "Start with the key they were sealed with (without SECRET_KEY, the one generated into DATA_DIR/secret.key).",
+    );
+  }
+  return JSON.parse(opened) as JWK;
+}
 
 async function insertKey(q: Queryable, keyRing: KeyRing, alg: SigningAlg, status: "next" | "active"): Promise<string> {
   const key = await generateSigningKey(alg);

@@ -8,7 +8,7 @@ import { callerInterceptors, httpTransport, inProcessTransport, InternalTokens, 
 import { bootstrapOperator } from "../bootstrap.ts";
 import { ensureConsoleClient } from "../console-bootstrap.ts";
 import { closeStores, migrateSchemas, openStores, type Stores } from "../store-drivers.ts";
-import { accessTokenVerifier, authSettings, forgetChangedClients, kvRegistryNotify, serverInterceptors } from "../wiring.ts";
+import { accessTokenVerifier, authSettings, forgetChangedClients, kvRegistryNotify, ownAccessTokenVerifier, serverInterceptors } from "../wiring.ts";
 
 /** Opens a service process's own stores (its schema, migrated) and its internal token minter. */
 export async function openServiceStores(config: Config, name: string, migrations: Parameters<typeof migrateSchemas>[1]) {
@@ -63,6 +63,6 @@ export async function serveAuth(config: Config, logger: Logger): Promise<() => P
   const clients = registryClientDirectory(registry);
   await forgetChangedClients(stores.kv, clients);
   const mod = await createAuth({ db: stores.db, kv: stores.kv, keys: stores.keys, logger, clients, settings: authSettings(config) });
-  const interceptors = serverInterceptors(mod, logger, internal);
+  const interceptors = serverInterceptors(mod, logger, internal, ownAccessTokenVerifier(config, mod));
   return serveModule({ config, logger, port: config.servicePorts.auth, mod, interceptors, ready: () => mod.ready(), stores });
 }
