@@ -117,13 +117,13 @@ describe("SMS over the webhook", () => {
     expect(log.text()).toContain("failed for good (dead letter)");
   });
 
-  it("retries 503 and 429 answers until the webhook accepts", async () => {
-    const sink = await startHttpSink([503, 429, 200]);
+  it("retries 503, 429 and 408 answers until the webhook accepts", async () => {
+    const sink = await startHttpSink([503, 429, 408, 200]);
     cleanups.push(sink.close);
     const { queue, inspector } = await setup({ SMS_WEBHOOK_URL: sink.url });
     await queue.enqueue(job({ channel: "sms", to: "+34600111222" }).job);
     await waitFor(async () => (await inspector.getCompletedCount()) === 1, 10_000, "completed");
-    expect(sink.requests).toHaveLength(3);
+    expect(sink.requests).toHaveLength(4);
     expect(await inspector.getFailedCount()).toBe(0);
   });
 });

@@ -14,8 +14,14 @@ export interface JobOptions {
 
 const DAY_SECONDS = 86_400;
 
+/**
+ * 12 tries, 2 s apart and doubling (half of each wait random): the last one
+ * comes ~34–68 min after the first, so a mail server or SMS gateway down for
+ * half an hour still gets the message. A code that expired meanwhile is
+ * dropped before its try (the worker asks the users service first).
+ */
 export const defaultJobOptions: JobOptions = {
-  attempts: 6,
+  attempts: 12,
   backoff: { type: "exponential", delay: 2000, jitter: 0.5 },
   removeOnComplete: { age: DAY_SECONDS },
   removeOnFail: { age: 14 * DAY_SECONDS },

@@ -6,7 +6,7 @@ describe("job names and secrets", () => {
   it("uses the agreed names and retry policy", () => {
     expect(QUEUE_NAME).toBe("confirmation-delivery");
     expect(defaultJobOptions).toEqual({
-      attempts: 6,
+      attempts: 12,
       backoff: { type: "exponential", delay: 2000, jitter: 0.5 },
       removeOnComplete: { age: 86_400 },
       removeOnFail: { age: 14 * 86_400 },

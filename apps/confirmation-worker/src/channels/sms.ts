@@ -21,8 +21,8 @@ export function smsWebhookChannel(opts: { url: string; timeoutMs?: number }): Ch
       }
       await res.body?.cancel();
       if (res.ok) return;
-      // 4xx: the request itself is refused, a retry sends the same; 429 is only "later".
-      if (res.status >= 400 && res.status < 500 && res.status !== 429) {
+      // 4xx: the request itself is refused, a retry sends the same; 408 (the webhook timed out reading it) and 429 only mean "later".
+      if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429) {
         throw new UnrecoverableError(`SMS webhook refused the message: HTTP ${res.status}`);
       }
       throw new Error(`SMS webhook failed: HTTP ${res.status}`);
