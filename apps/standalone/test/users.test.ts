@@ -54,6 +54,11 @@ describe.each([
     expect(typeof info.access_token).toBe("string");
     expect(typeof info.refresh_token).toBe("string");
     expect(typeof info.scope).toBe("string");
+    // The spec's login takes "From = name of the entry point": its key ("web") is
+    // the same entry point as its id.
+    const byKey = await sendAs(s, "POST", "/activityid/v1/user/access", app.token, "web", loginEnvelope(app, email, "correct horse battery"));
+    expect(byKey.statusCode).toBe(200);
+    expect(byKey.json().content.user.id).toBe(user.id);
 
     // The refresh token rotates through the token endpoint; a spent one revokes the family.
     const refresh = (token: string) =>
