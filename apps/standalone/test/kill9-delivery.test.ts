@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { mkdtemp, readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,8 +5,8 @@ import { describe, expect, it } from "vitest";
 import { dropTestDatabases, freshDatabase, redisTestUrl, uniquePrefix } from "@gatehouse/testing";
 import { createAppWithToken, registerUser } from "./http-users.ts";
 import { startSmtpServer, waitFor } from "./mail-sinks.ts";
-import { freePort, runEntry, stopChild, waitReady } from "./processes.ts";
-import { OPERATOR, seedEmbeddedDataDir } from "./stack-helpers.ts";
+import { freePort, runEntry, serverEnv, stopChild, waitReady } from "./processes.ts";
+import { seedEmbeddedDataDir } from "./stack-helpers.ts";
 
 const USERS = 60;
 const PASSWORD = "correct horse battery";
@@ -30,20 +29,7 @@ describe("npm start killed with -9 while registrations are queued", () => {
   it("every committed registration's message arrives exactly once after the restart, and none for a rolled-back one", async () => {
     const dataDir = await mkdtemp(join(tmpdir(), "gh-kill9-"));
     await seedEmbeddedDataDir(dataDir);
-    const port = await freePort();
-    const gw = `http://127.0.0.1:${port}`;
-    const env = {
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      PUBLIC_URL: gw,
-      DATABASE_URL: "",
-      REDIS_URL: "",
-      SECRET_KEY: randomBytes(32).toString("base64url"),
-      BOOTSTRAP_OPERATOR_CLIENT_ID: OPERATOR.id,
-      BOOTSTRAP_OPERATOR_CLIENT_SECRET: OPERATOR.secret,
-      LOG_LEVEL: "warn",
-    };
+    const { gw, env } = serverEnv(await freePort(), { DATA_DIR: dataDir, DATABASE_URL: "", REDIS_URL: "" });
     let server = await runEntry("main", [], env);
     await waitReady(`${gw}/readyz`, server);
     const app = await createAppWithToken(gw);
@@ -106,21 +92,8 @@ describe("npm start killed with -9 while registrations are queued", () => {
 describe("npm start on PostgreSQL + Redis killed with -9 while deliveries wait for SMTP", () => {
   it("each queued message arrives once after the restart", async () => {
     const [port, deadSmtp] = [await freePort(), await freePort()];
-    const gw = `http://127.0.0.1:${port}`;
-    const env = {
-      DATA_DIR: await mkdtemp(join(tmpdir(), "gh-kill9-bull-")),
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      PUBLIC_URL: gw,
-      DATABASE_URL: (await freshDatabase()).url,
-      REDIS_URL: redisTestUrl(),
-      REDIS_PREFIX: uniquePrefix(),
-      SECRET_KEY: randomBytes(32).toString("base64url"),
-      SMTP_URL: `smtp://127.0.0.1:${deadSmtp}`,
-      BOOTSTRAP_OPERATOR_CLIENT_ID: OPERATOR.id,
-      BOOTSTRAP_OPERATOR_CLIENT_SECRET: OPERATOR.secret,
-      LOG_LEVEL: "warn",
-    };
+    const stores = { DATA_DIR: await mkdtemp(join(tmpdir(), "gh-kill9-bull-")), DATABASE_URL: (await freshDatabase()).url, REDIS_URL: redisTestUrl(), REDIS_PREFIX: uniquePrefix() };
+    const { gw, env } = serverEnv(port, stores, { SMTP_URL: `smtp://127.0.0.1:${deadSmtp}` });
     let server = await runEntry("main", [], env);
     const smtp = await startSmtpServer();
     try {

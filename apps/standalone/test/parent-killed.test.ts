@@ -1,5 +1,4 @@
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -7,9 +6,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createAppWithToken, registerUser } from "./http-users.ts";
 import { startSmtpServer, waitFor } from "./mail-sinks.ts";
-import { freePort, runEntry, startFlags, stopChild, waitReady } from "./processes.ts";
+import { freePort, runEntry, serverEnv, startFlags, stopChild, waitReady } from "./processes.ts";
 import { serverBuilt, SERVER_DIST } from "./server-build.ts";
-import { OPERATOR, seedEmbeddedDataDir } from "./stack-helpers.ts";
+import { seedEmbeddedDataDir } from "./stack-helpers.ts";
 
 /** Running (a zombie, killed and not yet reaped by its new parent, is not). */
 const alive = (pid: number) => {
@@ -30,21 +29,10 @@ describe("npm (the server's parent) killed with -9", () => {
     const dataDir = await mkdtemp(join(tmpdir(), "gh-parent-"));
     await seedEmbeddedDataDir(dataDir);
     const [port, deadSmtp] = [await freePort(), await freePort()];
-    const gw = `http://127.0.0.1:${port}`;
-    const env = {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      PUBLIC_URL: gw,
-      DATABASE_URL: "",
-      REDIS_URL: "",
-      SECRET_KEY: randomBytes(32).toString("base64url"),
-      SMTP_URL: `smtp://127.0.0.1:${deadSmtp}`, // nothing listens: the message stays queued
-      BOOTSTRAP_OPERATOR_CLIENT_ID: OPERATOR.id,
-      BOOTSTRAP_OPERATOR_CLIENT_SECRET: OPERATOR.secret,
-      LOG_LEVEL: "warn",
-    };
+    // Nothing listens on deadSmtp: the message stays queued.
+    const spawned = serverEnv(port, { DATA_DIR: dataDir, DATABASE_URL: "", REDIS_URL: "" }, { SMTP_URL: `smtp://127.0.0.1:${deadSmtp}` });
+    const gw = spawned.gw;
+    const env = { ...process.env, ...spawned.env };
     await serverBuilt();
     // A parent that stays (as npm does), not one that execs the server.
     const npmLike = spawn("sh", ["-c", '"$0" "$@"; exit $?', process.execPath, ...startFlags(env), join(SERVER_DIST, "main.js")], {

@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
+import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { serverBuilt, SERVER_DIST } from "./server-build.ts";
+import { OPERATOR } from "./stack-helpers.ts";
 
 // Ports handed out in this process: the kernel may offer a port again as soon
 // as the probe closes it, and a test that asks for several ports (the gateway
@@ -27,6 +29,27 @@ function probePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * The environment of a server spawned on `port` (its URL `gw`): loopback, a
+ * fresh SECRET_KEY, the bootstrap operator, warnings only; `stores` says
+ * where its data lives (DATA_DIR, DATABASE_URL, REDIS_URL…), `extra` the rest.
+ */
+export function serverEnv(port: number, stores: Record<string, string>, extra: Record<string, string> = {}) {
+  const gw = `http://127.0.0.1:${port}`;
+  const env: Record<string, string> = {
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    PUBLIC_URL: gw,
+    SECRET_KEY: randomBytes(32).toString("base64url"),
+    BOOTSTRAP_OPERATOR_CLIENT_ID: OPERATOR.id,
+    BOOTSTRAP_OPERATOR_CLIENT_SECRET: OPERATOR.secret,
+    LOG_LEVEL: "warn",
+    ...stores,
+    ...extra,
+  };
+  return { gw, env };
 }
 
 /**
