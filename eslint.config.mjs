@@ -2,9 +2,20 @@ import js from "@eslint/js";
 import nx from "@nx/eslint-plugin";
 import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
+import prettier from "eslint-config-prettier";
 
 export default tseslint.config(
-  { ignores: ["**/node_modules/**", "**/dist/**", "**/dist.building-*/**", "libs/proto/src/gen/**", "data/**", ".nx/**", "bench/results/**"] },
+  {
+    ignores: [
+      "**/node_modules/**",
+      "**/dist/**",
+      "**/dist.building-*/**",
+      "libs/proto/src/gen/**",
+      "data/**",
+      ".nx/**",
+      "bench/results/**",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -12,9 +23,16 @@ export default tseslint.config(
     plugins: { "@nx": nx },
     rules: {
       "@typescript-eslint/no-explicit-any": "off",
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" },
+      ],
       // No TS-only runtime syntax: node runs our sources by stripping types.
-      "no-restricted-syntax": ["error", { selector: "TSEnumDeclaration", message: "use a const object; node strips types only" }, { selector: "TSModuleDeclaration[kind='namespace']", message: "no namespaces" }],
+      "no-restricted-syntax": [
+        "error",
+        { selector: "TSEnumDeclaration", message: "use a const object; node strips types only" },
+        { selector: "TSModuleDeclaration[kind='namespace']", message: "no namespaces" },
+      ],
       "@nx/enforce-module-boundaries": [
         "error",
         {
@@ -41,4 +59,6 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },
   },
+  // Formatting is Prettier's (checked by `npm run lint`); no stylistic rule may disagree with it.
+  prettier,
 );

@@ -32,7 +32,13 @@ export default defineConfig({
         test: {
           ...node.test,
           name: "node",
-          include: ["apps/*/src/**/*.test.ts", "apps/*/test/**/*.test.ts", "libs/*/src/**/*.test.ts", "libs/*/test/**/*.test.ts", "deploy/*.test.ts"],
+          include: [
+            "apps/*/src/**/*.test.ts",
+            "apps/*/test/**/*.test.ts",
+            "libs/*/src/**/*.test.ts",
+            "libs/*/test/**/*.test.ts",
+            "deploy/*.test.ts",
+          ],
           exclude: ["**/node_modules/**", "apps/console/**"],
         },
       },

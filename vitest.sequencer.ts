@@ -4,10 +4,31 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 // Without vitest's cache of durations (a fresh clone) these go first, in this
 // order: the longest files of an idle run (issue 14), whose size does not show it.
 const KNOWN_LONG = [
-  "robustness/fuzz-postgres", "data-dir-owner", "hosted-pages", "robustness/fuzz-embedded", "users-update", "admin-users",
-  "console-operations", "mfa.test", "admin-audit", "kill9-delivery", "services-embedded", "console-signin", "terms.test",
-  "build.test", "entrypoint-api", "per-user-sessions", "users-smtp", "refresh-token-grant", "security-headers",
-  "console-browser", "embedded.test", "jobs/test/transactional", "users/src/login/login.test", "edge-socket", "kv/src/kv.test",
+  "robustness/fuzz-postgres",
+  "data-dir-owner",
+  "hosted-pages",
+  "robustness/fuzz-embedded",
+  "users-update",
+  "admin-users",
+  "console-operations",
+  "mfa.test",
+  "admin-audit",
+  "kill9-delivery",
+  "services-embedded",
+  "console-signin",
+  "terms.test",
+  "build.test",
+  "entrypoint-api",
+  "per-user-sessions",
+  "users-smtp",
+  "refresh-token-grant",
+  "security-headers",
+  "console-browser",
+  "embedded.test",
+  "jobs/test/transactional",
+  "users/src/login/login.test",
+  "edge-socket",
+  "kv/src/kv.test",
 ];
 
 // Files of one project run back to back, so that a worker (isolate: false)

@@ -23,7 +23,10 @@ const scope = "apps:read";
 const opaqueClientId = `${env("PEER_CLIENT_ID")}-opaque`;
 
 const alg = process.env.PEER_ALG ?? "RS256";
-const { privateKey } = await generateKeyPair(alg, { extractable: true, ...(alg === "EdDSA" ? { crv: "Ed25519" } : {}) });
+const { privateKey } = await generateKeyPair(alg, {
+  extractable: true,
+  ...(alg === "EdDSA" ? { crv: "Ed25519" } : {}),
+});
 const jwk = { ...(await exportJWK(privateKey)), kid: `bench-${alg.toLowerCase()}`, alg, use: "sig" };
 
 const provider = new Provider(issuer, {
@@ -52,7 +55,9 @@ const provider = new Provider(issuer, {
         scope,
         audience: resource,
         accessTokenTTL: 3600,
-        ...(client.clientId === opaqueClientId ? { accessTokenFormat: "opaque" as const } : { accessTokenFormat: "jwt" as const, jwt: { sign: { alg } } }),
+        ...(client.clientId === opaqueClientId
+          ? { accessTokenFormat: "opaque" as const }
+          : { accessTokenFormat: "jwt" as const, jwt: { sign: { alg } } }),
       }),
     },
   },

@@ -3,7 +3,15 @@ import pg from "pg";
 import { dropTestDatabases } from "@gatehouse/testing";
 import { startTestStack } from "../apps/standalone/test/stack-helpers.ts";
 import type { HttpRequest } from "./lib/http.ts";
-import { applicationBody, loginRequest, patchNameRequest, refreshRequest, type BenchApp, type BenchUser, type UserSession } from "./lib/users.ts";
+import {
+  applicationBody,
+  loginRequest,
+  patchNameRequest,
+  refreshRequest,
+  type BenchApp,
+  type BenchUser,
+  type UserSession,
+} from "./lib/users.ts";
 
 // In process, on PostgreSQL + Redis (`app.inject`, the whole stack): SQL
 // queries and Redis round trips per password login, per patch with the
@@ -35,18 +43,44 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
 
 const stack = await startTestStack();
 const send = async <T = unknown>(req: HttpRequest, status = 200): Promise<T> => {
-  const res = await stack.app.inject({ method: req.method, url: req.path, headers: req.headers, ...(req.body === undefined ? {} : { payload: req.body }) });
-  if (res.statusCode !== status) throw new Error(`${req.method} ${req.path}: ${res.statusCode} ${res.body.slice(0, 300)}`);
+  const res = await stack.app.inject({
+    method: req.method,
+    url: req.path,
+    headers: req.headers,
+    ...(req.body === undefined ? {} : { payload: req.body }),
+  });
+  if (res.statusCode !== status)
+    throw new Error(`${req.method} ${req.path}: ${res.statusCode} ${res.body.slice(0, 300)}`);
   return res.json<T>();
 };
-const json = (token: string) => ({ authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json" });
+const json = (token: string) => ({
+  authorization: `Bearer ${token}`,
+  "content-type": "application/json",
+  accept: "application/json",
+});
 
 try {
   const operator = await stack.operatorToken("apps:write");
-  const { content: created } = await send<{ content: { id: string; password: string; entrypoints: { id: string }[] } }>({ method: "POST", path: "/v2/apps", headers: json(operator), body: JSON.stringify(applicationBody()) }, 201);
-  const form = { authorization: stack.basic(created.id, created.password), "content-type": "application/x-www-form-urlencoded" };
-  const tokenRes = await stack.app.inject({ method: "POST", url: "/oauth2/token", headers: form, payload: "grant_type=client_credentials&scope=users%3Aaccess" });
-  const app: BenchApp = { clientId: created.id, clientSecret: created.password, entrypointId: created.entrypoints[0]!.id, appToken: tokenRes.json<{ access_token: string }>().access_token };
+  const { content: created } = await send<{ content: { id: string; password: string; entrypoints: { id: string }[] } }>(
+    { method: "POST", path: "/v2/apps", headers: json(operator), body: JSON.stringify(applicationBody()) },
+    201,
+  );
+  const form = {
+    authorization: stack.basic(created.id, created.password),
+    "content-type": "application/x-www-form-urlencoded",
+  };
+  const tokenRes = await stack.app.inject({
+    method: "POST",
+    url: "/oauth2/token",
+    headers: form,
+    payload: "grant_type=client_credentials&scope=users%3Aaccess",
+  });
+  const app: BenchApp = {
+    clientId: created.id,
+    clientSecret: created.password,
+    entrypointId: created.entrypoints[0]!.id,
+    appToken: tokenRes.json<{ access_token: string }>().access_token,
+  };
   const users: BenchUser[] = [];
   for (let i = 0; i < USERS; i++) {
     const user = { email: `probe.${i}@example.com`, password: "probe password 0123" };
@@ -61,15 +95,28 @@ try {
   let next = 0;
   const logIn = async (): Promise<UserSession> => {
     const user = users[next++ % users.length]!;
-    const { content } = await send<{ content: { user: { id: string }; session_info: { access_token: string; refresh_token: string } } }>(loginRequest(app, user));
-    return { userId: String(content.user.id), accessToken: content.session_info.access_token, refreshToken: content.session_info.refresh_token };
+    const { content } = await send<{
+      content: { user: { id: string }; session_info: { access_token: string; refresh_token: string } };
+    }>(loginRequest(app, user));
+    return {
+      userId: String(content.user.id),
+      accessToken: content.session_info.access_token,
+      refreshToken: content.session_info.refresh_token,
+    };
   };
-  const logins = (n: number) => Promise.all(Array.from({ length: 4 }, async () => { for (let k = 0; k < n / 4; k++) await logIn(); }));
+  const logins = (n: number) =>
+    Promise.all(
+      Array.from({ length: 4 }, async () => {
+        for (let k = 0; k < n / 4; k++) await logIn();
+      }),
+    );
   const perRequest = async (label: string, n: number, one: () => Promise<unknown>) => {
     const before = { ...counts };
     for (let i = 0; i < n; i++) await one();
     const per = (k: keyof typeof counts) => ((counts[k] - before[k]) / n).toFixed(2);
-    console.log(`${label}: ${per("sql")} SQL queries, ${per("redisRoundTrips")} Redis round trips (${per("redisCommands")} commands)`);
+    console.log(
+      `${label}: ${per("sql")} SQL queries, ${per("redisRoundTrips")} Redis round trips (${per("redisCommands")} commands)`,
+    );
   };
 
   await logins(WARMUP);
@@ -87,7 +134,9 @@ try {
     await logins(N);
     const cpu = process.cpuUsage(cpu0);
     const wall = performance.now() - t0;
-    console.log(`round ${r}: ${N} logins, ${((cpu.user + cpu.system) / N / 1000).toFixed(2)} ms of CPU each (${(N / (wall / 1000)).toFixed(0)}/s)`);
+    console.log(
+      `round ${r}: ${N} logins, ${((cpu.user + cpu.system) / N / 1000).toFixed(2)} ms of CPU each (${(N / (wall / 1000)).toFixed(0)}/s)`,
+    );
   }
 } finally {
   await stack.close();

@@ -20,7 +20,12 @@ try {
     if (res.status !== 200) throw new Error(res.body);
     tokens[i] = (JSON.parse(res.body) as { refresh_token: string }).refresh_token;
   };
-  const run = (n: number) => Promise.all(conns.map(async (_, i) => { for (let k = 0; k < n / conns.length; k++) await rotate(i); }));
+  const run = (n: number) =>
+    Promise.all(
+      conns.map(async (_, i) => {
+        for (let k = 0; k < n / conns.length; k++) await rotate(i);
+      }),
+    );
   await run(400);
   // monitor() opens a second connection: both must close, or the probe never exits.
   const redis = new Redis(BENCH_REDIS_URL);
@@ -39,7 +44,9 @@ try {
   const t0 = performance.now();
   await run(N);
   const cpu = t.child.cpuSeconds()! - cpu0;
-  console.log(`${N} rotations: ${((cpu * 1e6) / N).toFixed(0)} µs of server CPU each, ${(N / ((performance.now() - t0) / 1000)).toFixed(0)}/s on 4 connections`);
+  console.log(
+    `${N} rotations: ${((cpu * 1e6) / N).toFixed(0)} µs of server CPU each, ${(N / ((performance.now() - t0) / 1000)).toFixed(0)}/s on 4 connections`,
+  );
   for (const c of conns) c.close();
 } finally {
   await t.stop();

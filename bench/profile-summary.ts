@@ -30,7 +30,7 @@ const profile = JSON.parse(await readFile(file, "utf8")) as Profile;
 if (opts.last) {
   // Keep the samples of the last N seconds (timeDeltas are microseconds).
   let keepFrom = profile.samples.length;
-  for (let t = 0; keepFrom > 0 && t < Number(opts.last) * 1e6; ) t += profile.timeDeltas[--keepFrom] ?? 0;
+  for (let t = 0; keepFrom > 0 && t < Number(opts.last) * 1e6;) t += profile.timeDeltas[--keepFrom] ?? 0;
   profile.samples = profile.samples.slice(keepFrom);
   profile.timeDeltas = profile.timeDeltas.slice(keepFrom);
 }
@@ -46,10 +46,12 @@ const place = (url: string) => {
   if (nm >= 0) return path.slice(nm + "node_modules/".length);
   return path.startsWith("/") ? relative(process.cwd(), path) : path;
 };
-const fnKey = (n: ProfileNode) => `${n.callFrame.functionName || "(anonymous)"} ${place(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
+const fnKey = (n: ProfileNode) =>
+  `${n.callFrame.functionName || "(anonymous)"} ${place(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
 const pkgKey = (n: ProfileNode) => {
   const p = place(n.callFrame.url);
-  if (p.startsWith("(") || p.startsWith("node:")) return n.callFrame.functionName.startsWith("(") ? n.callFrame.functionName : p;
+  if (p.startsWith("(") || p.startsWith("node:"))
+    return n.callFrame.functionName.startsWith("(") ? n.callFrame.functionName : p;
   const parts = p.split("/");
   return p.includes(".ts") || !p.includes("/") ? p : parts[0]!.startsWith("@") ? `${parts[0]}/${parts[1]}` : parts[0]!;
 };

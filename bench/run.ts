@@ -23,9 +23,24 @@ import { userScenarios, type UserScenarioName } from "./scenarios/users.ts";
 // refresh, patch, login_open_loop, memory). Exits non-zero when any request
 // failed; a missed target is printed only.
 
-const SCENARIOS = ["client_credentials", "introspection", "login", "refresh", "patch", "login_open_loop", "memory"] as const;
-const chosen = new Set((process.env.BENCH_ONLY ?? SCENARIOS.join(",")).split(",").map((s) => s.trim()).filter(Boolean));
-for (const name of chosen) if (!(SCENARIOS as readonly string[]).includes(name)) throw new Error(`BENCH_ONLY: unknown scenario ${name} (${SCENARIOS.join(", ")})`);
+const SCENARIOS = [
+  "client_credentials",
+  "introspection",
+  "login",
+  "refresh",
+  "patch",
+  "login_open_loop",
+  "memory",
+] as const;
+const chosen = new Set(
+  (process.env.BENCH_ONLY ?? SCENARIOS.join(","))
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean),
+);
+for (const name of chosen)
+  if (!(SCENARIOS as readonly string[]).includes(name))
+    throw new Error(`BENCH_ONLY: unknown scenario ${name} (${SCENARIOS.join(", ")})`);
 const only = (name: (typeof SCENARIOS)[number]) => chosen.has(name);
 const userNames: UserScenarioName[] = ["login", "refresh", "patch", "login_open_loop"];
 
@@ -37,11 +52,17 @@ const settings: LoadSettings = {
 const rounds = Number(process.env.BENCH_ROUNDS ?? (quick ? 1 : 3));
 const startedAt = Date.now();
 const loadBefore = loadavg();
-console.log(`bench: ${rounds} round(s) of ${settings.seconds} s, ${settings.connections} connections, tokens signed with ${BENCH_ALG} on both servers; ${[...chosen].join(", ")}`);
+console.log(
+  `bench: ${rounds} round(s) of ${settings.seconds} s, ${settings.connections} connections, tokens signed with ${BENCH_ALG} on both servers; ${[...chosen].join(", ")}`,
+);
 
-const peer = only("client_credentials") || only("introspection")
-  ? await peerComparisons(settings, rounds, { clientCredentials: only("client_credentials"), introspection: only("introspection") })
-  : undefined;
+const peer =
+  only("client_credentials") || only("introspection")
+    ? await peerComparisons(settings, rounds, {
+        clientCredentials: only("client_credentials"),
+        introspection: only("introspection"),
+      })
+    : undefined;
 const u = userNames.some(only) ? await userScenarios(settings, rounds, only) : undefined;
 
 if (peer?.client_credentials) {
@@ -50,25 +71,44 @@ if (peer?.client_credentials) {
 }
 if (peer?.introspection) {
   const c = peer.introspection;
-  printTable("introspection (Gatehouse: JWT access token; oidc-provider: opaque token)", [c.gatehouse, c["oidc-provider"]], c.ratio, settings);
+  printTable(
+    "introspection (Gatehouse: JWT access token; oidc-provider: opaque token)",
+    [c.gatehouse, c["oidc-provider"]],
+    c.ratio,
+    settings,
+  );
 }
 if (u) {
-  const share = (m: LoopMeasured | Skipped) => ("skipped" in m ? undefined : (m as { percentOfCeiling?: number }).percentOfCeiling);
+  const share = (m: LoopMeasured | Skipped) =>
+    "skipped" in m ? undefined : (m as { percentOfCeiling?: number }).percentOfCeiling;
   printUserTable(
     [
       { measured: u.login, percentOfCeiling: share(u.login), targetPercent: 90 },
       { measured: u.refresh },
       { measured: u.patch, percentOfCeiling: share(u.patch) },
-      ...(u.openLoop ? [{ measured: { ...u.openLoop, warmUpFailed: 0, backgroundLoad: 0 }, percentOfCeiling: u.openLoop.percentOfCeiling }] : []),
+      ...(u.openLoop
+        ? [
+            {
+              measured: { ...u.openLoop, warmUpFailed: 0, backgroundLoad: 0 },
+              percentOfCeiling: u.openLoop.percentOfCeiling,
+            },
+          ]
+        : []),
     ],
     u.argon2Ceiling,
     settings,
   );
-  const perRound = (["login", "refresh", "patch"] as const).filter(only).map((name) => `${name} ${u.rounds[name].map((r) => r.toFixed(name === "refresh" ? 0 : 1)).join(", ")}`);
+  const perRound = (["login", "refresh", "patch"] as const)
+    .filter(only)
+    .map((name) => `${name} ${u.rounds[name].map((r) => r.toFixed(name === "refresh" ? 0 : 1)).join(", ")}`);
   if (perRound.length) console.log(`rounds (req/s): ${perRound.join("; ")}`);
-  if (u.openLoop) console.log(`login (open loop): sent at ${u.openLoop.ratePerSecond}/s; its req/s and latencies are the open-loop ones (latency from when each login was due)`);
+  if (u.openLoop)
+    console.log(
+      `login (open loop): sent at ${u.openLoop.ratePerSecond}/s; its req/s and latencies are the open-loop ones (latency from when each login was due)`,
+    );
 }
-if (peer?.client_credentials) console.log(`client_credentials ratios per round: ${peer.client_credentials.roundRatios.join(", ")}`);
+if (peer?.client_credentials)
+  console.log(`client_credentials ratios per round: ${peer.client_credentials.roundRatios.join(", ")}`);
 if (peer?.introspection) console.log(`introspection ratios per round: ${peer.introspection.roundRatios.join(", ")}`);
 const services = only("memory") ? await servicesMemory() : undefined;
 const embedded = only("memory") ? await embeddedMemory() : undefined;
@@ -86,51 +126,75 @@ const uptime = (() => {
   try {
     return execSync("uptime", { encoding: "utf8" }).trim();
   } catch {
-    return `load average ${loadavg().map((l) => l.toFixed(2)).join(", ")}`;
+    return `load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(", ")}`;
   }
 })();
-console.log(`machine: ${cpus().length} cores; load average before ${loadBefore.map((l) => l.toFixed(2)).join(", ")}; after: ${uptime}; bench took ${Math.round((Date.now() - startedAt) / 1000)} s`);
-await writeJson(fileURLToPath(new URL(`./results/${chosen.size === SCENARIOS.length ? "latest" : "latest-only"}.json`, import.meta.url)), {
-  date: new Date().toISOString(),
-  node: process.version,
-  cpus: cpus().length,
-  settings,
-  rounds,
-  alg: BENCH_ALG,
-  only: [...chosen],
-  loadAverageBefore: loadBefore,
-  loadAverageAfter: loadavg(),
-  memory: { peerComparisons: peer?.rss, userScenarios: u?.rss, startServices: services, embedded },
-  scenarios: {
-    client_credentials: peer?.client_credentials,
-    introspection: peer?.introspection,
-    argon2_ceiling: u?.argon2Ceiling,
-    login: u?.login,
-    login_open_loop: u?.openLoop,
-    refresh_rotation: u?.refresh,
-    patch: u?.patch,
+console.log(
+  `machine: ${cpus().length} cores; load average before ${loadBefore.map((l) => l.toFixed(2)).join(", ")}; after: ${uptime}; bench took ${Math.round((Date.now() - startedAt) / 1000)} s`,
+);
+await writeJson(
+  fileURLToPath(
+    new URL(`./results/${chosen.size === SCENARIOS.length ? "latest" : "latest-only"}.json`, import.meta.url),
+  ),
+  {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: cpus().length,
+    settings,
+    rounds,
+    alg: BENCH_ALG,
+    only: [...chosen],
+    loadAverageBefore: loadBefore,
+    loadAverageAfter: loadavg(),
+    memory: { peerComparisons: peer?.rss, userScenarios: u?.rss, startServices: services, embedded },
+    scenarios: {
+      client_credentials: peer?.client_credentials,
+      introspection: peer?.introspection,
+      argon2_ceiling: u?.argon2Ceiling,
+      login: u?.login,
+      login_open_loop: u?.openLoop,
+      refresh_rotation: u?.refresh,
+      patch: u?.patch,
+    },
   },
-});
+);
 
 let failed = 0;
 for (const c of [peer?.client_credentials, peer?.introspection]) {
   for (const m of c ? [c.gatehouse, c["oidc-provider"]] : []) {
     const n = failedAutocannon(m);
     failed += n;
-    if (n > 0) console.error(`${m.name}: ${m.result.non2xx} non-2xx, ${m.result.errors} errors, ${m.result.timeouts} timeouts`, m.result.statusCodes);
+    if (n > 0)
+      console.error(
+        `${m.name}: ${m.result.non2xx} non-2xx, ${m.result.errors} errors, ${m.result.timeouts} timeouts`,
+        m.result.statusCodes,
+      );
   }
-  if (c && !c.met) console.error(`gatehouse is ${c.ratio.toFixed(2)}x the peer, below the ${c.target}x target (${c.gatehouse.result.requestsPerSecond.toFixed(0)}/s)`);
+  if (c && !c.met)
+    console.error(
+      `gatehouse is ${c.ratio.toFixed(2)}x the peer, below the ${c.target}x target (${c.gatehouse.result.requestsPerSecond.toFixed(0)}/s)`,
+    );
 }
 for (const m of u ? ([u.login, u.refresh, u.patch] as (LoopMeasured | Skipped)[]) : []) {
   const n = failedLoop(m);
   failed += n;
   if (n > 0 && !("skipped" in m)) {
-    console.error(`${m.name}: ${n} failed requests (${m.warmUpFailed} in the warm-up), statuses`, m.result.statusCodes, m.result.failureSamples);
+    console.error(
+      `${m.name}: ${n} failed requests (${m.warmUpFailed} in the warm-up), statuses`,
+      m.result.statusCodes,
+      m.result.failureSamples,
+    );
   }
 }
 if (u?.openLoop && u.openLoop.result.failed > 0) {
   failed += u.openLoop.result.failed;
-  console.error(`login (open loop): ${u.openLoop.result.failed} failed requests`, u.openLoop.result.statusCodes, u.openLoop.result.failureSamples);
+  console.error(
+    `login (open loop): ${u.openLoop.result.failed} failed requests`,
+    u.openLoop.result.statusCodes,
+    u.openLoop.result.failureSamples,
+  );
 }
 if (u && !("skipped" in u.login) && !u.login.met) {
   const { serverCores, machineCores } = u.login.cpu;
@@ -140,5 +204,8 @@ if (u && !("skipped" in u.login) && !u.login.met) {
       ` the machine was busy on ${machineCores ?? "?"} of ${u.argon2Ceiling.cores})`,
   );
 }
-if (u?.openLoop && !u.openLoop.met) console.error(`login (open loop): p99 ${u.openLoop.result.latencyP99Ms} ms at ${u.openLoop.ratePerSecond}/s, above the 100 ms target`);
+if (u?.openLoop && !u.openLoop.met)
+  console.error(
+    `login (open loop): p99 ${u.openLoop.result.latencyP99Ms} ms at ${u.openLoop.ratePerSecond}/s, above the 100 ms target`,
+  );
 process.exitCode = failed > 0 ? 1 : 0;

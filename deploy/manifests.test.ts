@@ -5,7 +5,16 @@ import { Deployment, type IDeployment } from "kubernetes-models/apps/v1";
 import { HorizontalPodAutoscaler, type IHorizontalPodAutoscaler } from "kubernetes-models/autoscaling/v2";
 import { Job, type IJob } from "kubernetes-models/batch/v1";
 import { PodDisruptionBudget, type IPodDisruptionBudget } from "kubernetes-models/policy/v1";
-import { ConfigMap, Namespace, Secret, Service, type IConfigMap, type IContainer, type IPodSpec, type IService } from "kubernetes-models/v1";
+import {
+  ConfigMap,
+  Namespace,
+  Secret,
+  Service,
+  type IConfigMap,
+  type IContainer,
+  type IPodSpec,
+  type IService,
+} from "kubernetes-models/v1";
 import { describe, expect, it } from "vitest";
 import { parse, parseAllDocuments } from "yaml";
 
@@ -69,7 +78,8 @@ const docs = yamlFiles(join(here, "k8s")).flatMap((file) =>
 );
 const kustomizations = docs.filter((d) => d.obj.kind === "Kustomization");
 const manifests = docs.filter((d) => d.obj.kind !== "Kustomization");
-const find = <T>(kind: string, name: string) => manifests.find((d) => d.obj.kind === kind && d.obj.metadata.name === name)?.obj as T | undefined;
+const find = <T>(kind: string, name: string) =>
+  manifests.find((d) => d.obj.kind === kind && d.obj.metadata.name === name)?.obj as T | undefined;
 const baseKustomization = kustomizations.find((k) => k.file === "k8s/base/kustomization.yaml")!.obj as unknown as {
   namespace: string;
   resources: string[];
@@ -80,26 +90,37 @@ function expectHardened(pod: IPodSpec, container: IContainer) {
   expect(pod.securityContext?.runAsUser).toBe(10001);
   expect(pod.securityContext?.seccompProfile?.type).toBe("RuntimeDefault");
   expect(pod.automountServiceAccountToken).toBe(false);
-  expect(container.securityContext).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ["ALL"] } });
+  expect(container.securityContext).toMatchObject({
+    allowPrivilegeEscalation: false,
+    readOnlyRootFilesystem: true,
+    capabilities: { drop: ["ALL"] },
+  });
   // The only writable path is /tmp, an emptyDir.
   const tmp = container.volumeMounts?.find((m) => m.mountPath === "/tmp");
   expect(pod.volumes?.find((v) => v.name === tmp?.name)?.emptyDir).toBeDefined();
   for (const kind of ["requests", "limits"] as const) {
     expect(Object.keys(container.resources?.[kind] ?? {}).sort(), kind).toEqual(["cpu", "memory"]);
   }
-  expect(container.envFrom).toEqual([{ configMapRef: { name: "gatehouse-config" } }, { secretRef: { name: "gatehouse-secrets" } }]);
+  expect(container.envFrom).toEqual([
+    { configMapRef: { name: "gatehouse-config" } },
+    { secretRef: { name: "gatehouse-secrets" } },
+  ]);
   expect(container.image?.startsWith(`${IMAGE}:`)).toBe(true);
 }
 
 describe("kubernetes manifests", () => {
   it("parse into named objects", () => {
     expect(manifests.length).toBeGreaterThanOrEqual(21);
-    for (const { file, obj } of manifests) expect([file, obj.apiVersion, obj.kind, obj.metadata?.name].every(Boolean), file).toBe(true);
+    for (const { file, obj } of manifests)
+      expect([file, obj.apiVersion, obj.kind, obj.metadata?.name].every(Boolean), file).toBe(true);
   });
 
-  it.each(manifests.map((d) => [`${d.file} ${d.obj.kind}/${d.obj.metadata.name}`, d.obj] as const))("%s matches the Kubernetes schema", (_, obj) => {
-    expect(() => validateObject(obj)).not.toThrow();
-  });
+  it.each(manifests.map((d) => [`${d.file} ${d.obj.kind}/${d.obj.metadata.name}`, d.obj] as const))(
+    "%s matches the Kubernetes schema",
+    (_, obj) => {
+      expect(() => validateObject(obj)).not.toThrow();
+    },
+  );
 
   it("the schema check rejects a broken Deployment and an unknown kind", () => {
     const good = structuredClone(find<K8sObject>("Deployment", "gateway")!);
@@ -174,13 +195,17 @@ describe("kubernetes manifests", () => {
       const match = deployment.spec?.selector.matchLabels;
       expect(match).toMatchObject({ "app.kubernetes.io/component": WORKER.name });
       expect(deployment.spec?.template.metadata?.labels).toMatchObject(match!);
-      expect(find<IPodDisruptionBudget>("PodDisruptionBudget", WORKER.name)?.spec).toEqual({ minAvailable: 1, selector: { matchLabels: match } });
+      expect(find<IPodDisruptionBudget>("PodDisruptionBudget", WORKER.name)?.spec).toEqual({
+        minAvailable: 1,
+        selector: { matchLabels: match },
+      });
       expect(find("Service", WORKER.name)).toBeUndefined();
       expect(find("HorizontalPodAutoscaler", WORKER.name)).toBeUndefined();
     });
 
     it("probes /readyz and /healthz on WORKER_PORT", () => {
-      for (const probe of [container.startupProbe, container.livenessProbe]) expect(probe?.httpGet).toMatchObject({ path: "/healthz", port: "metrics" });
+      for (const probe of [container.startupProbe, container.livenessProbe])
+        expect(probe?.httpGet).toMatchObject({ path: "/healthz", port: "metrics" });
       expect(container.readinessProbe?.httpGet).toMatchObject({ path: "/readyz", port: "metrics" });
       const data = find<IConfigMap>("ConfigMap", "gatehouse-config")!.data!;
       expect(data.WORKER_PORT).toBe(String(WORKER.port));
@@ -191,7 +216,10 @@ describe("kubernetes manifests", () => {
     for (const name of ["gateway", "auth", "users"]) {
       const hpa = find<IHorizontalPodAutoscaler>("HorizontalPodAutoscaler", name)!;
       expect(hpa.spec?.scaleTargetRef).toEqual({ apiVersion: "apps/v1", kind: "Deployment", name });
-      expect(hpa.spec?.metrics?.[0]?.resource).toEqual({ name: "cpu", target: { type: "Utilization", averageUtilization: 70 } });
+      expect(hpa.spec?.metrics?.[0]?.resource).toEqual({
+        name: "cpu",
+        target: { type: "Utilization", averageUtilization: 70 },
+      });
     }
   });
 
@@ -235,7 +263,10 @@ describe("kubernetes manifests", () => {
     }
   })();
   it.skipIf(!kubectl).each(["base", "overlays/dev"])("kubectl kustomize k8s/%s renders valid objects", (dir) => {
-    const rendered = parseYamlStream(execFileSync("kubectl", ["kustomize", join(here, "k8s", dir)], { encoding: "utf8" }), dir);
+    const rendered = parseYamlStream(
+      execFileSync("kubectl", ["kustomize", join(here, "k8s", dir)], { encoding: "utf8" }),
+      dir,
+    );
     expect(rendered.length).toBeGreaterThanOrEqual(20);
     for (const obj of rendered) {
       expect(() => validateObject(obj), `${obj.kind}/${obj.metadata.name}`).not.toThrow();
@@ -248,11 +279,23 @@ describe("kubernetes manifests", () => {
 
 describe("compose.yaml", () => {
   const compose = parse(readFileSync(join(here, "compose.yaml"), "utf8"), { merge: true }) as {
-    services: Record<string, { command?: string[]; environment?: Record<string, string>; depends_on?: Record<string, { condition: string }> }>;
+    services: Record<
+      string,
+      { command?: string[]; environment?: Record<string, string>; depends_on?: Record<string, { condition: string }> }
+    >;
   };
 
   it("defines the services, the one-shot migration first", () => {
-    expect(Object.keys(compose.services).sort()).toEqual(["auth", "confirmation-worker", "gateway", "migrate", "postgres", "redis", "registry", "users"]);
+    expect(Object.keys(compose.services).sort()).toEqual([
+      "auth",
+      "confirmation-worker",
+      "gateway",
+      "migrate",
+      "postgres",
+      "redis",
+      "registry",
+      "users",
+    ]);
     expect(compose.services.migrate!.command).toEqual(["migrate"]);
     for (const name of DEPLOYMENTS) {
       const svc = compose.services[name]!;
@@ -279,11 +322,16 @@ describe("compose.yaml", () => {
 });
 
 describe("Dockerfile", () => {
-  const lines = readFileSync(join(here, "Dockerfile"), "utf8").replace(/\\\n/g, " ").split("\n").map((l) => l.trim());
+  const lines = readFileSync(join(here, "Dockerfile"), "utf8")
+    .replace(/\\\n/g, " ")
+    .split("\n")
+    .map((l) => l.trim());
   const argDefaults = lines.map((l) => /^ARG (\w+)=(\S+)/.exec(l)).filter((m) => m !== null);
   const args = new Map(argDefaults.map((m) => [m[1]!, m[2]!]));
   // Base images, with ARG defaults substituted (FROM ${NODE_IMAGE} AS deps).
-  const froms = lines.filter((l) => l.startsWith("FROM ")).map((l) => l.split(/\s+/)[1]!.replace(/^\$\{(\w+)\}$/, (_, k: string) => args.get(k) ?? k));
+  const froms = lines
+    .filter((l) => l.startsWith("FROM "))
+    .map((l) => l.split(/\s+/)[1]!.replace(/^\$\{(\w+)\}$/, (_, k: string) => args.get(k) ?? k));
 
   it("is multi-stage on pinned, non-latest bases", () => {
     expect(froms.length).toBeGreaterThanOrEqual(2);

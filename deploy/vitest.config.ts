@@ -1,4 +1,7 @@
 import { defineProject } from "vitest/config";
 import { sharedTestConfig } from "../vitest.shared.ts";
 
-export default defineProject({ ...sharedTestConfig(import.meta.dirname), test: { ...sharedTestConfig(import.meta.dirname).test, include: ["*.test.ts"] } });
+export default defineProject({
+  ...sharedTestConfig(import.meta.dirname),
+  test: { ...sharedTestConfig(import.meta.dirname).test, include: ["*.test.ts"] },
+});

@@ -6,7 +6,11 @@
 import { dirname, join, relative, resolve } from "node:path";
 import { build } from "rolldown";
 
-const ENTRIES = { main: "apps/standalone/src/main.ts", services: "apps/standalone/src/services.ts", cli: "apps/standalone/src/cli.ts" };
+const ENTRIES = {
+  main: "apps/standalone/src/main.ts",
+  services: "apps/standalone/src/services.ts",
+  cli: "apps/standalone/src/cli.ts",
+};
 
 /**
  * `new URL("../migrations", import.meta.url)` names a file beside the source
@@ -41,10 +45,18 @@ function externalPackages(root) {
   return {
     name: "gatehouse-external-packages",
     async resolveId(source, importer, options) {
-      if (importer === undefined || source.startsWith(".") || source.startsWith("/") || source.startsWith("@gatehouse/") || source.startsWith("node:")) return null;
+      if (
+        importer === undefined ||
+        source.startsWith(".") ||
+        source.startsWith("/") ||
+        source.startsWith("@gatehouse/") ||
+        source.startsWith("node:")
+      )
+        return null;
       if (BUNDLED.some((name) => source === name || source.startsWith(`${name}/`))) return null;
       const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
-      if (!resolved || resolved.id.startsWith(rootModules) || !resolved.id.includes("/node_modules/")) return { id: source, external: true };
+      if (!resolved || resolved.id.startsWith(rootModules) || !resolved.id.includes("/node_modules/"))
+        return { id: source, external: true };
       return { id: resolved.id, external: true };
     },
   };
@@ -67,6 +79,13 @@ export async function buildServer(root, outDir) {
     // Only the workspace's own packages are bundled.
     plugins: [externalPackages(root), assetUrls(root, outDir)],
     logLevel: "warn",
-    output: { dir: outDir, format: "esm", entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js", charset: "ascii", comments: false },
+    output: {
+      dir: outDir,
+      format: "esm",
+      entryFileNames: "[name].js",
+      chunkFileNames: "[name]-[hash].js",
+      charset: "ascii",
+      comments: false,
+    },
   });
 }

@@ -48,7 +48,12 @@ function hashInputs(step) {
   // The build names a few files by absolute path (scripts/build-server.mjs): a moved checkout rebuilds.
   const hash = createHash("sha256").update(process.version).update(root);
   const files = step.inputs.flatMap((p) => listFiles(p, [])).sort();
-  for (const f of files) hash.update(f).update("\0").update(readFileSync(join(root, f))).update("\0");
+  for (const f of files)
+    hash
+      .update(f)
+      .update("\0")
+      .update(readFileSync(join(root, f)))
+      .update("\0");
   return hash.digest("hex");
 }
 

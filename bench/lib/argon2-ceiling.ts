@@ -43,7 +43,10 @@ const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** di
  */
 export async function measureArgon2Ceiling(seconds = 5, samples = SAMPLES): Promise<Argon2Ceiling> {
   const background = await backgroundLoad();
-  if (background > 0.15) console.warn(`argon2id ceiling: ${(background * 100).toFixed(0)}% of the CPU is busy before the timing: it will be off`);
+  if (background > 0.15)
+    console.warn(
+      `argon2id ceiling: ${(background * 100).toFixed(0)}% of the CPU is busy before the timing: it will be off`,
+    );
   const passwords = argon2Passwords(DEFAULT_HASH_PARAMS);
   const password = "bench ceiling password";
   const phc = await passwords.hash(password);
@@ -52,7 +55,10 @@ export async function measureArgon2Ceiling(seconds = 5, samples = SAMPLES): Prom
   const runs = await verifiersAtOnce(cores, phc, password, seconds * 1000);
   const processRates = runs.map((d) => (d.verifies * 1000) / d.ms);
   const cpuShare = runs.reduce((a, d) => a + d.cpuMs, 0) / runs.reduce((a, d) => a + d.ms, 0);
-  if (cpuShare < 0.9) console.warn(`argon2id ceiling: the verifier processes got ${(cpuShare * 100).toFixed(0)}% of their cores (other work ran beside them): the ceiling is low`);
+  if (cpuShare < 0.9)
+    console.warn(
+      `argon2id ceiling: the verifier processes got ${(cpuShare * 100).toFixed(0)}% of their cores (other work ran beside them): the ceiling is low`,
+    );
   const times = await timeOneByOne(passwords, phc, password, samples);
   const steal = meter().steal;
   warnSteal("argon2id ceiling", steal);
@@ -61,7 +67,10 @@ export async function measureArgon2Ceiling(seconds = 5, samples = SAMPLES): Prom
     cores,
     seconds,
     processRates: processRates.map((r) => round(r, 1)),
-    perSecond: round(processRates.reduce((a, b) => a + b, 0), 1),
+    perSecond: round(
+      processRates.reduce((a, b) => a + b, 0),
+      1,
+    ),
     cpuShare: round(cpuShare),
     verifies: samples,
     verifyMedianMs: round(percentile(times, 50)),
@@ -76,7 +85,9 @@ type Done = Extract<VerifierReport, { kind: "done" }>;
 
 /** What each of `count` verifier processes did, started together once all are loaded and warm. */
 async function verifiersAtOnce(count: number, phc: string, password: string, ms: number): Promise<Done[]> {
-  const children = Array.from({ length: count }, () => fork(VERIFIER, [], { execArgv: NODE_FLAGS, stdio: ["ignore", "inherit", "inherit", "ipc"] }));
+  const children = Array.from({ length: count }, () =>
+    fork(VERIFIER, [], { execArgv: NODE_FLAGS, stdio: ["ignore", "inherit", "inherit", "ipc"] }),
+  );
   try {
     const reports = children.map((c) => reportsOf(c));
     await Promise.all(reports.map((r) => r.next("ready")));
@@ -90,14 +101,18 @@ async function verifiersAtOnce(count: number, phc: string, password: string, ms:
   function reportsOf(c: ChildProcess) {
     const waiting = new Map<string, (r: VerifierReport) => void>();
     const failed = new Promise<never>((_, reject) => {
-      c.on("message", (r: VerifierReport) => (r.kind === "failed" ? reject(new Error(`argon2 verifier: ${r.error}`)) : waiting.get(r.kind)?.(r)));
+      c.on("message", (r: VerifierReport) =>
+        r.kind === "failed" ? reject(new Error(`argon2 verifier: ${r.error}`)) : waiting.get(r.kind)?.(r),
+      );
       c.once("exit", (code) => reject(new Error(`argon2 verifier exited (${code}) before reporting`)));
     });
     failed.catch(() => {}); // raced below; an exit after the last report is expected
     c.send({ kind: "setup", phc, password, ms } satisfies VerifierMessage);
     return {
       next<K extends VerifierReport["kind"]>(kind: K): Promise<Extract<VerifierReport, { kind: K }>> {
-        const report = new Promise<Extract<VerifierReport, { kind: K }>>((resolve) => waiting.set(kind, resolve as (r: VerifierReport) => void));
+        const report = new Promise<Extract<VerifierReport, { kind: K }>>((resolve) =>
+          waiting.set(kind, resolve as (r: VerifierReport) => void),
+        );
         return Promise.race([report, failed]);
       },
     };
@@ -105,7 +120,12 @@ async function verifiersAtOnce(count: number, phc: string, password: string, ms:
 }
 
 /** Times of `samples` verifies one after the other in this process, sorted. */
-async function timeOneByOne(passwords: ReturnType<typeof argon2Passwords>, phc: string, password: string, samples: number): Promise<number[]> {
+async function timeOneByOne(
+  passwords: ReturnType<typeof argon2Passwords>,
+  phc: string,
+  password: string,
+  samples: number,
+): Promise<number[]> {
   await passwords.verify(phc, password); // warm-up: first allocation of the 19 MiB block, code paths
   const times: number[] = [];
   for (let i = 0; i < samples; i++) {

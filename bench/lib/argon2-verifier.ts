@@ -5,7 +5,8 @@
 import { argon2Passwords } from "../../apps/users/src/credentials/passwords.ts";
 
 export type VerifierMessage = { kind: "setup"; phc: string; password: string; ms: number } | { kind: "go" };
-export type VerifierReport = { kind: "ready" } | { kind: "done"; verifies: number; ms: number; cpuMs: number } | { kind: "failed"; error: string };
+export type VerifierReport =
+  { kind: "ready" } | { kind: "done"; verifies: number; ms: number; cpuMs: number } | { kind: "failed"; error: string };
 
 const send = (m: VerifierReport) => process.send!(m);
 const passwords = argon2Passwords(undefined, 1);

@@ -2,7 +2,11 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 
 /** The flags `npm start` runs the TypeScript sources with. */
-export const NODE_FLAGS = ["--conditions=@gatehouse/source", "--experimental-transform-types", "--disable-warning=ExperimentalWarning"];
+export const NODE_FLAGS = [
+  "--conditions=@gatehouse/source",
+  "--experimental-transform-types",
+  "--disable-warning=ExperimentalWarning",
+];
 
 export interface NodeChild {
   name: string;
@@ -20,7 +24,12 @@ export interface NodeChild {
 const KEEP_OUTPUT = 64 * 1024;
 
 /** Starts `node <flags> script` as its own process (the TypeScript sources). */
-export function startNodeChild(name: string, script: string, env: Record<string, string>, extraFlags: string[] = []): NodeChild {
+export function startNodeChild(
+  name: string,
+  script: string,
+  env: Record<string, string>,
+  extraFlags: string[] = [],
+): NodeChild {
   return startChild(name, process.execPath, [...NODE_FLAGS, ...extraFlags, script], env);
 }
 

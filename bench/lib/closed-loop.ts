@@ -93,7 +93,11 @@ export async function runClosedLoop(workers: LoopWorker[], seconds: number, expe
   };
   await Promise.all(workers.map(loop));
   const elapsedSeconds = (performance.now() - started) / 1000;
-  return loopResult({ latencies, statusCodes, errors, timeouts, failureSamples, stoppedConnections }, elapsedSeconds, expectedStatus);
+  return loopResult(
+    { latencies, statusCodes, errors, timeouts, failureSamples, stoppedConnections },
+    elapsedSeconds,
+    expectedStatus,
+  );
 }
 
 /** What a driver collected while it ran. */

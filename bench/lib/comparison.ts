@@ -45,7 +45,13 @@ async function measureOrReport(t: Target, s: ComparedScenario, settings: LoadSet
  * autocannon (machine noise hits both alike); the ratio is the median of the
  * rounds' ratios.
  */
-export async function compareInterleaved(gh: Target, peer: Target, s: ComparedScenario, settings: LoadSettings, rounds: number): Promise<Comparison> {
+export async function compareInterleaved(
+  gh: Target,
+  peer: Target,
+  s: ComparedScenario,
+  settings: LoadSettings,
+  rounds: number,
+): Promise<Comparison> {
   const rss: Comparison["rss"] = { gatehouse: [], "oidc-provider": [] };
   const runs: { gatehouse: Measured; peer: Measured; ratio: number }[] = [];
   for (let round = 1; round <= rounds; round++) {
@@ -54,7 +60,11 @@ export async function compareInterleaved(gh: Target, peer: Target, s: ComparedSc
     rss.gatehouse.push({ when: `${s.name}, after round ${round}`, mb: gh.child.rssMb() });
     const p = await measureOrReport(peer, s, settings);
     rss["oidc-provider"].push({ when: `${s.name}, after round ${round}`, mb: peer.child.rssMb() });
-    runs.push({ gatehouse: g, peer: p, ratio: Math.round((g.result.requestsPerSecond / p.result.requestsPerSecond) * 100) / 100 });
+    runs.push({
+      gatehouse: g,
+      peer: p,
+      ratio: Math.round((g.result.requestsPerSecond / p.result.requestsPerSecond) * 100) / 100,
+    });
   }
   const median = [...runs].sort((a, b) => a.ratio - b.ratio)[Math.floor(runs.length / 2)]!;
   return {

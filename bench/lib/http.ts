@@ -61,7 +61,9 @@ export class HttpConnection {
           res.on("error", reject);
         },
       );
-      r.setTimeout(REQUEST_TIMEOUT_MS, () => r.destroy(new TimeoutError(`${req.method} ${req.path}: no answer in ${REQUEST_TIMEOUT_MS} ms`)));
+      r.setTimeout(REQUEST_TIMEOUT_MS, () =>
+        r.destroy(new TimeoutError(`${req.method} ${req.path}: no answer in ${REQUEST_TIMEOUT_MS} ms`)),
+      );
       r.on("error", reject);
       r.end(req.body);
     });
@@ -75,6 +77,9 @@ export class HttpConnection {
 /** Sends on a connection and parses the JSON answer; throws unless the status is `expected`. */
 export async function sendJson<T>(conn: HttpConnection, req: HttpRequest, expected: number): Promise<T> {
   const res = await conn.send(req);
-  if (res.status !== expected) throw new Error(`${req.method} ${req.path} answered ${res.status} (expected ${expected}): ${res.body.slice(0, 500)}`);
+  if (res.status !== expected)
+    throw new Error(
+      `${req.method} ${req.path} answered ${res.status} (expected ${expected}): ${res.body.slice(0, 500)}`,
+    );
   return JSON.parse(res.body) as T;
 }

@@ -65,6 +65,7 @@ export async function sendOnce(req: LoadRequest): Promise<Record<string, unknown
 /** The protected header and claims of a JWS compact token (not verified: a shape check only). */
 export function peekJwt(token: string): { header: Record<string, unknown>; claims: Record<string, unknown> } {
   const [h, p] = token.split(".");
-  const decode = (s: string | undefined) => JSON.parse(Buffer.from(s ?? "", "base64url").toString("utf8")) as Record<string, unknown>;
+  const decode = (s: string | undefined) =>
+    JSON.parse(Buffer.from(s ?? "", "base64url").toString("utf8")) as Record<string, unknown>;
   return { header: decode(h), claims: decode(p) };
 }

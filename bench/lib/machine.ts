@@ -79,6 +79,8 @@ const NOISY_STEAL = 0.05;
 /** Warns when the hypervisor took a noticeable share of the CPU during a measurement. */
 export function warnSteal(name: string, steal: number | undefined) {
   if (steal !== undefined && steal > NOISY_STEAL) {
-    console.warn(`${name}: the hypervisor stole ${(steal * 100).toFixed(0)}% of the CPU time during the run: the figures are low`);
+    console.warn(
+      `${name}: the hypervisor stole ${(steal * 100).toFixed(0)}% of the CPU time during the run: the figures are low`,
+    );
   }
 }

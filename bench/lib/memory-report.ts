@@ -4,7 +4,11 @@ import type { ServiceRss } from "../scenarios/services-memory.ts";
 const mb = (v: number | undefined) => (v === undefined ? "-" : `${v} MB`);
 
 /** The memory figures on stdout: every process's RSS idle and after each run. */
-export function printMemory(series: { process: string; samples: RssSample[] }[], services: ServiceRss[] | undefined, embedded: ServiceRss[] | undefined) {
+export function printMemory(
+  series: { process: string; samples: RssSample[] }[],
+  services: ServiceRss[] | undefined,
+  embedded: ServiceRss[] | undefined,
+) {
   console.log("\nmemory (VmRSS)");
   for (const s of series) {
     if (s.samples.length === 0) continue;

@@ -17,8 +17,16 @@ export async function runOpenLoop(
   seconds: number,
   expectedStatus = 200,
 ): Promise<LoopResult> {
-  const tally: LoopTally = { latencies: [], statusCodes: {}, errors: 0, timeouts: 0, failureSamples: [], stoppedConnections: 0 };
-  const sample = (text: string) => tally.failureSamples.length < KEEP_SAMPLES && tally.failureSamples.push(text.slice(0, 300));
+  const tally: LoopTally = {
+    latencies: [],
+    statusCodes: {},
+    errors: 0,
+    timeouts: 0,
+    failureSamples: [],
+    stoppedConnections: 0,
+  };
+  const sample = (text: string) =>
+    tally.failureSamples.length < KEEP_SAMPLES && tally.failureSamples.push(text.slice(0, 300));
   const idle = conns.map((_, i) => i).reverse();
   const waiting: ((conn: number) => void)[] = [];
   const acquire = (): Promise<number> => {

@@ -18,7 +18,8 @@ export interface Measured {
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
 /** Cores the server used / cores the whole machine was busy, during the run. */
-export const cores = (c: RunCpu) => `${c.serverCores === undefined ? "-" : fmt(c.serverCores, 2)}/${c.machineCores === undefined ? "-" : fmt(c.machineCores, 2)}`;
+export const cores = (c: RunCpu) =>
+  `${c.serverCores === undefined ? "-" : fmt(c.serverCores, 2)}/${c.machineCores === undefined ? "-" : fmt(c.machineCores, 2)}`;
 
 /** The comparison table on stdout. */
 export function printTable(title: string, rows: Measured[], ratio: number, settings: LoadSettings) {
@@ -35,7 +36,8 @@ export function printTable(title: string, rows: Measured[], ratio: number, setti
     String(r.result.errors + r.result.timeouts),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
   console.log(`\n${title} (${settings.seconds} s, ${settings.connections} connections)`);
   console.log(line(head));
   for (const b of body) console.log(line(b));

@@ -9,7 +9,9 @@ const NOISY_BACKGROUND = 0.15;
 
 /** POST token with client_secret_basic and the given form body. */
 export function tokenRequest(t: Target, form: Record<string, string>): LoadRequest {
-  const basic = Buffer.from(`${encodeURIComponent(t.clientId)}:${encodeURIComponent(t.clientSecret)}`).toString("base64");
+  const basic = Buffer.from(`${encodeURIComponent(t.clientId)}:${encodeURIComponent(t.clientSecret)}`).toString(
+    "base64",
+  );
   return {
     url: `${t.baseUrl}${t.tokenPath}`,
     method: "POST",
@@ -20,9 +22,11 @@ export function tokenRequest(t: Target, form: Record<string, string>): LoadReque
 
 /** A token response's sample check: an RFC 9068 JWT access token; its alg is reported. */
 export function accessTokenSample(t: Target, sample: Record<string, unknown>): string {
-  if (typeof sample.access_token !== "string") throw new Error(`${t.name}: no access_token in ${JSON.stringify(sample)}`);
+  if (typeof sample.access_token !== "string")
+    throw new Error(`${t.name}: no access_token in ${JSON.stringify(sample)}`);
   const { header } = peekJwt(sample.access_token);
-  if (header.typ !== "at+jwt") throw new Error(`${t.name}: access token is not an RFC 9068 JWT (header ${JSON.stringify(header)})`);
+  if (header.typ !== "at+jwt")
+    throw new Error(`${t.name}: access token is not an RFC 9068 JWT (header ${JSON.stringify(header)})`);
   return String(header.alg);
 }
 
@@ -39,7 +43,9 @@ export async function measure(
 ): Promise<Measured> {
   const background = await backgroundLoad();
   if (background > NOISY_BACKGROUND) {
-    console.warn(`${t.name}: ${(background * 100).toFixed(0)}% of the CPU is busy before the run: other work will skew the figures`);
+    console.warn(
+      `${t.name}: ${(background * 100).toFixed(0)}% of the CPU is busy before the run: other work will skew the figures`,
+    );
   }
   const tokenAlg = check(t, await sendOnce(req));
   console.log(`${t.name}: warm-up ${WARM_UP_SECONDS} s`);
@@ -49,6 +55,16 @@ export async function measure(
   const result = await runLoad(req, settings);
   const cpu = meter();
   warnSteal(t.name, cpu.steal);
-  const cpuMicrosPerRequest = cpu.serverCpuSeconds === undefined || result.requests === 0 ? undefined : Math.round((cpu.serverCpuSeconds * 1e6) / result.requests);
-  return { name: t.name, tokenAlg, result, cpuMicrosPerRequest, backgroundLoad: Math.round(background * 100) / 100, cpu };
+  const cpuMicrosPerRequest =
+    cpu.serverCpuSeconds === undefined || result.requests === 0
+      ? undefined
+      : Math.round((cpu.serverCpuSeconds * 1e6) / result.requests);
+  return {
+    name: t.name,
+    tokenAlg,
+    result,
+    cpuMicrosPerRequest,
+    backgroundLoad: Math.round(background * 100) / 100,
+    cpu,
+  };
 }

@@ -35,7 +35,10 @@ export const BENCH_ALG = process.env.BENCH_ALG ?? "RS256";
 export function startNpmStart(name: string, entry: "main" | "services", env: Record<string, string>): NodeChild {
   const flags = profileFlags(name);
   const nodeOptions = [process.env.NODE_OPTIONS, ...flags].filter(Boolean).join(" ");
-  return startChild(name, "sh", [join(root, "scripts/start.sh"), entry], { ...env, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) });
+  return startChild(name, "sh", [join(root, "scripts/start.sh"), entry], {
+    ...env,
+    ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
+  });
 }
 
 /** `npm start` on PostgreSQL (a fresh database) + Redis (a fresh prefix), with a bootstrapped operator client. */
@@ -48,17 +51,17 @@ export async function startGatehouse(): Promise<Target> {
   const clientId = "bench-operator";
   const clientSecret = "bench-operator-secret-0123456789";
   const child = startNpmStart("gatehouse", "main", {
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      PUBLIC_URL: baseUrl,
-      DATABASE_URL: db.url,
-      REDIS_URL: BENCH_REDIS_URL,
-      REDIS_PREFIX: prefix,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: "warn",
-      BOOTSTRAP_OPERATOR_CLIENT_ID: clientId,
-      BOOTSTRAP_OPERATOR_CLIENT_SECRET: clientSecret,
-      SIGNING_ALG: BENCH_ALG,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    PUBLIC_URL: baseUrl,
+    DATABASE_URL: db.url,
+    REDIS_URL: BENCH_REDIS_URL,
+    REDIS_PREFIX: prefix,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "warn",
+    BOOTSTRAP_OPERATOR_CLIENT_ID: clientId,
+    BOOTSTRAP_OPERATOR_CLIENT_SECRET: clientSecret,
+    SIGNING_ALG: BENCH_ALG,
   });
   const cleanup = async () => {
     await child.stop();
@@ -72,7 +75,17 @@ export async function startGatehouse(): Promise<Target> {
     await cleanup();
     throw err;
   }
-  return { name: "gatehouse", baseUrl, tokenPath: "/oauth2/token", introspectPath: "/oauth2/introspect", introspectionClientId: clientId, clientId, clientSecret, child, stop: cleanup };
+  return {
+    name: "gatehouse",
+    baseUrl,
+    tokenPath: "/oauth2/token",
+    introspectPath: "/oauth2/introspect",
+    introspectionClientId: clientId,
+    clientId,
+    clientSecret,
+    child,
+    stop: cleanup,
+  };
 }
 
 /** The peer: panva's oidc-provider issuing JWT access tokens for client_credentials (bench/peer-oidc-provider.ts). */
@@ -84,7 +97,13 @@ export async function startOidcProvider(): Promise<Target> {
   const child = startNodeChild(
     "oidc-provider",
     join(root, "bench/peer-oidc-provider.ts"),
-    { PEER_PORT: String(port), PEER_ISSUER: baseUrl, PEER_CLIENT_ID: clientId, PEER_CLIENT_SECRET: clientSecret, PEER_ALG: BENCH_ALG },
+    {
+      PEER_PORT: String(port),
+      PEER_ISSUER: baseUrl,
+      PEER_CLIENT_ID: clientId,
+      PEER_CLIENT_SECRET: clientSecret,
+      PEER_ALG: BENCH_ALG,
+    },
     profileFlags("oidc-provider"),
   );
   try {
@@ -94,5 +113,15 @@ export async function startOidcProvider(): Promise<Target> {
     throw err;
   }
   // oidc-provider introspects only the opaque tokens it stores (bench/peer-oidc-provider.ts).
-  return { name: "oidc-provider", baseUrl, tokenPath: "/token", introspectPath: "/token/introspection", introspectionClientId: `${clientId}-opaque`, clientId, clientSecret, child, stop: () => child.stop() };
+  return {
+    name: "oidc-provider",
+    baseUrl,
+    tokenPath: "/token",
+    introspectPath: "/token/introspection",
+    introspectionClientId: `${clientId}-opaque`,
+    clientId,
+    clientSecret,
+    child,
+    stop: () => child.stop(),
+  };
 }

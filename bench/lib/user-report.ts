@@ -15,11 +15,25 @@ const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
 /** The user scenarios' table on stdout. */
 export function printUserTable(rows: UserRow[], ceiling: Argon2Ceiling, settings: LoadSettings) {
-  const head = ["scenario", "req/s", "p50 ms", "p99 ms", "CPU µs/req", "cores srv/all", "% ceiling", "200", "other", "errors"];
+  const head = [
+    "scenario",
+    "req/s",
+    "p50 ms",
+    "p99 ms",
+    "CPU µs/req",
+    "cores srv/all",
+    "% ceiling",
+    "200",
+    "other",
+    "errors",
+  ];
   const body = rows.map(({ measured: m, percentOfCeiling, targetPercent }) => {
     if ("skipped" in m) return [m.name, "skipped", "", "", "", "", "", "", "", ""];
     const r = m.result;
-    const share = percentOfCeiling === undefined ? "-" : `${fmt(percentOfCeiling)}${targetPercent === undefined ? "" : ` (≥${targetPercent})`}`;
+    const share =
+      percentOfCeiling === undefined
+        ? "-"
+        : `${fmt(percentOfCeiling)}${targetPercent === undefined ? "" : ` (≥${targetPercent})`}`;
     return [
       m.name,
       fmt(r.requestsPerSecond),
@@ -34,7 +48,11 @@ export function printUserTable(rows: UserRow[], ceiling: Argon2Ceiling, settings
     ];
   });
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join("  ")
+      .trimEnd();
   console.log(`\nuser scenarios on gatehouse (${settings.seconds} s, ${settings.connections} connections)`);
   console.log(
     `argon2id ceiling = ${ceiling.cores} verifier processes (one per core) for ${ceiling.seconds} s at once = ${fmt(ceiling.perSecond)} password checks/s` +

@@ -32,10 +32,17 @@ export function openConnections(t: Target, count: number): HttpConnection[] {
 }
 
 /** Warm-up, then the measured closed loop, with the server's CPU time over the measured part. */
-export async function measureLoop(t: Target, name: string, workers: LoopWorker[], settings: LoadSettings): Promise<LoopMeasured> {
+export async function measureLoop(
+  t: Target,
+  name: string,
+  workers: LoopWorker[],
+  settings: LoadSettings,
+): Promise<LoopMeasured> {
   const background = await backgroundLoad();
   if (background > NOISY_BACKGROUND) {
-    console.warn(`${name}: ${(background * 100).toFixed(0)}% of the CPU is busy before the run: other work will skew the figures`);
+    console.warn(
+      `${name}: ${(background * 100).toFixed(0)}% of the CPU is busy before the run: other work will skew the figures`,
+    );
   }
   console.log(`${name}: warm-up ${WARM_UP_SECONDS} s`);
   const warmUp = await runClosedLoop(workers, WARM_UP_SECONDS);
@@ -45,9 +52,20 @@ export async function measureLoop(t: Target, name: string, workers: LoopWorker[]
   const result = await runClosedLoop(workers, settings.seconds);
   const cpu = meter();
   warnSteal(name, cpu.steal);
-  const cpuMicrosPerRequest = cpu.serverCpuSeconds === undefined || result.requests === 0 ? undefined : Math.round((cpu.serverCpuSeconds * 1e6) / result.requests);
-  return { name, result, warmUpFailed: warmUp.failed, cpuMicrosPerRequest, backgroundLoad: Math.round(background * 100) / 100, cpu };
+  const cpuMicrosPerRequest =
+    cpu.serverCpuSeconds === undefined || result.requests === 0
+      ? undefined
+      : Math.round((cpu.serverCpuSeconds * 1e6) / result.requests);
+  return {
+    name,
+    result,
+    warmUpFailed: warmUp.failed,
+    cpuMicrosPerRequest,
+    backgroundLoad: Math.round(background * 100) / 100,
+    cpu,
+  };
 }
 
 /** Requests that failed (not the expected status, transport errors, timeouts), warm-up included. */
-export const failedRequests = (m: LoopMeasured | Skipped): number => ("skipped" in m ? 0 : m.result.failed + m.warmUpFailed);
+export const failedRequests = (m: LoopMeasured | Skipped): number =>
+  "skipped" in m ? 0 : m.result.failed + m.warmUpFailed;

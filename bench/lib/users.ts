@@ -40,7 +40,10 @@ export function applicationBody(): Record<string, unknown> {
     displayName: "Bench",
     url: "https://bench.example.com",
     contact: {
-      support: { objectType: "person", schemaOrg: { email: { value: "support@bench.example.com" }, mobile: { value: "+34600111222" } } },
+      support: {
+        objectType: "person",
+        schemaOrg: { email: { value: "support@bench.example.com" }, mobile: { value: "+34600111222" } },
+      },
       projectManager: person("pm@bench.example.com"),
       productOwner: person("po@bench.example.com"),
     },
@@ -52,7 +55,14 @@ export function applicationBody(): Record<string, unknown> {
         displayName: "Bench sign-in",
         key: "web",
         fields: [
-          { objectType: "fieldConfig", type: "id", key: "email", main: false, mandatory: true, requiresConfirmation: false },
+          {
+            objectType: "fieldConfig",
+            type: "id",
+            key: "email",
+            main: false,
+            mandatory: true,
+            requiresConfirmation: false,
+          },
           { objectType: "fieldConfig", type: "field", key: "name", mandatory: false },
         ],
         typology: { register: { objectType: "typology" }, work: { objectType: "typology" } },
@@ -67,7 +77,11 @@ export async function createBenchApp(t: Target): Promise<BenchApp> {
   const created = await sendOnce({
     url: `${t.baseUrl}/v2/apps`,
     method: "POST",
-    headers: { authorization: `Bearer ${String(op.access_token)}`, "content-type": "application/json", accept: "application/json" },
+    headers: {
+      authorization: `Bearer ${String(op.access_token)}`,
+      "content-type": "application/json",
+      accept: "application/json",
+    },
     body: JSON.stringify(applicationBody()),
   });
   const app = created.content as { id: string; password: string; entrypoints: { id: string }[] };
@@ -78,13 +92,21 @@ export async function createBenchApp(t: Target): Promise<BenchApp> {
 }
 
 function userHeaders(app: BenchApp, bearer: string): Record<string, string> {
-  return { authorization: `Bearer ${bearer}`, "content-type": "application/json", accept: "application/json", from: app.entrypointId };
+  return {
+    authorization: `Bearer ${bearer}`,
+    "content-type": "application/json",
+    accept: "application/json",
+    from: app.entrypointId,
+  };
 }
 
 /** Registers `count` users (201 each), a few at a time: each registration hashes a password. */
 export async function registerUsers(t: Target, app: BenchApp, count: number): Promise<BenchUser[]> {
   const run = randomBytes(4).toString("hex");
-  const users = Array.from({ length: count }, (_, i) => ({ email: `bench.${run}.${i}@example.com`, password: `bench password ${run}` }));
+  const users = Array.from({ length: count }, (_, i) => ({
+    email: `bench.${run}.${i}@example.com`,
+    password: `bench password ${run}`,
+  }));
   let next = 0;
   const worker = async () => {
     for (let i = next++; i < users.length; i = next++) {
@@ -121,7 +143,11 @@ export function loginRequest(app: BenchApp, user: BenchUser): HttpRequest {
     body: JSON.stringify({
       actor: { id: app.clientId, objectType: "application" },
       verb: "access",
-      object: { objectType: "user", password: user.password, ids: { email: { objectType: "user_id", value: user.email } } },
+      object: {
+        objectType: "user",
+        password: user.password,
+        ids: { email: { objectType: "user_id", value: user.email } },
+      },
       source: SOURCE,
     }),
   };
@@ -135,7 +161,11 @@ interface LoginBody {
 export async function logIn(conn: HttpConnection, app: BenchApp, user: BenchUser): Promise<UserSession> {
   const { content } = await sendJson<LoginBody>(conn, loginRequest(app, user), 200);
   // content.user.id is a JSON number when numeric (the spec's long); actor.id and the path take it as a string.
-  return { userId: String(content.user.id), accessToken: content.session_info.access_token, refreshToken: content.session_info.refresh_token };
+  return {
+    userId: String(content.user.id),
+    accessToken: content.session_info.access_token,
+    refreshToken: content.session_info.refresh_token,
+  };
 }
 
 /** `PATCH /activityid/v1/user/update/{object_id}` of the user's name, re-authenticated by the current password. */
@@ -155,11 +185,17 @@ export function patchNameRequest(app: BenchApp, user: BenchUser, session: UserSe
 
 /** `POST /oauth2/token` refresh_token grant with the application's client_secret_basic. */
 export function refreshRequest(app: BenchApp, refreshToken: string): HttpRequest {
-  const basic = Buffer.from(`${encodeURIComponent(app.clientId)}:${encodeURIComponent(app.clientSecret)}`).toString("base64");
+  const basic = Buffer.from(`${encodeURIComponent(app.clientId)}:${encodeURIComponent(app.clientSecret)}`).toString(
+    "base64",
+  );
   return {
     method: "POST",
     path: "/oauth2/token",
-    headers: { authorization: `Basic ${basic}`, "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+    headers: {
+      authorization: `Basic ${basic}`,
+      "content-type": "application/x-www-form-urlencoded",
+      accept: "application/json",
+    },
     body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken }).toString(),
   };
 }

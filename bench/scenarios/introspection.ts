@@ -22,11 +22,16 @@ export async function introspection(targets: Target[]): Promise<ComparedScenario
   const requests = new Map<string, LoadRequest>();
   for (const t of targets) {
     const token = await sendOnce(tokenRequest({ ...t, clientId: t.introspectionClientId }, clientCredentialsForm));
-    if (typeof token.access_token !== "string") throw new Error(`${t.name}: no access_token in ${JSON.stringify(token)}`);
+    if (typeof token.access_token !== "string")
+      throw new Error(`${t.name}: no access_token in ${JSON.stringify(token)}`);
     requests.set(t.name, {
       url: `${t.baseUrl}${t.introspectPath}`,
       method: "POST",
-      headers: { authorization: basic(t), "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+      headers: {
+        authorization: basic(t),
+        "content-type": "application/x-www-form-urlencoded",
+        accept: "application/json",
+      },
       body: new URLSearchParams({ token: token.access_token }).toString(),
     });
   }

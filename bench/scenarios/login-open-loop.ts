@@ -42,7 +42,12 @@ export async function loginOpenLoop(
   const turns = conns.map(() => 0);
   console.log(`login (open loop): ${ratePerSecond}/s for ${settings.seconds} s`);
   const meter = runMeter(() => t.child.cpuSeconds());
-  const result = await runOpenLoop(conns, (i) => loginRequest(app, own[i]![turns[i]!++ % own[i]!.length]!), ratePerSecond, settings.seconds);
+  const result = await runOpenLoop(
+    conns,
+    (i) => loginRequest(app, own[i]![turns[i]!++ % own[i]!.length]!),
+    ratePerSecond,
+    settings.seconds,
+  );
   const cpu = meter();
   warnSteal("login (open loop)", cpu.steal);
   for (const s of result.failureSamples) console.error(`login (open loop) failure: ${s}`);
@@ -51,7 +56,10 @@ export async function loginOpenLoop(
     ratePerSecond,
     percentOfCeiling: Math.round(OPEN_LOOP_SHARE * 100),
     result,
-    cpuMicrosPerRequest: cpu.serverCpuSeconds === undefined || result.requests === 0 ? undefined : Math.round((cpu.serverCpuSeconds * 1e6) / result.requests),
+    cpuMicrosPerRequest:
+      cpu.serverCpuSeconds === undefined || result.requests === 0
+        ? undefined
+        : Math.round((cpu.serverCpuSeconds * 1e6) / result.requests),
     cpu,
     met: result.failed === 0 && result.latencyP99Ms < OPEN_LOOP_P99_TARGET_MS,
   };

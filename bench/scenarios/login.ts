@@ -29,7 +29,8 @@ export async function loginScenario(
   ceiling: Argon2Ceiling,
   settings: LoadSettings,
 ): Promise<LoginMeasured> {
-  if (users.length < conns.length * 2) throw new Error(`login: ${users.length} users are too few for ${conns.length} connections`);
+  if (users.length < conns.length * 2)
+    throw new Error(`login: ${users.length} users are too few for ${conns.length} connections`);
   const workers = conns.map((conn, i): LoopWorker => {
     const own = users.filter((_, u) => u % conns.length === i);
     let turn = 0;

@@ -29,7 +29,8 @@ export async function patchScenario(
   const sessions = await Promise.all(conns.map((conn, i) => logIn(conn, app, users[i]!)));
   const probe = await conns[0]!.send(patchNameRequest(app, users[0]!, sessions[0]!, "Bench probe"));
   if (probe.status === 404 && probe.body.includes("route_not_found")) {
-    const skipped = "PATCH /activityid/v1/user/update/{object_id} answers 404 route_not_found: the route is not deployed in this build";
+    const skipped =
+      "PATCH /activityid/v1/user/update/{object_id} answers 404 route_not_found: the route is not deployed in this build";
     console.warn(`patch: skipped, ${skipped}`);
     return { name: "patch", skipped };
   }

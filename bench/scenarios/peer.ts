@@ -17,7 +17,11 @@ export interface PeerComparisons {
  * `npm start` (PostgreSQL + Redis) and oidc-provider up together; each
  * chosen scenario measured on both in interleaved rounds.
  */
-export async function peerComparisons(settings: LoadSettings, rounds: number, run: { clientCredentials: boolean; introspection: boolean }): Promise<PeerComparisons> {
+export async function peerComparisons(
+  settings: LoadSettings,
+  rounds: number,
+  run: { clientCredentials: boolean; introspection: boolean },
+): Promise<PeerComparisons> {
   const gh = await startGatehouse();
   const peer = await startOidcProvider().catch(async (err) => {
     await gh.stop();
@@ -25,14 +29,21 @@ export async function peerComparisons(settings: LoadSettings, rounds: number, ru
   });
   try {
     await new Promise((r) => setTimeout(r, IDLE_SETTLE_MS));
-    const out: PeerComparisons = { rss: { gatehouse: [{ when: "idle", mb: gh.child.rssMb() }], "oidc-provider": [{ when: "idle", mb: peer.child.rssMb() }] } };
+    const out: PeerComparisons = {
+      rss: {
+        gatehouse: [{ when: "idle", mb: gh.child.rssMb() }],
+        "oidc-provider": [{ when: "idle", mb: peer.child.rssMb() }],
+      },
+    };
     const keep = (c: Comparison) => {
       out.rss.gatehouse.push(...c.rss.gatehouse);
       out.rss["oidc-provider"].push(...c.rss["oidc-provider"]);
       return c;
     };
-    if (run.clientCredentials) out.client_credentials = keep(await compareInterleaved(gh, peer, clientCredentials, settings, rounds));
-    if (run.introspection) out.introspection = keep(await compareInterleaved(gh, peer, await introspection([gh, peer]), settings, rounds));
+    if (run.clientCredentials)
+      out.client_credentials = keep(await compareInterleaved(gh, peer, clientCredentials, settings, rounds));
+    if (run.introspection)
+      out.introspection = keep(await compareInterleaved(gh, peer, await introspection([gh, peer]), settings, rounds));
     return out;
   } finally {
     await peer.stop();

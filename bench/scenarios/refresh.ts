@@ -12,13 +12,23 @@ import { logIn, refreshRequest, type BenchApp, type BenchUser } from "../lib/use
  * presenting the token the previous rotation returned. A non-200 ends the
  * connection: its chain is spent or revoked.
  */
-export async function refreshScenario(t: Target, app: BenchApp, users: BenchUser[], conns: HttpConnection[], settings: LoadSettings): Promise<LoopMeasured> {
+export async function refreshScenario(
+  t: Target,
+  app: BenchApp,
+  users: BenchUser[],
+  conns: HttpConnection[],
+  settings: LoadSettings,
+): Promise<LoopMeasured> {
   const sessions = await Promise.all(conns.map((conn, i) => logIn(conn, app, users[i]!)));
   return measureLoop(t, "refresh", refreshChains(app, conns, sessions), settings);
 }
 
 /** One worker per connection rotating its session's chain, always with the token the previous rotation returned. */
-export function refreshChains(app: BenchApp, conns: HttpConnection[], sessions: { refreshToken: string }[]): LoopWorker[] {
+export function refreshChains(
+  app: BenchApp,
+  conns: HttpConnection[],
+  sessions: { refreshToken: string }[],
+): LoopWorker[] {
   return conns.map((conn, i): LoopWorker => {
     let refreshToken = sessions[i]!.refreshToken;
     return {

@@ -35,7 +35,13 @@ function serviceChildren(pid: number): { pid: number; name: string }[] {
 
 /** `npm run start:services` on PostgreSQL + Redis, idle: the RSS of the launcher and of each service process. */
 export async function servicesMemory(): Promise<ServiceRss[]> {
-  const [port, registryPort, authPort, usersPort, workerPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+  const [port, registryPort, authPort, usersPort, workerPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   const db = await freshDatabase();
   const dataDir = await mkdtemp(join(tmpdir(), "gh-bench-svc-"));
   const prefix = uniqueRedisPrefix();
@@ -84,7 +90,12 @@ export async function embeddedMemory(): Promise<ServiceRss[]> {
   try {
     for (const when of ["first start", "restart"]) {
       const port = await freePort();
-      const child = startNpmStart("embedded", "main", { PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn" });
+      const child = startNpmStart("embedded", "main", {
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        DATA_DIR: dataDir,
+        LOG_LEVEL: "warn",
+      });
       try {
         await waitReady(`http://127.0.0.1:${port}/readyz`, child, 120_000);
         await new Promise((r) => setTimeout(r, SETTLE_MS));

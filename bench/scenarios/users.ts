@@ -41,7 +41,11 @@ function medianOf<T extends LoopMeasured | Skipped>(runs: T[]): T {
  */
 export type UserScenarioName = "login" | "refresh" | "patch" | "login_open_loop";
 
-export async function userScenarios(settings: LoadSettings, rounds: number, only: (name: UserScenarioName) => boolean): Promise<UserScenarios> {
+export async function userScenarios(
+  settings: LoadSettings,
+  rounds: number,
+  only: (name: UserScenarioName) => boolean,
+): Promise<UserScenarios> {
   const target = await startGatehouse();
   const conns = openConnections(target, settings.connections);
   try {
@@ -57,18 +61,30 @@ export async function userScenarios(settings: LoadSettings, rounds: number, only
       `argon2id ceiling: ${argon2Ceiling.perSecond}/s = ${argon2Ceiling.cores} verifier processes at once (${argon2Ceiling.processRates.join(" + ")}/s); one verify alone ${argon2Ceiling.verifyMedianMs} ms (median of ${argon2Ceiling.verifies})`,
     );
     rss.push({ when: `${count} users registered`, mb: target.child.rssMb() });
-    const runs = { login: [] as (LoginMeasured | Skipped)[], refresh: [] as (LoopMeasured | Skipped)[], patch: [] as (PatchMeasured | Skipped)[] };
+    const runs = {
+      login: [] as (LoginMeasured | Skipped)[],
+      refresh: [] as (LoopMeasured | Skipped)[],
+      patch: [] as (PatchMeasured | Skipped)[],
+    };
     const notChosen = (name: string): Skipped => ({ name, skipped: "not chosen by BENCH_ONLY" });
     for (let round = 1; round <= rounds; round++) {
       console.log(`user scenarios: round ${round} of ${rounds}`);
-      runs.login.push(only("login") ? await loginScenario(target, app, users, conns, argon2Ceiling, settings) : notChosen("login"));
+      runs.login.push(
+        only("login") ? await loginScenario(target, app, users, conns, argon2Ceiling, settings) : notChosen("login"),
+      );
       if (only("login")) rss.push({ when: `round ${round}: after login`, mb: target.child.rssMb() });
-      runs.refresh.push(only("refresh") ? await refreshScenario(target, app, users, conns, settings) : notChosen("refresh"));
+      runs.refresh.push(
+        only("refresh") ? await refreshScenario(target, app, users, conns, settings) : notChosen("refresh"),
+      );
       if (only("refresh")) rss.push({ when: `round ${round}: after refresh`, mb: target.child.rssMb() });
-      runs.patch.push(only("patch") ? await patchScenario(target, app, users, conns, argon2Ceiling, settings) : notChosen("patch"));
+      runs.patch.push(
+        only("patch") ? await patchScenario(target, app, users, conns, argon2Ceiling, settings) : notChosen("patch"),
+      );
       if (only("patch")) rss.push({ when: `round ${round}: after patch`, mb: target.child.rssMb() });
     }
-    const openLoop = only("login_open_loop") ? await loginOpenLoop(target, app, users, conns, argon2Ceiling, settings) : undefined;
+    const openLoop = only("login_open_loop")
+      ? await loginOpenLoop(target, app, users, conns, argon2Ceiling, settings)
+      : undefined;
     if (openLoop) rss.push({ when: "after the open-loop login", mb: target.child.rssMb() });
     return {
       ...(openLoop ? { openLoop } : {}),

@@ -18,7 +18,6 @@ import type { AccessTokens } from "./tokens/access-token.ts";
 import type { IdTokens } from "./tokens/id-token.ts";
 import type { RevocationList } from "./tokens/revocation-list.ts";
 
-
 export interface AuthServiceDeps {
   clients: ClientDirectory;
   grants: GrantRegistry;
@@ -36,7 +35,11 @@ export interface AuthServiceDeps {
 export function createAuthService(deps: AuthServiceDeps): ServiceImpl<typeof AuthService> {
   return {
     async issueToken(req) {
-      const t = await runTokenEndpoint(deps, { client: req.client, grantType: req.grantType, parameters: req.parameters });
+      const t = await runTokenEndpoint(deps, {
+        client: req.client,
+        grantType: req.grantType,
+        parameters: req.parameters,
+      });
       return {
         accessToken: t.accessToken,
         tokenType: t.tokenType,
@@ -89,7 +92,12 @@ export function createAuthService(deps: AuthServiceDeps): ServiceImpl<typeof Aut
     },
 
     async checkRevocation(req) {
-      const revoked = await deps.revocations.isRevoked({ jti: req.jti, sub: req.sub, sid: req.sid || undefined, iat: Number(req.iat) || undefined });
+      const revoked = await deps.revocations.isRevoked({
+        jti: req.jti,
+        sub: req.sub,
+        sid: req.sid || undefined,
+        iat: Number(req.iat) || undefined,
+      });
       return { revoked };
     },
 

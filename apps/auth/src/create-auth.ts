@@ -58,10 +58,17 @@ export async function createAuth(deps: AuthDeps): Promise<AuthModule> {
       graceSeconds: rotationGraceSeconds(deps.settings.accessTokenTtlSeconds),
     },
   });
-  const revocations = createRevocationList({ db: deps.db, kv: deps.kv, logger: deps.logger, loader: deps.revocationLoader });
+  const revocations = createRevocationList({
+    db: deps.db,
+    kv: deps.kv,
+    logger: deps.logger,
+    loader: deps.revocationLoader,
+  });
   // Marks lost with the previous process (npm start) or a Redis restart come back before the first request;
   // if Redis is away now, the first check loads them instead (and answers 503 until it can).
-  await revocations.ensureLoaded().catch((err: unknown) => deps.logger.warn({ err }, "revocation marks not loaded at start; loading on first use"));
+  await revocations
+    .ensureLoaded()
+    .catch((err: unknown) => deps.logger.warn({ err }, "revocation marks not loaded at start; loading on first use"));
   const tokens = createAccessTokens({ keys, revocations, settings: deps.settings });
   const lifetimes = sessionLifetimes(deps.settings);
   const store = createSessionStore({
@@ -94,7 +101,10 @@ export async function createAuth(deps: AuthDeps): Promise<AuthModule> {
     name: "auth",
     routes: (router) => {
       router.service(AuthService, service);
-      router.service(UserSessionsService, createUserSessionsService({ sessions, idleSeconds: lifetimes.idleSeconds, logger: deps.logger }));
+      router.service(
+        UserSessionsService,
+        createUserSessionsService({ sessions, idleSeconds: lifetimes.idleSeconds, logger: deps.logger }),
+      );
     },
     policy: {
       issueToken: internal,

@@ -6,12 +6,26 @@ import { errorFacts, type ErrorFacts } from "@gatehouse/errors";
 import { openKv, type Kv } from "@gatehouse/kv";
 import { createLogger } from "@gatehouse/logging";
 import { AuthService, ClientAuthMethod, UserSessionsService } from "@gatehouse/proto";
-import { authnInterceptor, callerInterceptors, inProcessTransport, InternalTokens, observeInterceptor, USER_SESSION_SCOPE } from "@gatehouse/rpc";
+import {
+  authnInterceptor,
+  callerInterceptors,
+  inProcessTransport,
+  InternalTokens,
+  observeInterceptor,
+  USER_SESSION_SCOPE,
+} from "@gatehouse/rpc";
 import { KeyRing } from "@gatehouse/secrets";
 import { dropTestDatabases, freshDatabase, pgliteDataDir, redisTestUrl, uniquePrefix } from "@gatehouse/testing";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { ClientCredentialsSchema } from "@gatehouse/proto";
-import { authMigrations, createAuth, type AuthenticatedClient, type AuthModule, type AuthSettings, type ClientDirectory } from "../src/index.ts";
+import {
+  authMigrations,
+  createAuth,
+  type AuthenticatedClient,
+  type AuthModule,
+  type AuthSettings,
+  type ClientDirectory,
+} from "../src/index.ts";
 
 // Test wiring of the auth service: real stores (PostgreSQL + Redis, PGlite +
 // in-process kv), the real authn interceptor with real internal tokens, and an
@@ -76,9 +90,24 @@ export async function openStores(open: () => Promise<Stores>): Promise<Stores> {
   return stores;
 }
 
-export const SHOP = { clientId: "100000000001_shop", secret: "shop-secret-0123456789abcdef", kind: "application", scopes: ["users:access", "apps:read"] } as const;
-export const OTHER = { clientId: "100000000002", secret: "other-secret-0123456789abcdef", kind: "application", scopes: ["users:access"] } as const;
-export const OPERATOR = { clientId: "operator", secret: "operator-secret-0123456789abcdef", kind: "operator", scopes: ["apps:write", "apps:read", "admin"] } as const;
+export const SHOP = {
+  clientId: "100000000001_shop",
+  secret: "shop-secret-0123456789abcdef",
+  kind: "application",
+  scopes: ["users:access", "apps:read"],
+} as const;
+export const OTHER = {
+  clientId: "100000000002",
+  secret: "other-secret-0123456789abcdef",
+  kind: "application",
+  scopes: ["users:access"],
+} as const;
+export const OPERATOR = {
+  clientId: "operator",
+  secret: "operator-secret-0123456789abcdef",
+  kind: "operator",
+  scopes: ["apps:write", "apps:read", "admin"],
+} as const;
 /** SHOP's entry point "web": a public client (token_endpoint_auth_method none) of SHOP. */
 export const SHOP_WEB = { clientId: `${SHOP.clientId}_web`, secret: "" } as const;
 type TestClient = typeof SHOP | typeof OTHER | typeof OPERATOR;
@@ -89,11 +118,25 @@ export function memoryDirectory(clients: readonly TestClient[] = [SHOP, OTHER, O
     async authenticate(clientId, secret, alternate): Promise<AuthenticatedClient | undefined> {
       const c = clients.find((x) => x.clientId === clientId);
       if (!c || (c.secret !== secret && c.secret !== alternate)) return undefined;
-      return { clientId: c.clientId, kind: c.kind, applicationId: c.clientId, allowedScopes: [...c.scopes], redirectUris: [], secretVersion: 1 };
+      return {
+        clientId: c.clientId,
+        kind: c.kind,
+        applicationId: c.clientId,
+        allowedScopes: [...c.scopes],
+        redirectUris: [],
+        secretVersion: 1,
+      };
     },
     async publicClient(clientId): Promise<AuthenticatedClient | undefined> {
       if (clientId !== SHOP_WEB.clientId) return undefined;
-      return { clientId, kind: "public", applicationId: SHOP.clientId, allowedScopes: [], redirectUris: [], secretVersion: 0 };
+      return {
+        clientId,
+        kind: "public",
+        applicationId: SHOP.clientId,
+        allowedScopes: [],
+        redirectUris: [],
+        secretVersion: 0,
+      };
     },
   };
 }
@@ -137,7 +180,10 @@ export interface AuthHarness {
  * The usual suite set-up: migrated stores and a started auth service before
  * the suite's tests, both closed after; `set` hands them to the suite.
  */
-export function useAuthService(open: () => Promise<Stores>, set: (ctx: { stores: Stores; h: AuthHarness }) => void): void {
+export function useAuthService(
+  open: () => Promise<Stores>,
+  set: (ctx: { stores: Stores; h: AuthHarness }) => void,
+): void {
   let ctx: { stores: Stores; h: AuthHarness } | undefined;
   beforeAll(async () => {
     const stores = await openStores(open);
@@ -157,14 +203,24 @@ export async function startAuth(
   const logger = createLogger("auth-test", "silent");
   const keyRing = opts.keyRing ?? new KeyRing(randomBytes(32));
   const settings = { ...TEST_SETTINGS, ...opts.settings };
-  const mod = await createAuth({ db: stores.db, kv: stores.kv, keys: keyRing, logger, clients: opts.clients ?? memoryDirectory(), settings });
+  const mod = await createAuth({
+    db: stores.db,
+    kv: stores.kv,
+    keys: keyRing,
+    logger,
+    clients: opts.clients ?? memoryDirectory(),
+    settings,
+  });
   const internal = new InternalTokens(keyRing);
   const server = [observeInterceptor(logger, mod.name), authnInterceptor({ policy: mod.policy, internal })];
   return {
     mod,
     auth: createClient(AuthService, inProcessTransport(mod.routes, server, callerInterceptors(internal, "gateway"))),
     anonymous: createClient(AuthService, inProcessTransport(mod.routes, server, [])),
-    userSessions: createClient(UserSessionsService, inProcessTransport(mod.routes, server, callerInterceptors(internal, "users"))),
+    userSessions: createClient(
+      UserSessionsService,
+      inProcessTransport(mod.routes, server, callerInterceptors(internal, "users")),
+    ),
     settings,
     keyRing,
     close: () => mod.close(),
@@ -172,8 +228,16 @@ export async function startAuth(
 }
 
 /** Issues a client_credentials token for a test client. */
-export async function tokenFor(h: AuthHarness, c: { clientId: string; secret: string }, scope?: string): Promise<string> {
-  const res = await h.auth.issueToken({ client: creds(c), grantType: "client_credentials", parameters: scope === undefined ? {} : { scope } });
+export async function tokenFor(
+  h: AuthHarness,
+  c: { clientId: string; secret: string },
+  scope?: string,
+): Promise<string> {
+  const res = await h.auth.issueToken({
+    client: creds(c),
+    grantType: "client_credentials",
+    parameters: scope === undefined ? {} : { scope },
+  });
   return res.accessToken;
 }
 
@@ -186,7 +250,12 @@ export function openSession(h: AuthHarness, c: { clientId: string } = SHOP, scop
 }
 
 /** The refresh_token grant. */
-export function refresh(h: AuthHarness, refreshToken: string, c: { clientId: string; secret: string } = SHOP, scope?: string) {
+export function refresh(
+  h: AuthHarness,
+  refreshToken: string,
+  c: { clientId: string; secret: string } = SHOP,
+  scope?: string,
+) {
   const parameters: Record<string, string> = { refresh_token: refreshToken };
   if (scope !== undefined) parameters.scope = scope;
   return h.auth.issueToken({ client: creds(c), grantType: "refresh_token", parameters });

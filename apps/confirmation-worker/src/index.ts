@@ -1,6 +1,12 @@
 import { join } from "node:path";
 import type { Config } from "@gatehouse/config";
-import { startDeliveryWorker, type DeliveryProcessor, type MemoryDeliveryQueue, type StillWanted, type WorkerHandle } from "@gatehouse/jobs";
+import {
+  startDeliveryWorker,
+  type DeliveryProcessor,
+  type MemoryDeliveryQueue,
+  type StillWanted,
+  type WorkerHandle,
+} from "@gatehouse/jobs";
 import type { Logger } from "@gatehouse/logging";
 import type { KeyRing } from "@gatehouse/secrets";
 import type { Channel } from "./channels/channel.ts";
@@ -57,12 +63,31 @@ export async function createConfirmationWorker(deps: ConfirmationWorkerDeps): Pr
     if (missing.length === 2) logger.info(facts, `${line} (development mode)`);
     else logger.warn(facts, line);
   }
-  const processor = createProcessor({ keys: deps.keys, channels, isStillWanted: deps.isStillWanted, logger, baseUrl: config.publicBaseUrl });
+  const processor = createProcessor({
+    keys: deps.keys,
+    channels,
+    isStillWanted: deps.isStillWanted,
+    logger,
+    baseUrl: config.publicBaseUrl,
+  });
   let worker: WorkerHandle | undefined;
   if (config.redisUrl) {
-    worker = startDeliveryWorker({ driver: "bullmq", redisUrl: config.redisUrl, prefix: config.redisPrefix, processor, logger, ...deps.worker });
+    worker = startDeliveryWorker({
+      driver: "bullmq",
+      redisUrl: config.redisUrl,
+      prefix: config.redisPrefix,
+      processor,
+      logger,
+      ...deps.worker,
+    });
   } else if (deps.memoryQueue) {
-    worker = startDeliveryWorker({ driver: "memory", queue: deps.memoryQueue, processor, logger, concurrency: deps.worker?.concurrency });
+    worker = startDeliveryWorker({
+      driver: "memory",
+      queue: deps.memoryQueue,
+      processor,
+      logger,
+      concurrency: deps.worker?.concurrency,
+    });
   }
   return {
     processor,

@@ -18,7 +18,12 @@ export function activationLink(baseUrl: string, linkToken: string, locale?: Deli
 }
 
 /** The link a message of this purpose carries, if any. */
-export function linkFor(purpose: DeliveryPurpose, baseUrl: string, linkToken: string, locale?: DeliveryLocale): string | undefined {
+export function linkFor(
+  purpose: DeliveryPurpose,
+  baseUrl: string,
+  linkToken: string,
+  locale?: DeliveryLocale,
+): string | undefined {
   if (purpose === "access_code") return undefined;
   return purpose === "activation" ? activationLink(baseUrl, linkToken, locale) : confirmationLink(baseUrl, linkToken);
 }
@@ -96,14 +101,30 @@ const ACTIVATION: Record<DeliveryLocale, Body> = {
 const bodyOf = (purpose: DeliveryPurpose): Record<DeliveryLocale, Body> =>
   purpose === "access_code" ? ACCESS_CODE : purpose === "activation" ? ACTIVATION : CONFIRMATION;
 
-export function emailMessage(locale: DeliveryLocale, purpose: DeliveryPurpose, code: string, link: string): { subject: string; text: string } {
+export function emailMessage(
+  locale: DeliveryLocale,
+  purpose: DeliveryPurpose,
+  code: string,
+  link: string,
+): { subject: string; text: string } {
   return { subject: SUBJECTS[locale][purpose], text: bodyOf(purpose)[locale](code, link).join("\n") + "\n" };
 }
 
 /** The SMS of a confirmation or a sign-in code carries the code; an activation carries its link. */
-export function smsText(locale: DeliveryLocale, code: string, purpose: DeliveryPurpose = "register", link = ""): string {
+export function smsText(
+  locale: DeliveryLocale,
+  code: string,
+  purpose: DeliveryPurpose = "register",
+  link = "",
+): string {
   const es = locale === "es";
-  if (purpose === "access_code") return es ? `Tu código de inicio de sesión es ${code}. Caduca en 10 minutos.` : `Your sign-in code is ${code}. It expires in 10 minutes.`;
-  if (purpose === "activation") return es ? `Activa tu cuenta y elige tu contraseña: ${link}` : `Activate your account and choose your password: ${link}`;
+  if (purpose === "access_code")
+    return es
+      ? `Tu código de inicio de sesión es ${code}. Caduca en 10 minutos.`
+      : `Your sign-in code is ${code}. It expires in 10 minutes.`;
+  if (purpose === "activation")
+    return es
+      ? `Activa tu cuenta y elige tu contraseña: ${link}`
+      : `Activate your account and choose your password: ${link}`;
   return es ? `Tu código de confirmación es ${code}` : `Your confirmation code is ${code}`;
 }

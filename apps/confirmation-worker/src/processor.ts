@@ -1,4 +1,13 @@
-import { gatedProcessor, openJobSecrets, UnrecoverableError, type ConfirmationJob, type DeliveryChannel, type DeliveryProcessor, type JobSecrets, type StillWanted } from "@gatehouse/jobs";
+import {
+  gatedProcessor,
+  openJobSecrets,
+  UnrecoverableError,
+  type ConfirmationJob,
+  type DeliveryChannel,
+  type DeliveryProcessor,
+  type JobSecrets,
+  type StillWanted,
+} from "@gatehouse/jobs";
 import type { Logger } from "@gatehouse/logging";
 import type { KeyRing } from "@gatehouse/secrets";
 import type { Channel, OutgoingMessage } from "./channels/channel.ts";
@@ -14,12 +23,23 @@ export interface ProcessorDeps {
 }
 
 export function buildMessage(job: ConfirmationJob, secrets: JobSecrets, baseUrl: string): OutgoingMessage {
-  const common = { deliveryId: job.deliveryId, channel: job.channel, to: job.to, locale: job.locale, code: secrets.code };
+  const common = {
+    deliveryId: job.deliveryId,
+    channel: job.channel,
+    to: job.to,
+    locale: job.locale,
+    code: secrets.code,
+  };
   const link = linkFor(job.purpose, baseUrl, secrets.linkToken, job.locale);
   // An SMS carries the code; only an activation, which has no code, carries its link.
   if (job.channel === "sms") {
     const smsLink = job.purpose === "activation" ? link : undefined;
-    return { ...common, subject: "", text: smsText(job.locale, secrets.code, job.purpose, smsLink ?? ""), link: smsLink };
+    return {
+      ...common,
+      subject: "",
+      text: smsText(job.locale, secrets.code, job.purpose, smsLink ?? ""),
+      link: smsLink,
+    };
   }
   return { ...common, ...emailMessage(job.locale, job.purpose, secrets.code, link ?? ""), link };
 }
@@ -39,7 +59,10 @@ export function createProcessor(deps: ProcessorDeps): DeliveryProcessor {
       const channel = deps.channels[job.channel];
       if (!channel) throw new UnrecoverableError(`unknown channel ${String(job.channel)}`);
       await channel.send(buildMessage(job, secrets, deps.baseUrl));
-      deps.logger.info({ deliveryId: job.deliveryId, channel: job.channel, purpose: job.purpose, attempt }, "confirmation delivered");
+      deps.logger.info(
+        { deliveryId: job.deliveryId, channel: job.channel, purpose: job.purpose, attempt },
+        "confirmation delivered",
+      );
     },
     deps.logger,
   );

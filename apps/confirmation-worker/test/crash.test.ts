@@ -18,7 +18,12 @@ afterEach(async () => {
 function spawnHungWorker(prefix: string): { child: ChildProcess; output: () => string } {
   const child = spawn(
     process.execPath,
-    ["--conditions=@gatehouse/source", "--experimental-transform-types", "--disable-warning=ExperimentalWarning", join(import.meta.dirname, "fixtures/hung-worker.ts")],
+    [
+      "--conditions=@gatehouse/source",
+      "--experimental-transform-types",
+      "--disable-warning=ExperimentalWarning",
+      join(import.meta.dirname, "fixtures/hung-worker.ts"),
+    ],
     { env: { ...process.env, REDIS_URL: redisTestUrl(), REDIS_PREFIX: prefix }, stdio: ["ignore", "pipe", "inherit"] },
   );
   let out = "";
@@ -59,7 +64,13 @@ describe("worker killed mid-delivery", () => {
       SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
       DATA_DIR: await mkdtemp(join(tmpdir(), "cw-crash-")),
     });
-    const worker = await createConfirmationWorker({ config, keys, logger: log.logger, isStillWanted: async () => "send", worker: { stalledInterval: 300 } });
+    const worker = await createConfirmationWorker({
+      config,
+      keys,
+      logger: log.logger,
+      isStillWanted: async () => "send",
+      worker: { stalledInterval: 300 },
+    });
     cleanups.push(() => worker.close());
     await waitFor(() => smtp.mails.length === 1, 15_000, "mail after recovery");
     expect(smtp.mails[0]!.body).toContain(code);

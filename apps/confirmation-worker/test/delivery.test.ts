@@ -7,7 +7,17 @@ import { loadConfig } from "@gatehouse/config";
 import { bullmqQueue, bullPrefix, QUEUE_NAME, type DeliveryQueue } from "@gatehouse/jobs";
 import { redisTestUrl, uniquePrefix } from "@gatehouse/testing";
 import { createConfirmationWorker, type ConfirmationWorker } from "../src/index.ts";
-import { capturedLogger, fastJobOptions, freePort, makeJob, sleep, startHttpSink, startSmtpSink, testKeys, waitFor } from "./helpers.ts";
+import {
+  capturedLogger,
+  fastJobOptions,
+  freePort,
+  makeJob,
+  sleep,
+  startHttpSink,
+  startSmtpSink,
+  testKeys,
+  waitFor,
+} from "./helpers.ts";
 
 // The BullMQ topology: real Redis, a real SMTP server and an HTTP sink for SMS.
 
@@ -25,7 +35,12 @@ async function setup(env: { SMTP_URL?: string; SMS_WEBHOOK_URL?: string }) {
     PUBLIC_URL: "https://id.example.test",
     ...env,
   });
-  const worker: ConfirmationWorker = await createConfirmationWorker({ config, keys, logger: log.logger, isStillWanted: async () => "send" });
+  const worker: ConfirmationWorker = await createConfirmationWorker({
+    config,
+    keys,
+    logger: log.logger,
+    isStillWanted: async () => "send",
+  });
   const queue: DeliveryQueue = bullmqQueue({ redisUrl: redisTestUrl(), prefix, jobOptions: fastJobOptions });
   const inspector = new Queue(QUEUE_NAME, { connection: { url: redisTestUrl() }, prefix: bullPrefix(prefix) });
   cleanups.push(async () => {
@@ -80,7 +95,11 @@ describe("email over SMTP", () => {
     const { queue } = await setup({ SMTP_URL: `smtp://127.0.0.1:${port}` });
     const { job: j, code } = job();
     await queue.enqueue(j);
-    await waitFor(() => log.text().includes(`"deliveryId":"${j.deliveryId}"`) && log.text().includes("will retry"), 10_000, "a failed attempt");
+    await waitFor(
+      () => log.text().includes(`"deliveryId":"${j.deliveryId}"`) && log.text().includes("will retry"),
+      10_000,
+      "a failed attempt",
+    );
     const smtp = await startSmtpSink(port);
     cleanups.push(smtp.close);
     await waitFor(() => smtp.mails.length === 1, 15_000, "mail after retries");

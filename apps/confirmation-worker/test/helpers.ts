@@ -10,7 +10,11 @@ import { KeyRing, randomDigits, randomSecret } from "@gatehouse/secrets";
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function waitFor(cond: () => boolean | Promise<boolean>, timeoutMs = 15_000, what = "condition"): Promise<void> {
+export async function waitFor(
+  cond: () => boolean | Promise<boolean>,
+  timeoutMs = 15_000,
+  what = "condition",
+): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!(await cond())) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
@@ -79,7 +83,9 @@ function parseMail(raw: string, to: string[]): CapturedMail {
 }
 
 /** A real SMTP server (smtp-server) that keeps every message it accepts. */
-export async function startSmtpSink(port = 0): Promise<{ port: number; mails: CapturedMail[]; close(): Promise<void> }> {
+export async function startSmtpSink(
+  port = 0,
+): Promise<{ port: number; mails: CapturedMail[]; close(): Promise<void> }> {
   const mails: CapturedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -90,7 +96,12 @@ export async function startSmtpSink(port = 0): Promise<{ port: number; mails: Ca
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", () => {
-        mails.push(parseMail(Buffer.concat(chunks).toString("utf8"), session.envelope.rcptTo.map((r) => r.address)));
+        mails.push(
+          parseMail(
+            Buffer.concat(chunks).toString("utf8"),
+            session.envelope.rcptTo.map((r) => r.address),
+          ),
+        );
         callback();
       });
     },
@@ -119,7 +130,11 @@ export async function startHttpSink(statuses: number[] = [200]) {
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/sms`, requests, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${port}/sms`,
+    requests,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 export const fastJobOptions = { backoff: { type: "exponential" as const, delay: 100, jitter: 0.5 } };

@@ -4,7 +4,9 @@ import { makeJob, testKeys } from "./helpers.ts";
 
 describe("confirmation messages", () => {
   it("builds the contract's link, escaping the token", () => {
-    expect(confirmationLink("https://id.example.com/", "a+b/c")).toBe("https://id.example.com/activityid/v1/user/confirm?token=a%2Bb%2Fc");
+    expect(confirmationLink("https://id.example.com/", "a+b/c")).toBe(
+      "https://id.example.com/activityid/v1/user/confirm?token=a%2Bb%2Fc",
+    );
   });
 
   it("words each purpose in en and es, with the code and the link", () => {
@@ -34,23 +36,41 @@ describe("confirmation messages", () => {
 
   it("words sign-in codes (code only) and activations (the activation link, no code) in en and es, by email and SMS", () => {
     const keys = testKeys();
-    expect(activationLink("https://id.example.com/", "a+b")).toBe("https://id.example.com/activityid/v1/user/activate?token=a%2Bb");
+    expect(activationLink("https://id.example.com/", "a+b")).toBe(
+      "https://id.example.com/activityid/v1/user/activate?token=a%2Bb",
+    );
     for (const locale of ["en", "es"] as const) {
-      const code = buildMessage(makeJob(keys, { locale, purpose: "access_code" }).job, { code: "482913", linkToken: "" }, "https://b");
+      const code = buildMessage(
+        makeJob(keys, { locale, purpose: "access_code" }).job,
+        { code: "482913", linkToken: "" },
+        "https://b",
+      );
       expect(code.link).toBeUndefined();
       expect(code.text).toContain("482913");
       expect(code.text).not.toContain("https://b");
       expect(code.subject).toBe(locale === "es" ? "Tu código de inicio de sesión" : "Your sign-in code");
-      const sms = buildMessage(makeJob(keys, { locale, purpose: "access_code", channel: "sms" }).job, { code: "482913", linkToken: "" }, "https://b");
+      const sms = buildMessage(
+        makeJob(keys, { locale, purpose: "access_code", channel: "sms" }).job,
+        { code: "482913", linkToken: "" },
+        "https://b",
+      );
       expect(sms.text).toBe(smsText(locale, "482913", "access_code"));
       expect(sms.text).toContain("482913");
 
-      const activation = buildMessage(makeJob(keys, { locale, purpose: "activation" }).job, { code: "", linkToken: "tok" }, "https://b");
+      const activation = buildMessage(
+        makeJob(keys, { locale, purpose: "activation" }).job,
+        { code: "", linkToken: "tok" },
+        "https://b",
+      );
       expect(activation.link).toBe(`https://b/activityid/v1/user/activate?token=tok&ui_locales=${locale}`);
       expect(activation.text).toContain(activation.link);
       expect(activation.text).toContain(locale === "es" ? "7 días" : "7 days");
       expect(activation.subject).toBe(locale === "es" ? "Activa tu cuenta" : "Activate your account");
-      const activationSms = buildMessage(makeJob(keys, { locale, purpose: "activation", channel: "sms" }).job, { code: "", linkToken: "tok" }, "https://b");
+      const activationSms = buildMessage(
+        makeJob(keys, { locale, purpose: "activation", channel: "sms" }).job,
+        { code: "", linkToken: "tok" },
+        "https://b",
+      );
       expect(activationSms.text).toContain(`https://b/activityid/v1/user/activate?token=tok&ui_locales=${locale}`);
     }
     expect(emailMessage("es", "access_code", "1", "").text).toContain("10 minutos");

@@ -37,20 +37,39 @@ describe("outbox when no channel is configured (memory queue)", () => {
     const sms = makeJob(keys, { channel: "sms", to: "+34600111222" });
     await queue.enqueue(email.job);
     await queue.enqueue(sms.job);
-    await waitFor(async () => (await readdir(outbox).catch(() => [] as string[])).length === 2, 5000, "two outbox files");
-    expect((await readdir(outbox)).sort()).toEqual([`${email.job.deliveryId}.json`, `${sms.job.deliveryId}.json`].sort());
+    await waitFor(
+      async () => (await readdir(outbox).catch(() => [] as string[])).length === 2,
+      5000,
+      "two outbox files",
+    );
+    expect((await readdir(outbox)).sort()).toEqual(
+      [`${email.job.deliveryId}.json`, `${sms.job.deliveryId}.json`].sort(),
+    );
 
     const mail = await readJson(join(outbox, `${email.job.deliveryId}.json`));
-    expect(mail).toMatchObject({ channel: "email", to: "ana@example.com", locale: "es", code: email.code, subject: "Confirma tu cuenta" });
+    expect(mail).toMatchObject({
+      channel: "email",
+      to: "ana@example.com",
+      locale: "es",
+      code: email.code,
+      subject: "Confirma tu cuenta",
+    });
     expect(mail.link).toBe(`http://localhost:8080/activityid/v1/user/confirm?token=${email.linkToken}`);
     expect(mail.text).toContain(email.code);
     expect(mail.text).toContain(mail.link as string);
 
     const text = await readJson(join(outbox, `${sms.job.deliveryId}.json`));
-    expect(text).toMatchObject({ channel: "sms", to: "+34600111222", code: sms.code, text: `Your confirmation code is ${sms.code}` });
+    expect(text).toMatchObject({
+      channel: "sms",
+      to: "+34600111222",
+      code: sms.code,
+      text: `Your confirmation code is ${sms.code}`,
+    });
 
     const logged = log.text();
-    expect(logged).toContain(`email \\"Confirma tu cuenta\\" to a***@example.com written to the outbox (no SMTP_URL): code ${email.code}, link ${mail.link}`);
+    expect(logged).toContain(
+      `email \\"Confirma tu cuenta\\" to a***@example.com written to the outbox (no SMTP_URL): code ${email.code}, link ${mail.link}`,
+    );
     expect(logged).toContain(`SMS to ***1222 written to the outbox (no SMS_WEBHOOK_URL): code ${sms.code}`);
     expect(logged).toContain("no SMTP_URL or SMS_WEBHOOK_URL: emails and text messages are written to");
     for (const recipient of ["ana@example.com", "+34600111222"]) expect(logged).not.toContain(recipient);
@@ -66,7 +85,11 @@ describe("outbox when no channel is configured (memory queue)", () => {
     await sleep(300);
     expect(await readdir(outbox).catch(() => [] as string[])).toEqual([]);
     committed = true;
-    await waitFor(async () => (await readdir(outbox).catch(() => [] as string[])).includes("slow-1.json"), 5000, "slow delivery");
+    await waitFor(
+      async () => (await readdir(outbox).catch(() => [] as string[])).includes("slow-1.json"),
+      5000,
+      "slow delivery",
+    );
     expect(await readdir(outbox)).toEqual(["slow-1.json"]);
     expect(queue.deadLetters()).toEqual([]);
   });
@@ -92,7 +115,13 @@ describe("outbox when no channel is configured (memory queue)", () => {
     await writeFile(join(outbox, "kept.json"), "{}");
     const log = capturedLogger();
     queue = memoryQueue({ jobOptions: fastJobOptions });
-    worker = await createConfirmationWorker({ config: loadConfig({ DATA_DIR: dataDir }), keys, logger: log.logger, isStillWanted: async () => "send", memoryQueue: queue });
+    worker = await createConfirmationWorker({
+      config: loadConfig({ DATA_DIR: dataDir }),
+      keys,
+      logger: log.logger,
+      isStillWanted: async () => "send",
+      memoryQueue: queue,
+    });
     await waitFor(async () => (await readdir(outbox)).length === 1, 5000, "temp files removed");
     expect(await readdir(outbox)).toEqual(["kept.json"]);
   });

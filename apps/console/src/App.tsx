@@ -19,12 +19,19 @@ export function App() {
   const session = useSyncExternalStore(subscribe, getSession);
   const { path, params } = useLocation();
   if (path === "/callback") return <Callback />;
-  if (!session) return <SignIn notice={sessionExpired() ? t("signIn.expired") : undefined} returnTo={path === "/" ? "/apps" : path + (params.size ? `?${params}` : "")} />;
+  if (!session)
+    return (
+      <SignIn
+        notice={sessionExpired() ? t("signIn.expired") : undefined}
+        returnTo={path === "/" ? "/apps" : path + (params.size ? `?${params}` : "")}
+      />
+    );
 
   let m: Record<string, string> | undefined;
   if (path === "/apps") return <AppsList />;
   if ((m = match("/apps/:id", path))) return <AppView key={m.id} clientId={m.id!} />;
-  if ((m = match("/catalogs/:kind", path)) && CATALOG_KINDS.includes(m.kind as CatalogKind)) return <Catalogs kind={m.kind as CatalogKind} />;
+  if ((m = match("/catalogs/:kind", path)) && CATALOG_KINDS.includes(m.kind as CatalogKind))
+    return <Catalogs kind={m.kind as CatalogKind} />;
   if (path === "/assertions") return <Assertions />;
   if (path === "/users") return <UsersList />;
   if ((m = match("/users/:id", path))) return <UserView key={m.id} userId={m.id!} />;

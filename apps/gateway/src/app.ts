@@ -41,7 +41,9 @@ export async function createGateway(deps: GatewayDeps, logger: Logger): Promise<
     ...edgeServerOptions(deps.config.requestTimeoutSeconds ?? 20),
     // Response serialisers compiled on first use (http/lazy-serializers.ts); requests
     // validated by TypeBox, so Fastify never loads its ajv validator compiler (its own ajv copy).
-    schemaController: { compilersFactory: { buildSerializer: lazySerializers, buildValidator: typeboxValidatorFactory } },
+    schemaController: {
+      compilersFactory: { buildSerializer: lazySerializers, buildValidator: typeboxValidatorFactory },
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // JSON routes take JSON only: a text/plain body is a 415, not a string to validate.
@@ -64,6 +66,9 @@ export async function createGateway(deps: GatewayDeps, logger: Logger): Promise<
   await app.register(activateRoutes, deps);
   await app.register(oauthRoutes, deps);
   const c = deps.config;
-  await app.register(consoleRoutes, { dir: deps.consoleDir, origins: [c.publicBaseUrl, c.publicGraphUrl, c.publicAuthUrl] });
+  await app.register(consoleRoutes, {
+    dir: deps.consoleDir,
+    origins: [c.publicBaseUrl, c.publicGraphUrl, c.publicAuthUrl],
+  });
   return app as unknown as FastifyInstance;
 }

@@ -44,7 +44,8 @@ export interface GatewayDeps {
   verifyAccessToken?: AccessTokenVerifier;
   /** The console's static build (apps/console/dist); /console says how to build it when it is missing. */
   consoleDir?: string;
-  config: Pick<Config, "publicBaseUrl" | "publicGraphUrl" | "publicAuthUrl" | "bodyLimitBytes"> & Partial<Pick<Config, "requestTimeoutSeconds" | "trustedProxies">>;
+  config: Pick<Config, "publicBaseUrl" | "publicGraphUrl" | "publicAuthUrl" | "bodyLimitBytes"> &
+    Partial<Pick<Config, "requestTimeoutSeconds" | "trustedProxies">>;
   /** Whether the stores and services behind the gateway answer (for /readyz). */
   ready: () => Promise<boolean>;
 }

@@ -52,9 +52,20 @@ export async function createRegistry(deps: RegistryDeps): Promise<ServiceModule>
     name: "registry",
     routes: (router) => {
       router.service(RegistryService, service);
-      router.service(AssertionsService, createAssertionsService({ db: deps.db, catalogs: catalogStore(deps.db), logger: deps.logger, notify: deps.notify }));
+      router.service(
+        AssertionsService,
+        createAssertionsService({
+          db: deps.db,
+          catalogs: catalogStore(deps.db),
+          logger: deps.logger,
+          notify: deps.notify,
+        }),
+      );
       router.service(RedirectOriginsService, createRedirectOriginsService({ db: deps.db }));
-      router.service(RegistryAdminService, createRegistryAdminService({ db: deps.db, secrets, options, logger: deps.logger, notify: deps.notify }));
+      router.service(
+        RegistryAdminService,
+        createRegistryAdminService({ db: deps.db, secrets, options, logger: deps.logger, notify: deps.notify }),
+      );
     },
     // Every service's methods, by local name (the local names are distinct across the four).
     policy: { ...registryPolicy, ...assertionsPolicy, ...redirectOriginsPolicy, ...registryAdminPolicy },

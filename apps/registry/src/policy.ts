@@ -1,4 +1,11 @@
-import { ADMIN_READ_SCOPES, ADMIN_WRITE_SCOPES, APPS_READ_SCOPE, APPS_WRITE_SCOPE, INTERNAL_SCOPE, type ScopePolicy } from "@gatehouse/rpc";
+import {
+  ADMIN_READ_SCOPES,
+  ADMIN_WRITE_SCOPES,
+  APPS_READ_SCOPE,
+  APPS_WRITE_SCOPE,
+  INTERNAL_SCOPE,
+  type ScopePolicy,
+} from "@gatehouse/rpc";
 
 /** Scopes of which a caller of each RegistryService method needs one. */
 export const registryPolicy: ScopePolicy = {

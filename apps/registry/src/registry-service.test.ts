@@ -26,7 +26,13 @@ describe.each(backends)("RegistryService on %s", (_name, open) => {
     expect(ep.typology?.register?.id).toBe("consumer");
     expect(ep.typology?.work?.id).toBe("consumer");
     const [email, name] = ep.fields;
-    expect(email).toMatchObject({ key: "email", main: true, mandatory: true, requiresConfirmation: true, requiresVerification: false });
+    expect(email).toMatchObject({
+      key: "email",
+      main: true,
+      mandatory: true,
+      requiresConfirmation: true,
+      requiresVerification: false,
+    });
     expect(email?.useForValidation).toBeUndefined();
     expect(email?.step).toBeUndefined();
     expect(name).toMatchObject({ key: "name", mandatory: true, useForValidation: false, step: 1 });
@@ -65,7 +71,9 @@ describe.each(backends)("RegistryService on %s", (_name, open) => {
   });
 
   it("defaults the work typology to the register typology", async () => {
-    await h.db.query("INSERT INTO registry.catalog_entries (kind, key, display_name) VALUES ('typology', 'professional', 'Professional')");
+    await h.db.query(
+      "INSERT INTO registry.catalog_entries (kind, key, display_name) VALUES ('typology', 'professional', 'Professional')",
+    );
     const json = validApplicationJson() as any;
     json.entrypoints[0].typology.register.id = "professional";
     const app = (await h.operator.createApplication({ application: application(json) })).application!;
@@ -89,7 +97,10 @@ describe.each(backends)("RegistryService on %s", (_name, open) => {
         secret_version: 1,
       },
     ]);
-    const eps = await h.db.query<{ id: string; position: number }>("SELECT id, position FROM registry.entrypoints WHERE client_id = $1", [app.id]);
+    const eps = await h.db.query<{ id: string; position: number }>(
+      "SELECT id, position FROM registry.entrypoints WHERE client_id = $1",
+      [app.id],
+    );
     expect(eps.rows).toEqual([{ id: `${app.id}_web`, position: 0 }]);
   });
 
@@ -113,9 +124,17 @@ describe.each(backends)("RegistryService on %s", (_name, open) => {
     expect(await keys(CatalogKind.PROPERTY)).toEqual(["default"]);
     expect(await keys(CatalogKind.TYPOLOGY)).toContain("consumer");
     const fields = (await h.internal.listCatalog({ kind: CatalogKind.DATA_FIELD })).entries;
-    expect(fields.map((e) => e.key).sort()).toEqual(
-      ["birthday", "country", "gender", "locale", "name", "nickname", "postal_code", "second_surname", "surname"],
-    );
+    expect(fields.map((e) => e.key).sort()).toEqual([
+      "birthday",
+      "country",
+      "gender",
+      "locale",
+      "name",
+      "nickname",
+      "postal_code",
+      "second_surname",
+      "surname",
+    ]);
     expect(fields.find((e) => e.key === "birthday")?.valueType).toBe("date");
     expect(fields.find((e) => e.key === "name")?.valueType).toBe("text");
     const err = await failure(h.operator.listCatalog({ kind: CatalogKind.UNSPECIFIED }));

@@ -60,7 +60,13 @@ export function createRegistryService(deps: RegistryServiceDeps): ServiceImpl<ty
     async getEntrypoint(req) {
       requireId("entrypointId", req.entrypointId);
       const found = await getEntrypoint(db, req.entrypointId);
-      return { entrypoint: found.entrypoint, clientId: found.clientId, whitelist: found.whitelist, defaultCallback: found.defaultCallback, mfa: found.mfa };
+      return {
+        entrypoint: found.entrypoint,
+        clientId: found.clientId,
+        whitelist: found.whitelist,
+        defaultCallback: found.defaultCallback,
+        mfa: found.mfa,
+      };
     },
 
     async authenticateClient(req) {
@@ -77,7 +83,11 @@ export function createRegistryService(deps: RegistryServiceDeps): ServiceImpl<ty
     async revealClientSecret(req, ctx) {
       requireId("clientId", req.clientId);
       const who = auditContext(ctx);
-      const clientSecret = await revealClientSecret(db, secrets, { clientId: req.clientId, reason: req.reason, ...who });
+      const clientSecret = await revealClientSecret(db, secrets, {
+        clientId: req.clientId,
+        reason: req.reason,
+        ...who,
+      });
       deps.logger.info({ clientId: req.clientId, actor: who.actor }, "client secret revealed");
       return { clientSecret };
     },
@@ -100,7 +110,12 @@ export function createRegistryService(deps: RegistryServiceDeps): ServiceImpl<ty
       const who = auditContext(ctx);
       const settings = await updateApplicationSettings(
         db,
-        { clientId: req.clientId, whitelist: req.whitelist?.values, defaultCallback: req.defaultCallback, mfa: req.mfa },
+        {
+          clientId: req.clientId,
+          whitelist: req.whitelist?.values,
+          defaultCallback: req.defaultCallback,
+          mfa: req.mfa,
+        },
         who,
       );
       deps.logger.info({ clientId: req.clientId, actor: who.actor }, "application settings updated");
@@ -111,7 +126,10 @@ export function createRegistryService(deps: RegistryServiceDeps): ServiceImpl<ty
     async ensureConsoleApplication(req, ctx) {
       const done = await ensureConsoleApplication(deps, req.redirectUri, auditContext(ctx));
       if (done.created || done.updated) {
-        deps.logger.info({ clientId: CONSOLE_APPLICATION_ID, redirectUri: req.redirectUri, created: done.created }, "console application written");
+        deps.logger.info(
+          { clientId: CONSOLE_APPLICATION_ID, redirectUri: req.redirectUri, created: done.created },
+          "console application written",
+        );
         deps.notify?.("application", CONSOLE_APPLICATION_ID);
       }
       return { clientId: CONSOLE_APPLICATION_ID, entrypointId: CONSOLE_CLIENT_ID, ...done };
@@ -119,7 +137,9 @@ export function createRegistryService(deps: RegistryServiceDeps): ServiceImpl<ty
 
     async listCatalog(req) {
       const entries = await deps.catalogs.list(catalogKindName(req.kind));
-      return { entries: entries.map((e) => ({ key: e.key, displayName: e.displayName, valueType: e.valueType ?? "" })) };
+      return {
+        entries: entries.map((e) => ({ key: e.key, displayName: e.displayName, valueType: e.valueType ?? "" })),
+      };
     },
   };
 }

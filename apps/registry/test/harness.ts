@@ -5,7 +5,14 @@ import { CLIENT_ADDRESS_HEADER } from "@gatehouse/admin";
 import { migrate, openDb, type Db } from "@gatehouse/db";
 import { errorFacts, type ErrorFacts } from "@gatehouse/errors";
 import { createLogger } from "@gatehouse/logging";
-import { ApplicationSchema, AssertionsService, RedirectOriginsService, RegistryAdminService, RegistryService, type Application } from "@gatehouse/proto";
+import {
+  ApplicationSchema,
+  AssertionsService,
+  RedirectOriginsService,
+  RegistryAdminService,
+  RegistryService,
+  type Application,
+} from "@gatehouse/proto";
 import {
   authnInterceptor,
   callerInterceptors,
@@ -38,10 +45,22 @@ export const READER_TOKEN = "test-reader-token";
 export const OPERATOR_ACTOR = "client:operator";
 
 function verifyAccessToken(token: string): Promise<Principal | undefined> {
-  const scopes = token === OPERATOR_TOKEN ? ["apps:write", "apps:read", "admin"] : token === READER_TOKEN ? ["admin:read"] : undefined;
+  const scopes =
+    token === OPERATOR_TOKEN
+      ? ["apps:write", "apps:read", "admin"]
+      : token === READER_TOKEN
+        ? ["admin:read"]
+        : undefined;
   if (!scopes) return Promise.resolve(undefined);
   // A client_credentials token: the subject is the client itself.
-  return Promise.resolve({ subject: "operator", clientId: "operator", scopes: new Set(scopes), internal: false, token, claims: {} });
+  return Promise.resolve({
+    subject: "operator",
+    clientId: "operator",
+    scopes: new Set(scopes),
+    internal: false,
+    token,
+    claims: {},
+  });
 }
 
 export interface Registry {
@@ -77,8 +96,17 @@ async function serve(db: Db, keys: KeyRing, faceVerification: boolean): Promise<
   const logger = createLogger("registry-test", "silent");
   const tokens = new InternalTokens(keys);
   const notices: [string, string][] = [];
-  const mod = await createRegistry({ db, keys, logger, options: { faceVerification }, notify: (topic, id) => void notices.push([topic, id]) });
-  const server = [observeInterceptor(logger, mod.name), authnInterceptor({ policy: mod.policy, internal: tokens, verifyAccessToken })];
+  const mod = await createRegistry({
+    db,
+    keys,
+    logger,
+    options: { faceVerification },
+    notify: (topic, id) => void notices.push([topic, id]),
+  });
+  const server = [
+    observeInterceptor(logger, mod.name),
+    authnInterceptor({ policy: mod.policy, internal: tokens, verifyAccessToken }),
+  ];
   const client = (callerSide: Parameters<typeof inProcessTransport>[2]) =>
     createClient(RegistryService, inProcessTransport(mod.routes, server, callerSide));
   const adminClient = (callerSide: Parameters<typeof inProcessTransport>[2]) =>
@@ -91,11 +119,17 @@ async function serve(db: Db, keys: KeyRing, faceVerification: boolean): Promise<
     admin: adminClient([fromAddress, clientInterceptor(() => Promise.resolve(OPERATOR_TOKEN))]),
     reader: adminClient([clientInterceptor(() => Promise.resolve(READER_TOKEN))]),
     internalAdmin: adminClient(callerInterceptors(tokens, "test")),
-    assertions: createClient(AssertionsService, inProcessTransport(mod.routes, server, [clientInterceptor(() => Promise.resolve(OPERATOR_TOKEN))])),
+    assertions: createClient(
+      AssertionsService,
+      inProcessTransport(mod.routes, server, [clientInterceptor(() => Promise.resolve(OPERATOR_TOKEN))]),
+    ),
     operator: client([clientInterceptor(() => Promise.resolve(OPERATOR_TOKEN))]),
     internal: client(callerInterceptors(tokens, "test")),
     anonymous: client([]),
-    origins: createClient(RedirectOriginsService, inProcessTransport(mod.routes, server, callerInterceptors(tokens, "test"))),
+    origins: createClient(
+      RedirectOriginsService,
+      inProcessTransport(mod.routes, server, callerInterceptors(tokens, "test")),
+    ),
     notices,
   };
 }
@@ -137,7 +171,14 @@ export function validApplicationJson(): JsonObject {
         displayName: "Web",
         key: "web",
         fields: [
-          { objectType: "fieldConfig", type: "id", key: "email", main: true, mandatory: true, requiresConfirmation: true },
+          {
+            objectType: "fieldConfig",
+            type: "id",
+            key: "email",
+            main: true,
+            mandatory: true,
+            requiresConfirmation: true,
+          },
           { objectType: "fieldConfig", type: "field", key: "name" },
         ],
         typology: { register: { objectType: "typology" }, work: { objectType: "typology" } },

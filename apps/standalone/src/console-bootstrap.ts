@@ -11,10 +11,15 @@ import { CONSOLE_APPLICATION_ID, CONSOLE_CLIENT_ID, consoleRedirectUri } from "@
  * every start by whichever process hosts the registry; idempotent, and of
  * replicas starting together one writes.
  */
-export async function ensureConsoleClient(registry: Client<typeof RegistryService>, config: Config, logger: Logger): Promise<void> {
+export async function ensureConsoleClient(
+  registry: Client<typeof RegistryService>,
+  config: Config,
+  logger: Logger,
+): Promise<void> {
   const redirectUri = consoleRedirectUri(config.publicBaseUrl);
   const res = await registry.ensureConsoleApplication({ redirectUri });
-  if (res.created || res.updated) logger.info({ clientId: res.entrypointId, redirectUri, created: res.created }, "console client ensured");
+  if (res.created || res.updated)
+    logger.info({ clientId: res.entrypointId, redirectUri, created: res.created }, "console client ensured");
 }
 
 /** What create-operator and the bootstrap pass to CreateOperator besides the email and password. */
@@ -27,16 +32,31 @@ export const CONSOLE_REGISTRATION = { clientId: CONSOLE_APPLICATION_ID, entrypoi
  * An email held by a user who is not an operator stops the start with a
  * configuration error.
  */
-export async function bootstrapOperatorPerson(users: Client<typeof UsersAdminService>, config: Config, logger: Logger): Promise<void> {
+export async function bootstrapOperatorPerson(
+  users: Client<typeof UsersAdminService>,
+  config: Config,
+  logger: Logger,
+): Promise<void> {
   const person = config.bootstrapOperatorPerson;
   if (!person) return;
   try {
-    const res = await users.createOperator({ email: person.email, password: person.password, ...CONSOLE_REGISTRATION, ifAbsent: true });
-    if (res.created) logger.info({ userId: res.userId }, "operator person created from BOOTSTRAP_OPERATOR_EMAIL; TOTP is set up at the first sign-in to /console");
+    const res = await users.createOperator({
+      email: person.email,
+      password: person.password,
+      ...CONSOLE_REGISTRATION,
+      ifAbsent: true,
+    });
+    if (res.created)
+      logger.info(
+        { userId: res.userId },
+        "operator person created from BOOTSTRAP_OPERATOR_EMAIL; TOTP is set up at the first sign-in to /console",
+      );
   } catch (err) {
     const f = errorFacts(err);
     if (f.reason !== "IDENTIFIER_TAKEN" && f.reason !== "VALIDATION_FAILED") throw err;
-    const why = f.violations.length ? f.violations.map((v) => `${v.field}: ${v.code}`).join("; ") : f.message || errorTable[f.reason].message.en;
+    const why = f.violations.length
+      ? f.violations.map((v) => `${v.field}: ${v.code}`).join("; ")
+      : f.message || errorTable[f.reason].message.en;
     throw new ConfigError(`BOOTSTRAP_OPERATOR_EMAIL ${person.email}: ${why}`);
   }
 }

@@ -25,7 +25,10 @@ function newest(path: string): number {
 export function consoleStale(root = CONSOLE): boolean {
   const built = join(root, "dist", "index.html");
   if (!existsSync(built)) return true;
-  const sources = Math.max(newest(join(root, "src")), ...["index.html", "vite.config.ts", "package.json"].map((f) => newest(join(root, f))));
+  const sources = Math.max(
+    newest(join(root, "src")),
+    ...["index.html", "vite.config.ts", "package.json"].map((f) => newest(join(root, f))),
+  );
   return sources > statSync(built).mtimeMs;
 }
 
@@ -41,10 +44,17 @@ export function ensureConsoleBuilt(logger: Pick<Logger, "info" | "warn">, root =
   logger.info("building the console (apps/console, once; later starts reuse apps/console/dist)");
   const vite = join(dirname(root), "..", "node_modules", ".bin", "vite");
   const out = join(root, `dist.building-${process.pid}`);
-  const run = spawnSync(existsSync(vite) ? vite : "vite", ["build", "--logLevel", "error", "--outDir", out, "--emptyOutDir"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const run = spawnSync(
+    existsSync(vite) ? vite : "vite",
+    ["build", "--logLevel", "error", "--outDir", out, "--emptyOutDir"],
+    { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
+  );
   if (run.status !== 0) {
     rmSync(out, { recursive: true, force: true });
-    logger.warn({ status: run.status, error: (run.stderr || run.error?.message || "").slice(0, 2000) }, "the console did not build: /console says how to build it (npm run build:console)");
+    logger.warn(
+      { status: run.status, error: (run.stderr || run.error?.message || "").slice(0, 2000) },
+      "the console did not build: /console says how to build it (npm run build:console)",
+    );
     return;
   }
   try {

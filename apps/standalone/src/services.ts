@@ -14,7 +14,10 @@ const children: ChildProcess[] = [];
 let stopping = false;
 
 function start(name: ServiceName): ChildProcess {
-  const child = spawn(process.execPath, [...process.execArgv, cli, "serve", name], { stdio: "inherit", env: process.env });
+  const child = spawn(process.execPath, [...process.execArgv, cli, "serve", name], {
+    stdio: "inherit",
+    env: process.env,
+  });
   child.on("exit", (code, signal) => {
     if (stopping) return;
     console.error(`${name} exited (${signal ?? code}); stopping the others`);
@@ -48,7 +51,10 @@ const logger = createLogger("services", config.logLevel);
 const order: ServiceName[] = config.redisUrl
   ? ["registry", "auth", "users", "confirmation-worker", "gateway"]
   : ["registry", "auth", "users", "gateway"];
-if (!config.redisUrl) logger.info("no REDIS_URL: no separate confirmation-worker process; the users process delivers on its in-process queue");
+if (!config.redisUrl)
+  logger.info(
+    "no REDIS_URL: no separate confirmation-worker process; the users process delivers on its in-process queue",
+  );
 
 process.once("SIGTERM", () => stop(0));
 process.once("SIGINT", () => stop(0));

@@ -4,7 +4,14 @@ import { createAuth, registryClientDirectory, type ClientDirectory } from "@gate
 import type { Config } from "@gatehouse/config";
 import { createGateway } from "@gatehouse/gateway";
 import { createLogger, type Logger } from "@gatehouse/logging";
-import { AssertionsService, AuthService, RedirectOriginsService, RegistryAdminService, RegistryService, UserSessionsService } from "@gatehouse/proto";
+import {
+  AssertionsService,
+  AuthService,
+  RedirectOriginsService,
+  RegistryAdminService,
+  RegistryService,
+  UserSessionsService,
+} from "@gatehouse/proto";
 import { createRegistry } from "@gatehouse/registry";
 import { callerInterceptors, directTransport, InternalTokens } from "@gatehouse/rpc";
 import { bootstrapOperator } from "./bootstrap.ts";
@@ -12,7 +19,15 @@ import { CONSOLE_DIST } from "./console-build.ts";
 import { bootstrapOperatorPerson, ensureConsoleClient } from "./console-bootstrap.ts";
 import { closeStores, migrateAll, openStores, type Stores } from "./stores.ts";
 import { wireUsers } from "./users-wiring.ts";
-import { accessTokenVerifier, authSettings, forgetChangedClients, kvApplicationChanges, kvRegistryNotify, ownAccessTokenVerifier, serverInterceptors } from "./wiring.ts";
+import {
+  accessTokenVerifier,
+  authSettings,
+  forgetChangedClients,
+  kvApplicationChanges,
+  kvRegistryNotify,
+  ownAccessTokenVerifier,
+  serverInterceptors,
+} from "./wiring.ts";
 
 export interface Stack {
   app: FastifyInstance;
@@ -27,7 +42,10 @@ export interface Stack {
  * transports: the same handlers, interceptors and wire format as the separate
  * processes, without the network.
  */
-export async function buildStack(config: Config, logger: Logger = createLogger("gatehouse", config.logLevel)): Promise<Stack> {
+export async function buildStack(
+  config: Config,
+  logger: Logger = createLogger("gatehouse", config.logLevel),
+): Promise<Stack> {
   const stores = await openStores(config);
   await migrateAll(stores.db);
   const internal = new InternalTokens(stores.keys);
@@ -51,9 +69,15 @@ export async function buildStack(config: Config, logger: Logger = createLogger("
   });
   const registryServer = serverInterceptors(registryMod, logger, internal, verify);
   const registryAs = (caller: string) =>
-    createClient(RegistryService, directTransport(registryMod.routes, registryServer, callerInterceptors(internal, caller)));
+    createClient(
+      RegistryService,
+      directTransport(registryMod.routes, registryServer, callerInterceptors(internal, caller)),
+    );
   const assertionsAs = (caller: string) =>
-    createClient(AssertionsService, directTransport(registryMod.routes, registryServer, callerInterceptors(internal, caller)));
+    createClient(
+      AssertionsService,
+      directTransport(registryMod.routes, registryServer, callerInterceptors(internal, caller)),
+    );
 
   const clients = (clientsRef.current = registryClientDirectory(registryAs("auth")));
   await forgetChangedClients(kv, clients);
@@ -82,7 +106,10 @@ export async function buildStack(config: Config, logger: Logger = createLogger("
     registry: registryAs("users"),
     assertions: assertionsAs("users"),
     auth: authAs("users"),
-    userSessions: createClient(UserSessionsService, directTransport(authMod.routes, authServer, callerInterceptors(internal, "users"))),
+    userSessions: createClient(
+      UserSessionsService,
+      directTransport(authMod.routes, authServer, callerInterceptors(internal, "users")),
+    ),
     verify,
     hostWorker: true,
   });
@@ -95,9 +122,15 @@ export async function buildStack(config: Config, logger: Logger = createLogger("
       users: users.clientAs("gateway"),
       mfa: users.mfaClientAs("gateway"),
       assertions: assertionsAs("gateway"),
-      origins: createClient(RedirectOriginsService, directTransport(registryMod.routes, registryServer, callerInterceptors(internal, "gateway"))),
+      origins: createClient(
+        RedirectOriginsService,
+        directTransport(registryMod.routes, registryServer, callerInterceptors(internal, "gateway")),
+      ),
       onApplicationChanged: kvApplicationChanges(kv),
-      registryAdmin: createClient(RegistryAdminService, directTransport(registryMod.routes, registryServer, callerInterceptors(internal, "gateway"))),
+      registryAdmin: createClient(
+        RegistryAdminService,
+        directTransport(registryMod.routes, registryServer, callerInterceptors(internal, "gateway")),
+      ),
       usersAdmin: users.adminClientAs("gateway"),
       verifyAccessToken: verify,
       hostedLoginKey: keys.mac("hosted-login"),

@@ -15,12 +15,24 @@ export const isFirstStart = (config: Config) => !config.databaseUrl && !existsSy
 /** The ready line of npm start: where it answers, its docs, and on which drivers it runs. */
 export function readyLine(config: Config, stores: Stores): { facts: Record<string, unknown>; msg: string } {
   const url = config.publicBaseUrl;
-  const database = stores.db.kind === "pglite" ? `the embedded database (PGlite) in ${shown(config.dataDir)}` : "PostgreSQL (DATABASE_URL)";
-  const state = stores.kv.kind === "redis" ? "Redis (REDIS_URL)" : "sessions, limits and the delivery queue in this process";
+  const database =
+    stores.db.kind === "pglite"
+      ? `the embedded database (PGlite) in ${shown(config.dataDir)}`
+      : "PostgreSQL (DATABASE_URL)";
+  const state =
+    stores.kv.kind === "redis" ? "Redis (REDIS_URL)" : "sessions, limits and the delivery queue in this process";
   const missing = [config.smtpUrl ? "" : "SMTP_URL", config.smsWebhookUrl ? "" : "SMS_WEBHOOK_URL"].filter(Boolean);
-  const messages = missing.length ? `; messages to ${shown(join(config.dataDir, "outbox"))} and this log (no ${missing.join(", no ")})` : "";
+  const messages = missing.length
+    ? `; messages to ${shown(join(config.dataDir, "outbox"))} and this log (no ${missing.join(", no ")})`
+    : "";
   return {
-    facts: { url, docs: `${url}/docs`, listen: `${config.host}:${config.port}`, database: stores.db.kind, state: stores.kv.kind },
+    facts: {
+      url,
+      docs: `${url}/docs`,
+      listen: `${config.host}:${config.port}`,
+      database: stores.db.kind,
+      state: stores.kv.kind,
+    },
     msg: `Gatehouse ready at ${url} (API docs ${url}/docs) on ${database}, ${state}${messages}`,
   };
 }
@@ -30,7 +42,7 @@ export function firstStartLine(config: Config): string {
   const key = config.secretKey ? "" : `, and secret.key (it encrypts the stored secrets: keep it with the data)`;
   const operator = config.bootstrapOperator
     ? `operator client ${config.bootstrapOperator.clientId} created from BOOTSTRAP_OPERATOR_CLIENT_ID`
-    : "no operator client yet: stop the server and run `npm run --silent cli -- bootstrap-operator`, or start it with BOOTSTRAP_OPERATOR_CLIENT_ID and BOOTSTRAP_OPERATOR_CLIENT_SECRET (README, \"Try it\")";
+    : 'no operator client yet: stop the server and run `npm run --silent cli -- bootstrap-operator`, or start it with BOOTSTRAP_OPERATOR_CLIENT_ID and BOOTSTRAP_OPERATOR_CLIENT_SECRET (README, "Try it")';
   return `first start: created ${shown(config.dataDir)} with the embedded database${key}; ${operator}`;
 }
 

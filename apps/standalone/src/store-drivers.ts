@@ -28,7 +28,11 @@ export async function openStores(config: Config, owner?: string): Promise<Stores
   const exclusiveWith = owner ? [config.dataDir] : EMBEDDED_OWNERS.map((name) => join(config.dataDir, name));
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir, exclusiveWith });
   if (config.databaseUrl) await reachDatabase(db, config.databaseUrl);
-  const kv = openKv({ redisUrl: config.redisUrl, prefix: config.redisPrefix, commandTimeoutMs: config.redisCommandTimeoutMs });
+  const kv = openKv({
+    redisUrl: config.redisUrl,
+    prefix: config.redisPrefix,
+    commandTimeoutMs: config.redisCommandTimeoutMs,
+  });
   const keys = await loadKeyRing(config.secretKey, config.dataDir);
   return { db, kv, keys };
 }

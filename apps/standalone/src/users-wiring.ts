@@ -13,7 +13,13 @@ import {
   UsersService,
   UserSessionsService,
 } from "@gatehouse/proto";
-import { callerInterceptors, directTransport, type AccessTokenVerifier, type InternalTokens, type ServiceModule } from "@gatehouse/rpc";
+import {
+  callerInterceptors,
+  directTransport,
+  type AccessTokenVerifier,
+  type InternalTokens,
+  type ServiceModule,
+} from "@gatehouse/rpc";
 import {
   argon2Passwords,
   authGrants,
@@ -92,7 +98,9 @@ export async function wireUsers(args: {
   const interceptors = serverInterceptors(mod, logger, internal, args.verify);
   const as = (caller: string) => directTransport(mod.routes, interceptors, callerInterceptors(internal, caller));
   const worker = args.hostWorker
-    ? await (await import("./worker-wiring.ts")).wireWorker({
+    ? await (
+        await import("./worker-wiring.ts")
+      ).wireWorker({
         config,
         keys: stores.keys,
         logger,

@@ -22,14 +22,16 @@ export const kvRegistryNotify =
     void kv.publish(registryChannel(topic), id).catch(onError);
 
 /** Subscribes to the registry's notices of changed applications (the gateway's OAuth client caches and CORS origins). */
-export const kvApplicationChanges = (kv: Kv) => (listener: (clientId: string) => void) => kv.subscribe(registryChannel("application"), listener);
+export const kvApplicationChanges = (kv: Kv) => (listener: (clientId: string) => void) =>
+  kv.subscribe(registryChannel("application"), listener);
 
 /**
  * The auth service's cached client authentications hear the registry's notice
  * of a changed application (a rotated secret among them) and drop it at once,
  * in every process that shares the kv (Redis pub/sub).
  */
-export const forgetChangedClients = (kv: Kv, directory: ClientDirectory) => kvApplicationChanges(kv)((clientId) => directory.forget?.(clientId));
+export const forgetChangedClients = (kv: Kv, directory: ClientDirectory) =>
+  kvApplicationChanges(kv)((clientId) => directory.forget?.(clientId));
 
 /**
  * Verifies access tokens of the auth service (JWKS over RPC, revocation marks
@@ -69,7 +71,10 @@ export function serverInterceptors(
   internal: InternalTokens,
   verify?: ReturnType<typeof accessTokenVerifier>,
 ): Interceptor[] {
-  return [observeInterceptor(logger, mod.name), authnInterceptor({ policy: mod.policy, internal, verifyAccessToken: verify })];
+  return [
+    observeInterceptor(logger, mod.name),
+    authnInterceptor({ policy: mod.policy, internal, verifyAccessToken: verify }),
+  ];
 }
 
 /** The auth service's token settings from the environment (one place for every launch path). */

@@ -33,7 +33,8 @@ describe.each([
     const first = list.json().content;
     expect(first.items).toHaveLength(1);
     expect(first.next).toEqual(expect.any(String));
-    const second = (await admin(s, "GET", `/admin/v1/apps?limit=1&cursor=${encodeURIComponent(first.next)}`)).json().content;
+    const second = (await admin(s, "GET", `/admin/v1/apps?limit=1&cursor=${encodeURIComponent(first.next)}`)).json()
+      .content;
     expect(second.items.map((a: { id: string }) => a.id)).not.toEqual(first.items.map((a: { id: string }) => a.id));
     const zebras = (await admin(s, "GET", "/admin/v1/apps?q=ZEBRA")).json().content;
     expect(zebras.items.map((a: { id: string }) => a.id).sort()).toEqual([shop.id, other.id].sort());
@@ -44,7 +45,14 @@ describe.each([
     const got = await admin(s, "GET", `/admin/v1/apps/${shop.id}`, { scope: "admin:read" });
     expect(got.statusCode).toBe(200);
     const app = got.json().content;
-    expect(app).toMatchObject({ id: shop.id, objectType: "application", displayName: "Zebra Shop", whitelist: ["https://shop.example.com/callback"], defaultCallback: "", mfa: "off" });
+    expect(app).toMatchObject({
+      id: shop.id,
+      objectType: "application",
+      displayName: "Zebra Shop",
+      whitelist: ["https://shop.example.com/callback"],
+      defaultCallback: "",
+      mfa: "off",
+    });
     expect(app.entrypoints[0]).toMatchObject({ id: shop.entrypoint, typology: { register: { id: "consumer" } } });
     expect(Date.parse(app.created)).not.toBeNaN();
     expect(got.body).not.toContain(shop.password);
@@ -54,7 +62,10 @@ describe.each([
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors.items[0]).toMatchObject({ field: "query.limit" });
     expect((await admin(s, "GET", "/admin/v1/apps?limit=201")).statusCode).toBe(400);
-    expect((await admin(s, "GET", "/admin/v1/apps?cursor=bogus")).json().errors.items[0]).toMatchObject({ field: "cursor", code: "invalid_value" });
+    expect((await admin(s, "GET", "/admin/v1/apps?cursor=bogus")).json().errors.items[0]).toMatchObject({
+      field: "cursor",
+      code: "invalid_value",
+    });
   });
 
   it("PATCH changes displayName, url, redirectUris, a contact person and the settings under the creation rules, audited", async () => {
@@ -75,11 +86,20 @@ describe.each([
       displayName: "Patched",
       url: "https://patched.example.com",
       redirectUris: ["https://patched.example.com/cb"],
-      contact: { productOwner: { schemaOrg: { email: { value: "po2@example.com" } } }, support: { schemaOrg: { mobile: { value: "+34600111222" } } } },
+      contact: {
+        productOwner: { schemaOrg: { email: { value: "po2@example.com" } } },
+        support: { schemaOrg: { mobile: { value: "+34600111222" } } },
+      },
       whitelist: ["https://patched.example.com/done"],
       mfa: "optional",
     });
-    const bad = await admin(s, "PATCH", `/admin/v1/apps/${a.id}`, { body: { url: "nope", redirectUris: ["https://x.example.com/#f"], contact: { support: { objectType: "person", schemaOrg: { email: { value: "x@example.com" } } } } } });
+    const bad = await admin(s, "PATCH", `/admin/v1/apps/${a.id}`, {
+      body: {
+        url: "nope",
+        redirectUris: ["https://x.example.com/#f"],
+        contact: { support: { objectType: "person", schemaOrg: { email: { value: "x@example.com" } } } },
+      },
+    });
     expect(bad.statusCode).toBe(400);
     // The body's shape (the support person needs a mobile: its table row too) and the rules, in one answer (section 2: every violation).
     expect(bad.json().errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`)).toEqual([
@@ -88,12 +108,24 @@ describe.each([
       "contact.support.schemaOrg.mobile.value:required",
       "redirectUris.0:invalid_format",
     ]);
-    const semantic = await admin(s, "PATCH", `/admin/v1/apps/${a.id}`, { body: { url: "nope", redirectUris: ["https://x.example.com/#f"], mfa: "sometimes" } });
-    expect(semantic.json().errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`)).toEqual(["url:invalid_format", "redirectUris.0:invalid_format", "mfa:invalid_value"]);
-    expect((await admin(s, "PATCH", `/admin/v1/apps/${a.id}`, { body: { key: "nope" } })).json().errors.items).toEqual([expect.objectContaining({ field: "key", code: "unknown_member" })]);
+    const semantic = await admin(s, "PATCH", `/admin/v1/apps/${a.id}`, {
+      body: { url: "nope", redirectUris: ["https://x.example.com/#f"], mfa: "sometimes" },
+    });
+    expect(semantic.json().errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`)).toEqual([
+      "url:invalid_format",
+      "redirectUris.0:invalid_format",
+      "mfa:invalid_value",
+    ]);
+    expect((await admin(s, "PATCH", `/admin/v1/apps/${a.id}`, { body: { key: "nope" } })).json().errors.items).toEqual([
+      expect.objectContaining({ field: "key", code: "unknown_member" }),
+    ]);
     expect((await admin(s, "GET", `/admin/v1/apps/${a.id}`)).json().content.displayName).toBe("Patched");
     const [entry] = await audit(s, { target: a.id, action: "application.update" });
-    expect(entry).toMatchObject({ actor: OPERATOR_ACTOR, address: INJECT_ADDRESS, details: { changed: ["displayName", "url", "redirectUris", "whitelist", "mfa", "contact.productOwner"] } });
+    expect(entry).toMatchObject({
+      actor: OPERATOR_ACTOR,
+      address: INJECT_ADDRESS,
+      details: { changed: ["displayName", "url", "redirectUris", "whitelist", "mfa", "contact.productOwner"] },
+    });
     expect(JSON.stringify(entry)).not.toContain("po2@example.com");
   });
 
@@ -104,7 +136,9 @@ describe.each([
     expect(reveal.statusCode).toBe(200);
     expect(reveal.headers["cache-control"]).toBe("no-store");
     expect(reveal.json().content).toEqual({ id: a.id, password: a.password });
-    const rotated = await admin(s, "POST", `/admin/v1/apps/${a.id}/password/rotate`, { headers: { "content-type": "application/json" } });
+    const rotated = await admin(s, "POST", `/admin/v1/apps/${a.id}/password/rotate`, {
+      headers: { "content-type": "application/json" },
+    });
     expect(rotated.statusCode).toBe(200);
     const password = rotated.json().content.password;
     expect(password).not.toBe(a.password);
@@ -113,7 +147,12 @@ describe.each([
     expect((await tokenWith(a, password)).statusCode).toBe(200);
     expect((await admin(s, "GET", `/admin/v1/apps/${a.id}/password`)).json().content.password).toBe(password);
     const entries = await audit(s, { target: a.id });
-    expect(entries.map((e) => e.action)).toEqual(["client_secret.reveal", "client_secret.rotate", "client_secret.reveal", "application.create"]);
+    expect(entries.map((e) => e.action)).toEqual([
+      "client_secret.reveal",
+      "client_secret.rotate",
+      "client_secret.reveal",
+      "application.create",
+    ]);
     expect(JSON.stringify(entries)).not.toContain(password);
     expect((await admin(s, "POST", "/admin/v1/apps/999999999999/password/rotate")).statusCode).toBe(404);
   });
@@ -123,34 +162,97 @@ describe.each([
     const ep = { ...validApplication().entrypoints[0], key: "kiosk", displayName: "Kiosk" };
     const added = await admin(s, "POST", `/admin/v1/apps/${a.id}/entrypoints`, { body: ep });
     expect(added.statusCode).toBe(201);
-    expect(added.json().content).toMatchObject({ id: `${a.id}_kiosk`, displayName: "Kiosk", assisted: false, passwordless: false });
-    expect(added.json().content.fields[2]).toMatchObject({ key: "name", mandatory: true, useForValidation: false, step: 1 });
+    expect(added.json().content).toMatchObject({
+      id: `${a.id}_kiosk`,
+      displayName: "Kiosk",
+      assisted: false,
+      passwordless: false,
+    });
+    expect(added.json().content.fields[2]).toMatchObject({
+      key: "name",
+      mandatory: true,
+      useForValidation: false,
+      step: 1,
+    });
     const again = await admin(s, "POST", `/admin/v1/apps/${a.id}/entrypoints`, { body: ep });
     expect(again.statusCode).toBe(400);
     expect(again.json().errors.items).toEqual([expect.objectContaining({ field: "key", code: "duplicate" })]);
     const broken = await admin(s, "POST", `/admin/v1/apps/${a.id}/entrypoints`, {
-      body: { ...ep, key: "x", fields: [{ objectType: "fieldConfig", type: "id", key: "screen_name", main: true, mandatory: true, requiresConfirmation: true }, { objectType: "fieldConfig", type: "field", key: "shoe_size" }] },
+      body: {
+        ...ep,
+        key: "x",
+        fields: [
+          {
+            objectType: "fieldConfig",
+            type: "id",
+            key: "screen_name",
+            main: true,
+            mandatory: true,
+            requiresConfirmation: true,
+          },
+          { objectType: "fieldConfig", type: "field", key: "shoe_size" },
+        ],
+      },
     });
-    expect(broken.json().errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`)).toEqual(["fields.0.requiresConfirmation:not_allowed", "fields.1.key:unknown_key"]);
-    expect((await admin(s, "POST", `/admin/v1/apps/${a.id}/entrypoints`, { body: { ...ep, extra: 1 } })).json().errors.items[0]).toMatchObject({ field: "extra", code: "unknown_member" });
+    expect(broken.json().errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`)).toEqual([
+      "fields.0.requiresConfirmation:not_allowed",
+      "fields.1.key:unknown_key",
+    ]);
+    expect(
+      (await admin(s, "POST", `/admin/v1/apps/${a.id}/entrypoints`, { body: { ...ep, extra: 1 } })).json().errors
+        .items[0],
+    ).toMatchObject({ field: "extra", code: "unknown_member" });
     // The structure's violations and the rules' in one answer; nothing added.
-    const mixed = await admin(s, "POST", `/admin/v1/apps/${a.id}/entrypoints`, { body: { ...ep, key: "Bad Key", extra: 1, assisted: "no", fields: [{ ...ep.fields[0], key: "screen_name" }] } });
-    expect(mixed.json().errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`).sort()).toEqual(
-      ["extra:unknown_member", "assisted:invalid_type", "key:invalid_format", "fields.0.requiresConfirmation:not_allowed"].sort(),
+    const mixed = await admin(s, "POST", `/admin/v1/apps/${a.id}/entrypoints`, {
+      body: { ...ep, key: "Bad Key", extra: 1, assisted: "no", fields: [{ ...ep.fields[0], key: "screen_name" }] },
+    });
+    expect(
+      mixed
+        .json()
+        .errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`)
+        .sort(),
+    ).toEqual(
+      [
+        "extra:unknown_member",
+        "assisted:invalid_type",
+        "key:invalid_format",
+        "fields.0.requiresConfirmation:not_allowed",
+      ].sort(),
     );
     const email = `kiosk${Date.now()}@example.com`;
-    const reg = await send(s, "POST", "/activityid/v1/user/register", a.token, `${a.id}_kiosk`, registerEnvelope(a, email));
+    const reg = await send(
+      s,
+      "POST",
+      "/activityid/v1/user/register",
+      a.token,
+      `${a.id}_kiosk`,
+      registerEnvelope(a, email),
+    );
     expect(reg.statusCode).toBe(201);
 
-    const patched = await admin(s, "PATCH", `/admin/v1/apps/${a.id}/entrypoints/${a.id}_kiosk`, { body: { displayName: "Kiosk 2", passwordless: true } });
+    const patched = await admin(s, "PATCH", `/admin/v1/apps/${a.id}/entrypoints/${a.id}_kiosk`, {
+      body: { displayName: "Kiosk 2", passwordless: true },
+    });
     expect(patched.statusCode).toBe(200);
     expect(patched.json().content).toMatchObject({ id: `${a.id}_kiosk`, displayName: "Kiosk 2", passwordless: true });
-    const mixedPatch = await admin(s, "PATCH", `/admin/v1/apps/${a.id}/entrypoints/${a.id}_kiosk`, { body: { displayName: 5, fields: [{ ...ep.fields[0], key: "screen_name" }] } });
-    expect(mixedPatch.json().errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`)).toEqual(["displayName:invalid_type", "fields.0.requiresConfirmation:not_allowed"]);
-    const missing = await admin(s, "PATCH", `/admin/v1/apps/${a.id}/entrypoints/${a.id}_nope`, { body: { displayName: "x" } });
+    const mixedPatch = await admin(s, "PATCH", `/admin/v1/apps/${a.id}/entrypoints/${a.id}_kiosk`, {
+      body: { displayName: 5, fields: [{ ...ep.fields[0], key: "screen_name" }] },
+    });
+    expect(mixedPatch.json().errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`)).toEqual([
+      "displayName:invalid_type",
+      "fields.0.requiresConfirmation:not_allowed",
+    ]);
+    const missing = await admin(s, "PATCH", `/admin/v1/apps/${a.id}/entrypoints/${a.id}_nope`, {
+      body: { displayName: "x" },
+    });
     expect([missing.statusCode, missing.json().errors.code]).toEqual([404, "entrypoint_not_found"]);
-    expect((await admin(s, "GET", `/admin/v1/apps/${a.id}`)).json().content.entrypoints.map((e: { id: string }) => e.id)).toEqual([a.entrypoint, `${a.id}_kiosk`]);
-    expect((await audit(s, { target: `${a.id}_kiosk` })).map((e) => e.action)).toEqual(["entrypoint.update", "entrypoint.create"]);
+    expect(
+      (await admin(s, "GET", `/admin/v1/apps/${a.id}`)).json().content.entrypoints.map((e: { id: string }) => e.id),
+    ).toEqual([a.entrypoint, `${a.id}_kiosk`]);
+    expect((await audit(s, { target: `${a.id}_kiosk` })).map((e) => e.action)).toEqual([
+      "entrypoint.update",
+      "entrypoint.create",
+    ]);
   });
 
   it("401 without a valid token and 403 without the scope, on every route", async () => {

@@ -17,7 +17,14 @@ describe.each([
 
   it("201 with the stored assertion and Location; new versions; list (latest, by typology) and versions (latest first)", async () => {
     const typology = await newTypology(s);
-    const body = { key: "tos-a", displayName: { en: "Terms", es: "Condiciones" }, type: "terms", typology, mandatory: true, version: "1.0" };
+    const body = {
+      key: "tos-a",
+      displayName: { en: "Terms", es: "Condiciones" },
+      type: "terms",
+      typology,
+      mandatory: true,
+      version: "1.0",
+    };
     const res = await publish(s, body);
     expect(res.statusCode).toBe(201);
     expect(res.headers.location).toBe("/admin/v1/assertions/tos-a");
@@ -28,13 +35,24 @@ describe.each([
     const v2 = await publish(s, { key: "tos-a", displayName: "Terms v2", type: "terms", typology, version: "2.0" });
     expect(v2.statusCode).toBe(201);
     expect(v2.json().content).toMatchObject({ displayName: { en: "Terms v2" }, mandatory: false, version: "2.0" });
-    await publish(s, { key: "tos-b", displayName: { en: "Other" }, type: "privacy", typology: "consumer", version: "x" });
+    await publish(s, {
+      key: "tos-b",
+      displayName: { en: "Other" },
+      type: "privacy",
+      typology: "consumer",
+      version: "x",
+    });
 
     const op = await s.operatorToken();
     const list = await get(`/admin/v1/assertions?typology=${typology}`, op);
     expect(list.statusCode).toBe(200);
-    expect(list.json().content).toEqual({ objectType: "assertions", items: [expect.objectContaining({ key: "tos-a", version: "2.0" })] });
-    const all = (await get("/admin/v1/assertions", op)).json().content.items.map((i: { key: string; version: string }) => `${i.key}@${i.version}`);
+    expect(list.json().content).toEqual({
+      objectType: "assertions",
+      items: [expect.objectContaining({ key: "tos-a", version: "2.0" })],
+    });
+    const all = (await get("/admin/v1/assertions", op))
+      .json()
+      .content.items.map((i: { key: string; version: string }) => `${i.key}@${i.version}`);
     expect(all).toEqual(expect.arrayContaining(["tos-a@2.0", "tos-b@x"]));
     expect(all).not.toContain("tos-a@1.0");
     const versions = await get("/admin/v1/assertions/tos-a", op);
@@ -50,26 +68,67 @@ describe.each([
     expect((await publish(s, body)).statusCode).toBe(201);
     const again = await publish(s, { ...body, displayName: { en: "Changed" } });
     expect(again.statusCode).toBe(409);
-    expect(again.json().errors).toMatchObject({ code: "assertion_version_taken", items: [expect.objectContaining({ field: "version", code: "duplicate" })] });
+    expect(again.json().errors).toMatchObject({
+      code: "assertion_version_taken",
+      items: [expect.objectContaining({ field: "version", code: "duplicate" })],
+    });
 
-    const bad = await publish(s, { key: "Bad Key", displayName: { es: "Solo español" }, type: "terms", typology: "nope", property: "nope", version: "1" });
+    const bad = await publish(s, {
+      key: "Bad Key",
+      displayName: { es: "Solo español" },
+      type: "terms",
+      typology: "nope",
+      property: "nope",
+      version: "1",
+    });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`).sort()).toEqual(
-      ["displayName.en:required", "key:invalid_format", "property:unknown_key", "typology:unknown_key"].sort(),
-    );
-    const shape = await publish(s, { key: "x", displayName: { en: "X" }, type: "terms", typology: "consumer", version: "", extra: 1 });
+    expect(
+      bad
+        .json()
+        .errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`)
+        .sort(),
+    ).toEqual(["displayName.en:required", "key:invalid_format", "property:unknown_key", "typology:unknown_key"].sort());
+    const shape = await publish(s, {
+      key: "x",
+      displayName: { en: "X" },
+      type: "terms",
+      typology: "consumer",
+      version: "",
+      extra: 1,
+    });
     expect(shape.statusCode).toBe(400);
-    expect(shape.json().errors.items.map((i: { field: string }) => i.field).sort()).toEqual(["extra", "version"]);
+    expect(
+      shape
+        .json()
+        .errors.items.map((i: { field: string }) => i.field)
+        .sort(),
+    ).toEqual(["extra", "version"]);
     // The body's shape and the rules in one answer (section 2: every violation); nothing published.
-    const mixed = await publish(s, { key: "Bad Key", displayName: { en: "M" }, type: "terms", typology: "nope", mandatory: "yes", version: "1", extra: 1 });
-    expect(mixed.json().errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`).sort()).toEqual(
-      ["extra:unknown_member", "mandatory:invalid_type", "key:invalid_format", "typology:unknown_key"].sort(),
-    );
+    const mixed = await publish(s, {
+      key: "Bad Key",
+      displayName: { en: "M" },
+      type: "terms",
+      typology: "nope",
+      mandatory: "yes",
+      version: "1",
+      extra: 1,
+    });
+    expect(
+      mixed
+        .json()
+        .errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`)
+        .sort(),
+    ).toEqual(["extra:unknown_member", "mandatory:invalid_type", "key:invalid_format", "typology:unknown_key"].sort());
   });
 
   it("401 without a valid token, 403 without the admin scope", async () => {
     const body = { key: "auth", displayName: { en: "A" }, type: "terms", typology: "consumer", version: "1" };
-    const none = await s.app.inject({ method: "POST", url: "/admin/v1/assertions", headers: { "content-type": "application/json" }, payload: JSON.stringify(body) });
+    const none = await s.app.inject({
+      method: "POST",
+      url: "/admin/v1/assertions",
+      headers: { "content-type": "application/json" },
+      payload: JSON.stringify(body),
+    });
     expect(none.statusCode).toBe(401);
     expect(none.json().errors.code).toBe("unauthenticated");
     expect((await publish(s, body, "not-a-token")).statusCode).toBe(401);

@@ -23,7 +23,11 @@ describe.each([
     const out: AuditItem[] = [];
     let cursor: string | undefined;
     do {
-      const res = await admin(s, "GET", `/admin/v1/audit?${new URLSearchParams({ ...query, limit: String(limit), ...(cursor ? { cursor } : {}) })}`);
+      const res = await admin(
+        s,
+        "GET",
+        `/admin/v1/audit?${new URLSearchParams({ ...query, limit: String(limit), ...(cursor ? { cursor } : {}) })}`,
+      );
       expect(res.statusCode).toBe(200);
       out.push(...res.json().content.items);
       cursor = res.json().content.next;
@@ -44,7 +48,15 @@ describe.each([
       ["user.lock", String(u.id)],
       ["catalog_entry.create", "brand/merged"],
     ]);
-    expect(items[0]).toEqual({ id: expect.stringMatching(/^users-\d+$/), time: expect.any(String), actor: OPERATOR_ACTOR, action: "user.unlock", target: String(u.id), address: INJECT_ADDRESS, details: { wasLocked: true } });
+    expect(items[0]).toEqual({
+      id: expect.stringMatching(/^users-\d+$/),
+      time: expect.any(String),
+      actor: OPERATOR_ACTOR,
+      action: "user.unlock",
+      target: String(u.id),
+      address: INJECT_ADDRESS,
+      details: { wasLocked: true },
+    });
     expect(items[1]!.id).toMatch(/^registry-\d+$/);
     const times = items.map((i) => Date.parse(i.time));
     expect([...times].sort((a, b) => b - a)).toEqual(times);
@@ -59,14 +71,22 @@ describe.each([
     const before = new Date(Date.now() - 1000).toISOString();
     await admin(s, "POST", "/admin/v1/catalogs/typologies", { body: { key: "filtered", displayName: "F" } });
     await admin(s, "PATCH", "/admin/v1/catalogs/typologies/filtered", { body: { displayName: "F2" } });
-    expect((await audit(s, { target: "typology/filtered" })).map((i) => i.action)).toEqual(["catalog_entry.update", "catalog_entry.create"]);
+    expect((await audit(s, { target: "typology/filtered" })).map((i) => i.action)).toEqual([
+      "catalog_entry.update",
+      "catalog_entry.create",
+    ]);
     expect((await audit(s, { target: "typology/filtered", action: "catalog_entry.create" })).length).toBe(1);
     expect((await audit(s, { target: "typology/filtered", actor: "test-operator" })).length).toBe(2);
     expect((await audit(s, { target: "typology/filtered", actor: "client:someone-else" })).length).toBe(0);
     expect((await audit(s, { target: "typology/filtered", since: before })).length).toBe(2);
-    expect((await audit(s, { target: "typology/filtered", since: new Date(Date.now() + 60_000).toISOString() })).length).toBe(0);
+    expect(
+      (await audit(s, { target: "typology/filtered", since: new Date(Date.now() + 60_000).toISOString() })).length,
+    ).toBe(0);
     const bad = await admin(s, "GET", "/admin/v1/audit?since=yesterday");
-    expect([bad.statusCode, bad.json().errors.items[0]]).toEqual([400, expect.objectContaining({ field: "query.since", code: "invalid_format" })]);
+    expect([bad.statusCode, bad.json().errors.items[0]]).toEqual([
+      400,
+      expect.objectContaining({ field: "query.since", code: "invalid_format" }),
+    ]);
   });
 
   it("pages with one stable cursor across the logs: every entry once, also while new ones arrive", async () => {

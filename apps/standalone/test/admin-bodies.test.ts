@@ -19,7 +19,9 @@ describe("admin actions without a body", () => {
 
   it("refuses members it does not know, and changes nothing", async () => {
     const user = await loggedUser(s, app);
-    const brand = await admin(s, "POST", "/admin/v1/catalogs/brands", { body: { key: "bodies", displayName: "Bodies" } });
+    const brand = await admin(s, "POST", "/admin/v1/catalogs/brands", {
+      body: { key: "bodies", displayName: "Bodies" },
+    });
     expect(brand.statusCode).toBe(201);
     const actions: [string, string][] = [
       ["POST", `/admin/v1/apps/${app.id}/password/rotate`],
@@ -31,12 +33,12 @@ describe("admin actions without a body", () => {
     ];
     for (const [method, url] of actions) {
       const res = await admin(s, method as "POST" | "DELETE", url, { body: { reason: "x", force: true } });
-      expect([method, url, res.statusCode, res.json().errors?.items?.map((i: { field: string; code: string }) => `${i.field}:${i.code}`)]).toEqual([
+      expect([
         method,
         url,
-        400,
-        ["reason:unknown_member", "force:unknown_member"],
-      ]);
+        res.statusCode,
+        res.json().errors?.items?.map((i: { field: string; code: string }) => `${i.field}:${i.code}`),
+      ]).toEqual([method, url, 400, ["reason:unknown_member", "force:unknown_member"]]);
       const list = await admin(s, method as "POST" | "DELETE", url, { body: [] });
       expect([method, url, list.statusCode]).toEqual([method, url, 400]);
     }
@@ -49,7 +51,11 @@ describe("admin actions without a body", () => {
     expect(token.statusCode).toBe(200);
     const view = (await admin(s, "GET", `/admin/v1/users/${user.id}`)).json().content.user;
     expect([view.status, view.sessions]).toEqual(["active", 1]);
-    expect((await admin(s, "GET", "/admin/v1/catalogs/brands?limit=200")).json().content.items.map((i: { key: string }) => i.key)).toContain("bodies");
+    expect(
+      (await admin(s, "GET", "/admin/v1/catalogs/brands?limit=200"))
+        .json()
+        .content.items.map((i: { key: string }) => i.key),
+    ).toContain("bodies");
 
     expect((await admin(s, "POST", `/admin/v1/users/${user.id}/lock`, { body: {} })).statusCode).toBe(200);
     expect((await admin(s, "POST", `/admin/v1/users/${user.id}/unlock`)).statusCode).toBe(200);

@@ -19,11 +19,24 @@ export async function opToken(s: TestStack, scope = "admin"): Promise<string> {
  * An /admin/v1 request. `token`: a token, null for none, or a scope to get
  * an operator token with (default "admin"). A body is sent as JSON.
  */
-export async function admin(s: TestStack, method: Method, url: string, opts: { body?: unknown; token?: string | null; scope?: string; headers?: Record<string, string> } = {}) {
+export async function admin(
+  s: TestStack,
+  method: Method,
+  url: string,
+  opts: { body?: unknown; token?: string | null; scope?: string; headers?: Record<string, string> } = {},
+) {
   const token = opts.token === undefined ? await opToken(s, opts.scope ?? "admin") : opts.token;
-  const headers: Record<string, string> = { ...(token === null ? {} : { authorization: `Bearer ${token}` }), ...opts.headers };
+  const headers: Record<string, string> = {
+    ...(token === null ? {} : { authorization: `Bearer ${token}` }),
+    ...opts.headers,
+  };
   if (opts.body !== undefined) headers["content-type"] = "application/json";
-  return s.app.inject({ method, url, headers, ...(opts.body === undefined ? {} : { payload: JSON.stringify(opts.body) }) });
+  return s.app.inject({
+    method,
+    url,
+    headers,
+    ...(opts.body === undefined ? {} : { payload: JSON.stringify(opts.body) }),
+  });
 }
 
 export interface AuditItem {

@@ -7,7 +7,13 @@ import { createApp, loggedUser } from "./user-flows.ts";
 // cursor is opaque: one we did not make, or one with a character changed or
 // added, is 400 (item `cursor`), never a page from somewhere else.
 
-const LISTS = ["/admin/v1/apps", "/admin/v1/users", "/admin/v1/audit", "/admin/v1/assertions", "/admin/v1/catalogs/fields"];
+const LISTS = [
+  "/admin/v1/apps",
+  "/admin/v1/users",
+  "/admin/v1/audit",
+  "/admin/v1/assertions",
+  "/admin/v1/catalogs/fields",
+];
 
 describe("admin lists: limit and cursor", () => {
   let s: TestStack;
@@ -18,7 +24,9 @@ describe("admin lists: limit and cursor", () => {
     await loggedUser(s, app);
     await loggedUser(s, app);
     for (const key of ["one", "two"]) {
-      const res = await admin(s, "POST", "/admin/v1/assertions", { body: { key: `lists-${key}`, displayName: key, type: "terms", typology: "consumer", version: "1" } });
+      const res = await admin(s, "POST", "/admin/v1/assertions", {
+        body: { key: `lists-${key}`, displayName: key, type: "terms", typology: "consumer", version: "1" },
+      });
       expect(res.statusCode).toBe(201);
     }
   });
@@ -28,10 +36,19 @@ describe("admin lists: limit and cursor", () => {
     for (const list of LISTS) {
       for (const limit of ["1.5", "1e2", " 1", "0x10", "2.0", "", "0", "201", "abc"]) {
         const res = await admin(s, "GET", `${list}?limit=${encodeURIComponent(limit)}`, { scope: "admin:read" });
-        expect([list, limit, res.statusCode, res.json().errors?.items?.[0]?.field]).toEqual([list, limit, 400, "query.limit"]);
+        expect([list, limit, res.statusCode, res.json().errors?.items?.[0]?.field]).toEqual([
+          list,
+          limit,
+          400,
+          "query.limit",
+        ]);
       }
       for (const limit of ["1", "200", "007"]) {
-        expect([list, limit, (await admin(s, "GET", `${list}?limit=${limit}`, { scope: "admin:read" })).statusCode]).toEqual([list, limit, 200]);
+        expect([
+          list,
+          limit,
+          (await admin(s, "GET", `${list}?limit=${limit}`, { scope: "admin:read" })).statusCode,
+        ]).toEqual([list, limit, 200]);
       }
     }
   });
@@ -45,10 +62,19 @@ describe("admin lists: limit and cursor", () => {
       const changed = next.slice(0, mid) + (next[mid] === "A" ? "B" : "A") + next.slice(mid + 1);
       const handMade = Buffer.from(JSON.stringify({ k: "a" })).toString("base64url");
       for (const cursor of [`${next}x`, `${next}AA`, changed, next.slice(0, -1), handMade, `${next}.x`]) {
-        const res = await admin(s, "GET", `${list}?limit=1&cursor=${encodeURIComponent(cursor)}`, { scope: "admin:read" });
-        expect([list, cursor, res.statusCode, res.json().errors?.items?.[0]]).toEqual([list, cursor, 400, expect.objectContaining({ field: "cursor", code: "invalid_value" })]);
+        const res = await admin(s, "GET", `${list}?limit=1&cursor=${encodeURIComponent(cursor)}`, {
+          scope: "admin:read",
+        });
+        expect([list, cursor, res.statusCode, res.json().errors?.items?.[0]]).toEqual([
+          list,
+          cursor,
+          400,
+          expect.objectContaining({ field: "cursor", code: "invalid_value" }),
+        ]);
       }
-      const second = await admin(s, "GET", `${list}?limit=1&cursor=${encodeURIComponent(next)}`, { scope: "admin:read" });
+      const second = await admin(s, "GET", `${list}?limit=1&cursor=${encodeURIComponent(next)}`, {
+        scope: "admin:read",
+      });
       expect([list, second.statusCode]).toEqual([list, 200]);
       expect(second.json().content.items[0]).not.toEqual(first.items[0]);
     }

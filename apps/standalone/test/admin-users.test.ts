@@ -1,8 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { admin, audit, INJECT_ADDRESS, OPERATOR_ACTOR } from "./admin-flows.ts";
-import { authorizePath, confirmedUser, createOAuthApp, exchange, formOf, loginForCode, pkce, postLogin, validAuthorize } from "./oauth-flow.ts";
+import {
+  authorizePath,
+  confirmedUser,
+  createOAuthApp,
+  exchange,
+  formOf,
+  loginForCode,
+  pkce,
+  postLogin,
+  validAuthorize,
+} from "./oauth-flow.ts";
 import { startTestStack, type TestStack } from "./stack-helpers.ts";
-import { createApp, loggedUser, loginEnvelope, outboxLinks, PASSWORD, registerEnvelope, send, type FlowApp } from "./user-flows.ts";
+import {
+  createApp,
+  loggedUser,
+  loginEnvelope,
+  outboxLinks,
+  PASSWORD,
+  registerEnvelope,
+  send,
+  type FlowApp,
+} from "./user-flows.ts";
 
 // /admin/v1/users (contract section 6) through the whole system: the users
 // service owns the accounts, the auth service their sessions and tokens.
@@ -18,8 +37,10 @@ describe.each([
   });
   afterAll(() => s.close());
 
-  const login = async (email: string, password?: string) => send(s, "POST", "/activityid/v1/user/access", app.token, app.entrypoint, loginEnvelope(app, email, password));
-  const session = async (email: string) => (await login(email)).json().content.session_info as { access_token: string; refresh_token: string };
+  const login = async (email: string, password?: string) =>
+    send(s, "POST", "/activityid/v1/user/access", app.token, app.entrypoint, loginEnvelope(app, email, password));
+  const session = async (email: string) =>
+    (await login(email)).json().content.session_info as { access_token: string; refresh_token: string };
   const refresh = (refreshToken: string) =>
     s.app.inject({
       method: "POST",
@@ -29,8 +50,15 @@ describe.each([
     });
   /** A user route that needs a live access token (logout of that session). */
   const tokenWorks = async (accessToken: string) =>
-    (await s.app.inject({ method: "GET", url: "/oauth2/userinfo", headers: { authorization: `Bearer ${accessToken}` } })).statusCode !== 401;
-  const userOf = async (id: string | number) => (await admin(s, "GET", `/admin/v1/users/${id}`, { scope: "admin:read" })).json().content.user;
+    (
+      await s.app.inject({
+        method: "GET",
+        url: "/oauth2/userinfo",
+        headers: { authorization: `Bearer ${accessToken}` },
+      })
+    ).statusCode !== 401;
+  const userOf = async (id: string | number) =>
+    (await admin(s, "GET", `/admin/v1/users/${id}`, { scope: "admin:read" })).json().content.user;
 
   it("searches by email (exact or prefix, any case), object id and pulse id, in pages", async () => {
     const tag = `srch${Date.now()}`;
@@ -38,11 +66,31 @@ describe.each([
     const b = await loggedUser(s, app, `${tag}b@example.com`);
     const res = await admin(s, "GET", `/admin/v1/users?q=${tag.toUpperCase()}`, { scope: "admin:read" });
     expect(res.statusCode).toBe(200);
-    expect(res.json().content.items.map((u: { id: number }) => u.id).sort()).toEqual([a.id, b.id].sort());
-    expect(res.json().content.items[0]).toMatchObject({ objectType: "user", status: "active", mfa: false, lastLogin: expect.any(String) });
-    expect((await admin(s, "GET", `/admin/v1/users?q=${tag}a@example.com`)).json().content.items.map((u: { id: number }) => u.id)).toEqual([a.id]);
-    expect((await admin(s, "GET", `/admin/v1/users?q=${a.id}`)).json().content.items.map((u: { id: number }) => u.id)).toEqual([a.id]);
-    expect((await admin(s, "GET", `/admin/v1/users?q=${b.pulseId.slice(0, 10)}`)).json().content.items.map((u: { id: number }) => u.id)).toEqual([b.id]);
+    expect(
+      res
+        .json()
+        .content.items.map((u: { id: number }) => u.id)
+        .sort(),
+    ).toEqual([a.id, b.id].sort());
+    expect(res.json().content.items[0]).toMatchObject({
+      objectType: "user",
+      status: "active",
+      mfa: false,
+      lastLogin: expect.any(String),
+    });
+    expect(
+      (await admin(s, "GET", `/admin/v1/users?q=${tag}a@example.com`))
+        .json()
+        .content.items.map((u: { id: number }) => u.id),
+    ).toEqual([a.id]);
+    expect(
+      (await admin(s, "GET", `/admin/v1/users?q=${a.id}`)).json().content.items.map((u: { id: number }) => u.id),
+    ).toEqual([a.id]);
+    expect(
+      (await admin(s, "GET", `/admin/v1/users?q=${b.pulseId.slice(0, 10)}`))
+        .json()
+        .content.items.map((u: { id: number }) => u.id),
+    ).toEqual([b.id]);
     const first = (await admin(s, "GET", `/admin/v1/users?q=${tag}&limit=1`)).json().content;
     const second = (await admin(s, "GET", `/admin/v1/users?q=${tag}&limit=1&cursor=${first.next}`)).json().content;
     expect([...first.items, ...second.items].map((u: { id: number }) => u.id).sort()).toEqual([a.id, b.id].sort());
@@ -54,7 +102,15 @@ describe.each([
     await login(u.email);
     const res = await admin(s, "GET", `/admin/v1/users/${u.id}`);
     expect(res.statusCode).toBe(200);
-    expect(res.json().content.user).toMatchObject({ id: u.id, pulse_id: u.pulseId, objectType: "user", ids: { email: { value: u.email, confirmed: true } }, status: "active", sessions: 2, mfa: false });
+    expect(res.json().content.user).toMatchObject({
+      id: u.id,
+      pulse_id: u.pulseId,
+      objectType: "user",
+      ids: { email: { value: u.email, confirmed: true } },
+      status: "active",
+      sessions: 2,
+      mfa: false,
+    });
     expect(Date.parse(res.json().content.user.lastLogin)).toBeGreaterThan(Date.now() - 60_000);
     expect((await userOf(u.pulseId)).id).toBe(u.id);
     const missing = await admin(s, "GET", "/admin/v1/users/1234567890123456");
@@ -64,7 +120,9 @@ describe.each([
   it("lock: sessions and refresh tokens end at once, login answers 403 account_locked after the password; unlock", async () => {
     const u = await loggedUser(s, app);
     const live = await session(u.email);
-    const locked = await admin(s, "POST", `/admin/v1/users/${u.id}/lock`, { headers: { "content-type": "application/json" } });
+    const locked = await admin(s, "POST", `/admin/v1/users/${u.id}/lock`, {
+      headers: { "content-type": "application/json" },
+    });
     expect(locked.statusCode).toBe(200);
     expect(locked.json().content.user).toMatchObject({ id: u.id, status: "locked", sessions: 0 });
     expect(await tokenWorks(live.access_token)).toBe(false);
@@ -124,9 +182,17 @@ describe.each([
     expect(res.statusCode).toBe(200);
     expect(res.headers["content-disposition"]).toBe(`attachment; filename="user-${u.id}.json"`);
     const c = res.json().content;
-    expect(c.user).toMatchObject({ id: u.id, ids: { email: { value: u.email } }, datas: { name: { value: "Ana" } }, status: "active", sessions: 1 });
+    expect(c.user).toMatchObject({
+      id: u.id,
+      ids: { email: { value: u.email } },
+      datas: { name: { value: "Ana" } },
+      status: "active",
+      sessions: 1,
+    });
     expect(c.registration).toEqual({ clientId: app.id, entrypointId: app.entrypoint });
-    expect(c.confirmations).toEqual([expect.objectContaining({ key: "email", value: u.email, purpose: "register", used: expect.any(String) })]);
+    expect(c.confirmations).toEqual([
+      expect.objectContaining({ key: "email", value: u.email, purpose: "register", used: expect.any(String) }),
+    ]);
     expect(c.sessions).toEqual([expect.objectContaining({ clientId: app.id })]);
     expect(c.mfa).toMatchObject({ totp: false });
     expect(res.body).not.toMatch(/argon2|"password"|hash|secret|token|otpauth/i);
@@ -142,12 +208,22 @@ describe.each([
     expect((await admin(s, "GET", `/admin/v1/users/${u.pulseId}/export`)).statusCode).toBe(404);
     expect(await tokenWorks(u.accessToken)).toBe(false);
     expect((await login(u.email)).statusCode).toBe(403);
-    const again = await send(s, "POST", "/activityid/v1/user/register", app.token, app.entrypoint, registerEnvelope(app, u.email));
+    const again = await send(
+      s,
+      "POST",
+      "/activityid/v1/user/register",
+      app.token,
+      app.entrypoint,
+      registerEnvelope(app, u.email),
+    );
     expect(again.statusCode).toBe(201);
     expect(again.json().content.user.id).not.toBe(u.id);
     await outboxLinks(s, u.email, 2);
     const [entry] = await audit(s, { target: String(u.id), action: "user.delete" });
-    expect(entry).toMatchObject({ actor: OPERATOR_ACTOR, details: { pulseId: u.pulseId, sessionsEnded: 1, erased: { identifiers: ["email"] } } });
+    expect(entry).toMatchObject({
+      actor: OPERATOR_ACTOR,
+      details: { pulseId: u.pulseId, sessionsEnded: 1, erased: { identifiers: ["email"] } },
+    });
     expect(JSON.stringify(entry)).not.toContain(u.email);
     expect((await admin(s, "DELETE", `/admin/v1/users/${u.id}`)).statusCode).toBe(404);
   });

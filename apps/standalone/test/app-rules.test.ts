@@ -16,7 +16,11 @@ const post = (body: unknown, query = "", lang?: string) =>
   s.app.inject({
     method: "POST",
     url: `/v2/apps${query}`,
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...(lang ? { "accept-language": lang } : {}) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      ...(lang ? { "accept-language": lang } : {}),
+    },
     payload: JSON.stringify(body),
   });
 const field = (a: App, i: number) => a.entrypoints[0].fields[i];
@@ -32,57 +36,212 @@ const cases: [string, (a: App) => void, string, string][] = [
   ["key pattern", (a) => (a.key = "Bad Key"), "key", "invalid_format"],
   ["an empty key does not match the pattern", (a) => (a.key = ""), "key", "invalid_format"],
   ["unknown members are refused", (a) => (a.extra = 1), "extra", "unknown_member"],
-  ["support must be a person", (a) => (a.contact.support.objectType = "team"), "contact.support.objectType", "invalid_value"],
-  ["support email required", (a) => delete a.contact.support.schemaOrg.email, "contact.support.schemaOrg.email", "required"],
-  ["support email format", (a) => (a.contact.support.schemaOrg.email.value = "nope"), "contact.support.schemaOrg.email.value", "invalid_format"],
-  ["support mobile required", (a) => delete a.contact.support.schemaOrg.mobile, "contact.support.schemaOrg.mobile", "required"],
-  ["support mobile E.164", (a) => (a.contact.support.schemaOrg.mobile.value = "600111222"), "contact.support.schemaOrg.mobile.value", "invalid_format"],
-  ["projectManager must be a person", (a) => (a.contact.projectManager.objectType = "x"), "contact.projectManager.objectType", "invalid_value"],
-  ["projectManager email format", (a) => (a.contact.projectManager.schemaOrg.email.value = "x@"), "contact.projectManager.schemaOrg.email.value", "invalid_format"],
+  [
+    "support must be a person",
+    (a) => (a.contact.support.objectType = "team"),
+    "contact.support.objectType",
+    "invalid_value",
+  ],
+  [
+    "support email required",
+    (a) => delete a.contact.support.schemaOrg.email,
+    "contact.support.schemaOrg.email",
+    "required",
+  ],
+  [
+    "support email format",
+    (a) => (a.contact.support.schemaOrg.email.value = "nope"),
+    "contact.support.schemaOrg.email.value",
+    "invalid_format",
+  ],
+  [
+    "support mobile required",
+    (a) => delete a.contact.support.schemaOrg.mobile,
+    "contact.support.schemaOrg.mobile",
+    "required",
+  ],
+  [
+    "support mobile E.164",
+    (a) => (a.contact.support.schemaOrg.mobile.value = "600111222"),
+    "contact.support.schemaOrg.mobile.value",
+    "invalid_format",
+  ],
+  [
+    "projectManager must be a person",
+    (a) => (a.contact.projectManager.objectType = "x"),
+    "contact.projectManager.objectType",
+    "invalid_value",
+  ],
+  [
+    "projectManager email format",
+    (a) => (a.contact.projectManager.schemaOrg.email.value = "x@"),
+    "contact.projectManager.schemaOrg.email.value",
+    "invalid_format",
+  ],
   ["productOwner required", (a) => delete a.contact.productOwner, "contact.productOwner", "required"],
-  ["productOwner email format", (a) => (a.contact.productOwner.schemaOrg.email.value = "po"), "contact.productOwner.schemaOrg.email.value", "invalid_format"],
+  [
+    "productOwner email format",
+    (a) => (a.contact.productOwner.schemaOrg.email.value = "po"),
+    "contact.productOwner.schemaOrg.email.value",
+    "invalid_format",
+  ],
   ["redirectUris at least one", (a) => (a.redirectUris = []), "redirectUris", "too_few"],
-  ["redirectUris no javascript:", (a) => (a.redirectUris = ["javascript:alert(1)"]), "redirectUris.0", "invalid_format"],
-  ["redirectUris no fragment", (a) => (a.redirectUris = ["https://a.example/cb#x"]), "redirectUris.0", "invalid_format"],
-  ["redirectUris no wildcard host", (a) => (a.redirectUris = ["https://*.a.example/cb"]), "redirectUris.0", "invalid_format"],
-  ["redirectUris no duplicates", (a) => (a.redirectUris = ["https://a.example/cb", "https://a.example/cb"]), "redirectUris.1", "duplicate"],
-  ["organisation required", (a) => delete a.organizationSchemaOrg.identifier, "organizationSchemaOrg.identifier", "required"],
-  ["organisation from the catalog", (a) => (a.organizationSchemaOrg.identifier = "acme"), "organizationSchemaOrg.identifier", "unknown_key"],
-  ["brand from the catalog", (a) => (a.organizationSchemaOrg.brand = "acme"), "organizationSchemaOrg.brand", "unknown_key"],
-  ["property from the catalog", (a) => (a.schemaOrg = { applicationCategory: "acme" }), "schemaOrg.applicationCategory", "unknown_key"],
+  [
+    "redirectUris no javascript:",
+    (a) => (a.redirectUris = ["javascript:alert(1)"]),
+    "redirectUris.0",
+    "invalid_format",
+  ],
+  [
+    "redirectUris no fragment",
+    (a) => (a.redirectUris = ["https://a.example/cb#x"]),
+    "redirectUris.0",
+    "invalid_format",
+  ],
+  [
+    "redirectUris no wildcard host",
+    (a) => (a.redirectUris = ["https://*.a.example/cb"]),
+    "redirectUris.0",
+    "invalid_format",
+  ],
+  [
+    "redirectUris no duplicates",
+    (a) => (a.redirectUris = ["https://a.example/cb", "https://a.example/cb"]),
+    "redirectUris.1",
+    "duplicate",
+  ],
+  [
+    "organisation required",
+    (a) => delete a.organizationSchemaOrg.identifier,
+    "organizationSchemaOrg.identifier",
+    "required",
+  ],
+  [
+    "organisation from the catalog",
+    (a) => (a.organizationSchemaOrg.identifier = "acme"),
+    "organizationSchemaOrg.identifier",
+    "unknown_key",
+  ],
+  [
+    "brand from the catalog",
+    (a) => (a.organizationSchemaOrg.brand = "acme"),
+    "organizationSchemaOrg.brand",
+    "unknown_key",
+  ],
+  [
+    "property from the catalog",
+    (a) => (a.schemaOrg = { applicationCategory: "acme" }),
+    "schemaOrg.applicationCategory",
+    "unknown_key",
+  ],
   ["entrypoints at least one", (a) => (a.entrypoints = []), "entrypoints", "too_few"],
   ["entrypoint objectType", (a) => (a.entrypoints[0].objectType = "form"), "entrypoints.0.objectType", "invalid_value"],
-  ["entrypoint displayName required", (a) => delete a.entrypoints[0].displayName, "entrypoints.0.displayName", "required"],
+  [
+    "entrypoint displayName required",
+    (a) => delete a.entrypoints[0].displayName,
+    "entrypoints.0.displayName",
+    "required",
+  ],
   ["entrypoint key pattern", (a) => (a.entrypoints[0].key = "-x"), "entrypoints.0.key", "invalid_format"],
-  ["an empty entrypoint key does not match the pattern", (a) => (a.entrypoints[0].key = ""), "entrypoints.0.key", "invalid_format"],
+  [
+    "an empty entrypoint key does not match the pattern",
+    (a) => (a.entrypoints[0].key = ""),
+    "entrypoints.0.key",
+    "invalid_format",
+  ],
   ["assisted is a boolean", (a) => (a.entrypoints[0].assisted = "yes"), "entrypoints.0.assisted", "invalid_type"],
   ["fields at least one", (a) => (a.entrypoints[0].fields = []), "entrypoints.0.fields", "too_few"],
-  ["register typology objectType", (a) => (a.entrypoints[0].typology.register.objectType = "x"), "entrypoints.0.typology.register.objectType", "invalid_value"],
+  [
+    "register typology objectType",
+    (a) => (a.entrypoints[0].typology.register.objectType = "x"),
+    "entrypoints.0.typology.register.objectType",
+    "invalid_value",
+  ],
   ["work typology required", (a) => delete a.entrypoints[0].typology.work, "entrypoints.0.typology.work", "required"],
-  ["register typology from the catalog", (a) => (a.entrypoints[0].typology.register.id = "nope"), "entrypoints.0.typology.register.id", "unknown_key"],
-  ["work typology from the catalog", (a) => (a.entrypoints[0].typology.work.id = "nope"), "entrypoints.0.typology.work.id", "unknown_key"],
-  ["fieldConfig objectType", (a) => (field(a, 0).objectType = "field"), "entrypoints.0.fields.0.objectType", "invalid_value"],
+  [
+    "register typology from the catalog",
+    (a) => (a.entrypoints[0].typology.register.id = "nope"),
+    "entrypoints.0.typology.register.id",
+    "unknown_key",
+  ],
+  [
+    "work typology from the catalog",
+    (a) => (a.entrypoints[0].typology.work.id = "nope"),
+    "entrypoints.0.typology.work.id",
+    "unknown_key",
+  ],
+  [
+    "fieldConfig objectType",
+    (a) => (field(a, 0).objectType = "field"),
+    "entrypoints.0.fields.0.objectType",
+    "invalid_value",
+  ],
   ["fieldConfig type id|field", (a) => (field(a, 0).type = "other"), "entrypoints.0.fields.0.type", "invalid_value"],
   ["id key from the four", (a) => (field(a, 1).key = "username"), "entrypoints.0.fields.1.key", "invalid_value"],
   ["id main is required", (a) => delete field(a, 1).main, "entrypoints.0.fields.1.main", "required"],
   ["id mandatory is required", (a) => delete field(a, 1).mandatory, "entrypoints.0.fields.1.mandatory", "required"],
-  ["id requiresConfirmation is required", (a) => delete field(a, 1).requiresConfirmation, "entrypoints.0.fields.1.requiresConfirmation", "required"],
-  ["requiresConfirmation only email/phone", (a) => Object.assign(field(a, 1), { key: "national_id", requiresConfirmation: true }), "entrypoints.0.fields.1.requiresConfirmation", "not_allowed"],
-  ["requiresVerification only national_id", (a) => (field(a, 0).requiresVerification = true), "entrypoints.0.fields.0.requiresVerification", "not_allowed"],
-  ["requiresVerification needs a verification platform", (a) => Object.assign(field(a, 1), { key: "national_id", requiresVerification: true }), "entrypoints.0.fields.1.requiresVerification", "not_allowed"],
+  [
+    "id requiresConfirmation is required",
+    (a) => delete field(a, 1).requiresConfirmation,
+    "entrypoints.0.fields.1.requiresConfirmation",
+    "required",
+  ],
+  [
+    "requiresConfirmation only email/phone",
+    (a) => Object.assign(field(a, 1), { key: "national_id", requiresConfirmation: true }),
+    "entrypoints.0.fields.1.requiresConfirmation",
+    "not_allowed",
+  ],
+  [
+    "requiresVerification only national_id",
+    (a) => (field(a, 0).requiresVerification = true),
+    "entrypoints.0.fields.0.requiresVerification",
+    "not_allowed",
+  ],
+  [
+    "requiresVerification needs a verification platform",
+    (a) => Object.assign(field(a, 1), { key: "national_id", requiresVerification: true }),
+    "entrypoints.0.fields.1.requiresVerification",
+    "not_allowed",
+  ],
   ["one id key once", (a) => (field(a, 1).key = "email"), "entrypoints.0.fields.1.key", "duplicate"],
   ["several ids: exactly one main", (a) => (field(a, 0).main = false), "entrypoints.0.fields", "main_required"],
-  ["several ids: not two mains", (a) => Object.assign(field(a, 1), { main: true, requiresConfirmation: true, mandatory: true }), "entrypoints.0.fields", "main_required"],
+  [
+    "several ids: not two mains",
+    (a) => Object.assign(field(a, 1), { main: true, requiresConfirmation: true, mandatory: true }),
+    "entrypoints.0.fields",
+    "main_required",
+  ],
   ["main must be mandatory", (a) => (field(a, 0).mandatory = false), "entrypoints.0.fields.0.main", "main_rules"],
-  ["main must require confirmation", (a) => (field(a, 0).requiresConfirmation = false), "entrypoints.0.fields.0.main", "main_rules"],
+  [
+    "main must require confirmation",
+    (a) => (field(a, 0).requiresConfirmation = false),
+    "entrypoints.0.fields.0.main",
+    "main_rules",
+  ],
   ["data key from the catalog", (a) => (field(a, 2).key = "shoe_size"), "entrypoints.0.fields.2.key", "unknown_key"],
   ["data key once", (a) => (field(a, 3).key = "name"), "entrypoints.0.fields.3.key", "duplicate"],
   ["step is 1 or 2", (a) => (field(a, 3).step = 3), "entrypoints.0.fields.3.step", "invalid_value"],
-  ["step far out of range is invalid_value, not a 5xx", (a) => (field(a, 3).step = 4294967297), "entrypoints.0.fields.3.step", "invalid_value"],
+  [
+    "step far out of range is invalid_value, not a 5xx",
+    (a) => (field(a, 3).step = 4294967297),
+    "entrypoints.0.fields.3.step",
+    "invalid_value",
+  ],
   ["step is an integer", (a) => (field(a, 3).step = 1.5), "entrypoints.0.fields.3.step", "invalid_type"],
   ["main not on data fields", (a) => (field(a, 2).main = true), "entrypoints.0.fields.2.main", "not_allowed"],
-  ["useForValidation not on id fields", (a) => (field(a, 0).useForValidation = true), "entrypoints.0.fields.0.useForValidation", "not_allowed"],
-  ["useForValidation is a boolean", (a) => (field(a, 2).useForValidation = 1), "entrypoints.0.fields.2.useForValidation", "invalid_type"],
+  [
+    "useForValidation not on id fields",
+    (a) => (field(a, 0).useForValidation = true),
+    "entrypoints.0.fields.0.useForValidation",
+    "not_allowed",
+  ],
+  [
+    "useForValidation is a boolean",
+    (a) => (field(a, 2).useForValidation = 1),
+    "entrypoints.0.fields.2.useForValidation",
+    "invalid_type",
+  ],
 ];
 
 describe("application rules", () => {
@@ -108,7 +267,9 @@ describe("application rules", () => {
     const all = await post(body, "", "es-ES");
     expect(all.statusCode).toBe(400);
     const fields = all.json().errors.items.map((i: { field: string }) => i.field);
-    expect(fields).toEqual(expect.arrayContaining(["url", "organizationSchemaOrg.identifier", "entrypoints.0.fields.2.key"]));
+    expect(fields).toEqual(
+      expect.arrayContaining(["url", "organizationSchemaOrg.identifier", "entrypoints.0.fields.2.key"]),
+    );
     expect(all.json().errors.message).toBe("La petición tiene campos no válidos.");
     const one = await post(body, "?sc=true");
     expect(one.json().errors.items).toHaveLength(1);
@@ -152,7 +313,9 @@ describe("application rules", () => {
     delete body.contact.support;
     delete body.entrypoints[0].typology;
     delete field(body, 0).key;
-    const fields = (await post(body)).json().errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`);
+    const fields = (await post(body))
+      .json()
+      .errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`);
     expect(fields).toEqual(
       expect.arrayContaining([
         "contact.support.objectType:required",
@@ -164,8 +327,18 @@ describe("application rules", () => {
       ]),
     );
     const empty = (await post({})).json().errors.items.map((i: { field: string }) => i.field);
-    const rows = ["objectType", "displayName", "url", "redirectUris", "organizationSchemaOrg.identifier", "entrypoints"];
-    const people = ["support", "projectManager", "productOwner"].flatMap((p) => [`contact.${p}.objectType`, `contact.${p}.schemaOrg.email.value`]);
+    const rows = [
+      "objectType",
+      "displayName",
+      "url",
+      "redirectUris",
+      "organizationSchemaOrg.identifier",
+      "entrypoints",
+    ];
+    const people = ["support", "projectManager", "productOwner"].flatMap((p) => [
+      `contact.${p}.objectType`,
+      `contact.${p}.schemaOrg.email.value`,
+    ]);
     expect(empty).toEqual(expect.arrayContaining([...rows, ...people, "contact.support.schemaOrg.mobile.value"]));
     expect(empty).not.toContain("contact.projectManager.schemaOrg.mobile.value");
   });
@@ -175,17 +348,29 @@ describe("application rules", () => {
     body.redirectUris = [5, "https://shop.example.com/a", "https://shop.example.com/a"];
     body.entrypoints[0].fields.splice(1, 0, null);
     field(body, 3).key = "shoe_size";
-    const items = (await post(body)).json().errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`);
+    const items = (await post(body))
+      .json()
+      .errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`);
     expect([...items].sort()).toEqual(
-      ["redirectUris.0:invalid_type", "redirectUris.2:duplicate", "entrypoints.0.fields.1:invalid_type", "entrypoints.0.fields.3.key:unknown_key"].sort(),
+      [
+        "redirectUris.0:invalid_type",
+        "redirectUris.2:duplicate",
+        "entrypoints.0.fields.1:invalid_type",
+        "entrypoints.0.fields.3.key:unknown_key",
+      ].sort(),
     );
   });
 
   it("a missing or unknown id key is one violation, not also its requiresConfirmation's", async () => {
-    for (const [mutate, code] of [[(a: App) => delete field(a, 0).key, "required"], [(a: App) => (field(a, 0).key = "username"), "invalid_value"]] as const) {
+    for (const [mutate, code] of [
+      [(a: App) => delete field(a, 0).key, "required"],
+      [(a: App) => (field(a, 0).key = "username"), "invalid_value"],
+    ] as const) {
       const body = validApplication();
       mutate(body);
-      const items = (await post(body)).json().errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`);
+      const items = (await post(body))
+        .json()
+        .errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`);
       expect(items).toEqual([`entrypoints.0.fields.0.key:${code}`]);
     }
   });
@@ -199,13 +384,22 @@ describe("application rules", () => {
     // entry point 0 gets {id}_0 from its index; entry point 1 asks for key "0".
     const res = await post(body);
     expect(res.statusCode).toBe(400);
-    expect(res.json().errors.items).toContainEqual(expect.objectContaining({ field: "entrypoints.1.key", code: "duplicate" }));
+    expect(res.json().errors.items).toContainEqual(
+      expect.objectContaining({ field: "entrypoints.1.key", code: "duplicate" }),
+    );
   });
 
   it("accepts a single id field without main, and the catalog defaults", async () => {
     const body = validApplication();
     body.entrypoints[0].fields = [
-      { objectType: "fieldConfig", type: "id", key: "screen_name", main: false, mandatory: true, requiresConfirmation: false },
+      {
+        objectType: "fieldConfig",
+        type: "id",
+        key: "screen_name",
+        main: false,
+        mandatory: true,
+        requiresConfirmation: false,
+      },
     ];
     body.organizationSchemaOrg.brand = "default";
     body.schemaOrg = { applicationCategory: "default" };

@@ -22,7 +22,9 @@ const create = (body: unknown, opts: { token?: string; query?: string; lang?: st
   });
 
 async function appCount(): Promise<number> {
-  const { rows } = await s.stores.db.query<{ n: number }>("SELECT count(*)::int AS n FROM registry.clients WHERE kind = 'application'");
+  const { rows } = await s.stores.db.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM registry.clients WHERE kind = 'application'",
+  );
   return rows[0]!.n;
 }
 
@@ -44,21 +46,48 @@ describe("POST /v2/apps", () => {
     expect(ep.id).toBe(`${app.id}_web`);
     expect(ep.assisted).toBe(false);
     expect(ep.passwordless).toBe(false);
-    expect(ep.typology).toEqual({ register: { objectType: "typology", id: "consumer" }, work: { objectType: "typology", id: "consumer" } });
-    expect(ep.fields[0]).toMatchObject({ type: "id", key: "email", main: true, mandatory: true, requiresConfirmation: true, requiresVerification: false });
-    expect(ep.fields[2]).toMatchObject({ type: "field", key: "name", mandatory: true, useForValidation: false, step: 1 });
+    expect(ep.typology).toEqual({
+      register: { objectType: "typology", id: "consumer" },
+      work: { objectType: "typology", id: "consumer" },
+    });
+    expect(ep.fields[0]).toMatchObject({
+      type: "id",
+      key: "email",
+      main: true,
+      mandatory: true,
+      requiresConfirmation: true,
+      requiresVerification: false,
+    });
+    expect(ep.fields[2]).toMatchObject({
+      type: "field",
+      key: "name",
+      mandatory: true,
+      useForValidation: false,
+      step: 1,
+    });
     expect(ep.fields[3]).toMatchObject({ key: "birthday", mandatory: false, step: 2 });
 
-    const read = await s.app.inject({ method: "GET", url: `/v2/apps/${app.id}`, headers: { authorization: `Bearer ${token}` } });
+    const read = await s.app.inject({
+      method: "GET",
+      url: `/v2/apps/${app.id}`,
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(read.statusCode).toBe(200);
     expect(read.json().content.id).toBe(app.id);
     expect(read.json().content).not.toHaveProperty("password");
     expect(read.body).not.toContain(app.password);
 
-    const reveal = await s.app.inject({ method: "GET", url: `/admin/v1/apps/${app.id}/password`, headers: { authorization: `Bearer ${token}` } });
+    const reveal = await s.app.inject({
+      method: "GET",
+      url: `/admin/v1/apps/${app.id}/password`,
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(reveal.statusCode).toBe(200);
     expect(reveal.json().content.password).toBe(app.password);
-    const { rows } = await s.stores.db.query<{ doc: string }>("SELECT row_to_json(a)::text AS doc FROM registry.clients a WHERE client_id = $1", [app.id]);
+    const { rows } = await s.stores.db.query<{ doc: string }>(
+      "SELECT row_to_json(a)::text AS doc FROM registry.clients a WHERE client_id = $1",
+      [app.id],
+    );
     expect(rows[0]!.doc).not.toContain(app.password);
   });
 
@@ -104,7 +133,10 @@ describe("POST /v2/apps", () => {
     const revoke = await s.app.inject({
       method: "POST",
       url: "/oauth2/revoke",
-      headers: { authorization: s.basic("test-operator", "operator-secret-0123456789"), "content-type": "application/x-www-form-urlencoded" },
+      headers: {
+        authorization: s.basic("test-operator", "operator-secret-0123456789"),
+        "content-type": "application/x-www-form-urlencoded",
+      },
       payload: `token=${t}`,
     });
     expect(revoke.statusCode).toBe(200);

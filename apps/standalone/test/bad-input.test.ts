@@ -11,9 +11,15 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-const count = async () => (await s.stores.db.query<{ n: number }>("SELECT count(*)::int AS n FROM registry.clients")).rows[0]!.n;
+const count = async () =>
+  (await s.stores.db.query<{ n: number }>("SELECT count(*)::int AS n FROM registry.clients")).rows[0]!.n;
 const send = (payload: string, contentType = "application/json") =>
-  s.app.inject({ method: "POST", url: "/v2/apps", headers: { authorization: `Bearer ${token}`, "content-type": contentType }, payload });
+  s.app.inject({
+    method: "POST",
+    url: "/v2/apps",
+    headers: { authorization: `Bearer ${token}`, "content-type": contentType },
+    payload,
+  });
 
 function expectEnvelope(res: Awaited<ReturnType<typeof send>>, status: number, code: string) {
   expect(res.statusCode).toBe(status);
@@ -33,13 +39,23 @@ describe("bad input at the gateway", () => {
     expectEnvelope(await send("[]"), 400, "validation_failed");
     expectEnvelope(await send('"text"'), 400, "validation_failed");
     expectEnvelope(await send("objectType=application", "text/plain"), 415, "unsupported_media_type");
-    expectEnvelope(await send("objectType=application", "application/x-www-form-urlencoded"), 415, "unsupported_media_type");
+    expectEnvelope(
+      await send("objectType=application", "application/x-www-form-urlencoded"),
+      415,
+      "unsupported_media_type",
+    );
     const big = validApplication();
     big.displayName = "x".repeat(20_000);
     expectEnvelope(await send(JSON.stringify(big)), 413, "payload_too_large");
-    const proto = JSON.stringify(validApplication()).replace('{"objectType"', '{"__proto__":{"admin":true},"objectType"');
+    const proto = JSON.stringify(validApplication()).replace(
+      '{"objectType"',
+      '{"__proto__":{"admin":true},"objectType"',
+    );
     expectEnvelope(await send(proto), 400, "malformed_request");
-    const ctor = JSON.stringify(validApplication()).replace('{"objectType"', '{"constructor":{"prototype":{"x":1}},"objectType"');
+    const ctor = JSON.stringify(validApplication()).replace(
+      '{"objectType"',
+      '{"constructor":{"prototype":{"x":1}},"objectType"',
+    );
     expectEnvelope(await send(ctor), 400, "malformed_request");
     const deep = validApplication();
     deep.entrypoints[0].fields[0].main = "true";
@@ -56,7 +72,11 @@ describe("bad input at the gateway", () => {
   it("answers unknown routes and methods in the envelope", async () => {
     expectEnvelope(await s.app.inject({ method: "GET", url: "/nope" }), 404, "route_not_found");
     expectEnvelope(await s.app.inject({ method: "DELETE", url: "/v2/apps" }), 404, "route_not_found");
-    expectEnvelope(await s.app.inject({ method: "GET", url: "/v2/apps/123456" , headers: { authorization: `Bearer ${token}` } }), 404, "application_not_found");
+    expectEnvelope(
+      await s.app.inject({ method: "GET", url: "/v2/apps/123456", headers: { authorization: `Bearer ${token}` } }),
+      404,
+      "application_not_found",
+    );
   });
 
   it("keeps its probes", async () => {

@@ -37,13 +37,22 @@ describe("CLI conventions", () => {
   });
 
   it("a wrong command, option or argument: one line on stderr naming the help, nothing on stdout, exit 2", async () => {
-    for (const argv of [["bogus"], ["apps", "list", "--bogus"], ["apps", "get"], ["apps", "get", "a", "b"], ["serve", "nope"], ["users", "find", "x", "--limit", "0"]]) {
+    for (const argv of [
+      ["bogus"],
+      ["apps", "list", "--bogus"],
+      ["apps", "get"],
+      ["apps", "get", "a", "b"],
+      ["serve", "nope"],
+      ["users", "find", "x", "--limit", "0"],
+    ]) {
       const r = await cli(argv);
       expect({ argv, code: r.code, out: r.out }).toEqual({ argv, code: 2, out: "" });
       expect(r.err.trim().split("\n")).toHaveLength(1);
       expect(r.err).toMatch(/^error: .*\(see npm run --silent cli -- .*--help\)\n$/);
     }
-    expect((await cli(["apps", "list", "--bogus"])).err).toBe("error: unknown option '--bogus' (see npm run --silent cli -- apps list --help)\n");
+    expect((await cli(["apps", "list", "--bogus"])).err).toBe(
+      "error: unknown option '--bogus' (see npm run --silent cli -- apps list --help)\n",
+    );
   });
 
   it("a configuration error: one line, exit 2; no command at all: the usage on stderr, exit 2", async () => {
@@ -61,7 +70,9 @@ describe("CLI conventions", () => {
     expect(help.output()).toMatch(/^Usage: gatehouse users get \[options\] <id>/);
     const wrong = await runEntry("cli", ["apps", "list", "--q"], {});
     expect(await exitOf(wrong)).toBe(2);
-    expect(wrong.output()).toBe("error: option '-q, --q <text>' argument missing (see npm run --silent cli -- apps list --help)\n");
+    expect(wrong.output()).toBe(
+      "error: option '-q, --q <text>' argument missing (see npm run --silent cli -- apps list --help)\n",
+    );
   });
 });
 
@@ -73,7 +84,13 @@ describe("CLI reads over the admin RPCs (PostgreSQL, beside a running server)", 
   let userId: string;
   beforeAll(async () => {
     s = await startTestStack();
-    env = { DATABASE_URL: s.config.databaseUrl, REDIS_URL: s.config.redisUrl, REDIS_PREFIX: s.config.redisPrefix, SECRET_KEY: s.config.secretKey, DATA_DIR: s.config.dataDir };
+    env = {
+      DATABASE_URL: s.config.databaseUrl,
+      REDIS_URL: s.config.redisUrl,
+      REDIS_PREFIX: s.config.redisPrefix,
+      SECRET_KEY: s.config.secretKey,
+      DATA_DIR: s.config.dataDir,
+    };
     const created = await s.app.inject({
       method: "POST",
       url: "/v2/apps",
@@ -99,11 +116,21 @@ describe("CLI reads over the admin RPCs (PostgreSQL, beside a running server)", 
     const registered = await s.app.inject({
       method: "POST",
       url: "/activityid/v1/user/register",
-      headers: { authorization: `Bearer ${token.json().access_token}`, from: app.entrypoints[0]!.id, "content-type": "application/json" },
+      headers: {
+        authorization: `Bearer ${token.json().access_token}`,
+        from: app.entrypoints[0]!.id,
+        "content-type": "application/json",
+      },
       payload: JSON.stringify({
         actor: { id: app.id, objectType: "application" },
         verb: "create",
-        object: { objectType: "user", password: "correct horse battery", ids: { email: { objectType: "user_id", value: "cli.ana@example.com" } }, datas: { name: { objectType: "data", value: "Ana" } }, assertions: {} },
+        object: {
+          objectType: "user",
+          password: "correct horse battery",
+          ids: { email: { objectType: "user_id", value: "cli.ana@example.com" } },
+          datas: { name: { objectType: "data", value: "Ana" } },
+          assertions: {},
+        },
         source: { id: "pc", objectType: "device" },
       }),
     });
@@ -122,7 +149,11 @@ describe("CLI reads over the admin RPCs (PostgreSQL, beside a running server)", 
   it("apps list (-q, --limit) and apps get answer what GET /admin/v1/apps does", async () => {
     const found = await json(["apps", "list", "-q", "cli shop"]);
     expect(found.items.map((a: { id: string }) => a.id)).toEqual([appId]);
-    const viaApi = await s.app.inject({ method: "GET", url: `/admin/v1/apps/${appId}`, headers: { authorization: `Bearer ${await s.operatorToken("admin:read")}` } });
+    const viaApi = await s.app.inject({
+      method: "GET",
+      url: `/admin/v1/apps/${appId}`,
+      headers: { authorization: `Bearer ${await s.operatorToken("admin:read")}` },
+    });
     const one = await json(["apps", "get", appId]);
     expect(one).toEqual(viaApi.json().content);
     expect(JSON.stringify(one)).not.toContain(appPassword);
@@ -132,7 +163,11 @@ describe("CLI reads over the admin RPCs (PostgreSQL, beside a running server)", 
     expect([...page.items, ...rest.items].map((a: { id: string }) => a.id)).toContain(appId);
     expect(rest.next).toBeUndefined();
     const missing = await cli(["apps", "get", "000000000000"], env);
-    expect(missing).toEqual({ code: 1, out: "", err: "apps get: The application does not exist. [application_not_found]\n" });
+    expect(missing).toEqual({
+      code: 1,
+      out: "",
+      err: "apps get: The application does not exist. [application_not_found]\n",
+    });
   });
 
   it("users find and users get answer what GET /admin/v1/users does", async () => {
@@ -140,8 +175,17 @@ describe("CLI reads over the admin RPCs (PostgreSQL, beside a running server)", 
     expect(found.items).toHaveLength(1);
     expect(found.items[0]).toMatchObject({ id: Number(userId), status: "active", mfa: false });
     const one = await json(["users", "get", userId]);
-    expect(one).toMatchObject({ id: Number(userId), status: "active", sessions: 0, ids: { email: { value: "cli.ana@example.com", confirmed: false } } });
-    expect(await cli(["users", "get", "1"], env)).toEqual({ code: 1, out: "", err: "users get: The user does not exist. [user_not_found]\n" });
+    expect(one).toMatchObject({
+      id: Number(userId),
+      status: "active",
+      sessions: 0,
+      ids: { email: { value: "cli.ana@example.com", confirmed: false } },
+    });
+    expect(await cli(["users", "get", "1"], env)).toEqual({
+      code: 1,
+      out: "",
+      err: "users get: The user does not exist. [user_not_found]\n",
+    });
   });
 
   it("bootstrap-operator prints the credentials; the server accepts them at once", async () => {
@@ -150,7 +194,10 @@ describe("CLI reads over the admin RPCs (PostgreSQL, beside a running server)", 
     const token = await s.app.inject({
       method: "POST",
       url: "/oauth2/token",
-      headers: { authorization: s.basic("cli-operator", op.client_secret), "content-type": "application/x-www-form-urlencoded" },
+      headers: {
+        authorization: s.basic("cli-operator", op.client_secret),
+        "content-type": "application/x-www-form-urlencoded",
+      },
       payload: "grant_type=client_credentials&scope=admin:read",
     });
     expect(token.statusCode).toBe(200);

@@ -42,7 +42,13 @@ describe("the console (headless Chromium)", () => {
     const url = new URL((await authorize).url());
     const q = Object.fromEntries(url.searchParams);
     expect(url.origin).toBe(base);
-    expect(q).toMatchObject({ response_type: "code", client_id: "gatehouse-console", redirect_uri: `${base}/console/callback`, scope: "openid admin", code_challenge_method: "S256" });
+    expect(q).toMatchObject({
+      response_type: "code",
+      client_id: "gatehouse-console",
+      redirect_uri: `${base}/console/callback`,
+      scope: "openid admin",
+      code_challenge_method: "S256",
+    });
     // The state and verifier wait in this tab's sessionStorage; the challenge is S256 of the verifier.
     await page.waitForURL((u) => u.pathname === "/oauth2/authorize");
     const pending = JSON.parse((await page.evaluate((k) => sessionStorage.getItem(k), PENDING_KEY))!);
@@ -53,7 +59,9 @@ describe("the console (headless Chromium)", () => {
     const tokenCalls: string[] = [];
     page.on("request", (r) => r.url().includes("/oauth2/token") && tokenCalls.push(r.url()));
     await page.goto(`${base}/console/callback?code=stolen&state=forged`);
-    await expect.poll(() => page.getByRole("status").first().textContent()).toContain("does not belong to a sign-in started here");
+    await expect
+      .poll(() => page.getByRole("status").first().textContent())
+      .toContain("does not belong to a sign-in started here");
     expect(tokenCalls).toEqual([]);
     await context.close();
   });
@@ -69,7 +77,9 @@ describe("the console (headless Chromium)", () => {
     await page.getByRole("button", { name: "Sign in" }).click();
     await authorize;
     await page.waitForURL((u) => u.pathname === "/oauth2/authorize");
-    const pending = JSON.parse((await page.evaluate(`sessionStorage.getItem(${JSON.stringify(PENDING_KEY)})`)) as string);
+    const pending = JSON.parse(
+      (await page.evaluate(`sessionStorage.getItem(${JSON.stringify(PENDING_KEY)})`)) as string,
+    );
     expect(pending.returnTo).toBe("/users?q=ana");
     await context.close();
   });
@@ -100,16 +110,26 @@ describe("the console (headless Chromium)", () => {
     await expect.poll(() => page.getByTestId("secret-value").textContent()).toBe(app.password);
 
     await page.getByRole("button", { name: "Rotate password" }).click();
-    await page.getByRole("dialog", { name: "Rotate the password?" }).getByRole("button", { name: "Rotate password" }).click();
+    await page
+      .getByRole("dialog", { name: "Rotate the password?" })
+      .getByRole("button", { name: "Rotate password" })
+      .click();
     await page.getByText("New password: copy it now").waitFor();
     const rotated = (await page.getByTestId("secret-value").textContent())!;
     expect(rotated).not.toBe(app.password);
     await shot(page, "application-rotated");
     const tokenWith = (secret: string) =>
-      s.app.inject({ method: "POST", url: "/oauth2/token", headers: { authorization: s.basic(app.id, secret), "content-type": "application/x-www-form-urlencoded" }, payload: "grant_type=client_credentials" });
+      s.app.inject({
+        method: "POST",
+        url: "/oauth2/token",
+        headers: { authorization: s.basic(app.id, secret), "content-type": "application/x-www-form-urlencoded" },
+        payload: "grant_type=client_credentials",
+      });
     expect((await tokenWith(app.password)).statusCode).toBe(401);
     expect((await tokenWith(rotated)).statusCode).toBe(200);
-    expect((await audit(s, { target: app.id })).map((e) => e.action)).toEqual(expect.arrayContaining(["client_secret.reveal", "client_secret.rotate"]));
+    expect((await audit(s, { target: app.id })).map((e) => e.action)).toEqual(
+      expect.arrayContaining(["client_secret.reveal", "client_secret.rotate"]),
+    );
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -120,13 +140,18 @@ describe("the console (headless Chromium)", () => {
     const problems = watchProblems(page);
     await page.goto(`${base}/console/apps/${app.id}`);
     await page.getByRole("button", { name: "Edit settings" }).click();
-    await page.getByLabel("Whitelist (context.url redirects)").fill("https://shop.example.com/callback\nhttps://shop.example.com/welcome");
+    await page
+      .getByLabel("Whitelist (context.url redirects)")
+      .fill("https://shop.example.com/callback\nhttps://shop.example.com/welcome");
     await page.getByLabel("MFA").selectOption("optional");
     await shot(page, "application-edit");
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByText("Saved.").waitFor();
     const saved = (await admin(s, "GET", `/admin/v1/apps/${app.id}`)).json().content;
-    expect(saved).toMatchObject({ whitelist: ["https://shop.example.com/callback", "https://shop.example.com/welcome"], mfa: "optional" });
+    expect(saved).toMatchObject({
+      whitelist: ["https://shop.example.com/callback", "https://shop.example.com/welcome"],
+      mfa: "optional",
+    });
 
     const preview = page.getByRole("figure", { name: "The form it becomes" }).first();
     await expect.poll(() => preview.textContent()).toMatch(/Email \*.*Mobile phone.*Password \*/);
@@ -168,7 +193,9 @@ describe("the console (headless Chromium)", () => {
     await page.getByRole("link", { name: "Data fields" }).click();
     await page.getByRole("cell", { name: "birthday", exact: true }).waitFor();
     await shot(page, "catalogs-fields");
-    expect((await audit(s, { action: "catalog_entry.create" })).map((e) => e.target)).toContainEqual(expect.stringContaining("acme"));
+    expect((await audit(s, { action: "catalog_entry.create" })).map((e) => e.target)).toContainEqual(
+      expect.stringContaining("acme"),
+    );
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -179,7 +206,12 @@ describe("the console (headless Chromium)", () => {
     await page.goto(`${base}/console/apps`);
     await page.getByRole("heading", { name: "Applications" }).waitFor();
     const revoked: Record<string, string>[] = [];
-    page.on("request", (r) => new URL(r.url()).pathname === "/oauth2/revoke" && revoked.push(Object.fromEntries(new URLSearchParams(r.postData() ?? ""))));
+    page.on(
+      "request",
+      (r) =>
+        new URL(r.url()).pathname === "/oauth2/revoke" &&
+        revoked.push(Object.fromEntries(new URLSearchParams(r.postData() ?? ""))),
+    );
     const logout = page.waitForRequest((r) => new URL(r.url()).pathname === "/oauth2/logout");
     await page.getByRole("button", { name: "Sign out" }).click();
     const q = Object.fromEntries(new URL((await logout).url()).searchParams);
@@ -188,7 +220,10 @@ describe("the console (headless Chromium)", () => {
     // The server ends the hosted-login session and sends the browser back to the console, signed out.
     await page.waitForURL((u) => u.pathname === "/console/callback");
     await page.getByText("You are signed out.").waitFor();
-    const stored = await page.evaluate((k) => [sessionStorage.getItem(k), sessionStorage.getItem("gatehouse.console.pending")], "gatehouse.console.session");
+    const stored = await page.evaluate(
+      (k) => [sessionStorage.getItem(k), sessionStorage.getItem("gatehouse.console.pending")],
+      "gatehouse.console.session",
+    );
     expect(stored).toEqual([null, null]);
     await context.close();
   });

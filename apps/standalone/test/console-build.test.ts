@@ -27,7 +27,10 @@ describe("the console build at start", () => {
     mkdirSync(join(root, "src"));
     writeFileSync(join(root, "index.html"), '<script type="module" src="./src/missing.tsx"></script>');
     const warnings: string[] = [];
-    ensureConsoleBuilt({ info: () => undefined, warn: (_facts: unknown, msg?: string) => void warnings.push(String(msg)) }, root);
+    ensureConsoleBuilt(
+      { info: () => undefined, warn: (_facts: unknown, msg?: string) => void warnings.push(String(msg)) },
+      root,
+    );
     expect(warnings).toEqual([expect.stringContaining("the console did not build")]);
   });
 });

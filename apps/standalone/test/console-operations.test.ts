@@ -51,7 +51,14 @@ describe("the console's users, assertions and audit log (headless Chromium)", ()
     await dialog.getByRole("button", { name: "Lock account" }).click();
     await page.getByText("Account locked.").waitFor();
     await page.getByRole("button", { name: "Unlock account" }).waitFor();
-    const refused = await send(s, "POST", "/activityid/v1/user/access", app.token, app.entrypoint, loginEnvelope(app, user.email));
+    const refused = await send(
+      s,
+      "POST",
+      "/activityid/v1/user/access",
+      app.token,
+      app.entrypoint,
+      loginEnvelope(app, user.email),
+    );
     expect([refused.statusCode, refused.json().errors.code]).toEqual([403, "account_locked"]);
 
     const download = page.waitForEvent("download");
@@ -92,7 +99,14 @@ describe("the console's users, assertions and audit log (headless Chromium)", ()
     await confirm.click();
     await page.getByText(`User ${other.id} deleted.`).waitFor();
     expect((await audit(s, { action: "user.delete", target: String(other.id) })).length).toBe(1);
-    const again = await send(s, "POST", "/activityid/v1/user/register", app.token, app.entrypoint, registerEnvelope(app, other.email));
+    const again = await send(
+      s,
+      "POST",
+      "/activityid/v1/user/register",
+      app.token,
+      app.entrypoint,
+      registerEnvelope(app, other.email),
+    );
     expect(again.statusCode).toBe(201);
     expect(problems).toEqual([]);
     await context.close();

@@ -14,7 +14,16 @@ import { ensureConsoleBuilt } from "../src/console-build.ts";
 export const SESSION_KEY = "gatehouse.console.session";
 export const PENDING_KEY = "gatehouse.console.pending";
 
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 /** Where screenshots go: CONSOLE_SCREENSHOTS, else a temporary directory. */
 export const SHOTS = process.env.CONSOLE_SCREENSHOTS ?? join(tmpdir(), "gatehouse-console");
@@ -26,14 +35,25 @@ export async function launchConsoleBrowser(): Promise<Browser> {
 }
 
 /** A browser context whose console tab starts signed in with `accessToken`. */
-export async function signedInContext(browser: Browser, accessToken: string, opts: { locale?: string; width?: number } = {}): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: { width: opts.width ?? 1360, height: 900 }, locale: opts.locale ?? "en-US", acceptDownloads: true });
+export async function signedInContext(
+  browser: Browser,
+  accessToken: string,
+  opts: { locale?: string; width?: number } = {},
+): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    viewport: { width: opts.width ?? 1360, height: 900 },
+    locale: opts.locale ?? "en-US",
+    acceptDownloads: true,
+  });
   await context.addInitScript(
     ([key, token]) => {
       // Once per tab: a sign-out in the test stays signed out.
       if (sessionStorage.getItem("test.seeded")) return;
       sessionStorage.setItem("test.seeded", "1");
-      sessionStorage.setItem(key, JSON.stringify({ accessToken: token, expiresAt: Date.now() + 3_600_000, scope: "admin" }));
+      sessionStorage.setItem(
+        key,
+        JSON.stringify({ accessToken: token, expiresAt: Date.now() + 3_600_000, scope: "admin" }),
+      );
     },
     [SESSION_KEY, accessToken] as const,
   );
@@ -49,7 +69,8 @@ export function watchProblems(page: Page): string[] {
   });
   page.on("requestfailed", (r) => {
     // Leaving the page (the hosted login, a download) cancels what was in flight.
-    if (!/ERR_ABORTED/.test(r.failure()?.errorText ?? "")) problems.push(`requestfailed: ${r.url()} ${r.failure()?.errorText}`);
+    if (!/ERR_ABORTED/.test(r.failure()?.errorText ?? ""))
+      problems.push(`requestfailed: ${r.url()} ${r.failure()?.errorText}`);
   });
   return problems;
 }

@@ -34,7 +34,12 @@ describe("an operator signs in to the console for real (headless Chromium)", () 
   };
 
   beforeAll(async () => {
-    env = { DATABASE_URL: (await freshDatabase()).url, REDIS_URL: redisTestUrl(), REDIS_PREFIX: uniquePrefix(), SECRET_KEY: randomBytes(32).toString("base64url") };
+    env = {
+      DATABASE_URL: (await freshDatabase()).url,
+      REDIS_URL: redisTestUrl(),
+      REDIS_PREFIX: uniquePrefix(),
+      SECRET_KEY: randomBytes(32).toString("base64url"),
+    };
     ({ s, base } = await listeningStack(env));
     Object.assign(env, { PUBLIC_URL: base, DATA_DIR: s.config.dataDir });
     app = await createApp(s, `signin${randomBytes(2).toString("hex")}`, (b) => void (b.displayName = "Sign-in Shop"));
@@ -45,11 +50,23 @@ describe("an operator signs in to the console for real (headless Chromium)", () 
     await s?.close();
   });
 
-  const session = (page: Page) => page.evaluate((k) => JSON.parse(sessionStorage.getItem(k) ?? "null"), SESSION_KEY) as Promise<{ accessToken: string; refreshToken?: string; idToken?: string; scope?: string } | null>;
-  const adminGet = (token: string) => fetch(`${base}/admin/v1/apps?q=x`, { headers: { authorization: `Bearer ${token}` } });
+  const session = (page: Page) =>
+    page.evaluate((k) => JSON.parse(sessionStorage.getItem(k) ?? "null"), SESSION_KEY) as Promise<{
+      accessToken: string;
+      refreshToken?: string;
+      idToken?: string;
+      scope?: string;
+    } | null>;
+  const adminGet = (token: string) =>
+    fetch(`${base}/admin/v1/apps?q=x`, { headers: { authorization: `Bearer ${token}` } });
   const form = (path: string, fields: Record<string, string>) =>
-    fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ client_id: "gatehouse-console", ...fields }) });
-  const refreshWith = (refreshToken: string) => form("/oauth2/token", { grant_type: "refresh_token", refresh_token: refreshToken });
+    fetch(`${base}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ client_id: "gatehouse-console", ...fields }),
+    });
+  const refreshWith = (refreshToken: string) =>
+    form("/oauth2/token", { grant_type: "refresh_token", refresh_token: refreshToken });
   async function submit(page: Page, name: string) {
     await Promise.all([page.waitForNavigation(), page.getByRole("button", { name }).click()]);
   }
@@ -100,7 +117,10 @@ describe("an operator signs in to the console for real (headless Chromium)", () 
     await page.getByRole("button", { name: "Search", exact: true }).click();
     await page.getByRole("link", { name: "Sign-in Shop" }).click();
     await page.getByRole("button", { name: "Reveal password" }).click();
-    await page.getByRole("dialog", { name: "Reveal the password?" }).getByRole("button", { name: "Reveal password" }).click();
+    await page
+      .getByRole("dialog", { name: "Reveal the password?" })
+      .getByRole("button", { name: "Reveal password" })
+      .click();
     await expect.poll(() => page.getByTestId("secret-value").textContent()).toBe(app.password);
 
     // Lock a user.
@@ -110,7 +130,10 @@ describe("an operator signs in to the console for real (headless Chromium)", () 
     await page.getByRole("button", { name: "Search", exact: true }).click();
     await page.getByRole("link", { name: user.email }).click();
     await page.getByRole("button", { name: "Lock account" }).click();
-    await page.getByRole("dialog", { name: "Lock this account?" }).getByRole("button", { name: "Lock account" }).click();
+    await page
+      .getByRole("dialog", { name: "Lock this account?" })
+      .getByRole("button", { name: "Lock account" })
+      .click();
     await page.getByText("Account locked.").waitFor();
 
     // The audit log names the operator by email.
@@ -134,7 +157,11 @@ describe("an operator signs in to the console for real (headless Chromium)", () 
     const logout = page.waitForRequest((r) => new URL(r.url()).pathname === "/oauth2/logout");
     await page.getByRole("button", { name: "Cerrar sesión" }).click();
     const q = Object.fromEntries(new URL((await logout).url()).searchParams);
-    expect(q).toMatchObject({ client_id: "gatehouse-console", post_logout_redirect_uri: `${base}/console/callback`, id_token_hint: signedIn.idToken });
+    expect(q).toMatchObject({
+      client_id: "gatehouse-console",
+      post_logout_redirect_uri: `${base}/console/callback`,
+      id_token_hint: signedIn.idToken,
+    });
     await page.waitForURL((u) => u.pathname === "/console/callback");
     await page.getByText("Has cerrado la sesión.").or(page.getByText("You are signed out.")).waitFor();
     expect(await session(page)).toBeNull();
@@ -165,7 +192,9 @@ describe("an operator signs in to the console for real (headless Chromium)", () 
     // The server refuses the access token (revoked elsewhere): the console refreshes with its
     // refresh token (rotated) and the screen opens.
     const first = (await session(page))!;
-    expect((await form("/oauth2/revoke", { token: first.accessToken, token_type_hint: "access_token" })).status).toBe(200);
+    expect((await form("/oauth2/revoke", { token: first.accessToken, token_type_hint: "access_token" })).status).toBe(
+      200,
+    );
     const refreshed = page.waitForResponse((r) => new URL(r.url()).pathname === "/oauth2/token");
     await page.getByRole("link", { name: "Audit log" }).click();
     expect((await refreshed).status()).toBe(200);
@@ -177,8 +206,12 @@ describe("an operator signs in to the console for real (headless Chromium)", () 
     expect(await page.getByTestId("signed-in-as").textContent()).toBe(`Signed in as ${email}`);
 
     // When the refresh token is refused too (its family revoked), the operator is sent to sign in again with a notice.
-    expect((await form("/oauth2/revoke", { token: second.refreshToken!, token_type_hint: "refresh_token" })).status).toBe(200);
-    expect((await form("/oauth2/revoke", { token: second.accessToken, token_type_hint: "access_token" })).status).toBe(200);
+    expect(
+      (await form("/oauth2/revoke", { token: second.refreshToken!, token_type_hint: "refresh_token" })).status,
+    ).toBe(200);
+    expect((await form("/oauth2/revoke", { token: second.accessToken, token_type_hint: "access_token" })).status).toBe(
+      200,
+    );
     await page.getByRole("link", { name: "Applications" }).click();
     await page.getByText("Your session ended. Sign in again to continue.").waitFor();
     expect(await session(page)).toBeNull();

@@ -23,13 +23,22 @@ describe("CORS for relying parties in browsers", () => {
   });
   afterAll(() => s.close());
 
-  const get = (url: string, origin: string, headers: Record<string, string> = {}) => s.app.inject({ method: "GET", url, headers: { origin, ...headers } });
+  const get = (url: string, origin: string, headers: Record<string, string> = {}) =>
+    s.app.inject({ method: "GET", url, headers: { origin, ...headers } });
   const preflight = (url: string, origin: string, method = "POST", requested = "content-type") =>
-    s.app.inject({ method: "OPTIONS", url, headers: { origin, "access-control-request-method": method, "access-control-request-headers": requested } });
+    s.app.inject({
+      method: "OPTIONS",
+      url,
+      headers: { origin, "access-control-request-method": method, "access-control-request-headers": requested },
+    });
   const acao = (res: { headers: Record<string, unknown> }) => res.headers["access-control-allow-origin"];
 
   it("answers JWKS and both discovery documents for any application's origin, and no one else", async () => {
-    for (const url of ["/oauth2/jwks", "/.well-known/openid-configuration", "/.well-known/oauth-authorization-server"]) {
+    for (const url of [
+      "/oauth2/jwks",
+      "/.well-known/openid-configuration",
+      "/.well-known/oauth-authorization-server",
+    ]) {
       for (const origin of [SPA, OTHER_SPA]) {
         const res = await get(url, origin);
         expect(res.statusCode).toBe(200);
@@ -46,7 +55,12 @@ describe("CORS for relying parties in browsers", () => {
   });
 
   it("answers preflights of the relying parties' endpoints from registered origins only", async () => {
-    for (const [url, method] of [["/oauth2/token", "POST"], ["/oauth2/revoke", "POST"], ["/oauth2/userinfo", "GET"], ["/oauth2/jwks", "GET"]] as const) {
+    for (const [url, method] of [
+      ["/oauth2/token", "POST"],
+      ["/oauth2/revoke", "POST"],
+      ["/oauth2/userinfo", "GET"],
+      ["/oauth2/jwks", "GET"],
+    ] as const) {
       const ok = await preflight(url, SPA, method, "authorization, content-type");
       expect(ok.statusCode).toBe(204);
       expect(acao(ok)).toBe(SPA);
@@ -61,12 +75,23 @@ describe("CORS for relying parties in browsers", () => {
   });
 
   it("gives nothing to other endpoints, whatever the origin", async () => {
-    for (const url of ["/oauth2/introspect", "/oauth2/authorize", "/oauth2/logout", "/v2/apps", "/activityid/v1/user/access"]) {
+    for (const url of [
+      "/oauth2/introspect",
+      "/oauth2/authorize",
+      "/oauth2/logout",
+      "/v2/apps",
+      "/activityid/v1/user/access",
+    ]) {
       const res = await preflight(url, SPA);
       expect(acao(res)).toBeUndefined();
       expect(res.headers["access-control-allow-methods"]).toBeUndefined();
     }
-    const introspect = await s.app.inject({ method: "POST", url: "/oauth2/introspect", headers: { origin: SPA, "content-type": "application/x-www-form-urlencoded" }, payload: "token=x" });
+    const introspect = await s.app.inject({
+      method: "POST",
+      url: "/oauth2/introspect",
+      headers: { origin: SPA, "content-type": "application/x-www-form-urlencoded" },
+      payload: "token=x",
+    });
     expect(acao(introspect)).toBeUndefined();
     const apps = await s.app.inject({ method: "GET", url: `/v2/apps/${a.id}`, headers: { origin: SPA } });
     expect(acao(apps)).toBeUndefined();
@@ -76,7 +101,12 @@ describe("CORS for relying parties in browsers", () => {
     const { verifier, challenge } = pkce();
     const params = validAuthorize(a, challenge, { client_id: a.entrypoint, redirect_uri: `${SPA}/callback` });
     const { query } = await loginForCode(s, params, user.email, PASSWORD);
-    const form = { grant_type: "authorization_code", code: query.get("code")!, redirect_uri: `${SPA}/callback`, code_verifier: verifier };
+    const form = {
+      grant_type: "authorization_code",
+      code: query.get("code")!,
+      redirect_uri: `${SPA}/callback`,
+      code_verifier: verifier,
+    };
     // Another application's origin may not read this client's answer (the request still runs).
     const foreign = await publicTokenRequest(s, a.entrypoint, { ...form, code: "not-a-code" }, { origin: OTHER_SPA });
     expect(foreign.statusCode).toBe(400);
@@ -90,7 +120,9 @@ describe("CORS for relying parties in browsers", () => {
     const info = await get("/oauth2/userinfo", SPA, { authorization: `Bearer ${t.access_token}` });
     expect(info.statusCode).toBe(200);
     expect(acao(info)).toBe(SPA);
-    expect(acao(await get("/oauth2/userinfo", OTHER_SPA, { authorization: `Bearer ${t.access_token}` }))).toBeUndefined();
+    expect(
+      acao(await get("/oauth2/userinfo", OTHER_SPA, { authorization: `Bearer ${t.access_token}` })),
+    ).toBeUndefined();
     // A 401 stays readable by a relying party's page (the challenge is exposed).
     const denied = await get("/oauth2/userinfo", SPA, { authorization: "Bearer garbage" });
     expect(denied.statusCode).toBe(401);
@@ -115,10 +147,20 @@ describe("CORS for relying parties in browsers", () => {
   });
 
   it("does not let one application's client speak for another's origin", async () => {
-    const res = await publicTokenRequest(s, b.entrypoint, { grant_type: "refresh_token", refresh_token: "x" }, { origin: SPA });
+    const res = await publicTokenRequest(
+      s,
+      b.entrypoint,
+      { grant_type: "refresh_token", refresh_token: "x" },
+      { origin: SPA },
+    );
     expect(res.statusCode).toBe(400);
     expect(acao(res)).toBeUndefined();
-    const own = await publicTokenRequest(s, b.entrypoint, { grant_type: "refresh_token", refresh_token: "x" }, { origin: OTHER_SPA });
+    const own = await publicTokenRequest(
+      s,
+      b.entrypoint,
+      { grant_type: "refresh_token", refresh_token: "x" },
+      { origin: OTHER_SPA },
+    );
     expect(acao(own)).toBe(OTHER_SPA);
   });
 });

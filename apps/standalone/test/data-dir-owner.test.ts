@@ -7,7 +7,9 @@ import { seedEmbeddedDataDir } from "./stack-helpers.ts";
 
 // A process killed by a signal has exited with exitCode null: signalCode tells that it has.
 const exitOf = (child: Spawned) =>
-  child.exitCode !== null || child.signalCode !== null ? Promise.resolve(child.exitCode) : new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+  child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve(child.exitCode)
+    : new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
 
 const basicOf = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString("base64")}`;
 
@@ -47,7 +49,11 @@ describe("one owner per embedded DATA_DIR", () => {
         const lines = other.output().trim().split("\n");
         expect(lines).toHaveLength(1);
         // The live owner named: the first look at the lock refused, not the give-up after failed takeovers ("is locked by").
-        expect(lines[0]).toMatch(new RegExp(`^DATA_DIR ${dataDir} is in use by another Gatehouse process \\(pid ${server.pid}, "main.js", since `));
+        expect(lines[0]).toMatch(
+          new RegExp(
+            `^DATA_DIR ${dataDir} is in use by another Gatehouse process \\(pid ${server.pid}, "main.js", since `,
+          ),
+        );
       }
       expect((await fetch(`${base}/readyz`)).status).toBe(200);
     } finally {

@@ -6,7 +6,9 @@ import { startTestStack, type TestStack } from "./stack-helpers.ts";
 import { createApp, registerEnvelope, send, type FlowApp } from "./user-flows.ts";
 
 /** A TCP relay to the test PostgreSQL that the test can cut (every connection dropped, new ones refused) and mend. */
-async function cuttableRelay(targetPort: number): Promise<{ port: number; cut(): void; mend(): void; close(): Promise<void> }> {
+async function cuttableRelay(
+  targetPort: number,
+): Promise<{ port: number; cut(): void; mend(): void; close(): Promise<void> }> {
   const open = new Set<Socket>();
   let down = false;
   const server: Server = createServer((client) => {
@@ -62,11 +64,23 @@ describe("PostgreSQL unreachable, then back", () => {
     s.app.inject({
       method: "POST",
       url: "/oauth2/token",
-      headers: { authorization: s.basic("nobody-here", "not-a-secret"), "content-type": "application/x-www-form-urlencoded" },
+      headers: {
+        authorization: s.basic("nobody-here", "not-a-secret"),
+        "content-type": "application/x-www-form-urlencoded",
+      },
       payload: "grant_type=client_credentials",
     });
-  const register = () => send(s, "POST", "/activityid/v1/user/register", app.token, app.entrypoint, registerEnvelope(app, `pg${Date.now()}@example.com`));
-  const adminApps = () => s.app.inject({ method: "GET", url: "/admin/v1/apps", headers: { authorization: `Bearer ${operator}` } });
+  const register = () =>
+    send(
+      s,
+      "POST",
+      "/activityid/v1/user/register",
+      app.token,
+      app.entrypoint,
+      registerEnvelope(app, `pg${Date.now()}@example.com`),
+    );
+  const adminApps = () =>
+    s.app.inject({ method: "GET", url: "/admin/v1/apps", headers: { authorization: `Bearer ${operator}` } });
 
   it("answers 503 with Retry-After on readyz and on every request that needs the database; then serves again", async () => {
     relay.cut();
@@ -74,7 +88,11 @@ describe("PostgreSQL unreachable, then back", () => {
     expect([ready.statusCode, ready.headers["retry-after"]]).toEqual([503, "1"]);
 
     const token = await unknownClientToken();
-    expect([token.statusCode, token.headers["retry-after"], token.json().error]).toEqual([503, "1", "temporarily_unavailable"]);
+    expect([token.statusCode, token.headers["retry-after"], token.json().error]).toEqual([
+      503,
+      "1",
+      "temporarily_unavailable",
+    ]);
     for (const res of [await register(), await adminApps()]) {
       expect([res.statusCode, res.headers["retry-after"]], res.body).toEqual([503, "1"]);
       expect(res.json()).toMatchObject({ result: { status: 503 }, errors: { code: "store_unavailable" } });
@@ -82,7 +100,8 @@ describe("PostgreSQL unreachable, then back", () => {
 
     relay.mend();
     const until = Date.now() + 10_000;
-    while ((await s.app.inject({ method: "GET", url: "/readyz" })).statusCode !== 200 && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    while ((await s.app.inject({ method: "GET", url: "/readyz" })).statusCode !== 200 && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 100));
     expect((await unknownClientToken()).statusCode).toBe(401);
     expect((await register()).statusCode).toBe(201);
     expect((await adminApps()).statusCode).toBe(200);

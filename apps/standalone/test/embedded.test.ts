@@ -29,15 +29,28 @@ describe("embedded default (PGlite + in-process state)", () => {
       method: "POST",
       url: "/oauth2/token",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      payload: new URLSearchParams({ grant_type: "client_credentials", client_id: app.id, client_secret: app.password }).toString(),
+      payload: new URLSearchParams({
+        grant_type: "client_credentials",
+        client_id: app.id,
+        client_secret: app.password,
+      }).toString(),
     });
     expect(appToken.statusCode).toBe(200);
     const t = appToken.json().access_token;
     const auth = { authorization: s.basic(app.id, app.password), "content-type": "application/x-www-form-urlencoded" };
-    const intro = await s.app.inject({ method: "POST", url: "/oauth2/introspect", headers: auth, payload: `token=${t}` });
+    const intro = await s.app.inject({
+      method: "POST",
+      url: "/oauth2/introspect",
+      headers: auth,
+      payload: `token=${t}`,
+    });
     expect(intro.json()).toMatchObject({ active: true, client_id: app.id, scope: "users:access" });
-    expect((await s.app.inject({ method: "POST", url: "/oauth2/revoke", headers: auth, payload: `token=${t}` })).statusCode).toBe(200);
-    expect((await s.app.inject({ method: "POST", url: "/oauth2/introspect", headers: auth, payload: `token=${t}` })).json()).toEqual({ active: false });
+    expect(
+      (await s.app.inject({ method: "POST", url: "/oauth2/revoke", headers: auth, payload: `token=${t}` })).statusCode,
+    ).toBe(200);
+    expect(
+      (await s.app.inject({ method: "POST", url: "/oauth2/introspect", headers: auth, payload: `token=${t}` })).json(),
+    ).toEqual({ active: false });
     // The operator may not create applications with the application's token.
     const forbidden = await s.app.inject({
       method: "POST",
@@ -55,7 +68,10 @@ describe("npm start with no configuration but a data dir and port", () => {
     // initdb done beforehand (the CLI would spend most of this test on it): a
     // fresh DATA_DIR's initdb is what the README walkthrough and build.test.ts run.
     await seedEmbeddedDataDir(dataDir);
-    const boot = await runEntry("cli", ["bootstrap-operator", "--client-id", "cli-op"], { DATA_DIR: dataDir, LOG_LEVEL: "warn" });
+    const boot = await runEntry("cli", ["bootstrap-operator", "--client-id", "cli-op"], {
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+    });
     const code = await new Promise((r) => boot.once("exit", r));
     expect(code).toBe(0);
     const printed = JSON.parse(boot.output().trim().split("\n").pop()!);
@@ -63,7 +79,12 @@ describe("npm start with no configuration but a data dir and port", () => {
     expect(Buffer.from(printed.client_secret, "base64url").length).toBeGreaterThanOrEqual(16);
 
     const port = await freePort();
-    const child = await runEntry("main", [], { DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn" });
+    const child = await runEntry("main", [], {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "warn",
+    });
     try {
       await waitReady(`http://127.0.0.1:${port}/readyz`, child);
       const res = await fetch(`http://127.0.0.1:${port}/oauth2/token`, {

@@ -19,14 +19,29 @@ describe.each([
   });
   afterAll(() => s.close());
 
-  const email = (tag: string) => `${tag}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
+  const email = (tag: string) =>
+    `${tag}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
   const post = (path: string, ep: string, body: unknown, headers: Record<string, string | undefined> = {}) =>
     send(s, "POST", `/activityid/v1/user/${path}`, app.token, app.eps[ep] ?? ep, body, headers);
   const askCode = (ep: string, address: string, headers: Record<string, string | undefined> = {}) =>
-    post("access/code", ep, { objectType: "access_code", ids: { email: { objectType: "user_id", value: address } } }, headers);
+    post(
+      "access/code",
+      ep,
+      { objectType: "access_code", ids: { email: { objectType: "user_id", value: address } } },
+      headers,
+    );
   const login = (ep: string, address: string, object: Record<string, unknown>) =>
-    post("access", ep, { actor: { id: app.id, objectType: "application" }, verb: "access", object: { objectType: "user", ids: { email: { objectType: "user_id", value: address } }, ...object }, source: SOURCE });
-  async function register(ep: string, address: string, opts: { password?: string | null; name?: string; terms?: boolean } = {}) {
+    post("access", ep, {
+      actor: { id: app.id, objectType: "application" },
+      verb: "access",
+      object: { objectType: "user", ids: { email: { objectType: "user_id", value: address } }, ...object },
+      source: SOURCE,
+    });
+  async function register(
+    ep: string,
+    address: string,
+    opts: { password?: string | null; name?: string; terms?: boolean } = {},
+  ) {
     const object = {
       objectType: "user",
       ...(opts.password === null ? {} : { password: opts.password ?? PASSWORD }),
@@ -34,16 +49,24 @@ describe.each([
       datas: { name: { objectType: "data", value: opts.name ?? "Ana" } },
       assertions: opts.terms === false ? {} : { [app.terms]: { objectType: "assertion", value: true } },
     };
-    return post("register", ep, { actor: { id: app.id, objectType: "application" }, verb: "create", object, source: SOURCE });
+    return post("register", ep, {
+      actor: { id: app.id, objectType: "application" },
+      verb: "create",
+      object,
+      source: SOURCE,
+    });
   }
   /** A registered user of `shop` whose email is confirmed by its link. */
   async function confirmed(address = email("user")) {
     expect((await register("shop", address)).statusCode).toBe(201);
     const msg = await outboxMessage(s, address, /Confirm your account/);
-    expect((await s.app.inject({ method: "GET", url: new URL(msg.link!).pathname + new URL(msg.link!).search })).statusCode).toBe(302);
+    expect(
+      (await s.app.inject({ method: "GET", url: new URL(msg.link!).pathname + new URL(msg.link!).search })).statusCode,
+    ).toBe(302);
     return address;
   }
-  const signInCode = async (address: string, after: number) => (await outboxMessage(s, address, /Your sign-in code/, after)).code;
+  const signInCode = async (address: string, after: number) =>
+    (await outboxMessage(s, address, /Your sign-in code/, after)).code;
 
   it("POST /access/code: 202 with the same body whether or not the user exists; then object.code logs in, once", async () => {
     const address = await confirmed();
@@ -73,7 +96,13 @@ describe.each([
     const bad = [
       { objectType: "user", ids: { email: { objectType: "user_id", value: "a@b.co" } } },
       { objectType: "access_code", ids: {} },
-      { objectType: "access_code", ids: { email: { objectType: "user_id", value: "a@b.co" }, phone_number: { objectType: "user_id", value: "+34600000000" } } },
+      {
+        objectType: "access_code",
+        ids: {
+          email: { objectType: "user_id", value: "a@b.co" },
+          phone_number: { objectType: "user_id", value: "+34600000000" },
+        },
+      },
       { objectType: "access_code", ids: { email: { objectType: "user_id", value: "not an email" } } },
       { objectType: "access_code", ids: { email: { objectType: "user_id", value: "a@b.co" } }, extra: 1 },
     ];
@@ -100,7 +129,9 @@ describe.each([
     expect(both.json().errors.items).toEqual([expect.objectContaining({ field: "object.code", code: "not_allowed" })]);
     const neither = await login("shop", address, {});
     expect(neither.statusCode).toBe(400);
-    expect(neither.json().errors.items).toEqual([expect.objectContaining({ field: "object.password", code: "required" })]);
+    expect(neither.json().errors.items).toEqual([
+      expect.objectContaining({ field: "object.password", code: "required" }),
+    ]);
     expect((await login("shop", address, { code: "123456" })).statusCode).toBe(403);
   });
 
@@ -117,7 +148,8 @@ describe.each([
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors).toMatchObject({
       items: [expect.objectContaining({ field: "object.datas.surname", code: "not_allowed" })],
-      details: "object.datas.surname: not_allowed (only this entry point's useForValidation fields go with a code (name))",
+      details:
+        "object.datas.surname: not_allowed (only this entry point's useForValidation fields go with a code (name))",
     });
     const ok = await login("checked", address, { code, datas: name("LUCÍA") });
     expect(ok.statusCode, ok.body).toBe(200);
@@ -127,7 +159,9 @@ describe.each([
     const address = email("nopass");
     const refused = await register("nopass", address);
     expect(refused.statusCode).toBe(400);
-    expect(refused.json().errors.items).toEqual([expect.objectContaining({ field: "object.password", code: "not_allowed" })]);
+    expect(refused.json().errors.items).toEqual([
+      expect.objectContaining({ field: "object.password", code: "not_allowed" }),
+    ]);
     const created = await register("nopass", address, { password: null });
     expect(created.statusCode).toBe(201);
     expect(created.json().content.session_info).toBeUndefined();
@@ -184,7 +218,10 @@ describe.each([
     expect((await register("checked", address, { terms: false, name: "Ana" })).statusCode).toBe(201);
     const before = Date.now();
     await askCode("checked", address);
-    const res = await login("checked", address, { code: await signInCode(address, before), datas: { name: { objectType: "data", value: "Ana" } } });
+    const res = await login("checked", address, {
+      code: await signInCode(address, before),
+      datas: { name: { objectType: "data", value: "Ana" } },
+    });
     expect(res.statusCode).toBe(451);
     expect(res.json().content.assertions.items.map((i: { key: string }) => i.key)).toContain(app.terms);
   });

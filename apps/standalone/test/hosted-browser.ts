@@ -11,7 +11,16 @@ import { PASSWORD, send, SOURCE } from "./user-flows.ts";
 // server standing for the application's redirect URI, and headless Chromium:
 // what a browser test of the hosted entry-point pages needs.
 
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 export interface HostedFlow {
   page: Page;
@@ -38,7 +47,9 @@ export async function hostedBrowser(): Promise<HostedBrowser> {
   const base = `http://127.0.0.1:${port}`;
   const s = await startTestStack({ env: { PUBLIC_URL: base, PORT: String(port), HOST: "127.0.0.1" } });
   await s.app.listen({ port, host: "127.0.0.1" });
-  const callback: Server = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>callback</title><p>back</p>"));
+  const callback: Server = createServer((_req, res) =>
+    res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>callback</title><p>back</p>"),
+  );
   await new Promise<void>((resolve) => callback.listen(0, "127.0.0.1", resolve));
   const redirectUri = `http://127.0.0.1:${(callback.address() as { port: number }).port}/callback`;
   const app = await hostedApp(s, ["http://127.0.0.1/callback"]);
@@ -49,7 +60,11 @@ export async function hostedBrowser(): Promise<HostedBrowser> {
     s,
     app,
     async open(lang, ep, extra = {}) {
-      const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: lang === "es" ? "es-ES" : "en-US", javaScriptEnabled: false });
+      const context = await browser.newContext({
+        viewport: { width: 390, height: 844 },
+        locale: lang === "es" ? "es-ES" : "en-US",
+        javaScriptEnabled: false,
+      });
       contexts.push(context);
       const page = await context.newPage();
       const { verifier, challenge } = pkce();
@@ -60,7 +75,10 @@ export async function hostedBrowser(): Promise<HostedBrowser> {
       return { page, verifier, state: params.state! };
     },
     async submit(page, name) {
-      const [res] = await Promise.all([page.waitForNavigation(), page.getByRole("button", { name, exact: true }).click()]);
+      const [res] = await Promise.all([
+        page.waitForNavigation(),
+        page.getByRole("button", { name, exact: true }).click(),
+      ]);
       return res;
     },
     async landed(flow) {
@@ -70,15 +88,33 @@ export async function hostedBrowser(): Promise<HostedBrowser> {
       const res = await fetch(`${base}/oauth2/token`, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded", authorization: s.basic(app.id, app.password) },
-        body: new URLSearchParams({ grant_type: "authorization_code", code: back.searchParams.get("code")!, redirect_uri: redirectUri, code_verifier: flow.verifier }),
+        body: new URLSearchParams({
+          grant_type: "authorization_code",
+          code: back.searchParams.get("code")!,
+          redirect_uri: redirectUri,
+          code_verifier: flow.verifier,
+        }),
       });
       expect(res.status).toBe(200);
     },
     async apiUser(ep, address, opts = {}) {
-      const datas = Object.fromEntries(Object.entries(opts.datas ?? { name: "Ana" }).map(([k, value]) => [k, { objectType: "data", value }]));
+      const datas = Object.fromEntries(
+        Object.entries(opts.datas ?? { name: "Ana" }).map(([k, value]) => [k, { objectType: "data", value }]),
+      );
       const assertions = opts.terms === false ? {} : { [app.terms]: { objectType: "assertion", value: true } };
-      const object = { objectType: "user", password: PASSWORD, ids: { email: { objectType: "user_id", value: address } }, datas, assertions };
-      const res = await send(s, "POST", "/activityid/v1/user/register", app.token, app.eps[ep]!, { actor: { id: app.id, objectType: "application" }, verb: "create", object, source: SOURCE });
+      const object = {
+        objectType: "user",
+        password: PASSWORD,
+        ids: { email: { objectType: "user_id", value: address } },
+        datas,
+        assertions,
+      };
+      const res = await send(s, "POST", "/activityid/v1/user/register", app.token, app.eps[ep]!, {
+        actor: { id: app.id, objectType: "application" },
+        verb: "create",
+        object,
+        source: SOURCE,
+      });
       expect(res.statusCode, res.body).toBe(201);
     },
     async close() {

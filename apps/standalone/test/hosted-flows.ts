@@ -17,14 +17,26 @@ const id = (key: string, main = false, confirm = false, mandatory = main) => ({
   mandatory,
   requiresConfirmation: confirm,
 });
-const data = (key: string, extra: Record<string, unknown> = {}) => ({ objectType: "fieldConfig", type: "field", key, ...extra });
+const data = (key: string, extra: Record<string, unknown> = {}) => ({
+  objectType: "fieldConfig",
+  type: "field",
+  key,
+  ...extra,
+});
 
 /** The entry points of the hosted-pages application, by key. */
 export const ENTRYPOINTS: Record<string, Record<string, unknown>> = {
   // One step: email to confirm, optional phone, a name; a password.
   shop: { fields: [id("email", true, true), id("phone_number"), data("name"), data("surname", { mandatory: false })] },
   // Two steps: the birthday (mandatory) and gender on the second page.
-  steps: { fields: [id("email", true, true), data("name"), data("birthday", { step: 2 }), data("gender", { step: 2, mandatory: false })] },
+  steps: {
+    fields: [
+      id("email", true, true),
+      data("name"),
+      data("birthday", { step: 2 }),
+      data("gender", { step: 2, mandatory: false }),
+    ],
+  },
   // No password: codes only.
   nopass: { passwordless: true, fields: [id("email", true, true), data("name")] },
   // The application registers the users; they activate by link.
@@ -60,7 +72,10 @@ export async function hostedApp(s: TestStack, redirectUris: string[]): Promise<H
   const terms = `tos${typology}`;
   await published(s, {
     key: terms,
-    displayName: { en: "I accept the Terms of Service and the Privacy Policy", es: "Acepto las Condiciones del servicio y la Política de privacidad" },
+    displayName: {
+      en: "I accept the Terms of Service and the Privacy Policy",
+      es: "Acepto las Condiciones del servicio y la Política de privacidad",
+    },
     type: "terms",
     typology,
     mandatory: true,
@@ -87,7 +102,8 @@ export async function outboxMessage(s: TestStack, to: string, match: RegExp, aft
     for (const f of await readdir(dir).catch(() => [] as string[])) {
       if (!f.endsWith(".json")) continue;
       const msg = JSON.parse(await readFile(join(dir, f), "utf8")) as OutboxMessage;
-      if (msg.to === to && Date.parse(msg.createdAt) >= after && (match.test(msg.subject) || match.test(msg.text))) found.push(msg);
+      if (msg.to === to && Date.parse(msg.createdAt) >= after && (match.test(msg.subject) || match.test(msg.text)))
+        found.push(msg);
     }
     if (found.length) return found.sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt)).at(-1)!;
     await new Promise((r) => setTimeout(r, 50));

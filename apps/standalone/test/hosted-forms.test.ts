@@ -25,7 +25,14 @@ describe("hosted entry-point forms, posted", () => {
       body.redirectUris = [REDIRECT];
       body.entrypoints[0].key = "typed";
       body.entrypoints[0].fields = [
-        { objectType: "fieldConfig", type: "id", key: "email", main: true, mandatory: true, requiresConfirmation: true },
+        {
+          objectType: "fieldConfig",
+          type: "id",
+          key: "email",
+          main: true,
+          mandatory: true,
+          requiresConfirmation: true,
+        },
         { objectType: "fieldConfig", type: "field", key: "nickname" },
       ];
     });
@@ -33,12 +40,17 @@ describe("hosted entry-point forms, posted", () => {
   });
   afterAll(() => s.close());
 
-  const email = (tag: string) => `${tag}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
+  const email = (tag: string) =>
+    `${tag}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
 
   /** The page of an entry point (its registration with `prompt=create`), in a language. */
   async function page(ep: string, extra: Record<string, string> = {}, lang = "en", of: HostedApp = app) {
     const { challenge } = pkce();
-    const res = await s.app.inject({ method: "GET", url: authorizePath(validAuthorize(of, challenge, { entrypoint: of.eps[ep]!, ...extra })), headers: { "accept-language": lang } });
+    const res = await s.app.inject({
+      method: "GET",
+      url: authorizePath(validAuthorize(of, challenge, { entrypoint: of.eps[ep]!, ...extra })),
+      headers: { "accept-language": lang },
+    });
     expect(res.statusCode, res.body).toBe(200);
     return { body: res.body, form: formOf(res) };
   }
@@ -48,7 +60,12 @@ describe("hosted entry-point forms, posted", () => {
     return s.app.inject({
       method: "POST",
       url: "/oauth2/authorize",
-      headers: { "content-type": "application/x-www-form-urlencoded", cookie: form.cookie, origin: s.config.publicAuthUrl, "accept-language": lang },
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        cookie: form.cookie,
+        origin: s.config.publicAuthUrl,
+        "accept-language": lang,
+      },
       payload: new URLSearchParams({ form_token: form.token, ...fields }).toString(),
     });
   }

@@ -16,7 +16,8 @@ describe("hosted interruption pages in Spanish", () => {
   });
   afterAll(() => h?.close());
 
-  const email = (tag: string) => `${tag}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
+  const email = (tag: string) =>
+    `${tag}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
 
   /** Signs in with the password on the Spanish login page of an entry point. */
   async function signIn(ep: string, address: string) {
@@ -36,7 +37,9 @@ describe("hosted interruption pages in Spanish", () => {
     expect(await page.locator(".lead").textContent()).toContain(address);
     await page.getByLabel("Código de 6 cifras").fill("000000");
     expect((await h.submit(page, "Continuar"))?.status()).toBe(400);
-    expect(await page.locator("#code-error").textContent()).toBe("Ese código no es correcto o ha caducado. Revísalo o pide uno nuevo.");
+    expect(await page.locator("#code-error").textContent()).toBe(
+      "Ese código no es correcto o ha caducado. Revísalo o pide uno nuevo.",
+    );
     expect(await page.getByLabel("Código de 6 cifras").getAttribute("aria-describedby")).toContain("code-error");
     const asked = Date.now();
     await h.submit(page, "Enviar un código nuevo");
@@ -59,7 +62,9 @@ describe("hosted interruption pages in Spanish", () => {
     await page.getByLabel("Código de 6 cifras").fill(code);
     expect((await h.submit(page, "Continuar"))?.status()).toBe(200);
     expect(await page.getByRole("heading").textContent()).toBe("Completa tu perfil");
-    const inputs = await page.locator("form input:not([type=hidden])").evaluateAll((els) => els.map((e) => [e.getAttribute("name"), e.hasAttribute("required")]));
+    const inputs = await page
+      .locator("form input:not([type=hidden])")
+      .evaluateAll((els) => els.map((e) => [e.getAttribute("name"), e.hasAttribute("required")]));
     expect(inputs).toEqual([["birthday", true]]);
     await page.locator("form").evaluate((f) => f.setAttribute("novalidate", ""));
     expect((await h.submit(page, "Continuar"))?.status()).toBe(400);

@@ -15,7 +15,16 @@ import { PASSWORD, send, SOURCE } from "./user-flows.ts";
 // ending at the application's redirect URI with a code that buys tokens.
 // One stack (PostgreSQL + Redis) for the file.
 
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 describe("hosted entry-point pages in headless Chromium", () => {
   let s: TestStack;
@@ -31,7 +40,11 @@ describe("hosted entry-point pages in headless Chromium", () => {
     base = `http://127.0.0.1:${port}`;
     s = await startTestStack({ env: { PUBLIC_URL: base, PORT: String(port), HOST: "127.0.0.1" } });
     await s.app.listen({ port, host: "127.0.0.1" });
-    callback = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>callback</title><p>back at the application</p>"));
+    callback = createServer((_req, res) =>
+      res
+        .writeHead(200, { "content-type": "text/html" })
+        .end("<!doctype html><title>callback</title><p>back at the application</p>"),
+    );
     await new Promise<void>((resolve) => callback.listen(0, "127.0.0.1", resolve));
     redirectUri = `http://127.0.0.1:${(callback.address() as { port: number }).port}/callback`;
     app = await hostedApp(s, ["http://127.0.0.1/callback"]);
@@ -45,7 +58,12 @@ describe("hosted entry-point pages in headless Chromium", () => {
   });
 
   /** A phone-sized page (or a desktop one) in a language, at the authorization request of an entry point. */
-  async function open(lang: "en" | "es", ep: string, extra: Record<string, string> = {}, viewport = { width: 390, height: 844 }) {
+  async function open(
+    lang: "en" | "es",
+    ep: string,
+    extra: Record<string, string> = {},
+    viewport = { width: 390, height: 844 },
+  ) {
     const context = await browser.newContext({ viewport, locale: lang === "es" ? "es-ES" : "en-US" });
     contexts.push(context);
     const page = await context.newPage();
@@ -60,7 +78,11 @@ describe("hosted entry-point pages in headless Chromium", () => {
 
   /** Submits with the button named `name` and waits for the next page. */
   async function submit(page: Page, name: string) {
-    await Promise.all([page.waitForLoadState("load"), page.waitForNavigation(), page.getByRole("button", { name, exact: true }).click()]);
+    await Promise.all([
+      page.waitForLoadState("load"),
+      page.waitForNavigation(),
+      page.getByRole("button", { name, exact: true }).click(),
+    ]);
   }
 
   /** The page landed on the redirect URI: the code buys tokens with the verifier. */
@@ -72,7 +94,10 @@ describe("hosted entry-point pages in headless Chromium", () => {
     const publicClient = flow.clientId !== undefined && flow.clientId !== app.id;
     const res = await fetch(`${base}/oauth2/token`, {
       method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", ...(publicClient ? {} : { authorization: s.basic(app.id, app.password) }) },
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        ...(publicClient ? {} : { authorization: s.basic(app.id, app.password) }),
+      },
       body: new URLSearchParams({
         grant_type: "authorization_code",
         code: back.searchParams.get("code")!,
@@ -85,14 +110,17 @@ describe("hosted entry-point pages in headless Chromium", () => {
     return (await res.json()) as { access_token: string; id_token: string };
   }
 
-  const email = (tag: string) => `${tag}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
+  const email = (tag: string) =>
+    `${tag}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
 
   it("one-step registration (es): errors next to their inputs, values kept but the password; the code page; then the code", async () => {
     const flow = await open("es", "shop", { prompt: "create" });
     const { page } = flow;
     await shot(page, "register-es");
     expect(await page.getByRole("heading").textContent()).toBe("Crea tu cuenta");
-    const names = await page.locator("form input:not([type=hidden])").evaluateAll((els) => els.map((e) => e.getAttribute("name")));
+    const names = await page
+      .locator("form input:not([type=hidden])")
+      .evaluateAll((els) => els.map((e) => e.getAttribute("name")));
     expect(names).toEqual(["email", "phone_number", "name", "surname", "password", `assertion.${app.terms}`]);
     expect(await page.locator("#email").getAttribute("type")).toBe("email");
     expect(await page.locator("#phone_number").getAttribute("type")).toBe("tel");
@@ -133,8 +161,14 @@ describe("hosted entry-point pages in headless Chromium", () => {
   });
 
   /** A user registered by the application (the API) through an entry point, with the mandatory terms accepted. */
-  async function apiUser(ep: string, address: string, opts: { password?: boolean; datas?: Record<string, string> } = {}) {
-    const datas = Object.fromEntries(Object.entries(opts.datas ?? { name: "Ana" }).map(([k, value]) => [k, { objectType: "data", value }]));
+  async function apiUser(
+    ep: string,
+    address: string,
+    opts: { password?: boolean; datas?: Record<string, string> } = {},
+  ) {
+    const datas = Object.fromEntries(
+      Object.entries(opts.datas ?? { name: "Ana" }).map(([k, value]) => [k, { objectType: "data", value }]),
+    );
     const object = {
       objectType: "user",
       ...(opts.password === false ? {} : { password: PASSWORD }),
@@ -142,7 +176,12 @@ describe("hosted entry-point pages in headless Chromium", () => {
       datas,
       assertions: { [app.terms]: { objectType: "assertion", value: true } },
     };
-    const res = await send(s, "POST", "/activityid/v1/user/register", app.token, app.eps[ep]!, { actor: { id: app.id, objectType: "application" }, verb: "create", object, source: SOURCE });
+    const res = await send(s, "POST", "/activityid/v1/user/register", app.token, app.eps[ep]!, {
+      actor: { id: app.id, objectType: "application" },
+      verb: "create",
+      object,
+      source: SOURCE,
+    });
     expect(res.statusCode, res.body).toBe(201);
     return res.json().content.user as { id: number };
   }
@@ -158,7 +197,9 @@ describe("hosted entry-point pages in headless Chromium", () => {
     const flow = await open("en", "steps", { prompt: "create" });
     const { page } = flow;
     expect(await page.locator(".steps").textContent()).toBe("Step 1 of 2");
-    const names = await page.locator("form input:not([type=hidden])").evaluateAll((els) => els.map((e) => e.getAttribute("name")));
+    const names = await page
+      .locator("form input:not([type=hidden])")
+      .evaluateAll((els) => els.map((e) => e.getAttribute("name")));
     expect(names).toEqual(["email", "name", "password", `assertion.${app.terms}`]);
     const address = email("two");
     await page.getByLabel("Email").fill(address);
@@ -213,7 +254,10 @@ describe("hosted entry-point pages in headless Chromium", () => {
     const { page } = flow;
     await page.getByLabel("Correo electrónico").fill(address);
     const asked = Date.now();
-    await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Envíame un código por correo" }).click()]);
+    await Promise.all([
+      page.waitForNavigation(),
+      page.getByRole("button", { name: "Envíame un código por correo" }).click(),
+    ]);
     const { code } = await outboxMessage(s, address, /inicio de sesión/, asked);
     await page.getByLabel("Código de 6 cifras").fill(code);
     await page.getByLabel("Nombre").fill("Lucas");
@@ -246,7 +290,10 @@ describe("hosted entry-point pages in headless Chromium", () => {
     expect(await again.page.locator("input[type=password]").count()).toBe(0);
     await again.page.getByLabel("Email").fill(address);
     const asked = Date.now();
-    await Promise.all([again.page.waitForNavigation(), again.page.getByRole("button", { name: "Email me a code" }).click()]);
+    await Promise.all([
+      again.page.waitForNavigation(),
+      again.page.getByRole("button", { name: "Email me a code" }).click(),
+    ]);
     const signIn = await outboxMessage(s, address, /Your sign-in code/, asked);
     await again.page.getByLabel("6-digit code").fill(signIn.code);
     await again.page.getByRole("button", { name: "Sign in", exact: true }).click();
@@ -269,14 +316,22 @@ describe("hosted entry-point pages in headless Chromium", () => {
     const hinted = await open("en", "nopass", { client_id: client, login_hint: address });
     expect(await hinted.page.locator("#email").inputValue()).toBe(address);
     // The links that start over (registration, the other language) keep the hint.
-    expect(await hinted.page.locator(".foot a").getAttribute("href")).toContain(`login_hint=${encodeURIComponent(address)}`);
+    expect(await hinted.page.locator(".foot a").getAttribute("href")).toContain(
+      `login_hint=${encodeURIComponent(address)}`,
+    );
     const asked = Date.now();
-    await Promise.all([hinted.page.waitForNavigation(), hinted.page.getByRole("button", { name: "Email me a code" }).click()]);
+    await Promise.all([
+      hinted.page.waitForNavigation(),
+      hinted.page.getByRole("button", { name: "Email me a code" }).click(),
+    ]);
     const signIn = await outboxMessage(s, address, /Your sign-in code/, asked);
     await hinted.page.getByLabel("6-digit code").fill(signIn.code);
     await hinted.page.getByRole("button", { name: "Sign in", exact: true }).click();
     const tokens = await landed(hinted.page, hinted);
-    const claims = JSON.parse(Buffer.from(tokens.access_token.split(".")[1]!, "base64url").toString()) as Record<string, unknown>;
+    const claims = JSON.parse(Buffer.from(tokens.access_token.split(".")[1]!, "base64url").toString()) as Record<
+      string,
+      unknown
+    >;
     expect(claims).toMatchObject({ client_id: client, app_id: app.id });
 
     // The hint is an email: a phone main id is left empty.
@@ -333,7 +388,10 @@ describe("hosted entry-point pages in headless Chromium", () => {
     expect(await flow.page.getByRole("heading").textContent()).toBe("Confirm your email");
     expect(await flow.page.locator(".lead").textContent()).toContain(address);
     const asked = Date.now();
-    await Promise.all([flow.page.waitForNavigation(), flow.page.getByRole("button", { name: "Send a new code" }).click()]);
+    await Promise.all([
+      flow.page.waitForNavigation(),
+      flow.page.getByRole("button", { name: "Send a new code" }).click(),
+    ]);
     expect(await flow.page.getByRole("status").textContent()).toContain("We sent a new code");
     const { code } = await outboxMessage(s, address, /Your confirmation code/, asked);
     await flow.page.getByLabel("6-digit code").fill(code);
@@ -352,8 +410,15 @@ describe("hosted entry-point pages in headless Chromium", () => {
       source: SOURCE,
     });
     const token = login.json().content.session_info.access_token as string;
-    const secret = (await send(s, "POST", "/activityid/v1/user/mfa/totp", token, app.eps.shop!, {})).json().content.totp.secret as string;
-    expect((await send(s, "POST", "/activityid/v1/user/mfa/totp/confirm", token, app.eps.shop!, { code: totpCode(secret, Date.now() - 30_000) })).statusCode).toBe(200);
+    const secret = (await send(s, "POST", "/activityid/v1/user/mfa/totp", token, app.eps.shop!, {})).json().content.totp
+      .secret as string;
+    expect(
+      (
+        await send(s, "POST", "/activityid/v1/user/mfa/totp/confirm", token, app.eps.shop!, {
+          code: totpCode(secret, Date.now() - 30_000),
+        })
+      ).statusCode,
+    ).toBe(200);
     const flow = await open("es", "shop");
     await flow.page.getByLabel("Correo electrónico").fill(address);
     await flow.page.getByLabel("Contraseña").fill(PASSWORD);
@@ -375,7 +440,9 @@ describe("hosted entry-point pages in headless Chromium", () => {
     await submit(flow.page, "Sign in");
     await shot(flow.page, "profile-en");
     expect(await flow.page.getByRole("heading").textContent()).toBe("Complete your profile");
-    const names = await flow.page.locator("form input:not([type=hidden])").evaluateAll((els) => els.map((e) => e.getAttribute("name")));
+    const names = await flow.page
+      .locator("form input:not([type=hidden])")
+      .evaluateAll((els) => els.map((e) => e.getAttribute("name")));
     expect(names).toEqual(["birthday"]);
     await flow.page.getByLabel("Date of birth").fill("1985-11-30");
     await flow.page.getByRole("button", { name: "Continue" }).click();
@@ -399,7 +466,10 @@ describe("hosted entry-point pages in headless Chromium", () => {
     expect(await flow.page.locator("#phone_number").getAttribute("type")).toBe("tel");
     await flow.page.getByLabel("Mobile phone").fill(phone);
     const asked = Date.now();
-    await Promise.all([flow.page.waitForNavigation(), flow.page.getByRole("button", { name: "Text me a code" }).click()]);
+    await Promise.all([
+      flow.page.waitForNavigation(),
+      flow.page.getByRole("button", { name: "Text me a code" }).click(),
+    ]);
     expect(await flow.page.getByRole("heading").textContent()).toBe("Check your phone");
     const sms = await outboxMessage(s, phone, /sign-in code/, asked);
     await flow.page.getByLabel("6-digit code").fill(sms.code);
@@ -409,8 +479,19 @@ describe("hosted entry-point pages in headless Chromium", () => {
 
   it("the pages JSON answers link to (en): resend (412), confirmed, and the terms page (451) share the look", async () => {
     const address = email("json");
-    const object = { objectType: "user", password: PASSWORD, ids: { email: { objectType: "user_id", value: address } }, datas: { name: { objectType: "data", value: "Ana" } }, assertions: {} };
-    await send(s, "POST", "/activityid/v1/user/register", app.token, app.eps.shop!, { actor: { id: app.id, objectType: "application" }, verb: "create", object, source: SOURCE });
+    const object = {
+      objectType: "user",
+      password: PASSWORD,
+      ids: { email: { objectType: "user_id", value: address } },
+      datas: { name: { objectType: "data", value: "Ana" } },
+      assertions: {},
+    };
+    await send(s, "POST", "/activityid/v1/user/register", app.token, app.eps.shop!, {
+      actor: { id: app.id, objectType: "application" },
+      verb: "create",
+      object,
+      source: SOURCE,
+    });
     const jsonLogin = () =>
       send(s, "POST", "/activityid/v1/user/access", app.token, app.eps.shop!, {
         actor: { id: app.id, objectType: "application" },
@@ -445,7 +526,14 @@ describe("hosted entry-point pages in headless Chromium", () => {
     const address = email("terms");
     await apiUser("shop", address);
     await confirmByLink(address);
-    await published(s, { key: app.terms, displayName: { en: "I accept the new Terms of Service", es: "Acepto las nuevas Condiciones del servicio" }, type: "terms", typology: app.typology, mandatory: true, version: "2" });
+    await published(s, {
+      key: app.terms,
+      displayName: { en: "I accept the new Terms of Service", es: "Acepto las nuevas Condiciones del servicio" },
+      type: "terms",
+      typology: app.typology,
+      mandatory: true,
+      version: "2",
+    });
     const flow = await open("es", "shop");
     await flow.page.getByLabel("Correo electrónico").fill(address);
     await flow.page.getByLabel("Contraseña").fill(PASSWORD);
@@ -454,7 +542,9 @@ describe("hosted entry-point pages in headless Chromium", () => {
     expect(await flow.page.getByRole("heading").textContent()).toBe("Revisa y acepta");
     await flow.page.locator("form").evaluate((f) => f.setAttribute("novalidate", ""));
     await submit(flow.page, "Aceptar y continuar");
-    expect(await flow.page.locator(`#assertion-${app.terms}-error`).textContent()).toBe("Debes aceptarlo para continuar.");
+    expect(await flow.page.locator(`#assertion-${app.terms}-error`).textContent()).toBe(
+      "Debes aceptarlo para continuar.",
+    );
     await flow.page.getByLabel(/Acepto las nuevas Condiciones/).check();
     await flow.page.getByRole("button", { name: "Aceptar y continuar" }).click();
     await landed(flow.page, flow);

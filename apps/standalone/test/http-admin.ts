@@ -18,12 +18,23 @@ async function call(gw: string, token: string, method: string, path: string): Pr
  * old one stops everywhere), and read both services' entries in the merged
  * audit log.
  */
-export async function expectAdminJourney(gw: string, dataDir: string, app: TestApp, opts: { sharedState: boolean }): Promise<void> {
+export async function expectAdminJourney(
+  gw: string,
+  dataDir: string,
+  app: TestApp,
+  opts: { sharedState: boolean },
+): Promise<void> {
   const op = await tokenRequest(gw, OPERATOR.id, OPERATOR.secret, { grant_type: "client_credentials", scope: "admin" });
   const token = ((await op.json()) as { access_token: string }).access_token;
   const email = `admin.${Date.now()}.${Math.random().toString(36).slice(2, 8)}@example.com`;
   const user = (await registerUser(gw, app, email, PASSWORD)).body.content.user;
-  expect((await fetch(`${gw}/activityid/v1/user/confirm?token=${await outboxLinkToken(dataDir, email)}`, { redirect: "manual" })).status).toBe(302);
+  expect(
+    (
+      await fetch(`${gw}/activityid/v1/user/confirm?token=${await outboxLinkToken(dataDir, email)}`, {
+        redirect: "manual",
+      })
+    ).status,
+  ).toBe(302);
   const session = (await loginUser(gw, app, email, PASSWORD)).body.content.session_info;
 
   const found = await call(gw, token, "GET", `/admin/v1/users?q=${encodeURIComponent(email)}`);
@@ -52,7 +63,10 @@ export async function expectAdminJourney(gw: string, dataDir: string, app: TestA
   }
   app.password = password;
 
-  const entries = (await call(gw, token, "GET", "/admin/v1/audit?limit=3")).body.content.items as { id: string; action: string }[];
+  const entries = (await call(gw, token, "GET", "/admin/v1/audit?limit=3")).body.content.items as {
+    id: string;
+    action: string;
+  }[];
   expect(entries.map((e) => e.action)).toEqual(["client_secret.rotate", "user.unlock", "user.lock"]);
   expect(entries.map((e) => e.id.split("-")[0])).toEqual(["registry", "users", "users"]);
 }

@@ -7,9 +7,15 @@ import { OPERATOR, validApplication } from "./stack-helpers.ts";
 // (start:services): an application with an entry point, its APP_TOKEN,
 // registration, login, the confirmation link from the outbox, refresh.
 
-export const basicAuth = (id: string, secret: string) => `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}`;
+export const basicAuth = (id: string, secret: string) =>
+  `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}`;
 
-export async function tokenRequest(gw: string, id: string, secret: string, form: Record<string, string>): Promise<Response> {
+export async function tokenRequest(
+  gw: string,
+  id: string,
+  secret: string,
+  form: Record<string, string>,
+): Promise<Response> {
   return fetch(`${gw}/oauth2/token`, {
     method: "POST",
     headers: { authorization: basicAuth(id, secret), "content-type": "application/x-www-form-urlencoded" },
@@ -26,7 +32,10 @@ export interface TestApp {
 
 /** Creates the standard application (email must be confirmed) and gets its APP_TOKEN. */
 export async function createAppWithToken(gw: string, key = "shop"): Promise<TestApp> {
-  const op = await tokenRequest(gw, OPERATOR.id, OPERATOR.secret, { grant_type: "client_credentials", scope: "apps:write" });
+  const op = await tokenRequest(gw, OPERATOR.id, OPERATOR.secret, {
+    grant_type: "client_credentials",
+    scope: "apps:write",
+  });
   if (op.status !== 200) throw new Error(`operator token: ${op.status} ${await op.text()}`);
   const opToken = ((await op.json()) as { access_token: string }).access_token;
   const created = await fetch(`${gw}/v2/apps`, {
@@ -35,22 +44,38 @@ export async function createAppWithToken(gw: string, key = "shop"): Promise<Test
     body: JSON.stringify({ ...validApplication(), key }),
   });
   if (created.status !== 201) throw new Error(`create app: ${created.status} ${await created.text()}`);
-  const app = ((await created.json()) as { content: { id: string; password: string; entrypoints: { id: string }[] } }).content;
+  const app = ((await created.json()) as { content: { id: string; password: string; entrypoints: { id: string }[] } })
+    .content;
   const t = await tokenRequest(gw, app.id, app.password, { grant_type: "client_credentials" });
   if (t.status !== 200) throw new Error(`app token: ${t.status} ${await t.text()}`);
-  return { id: app.id, password: app.password, entrypoint: app.entrypoints[0]!.id, token: ((await t.json()) as { access_token: string }).access_token };
+  return {
+    id: app.id,
+    password: app.password,
+    entrypoint: app.entrypoints[0]!.id,
+    token: ((await t.json()) as { access_token: string }).access_token,
+  };
 }
 
 function envelope(app: TestApp, verb: "create" | "access", email: string, password: string) {
-  const object: Record<string, unknown> = { objectType: "user", password, ids: { email: { objectType: "user_id", value: email } } };
-  if (verb === "create") Object.assign(object, { datas: { name: { objectType: "data", value: "Ana" } }, assertions: {} });
+  const object: Record<string, unknown> = {
+    objectType: "user",
+    password,
+    ids: { email: { objectType: "user_id", value: email } },
+  };
+  if (verb === "create")
+    Object.assign(object, { datas: { name: { objectType: "data", value: "Ana" } }, assertions: {} });
   return { actor: { id: app.id, objectType: "application" }, verb, object, source: { id: "pc", objectType: "device" } };
 }
 
 async function post(gw: string, app: TestApp, path: string, body: unknown): Promise<{ status: number; body: any }> {
   const res = await fetch(`${gw}${path}`, {
     method: "POST",
-    headers: { authorization: `Bearer ${app.token}`, "content-type": "application/json", accept: "application/json", from: app.entrypoint },
+    headers: {
+      authorization: `Bearer ${app.token}`,
+      "content-type": "application/json",
+      accept: "application/json",
+      from: app.entrypoint,
+    },
     body: JSON.stringify(body),
   });
   return { status: res.status, body: await res.json() };
@@ -107,11 +132,17 @@ export async function expectUserJourney(gw: string, dataDir: string, app: TestAp
   expect(ok.body.content.user.id).toBe(user.id);
   expect(info.login_status).toEqual({ uid: user.id, connect_state: "connected" });
 
-  const rotated = await tokenRequest(gw, app.id, app.password, { grant_type: "refresh_token", refresh_token: info.refresh_token });
+  const rotated = await tokenRequest(gw, app.id, app.password, {
+    grant_type: "refresh_token",
+    refresh_token: info.refresh_token,
+  });
   expect(rotated.status).toBe(200);
   const next = (await rotated.json()) as { refresh_token: string; access_token: string };
   expect(next.refresh_token).not.toBe(info.refresh_token);
-  const reused = await tokenRequest(gw, app.id, app.password, { grant_type: "refresh_token", refresh_token: info.refresh_token });
+  const reused = await tokenRequest(gw, app.id, app.password, {
+    grant_type: "refresh_token",
+    refresh_token: info.refresh_token,
+  });
   expect(reused.status).toBe(400);
   expect(((await reused.json()) as { error: string }).error).toBe("invalid_grant");
 }

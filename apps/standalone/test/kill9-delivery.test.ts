@@ -43,7 +43,8 @@ describe("npm start killed with -9 while registrations are queued", () => {
         () => void outcomes.set(email, "lost"),
       ),
     );
-    while ([...outcomes.values()].filter((s) => s === 201).length < USERS / 3) await new Promise((r) => setTimeout(r, 5));
+    while ([...outcomes.values()].filter((s) => s === 201).length < USERS / 3)
+      await new Promise((r) => setTimeout(r, 5));
     server.kill("SIGKILL");
     await Promise.all(inFlight);
     const before = await outboxMessages(dataDir);
@@ -92,7 +93,12 @@ describe("npm start killed with -9 while registrations are queued", () => {
 describe("npm start on PostgreSQL + Redis killed with -9 while deliveries wait for SMTP", () => {
   it("each queued message arrives once after the restart", async () => {
     const [port, deadSmtp] = [await freePort(), await freePort()];
-    const stores = { DATA_DIR: await mkdtemp(join(tmpdir(), "gh-kill9-bull-")), DATABASE_URL: (await freshDatabase()).url, REDIS_URL: redisTestUrl(), REDIS_PREFIX: uniquePrefix() };
+    const stores = {
+      DATA_DIR: await mkdtemp(join(tmpdir(), "gh-kill9-bull-")),
+      DATABASE_URL: (await freshDatabase()).url,
+      REDIS_URL: redisTestUrl(),
+      REDIS_PREFIX: uniquePrefix(),
+    };
     const { gw, env } = serverEnv(port, stores, { SMTP_URL: `smtp://127.0.0.1:${deadSmtp}` });
     let server = await runEntry("main", [], env);
     const smtp = await startSmtpServer();
@@ -106,9 +112,14 @@ describe("npm start on PostgreSQL + Redis killed with -9 while deliveries wait f
 
       server = await runEntry("main", [], { ...env, SMTP_URL: `smtp://127.0.0.1:${smtp.port}` });
       await waitReady(`${gw}/readyz`, server);
-      for (const email of emails) await waitFor(() => smtp.mails.find((m) => m.to.includes(email)), `the mail to ${email}`, 60_000);
+      for (const email of emails)
+        await waitFor(() => smtp.mails.find((m) => m.to.includes(email)), `the mail to ${email}`, 60_000);
       await new Promise((r) => setTimeout(r, 1000));
-      for (const email of emails) expect(smtp.mails.filter((m) => m.to.includes(email)), email).toHaveLength(1);
+      for (const email of emails)
+        expect(
+          smtp.mails.filter((m) => m.to.includes(email)),
+          email,
+        ).toHaveLength(1);
       expect(await stopChild(server)).toBe(0);
     } finally {
       if (server.exitCode === null) await stopChild(server);

@@ -31,9 +31,13 @@ function decodeQuotedPrintable(body: string): string {
 
 /** RFC 2047 encoded words (`=?UTF-8?Q?...?=`, `=?UTF-8?B?...?=`) of a header. */
 function decodeWords(header: string): string {
-  return header.replace(/\?=\s+=\?/g, "?==?").replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_m, _charset, enc: string, text: string) =>
-    enc.toUpperCase() === "B" ? Buffer.from(text, "base64").toString("utf8") : decodeQuotedPrintable(text.replace(/_/g, " ")),
-  );
+  return header
+    .replace(/\?=\s+=\?/g, "?==?")
+    .replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_m, _charset, enc: string, text: string) =>
+      enc.toUpperCase() === "B"
+        ? Buffer.from(text, "base64").toString("utf8")
+        : decodeQuotedPrintable(text.replace(/_/g, " ")),
+    );
 }
 
 /** A single-part text message as nodemailer sends it (7bit, quoted-printable or base64). */
@@ -48,7 +52,11 @@ export function parseMail(raw: string, to: string[]): ReceivedMail {
   const body = raw.slice(split + 4);
   const encoding = (headers["content-transfer-encoding"] ?? "7bit").toLowerCase();
   const text =
-    encoding === "quoted-printable" ? decodeQuotedPrintable(body) : encoding === "base64" ? Buffer.from(body, "base64").toString("utf8") : body;
+    encoding === "quoted-printable"
+      ? decodeQuotedPrintable(body)
+      : encoding === "base64"
+        ? Buffer.from(body, "base64").toString("utf8")
+        : body;
   return { to, subject: decodeWords(headers.subject ?? ""), headers, text: text.replace(/\r\n/g, "\n") };
 }
 
@@ -63,7 +71,12 @@ export async function startSmtpServer(): Promise<{ port: number; mails: Received
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", () => {
-        mails.push(parseMail(Buffer.concat(chunks).toString("utf8"), session.envelope.rcptTo.map((r) => r.address)));
+        mails.push(
+          parseMail(
+            Buffer.concat(chunks).toString("utf8"),
+            session.envelope.rcptTo.map((r) => r.address),
+          ),
+        );
         callback();
       });
     },
@@ -91,7 +104,11 @@ export async function startSmsSink(): Promise<{ url: string; messages: SmsReques
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/sms`, messages, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${port}/sms`,
+    messages,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 export async function waitFor<T>(find: () => T | undefined, what: string, timeoutMs = 20_000): Promise<T> {

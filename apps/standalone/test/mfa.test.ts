@@ -3,7 +3,18 @@ import { sha256Base64url } from "@gatehouse/secrets";
 import { totpSteps, type TotpSteps } from "@gatehouse/testing";
 import { totpCode } from "@gatehouse/users";
 import { startTestStack, type TestStack } from "./stack-helpers.ts";
-import { createApp, loggedUser, loginEnvelope, outboxLinks, PASSWORD, registerEnvelope, send, SOURCE, type FlowApp, type LoggedUser } from "./user-flows.ts";
+import {
+  createApp,
+  loggedUser,
+  loginEnvelope,
+  outboxLinks,
+  PASSWORD,
+  registerEnvelope,
+  send,
+  SOURCE,
+  type FlowApp,
+  type LoggedUser,
+} from "./user-flows.ts";
 
 // MFA (TOTP, 428 at login, /access/mfa, step-up on replace/patch), logout and
 // connect_state, and the admin PATCH of an application's settings, end to end.
@@ -22,7 +33,14 @@ describe.each([
         displayName: "Profile",
         key: "profile",
         fields: [
-          { objectType: "fieldConfig", type: "id", key: "email", main: true, mandatory: true, requiresConfirmation: true },
+          {
+            objectType: "fieldConfig",
+            type: "id",
+            key: "email",
+            main: true,
+            mandatory: true,
+            requiresConfirmation: true,
+          },
           { objectType: "fieldConfig", type: "field", key: "name" },
           { objectType: "fieldConfig", type: "field", key: "birthday", mandatory: true },
         ],
@@ -34,13 +52,17 @@ describe.each([
 
   const STEP = 30_000;
   const code = (secret: string, steps = 0) => totpCode(secret, Date.now() + steps * STEP);
-  const post = (url: string, token: string, body: unknown, from = app.entrypoint) => send(s, "POST", url, token, from, body);
-  const login = (email: string, query = "", from = app.entrypoint) => post(`/activityid/v1/user/access${query}`, app.token, loginEnvelope(app, email), from);
+  const post = (url: string, token: string, body: unknown, from = app.entrypoint) =>
+    send(s, "POST", url, token, from, body);
+  const login = (email: string, query = "", from = app.entrypoint) =>
+    post(`/activityid/v1/user/access${query}`, app.token, loginEnvelope(app, email), from);
   const finish = (token: string, c: string | undefined, query = "", from = app.entrypoint) =>
     post(`/activityid/v1/user/access/mfa${query}`, app.token, c === undefined ? { token } : { token, code: c }, from);
 
   /** A logged user with TOTP on: its secret, codes of steps not yet spent, the code that confirmed it and the recovery codes. */
-  async function mfaUser(): Promise<LoggedUser & { secret: string; totp: TotpSteps; confirmedWith: string; recovery: string[] }> {
+  async function mfaUser(): Promise<
+    LoggedUser & { secret: string; totp: TotpSteps; confirmedWith: string; recovery: string[] }
+  > {
     const u = await loggedUser(s, app);
     const enrolled = await post("/activityid/v1/user/mfa/totp", u.accessToken, {});
     expect(enrolled.statusCode).toBe(200);
@@ -161,7 +183,8 @@ describe.each([
       object: { objectType: "user", password: PASSWORD, ...object },
       source: SOURCE,
     });
-    const patch = (object: Record<string, unknown>) => send(s, "PATCH", `/activityid/v1/user/update/${u.id}`, u.accessToken, app.entrypoint, patchBody(object));
+    const patch = (object: Record<string, unknown>) =>
+      send(s, "PATCH", `/activityid/v1/user/update/${u.id}`, u.accessToken, app.entrypoint, patchBody(object));
     const next = `m${Date.now()}@example.com`;
     const email = { email: { objectType: "user_id", value: next } };
     const asked = await patch({ ids: email });
@@ -182,7 +205,14 @@ describe.each([
       post("/activityid/v1/user/update", u.accessToken, {
         actor: { id: app.id, objectType: "application" },
         verb: "create",
-        object: { objectType: "user", password: PASSWORD, ids: { email: { objectType: "user_id", value: u.email } }, datas: { name: { objectType: "data", value: "Ana" } }, assertions: {}, ...object },
+        object: {
+          objectType: "user",
+          password: PASSWORD,
+          ids: { email: { objectType: "user_id", value: u.email } },
+          datas: { name: { objectType: "data", value: "Ana" } },
+          assertions: {},
+          ...object,
+        },
         source: SOURCE,
       });
     expect((await replace({ newPassword: "another good passphrase" })).statusCode).toBe(428);
@@ -198,7 +228,9 @@ describe.each([
     expect(off.statusCode).toBe(200);
     expect((await disable({ password: PASSWORD })).statusCode).toBe(409);
     expect((await login(u.email)).statusCode).toBe(200);
-    expect((await post("/activityid/v1/user/mfa/totp/confirm", "not-a-token", { code: "123456" })).statusCode).toBe(401);
+    expect((await post("/activityid/v1/user/mfa/totp/confirm", "not-a-token", { code: "123456" })).statusCode).toBe(
+      401,
+    );
   });
 
   it("logout ends the session: notConnected, the refresh token and the access token stop working", async () => {
@@ -228,23 +260,49 @@ describe.each([
       s.app.inject({
         method: "PATCH",
         url: `/admin/v1/apps/${id}`,
-        headers: { ...(token === null ? {} : { authorization: `Bearer ${token ?? (await s.operatorToken())}` }), "content-type": "application/json" },
+        headers: {
+          ...(token === null ? {} : { authorization: `Bearer ${token ?? (await s.operatorToken())}` }),
+          "content-type": "application/json",
+        },
         payload: JSON.stringify(body),
       });
 
     it("200 with the settings; 400 per field; 401; 403 without the admin scope; 404", async () => {
       const a = await createApp(s, "settings");
-      const ok = await patchApp(a.id, { whitelist: ["https://shop.example.com/done", "http://localhost:3000/cb"], mfa: "optional" });
+      const ok = await patchApp(a.id, {
+        whitelist: ["https://shop.example.com/done", "http://localhost:3000/cb"],
+        mfa: "optional",
+      });
       expect(ok.statusCode).toBe(200);
-      expect(ok.json().content).toMatchObject({ id: a.id, whitelist: ["https://shop.example.com/done", "http://localhost:3000/cb"], defaultCallback: "", mfa: "optional" });
+      expect(ok.json().content).toMatchObject({
+        id: a.id,
+        whitelist: ["https://shop.example.com/done", "http://localhost:3000/cb"],
+        defaultCallback: "",
+        mfa: "optional",
+      });
       // Only what is sent changes.
       const cb = await patchApp(a.id, { defaultCallback: "https://shop.example.com/welcome" });
-      expect(cb.json().content).toMatchObject({ whitelist: ["https://shop.example.com/done", "http://localhost:3000/cb"], defaultCallback: "https://shop.example.com/welcome", mfa: "optional" });
+      expect(cb.json().content).toMatchObject({
+        whitelist: ["https://shop.example.com/done", "http://localhost:3000/cb"],
+        defaultCallback: "https://shop.example.com/welcome",
+        mfa: "optional",
+      });
 
-      const bad = await patchApp(a.id, { whitelist: ["http://shop.example.com/x", "https://a.example.com/#frag", "/relative"], defaultCallback: "javascript:alert(1)", mfa: "sometimes" });
+      const bad = await patchApp(a.id, {
+        whitelist: ["http://shop.example.com/x", "https://a.example.com/#frag", "/relative"],
+        defaultCallback: "javascript:alert(1)",
+        mfa: "sometimes",
+      });
       expect(bad.statusCode).toBe(400);
-      expect(bad.json().errors.items.map((i: { field: string }) => i.field).sort()).toEqual(["defaultCallback", "mfa", "whitelist.0", "whitelist.1", "whitelist.2"]);
-      const many = await patchApp(a.id, { whitelist: Array.from({ length: 51 }, (_, i) => `https://shop.example.com/${i}`) });
+      expect(
+        bad
+          .json()
+          .errors.items.map((i: { field: string }) => i.field)
+          .sort(),
+      ).toEqual(["defaultCallback", "mfa", "whitelist.0", "whitelist.1", "whitelist.2"]);
+      const many = await patchApp(a.id, {
+        whitelist: Array.from({ length: 51 }, (_, i) => `https://shop.example.com/${i}`),
+      });
       expect(many.statusCode).toBe(400);
       expect(many.json().errors.items[0]).toMatchObject({ field: "whitelist", code: "too_many" });
       expect((await patchApp(a.id, { unknown: 1 })).statusCode).toBe(400);
@@ -265,7 +323,10 @@ describe.each([
       const a = await createApp(s, "landing");
       expect((await patchApp(a.id, { defaultCallback: "https://shop.example.com/welcome" })).statusCode).toBe(200);
       const email = `land${Date.now()}@example.com`;
-      expect((await send(s, "POST", "/activityid/v1/user/register", a.token, a.entrypoint, registerEnvelope(a, email))).statusCode).toBe(201);
+      expect(
+        (await send(s, "POST", "/activityid/v1/user/register", a.token, a.entrypoint, registerEnvelope(a, email)))
+          .statusCode,
+      ).toBe(201);
       const [link] = await outboxLinks(s, email);
       const res = await s.app.inject({ method: "GET", url: `/activityid/v1/user/confirm?token=${link}` });
       expect(res.statusCode).toBe(302);
@@ -276,23 +337,39 @@ describe.each([
       const a = await createApp(s, "strict");
       expect((await patchApp(a.id, { mfa: "required" })).statusCode).toBe(200);
       const email = `req${Date.now()}@example.com`;
-      expect((await send(s, "POST", "/activityid/v1/user/register", a.token, a.entrypoint, registerEnvelope(a, email))).statusCode).toBe(201);
+      expect(
+        (await send(s, "POST", "/activityid/v1/user/register", a.token, a.entrypoint, registerEnvelope(a, email)))
+          .statusCode,
+      ).toBe(201);
       const [link] = await outboxLinks(s, email);
-      expect((await s.app.inject({ method: "GET", url: `/activityid/v1/user/confirm?token=${link}` })).statusCode).toBe(302);
+      expect((await s.app.inject({ method: "GET", url: `/activityid/v1/user/confirm?token=${link}` })).statusCode).toBe(
+        302,
+      );
       const res = await send(s, "POST", "/activityid/v1/user/access", a.token, a.entrypoint, loginEnvelope(a, email));
       expect(res.statusCode).toBe(428);
       const mfa = res.json().content.mfa;
       expect(mfa).toMatchObject({ methods: ["totp"], enroll: true });
       // Finishing without a factor asks for the enrolment again.
-      const early = await send(s, "POST", "/activityid/v1/user/access/mfa", a.token, a.entrypoint, { token: mfa.token, code: "123456" });
+      const early = await send(s, "POST", "/activityid/v1/user/access/mfa", a.token, a.entrypoint, {
+        token: mfa.token,
+        code: "123456",
+      });
       expect(early.statusCode).toBe(428);
       expect(early.json().content.mfa.enroll).toBe(true);
       // Another application's token cannot use it.
-      expect((await send(s, "POST", "/activityid/v1/user/mfa/totp", app.token, app.entrypoint, { token: mfa.token })).statusCode).toBe(403);
-      const enrolled = await send(s, "POST", "/activityid/v1/user/mfa/totp", a.token, a.entrypoint, { token: mfa.token });
+      expect(
+        (await send(s, "POST", "/activityid/v1/user/mfa/totp", app.token, app.entrypoint, { token: mfa.token }))
+          .statusCode,
+      ).toBe(403);
+      const enrolled = await send(s, "POST", "/activityid/v1/user/mfa/totp", a.token, a.entrypoint, {
+        token: mfa.token,
+      });
       expect(enrolled.statusCode).toBe(200);
       const secret = enrolled.json().content.totp.secret;
-      const confirmed = await send(s, "POST", "/activityid/v1/user/mfa/totp/confirm", a.token, a.entrypoint, { token: mfa.token, code: code(secret) });
+      const confirmed = await send(s, "POST", "/activityid/v1/user/mfa/totp/confirm", a.token, a.entrypoint, {
+        token: mfa.token,
+        code: code(secret),
+      });
       expect(confirmed.statusCode).toBe(200);
       const done = await send(s, "POST", "/activityid/v1/user/access/mfa", a.token, a.entrypoint, { token: mfa.token });
       expect(done.statusCode).toBe(200);

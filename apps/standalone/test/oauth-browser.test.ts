@@ -42,7 +42,9 @@ describe("hosted login in headless Chromium", () => {
     user = await confirmedUser(s, app);
     callback = createServer((req, res) => {
       landed.push(req.url ?? "");
-      res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>callback</title><p>back at the application</p>");
+      res
+        .writeHead(200, { "content-type": "text/html" })
+        .end("<!doctype html><title>callback</title><p>back at the application</p>");
     });
     await new Promise<void>((resolve) => callback.listen(0, "127.0.0.1", resolve));
     redirectUri = `http://127.0.0.1:${(callback.address() as { port: number }).port}/callback`;
@@ -67,7 +69,10 @@ describe("hosted login in headless Chromium", () => {
 
     await page.getByLabel("Email").fill(user.email);
     await page.getByLabel("Password").fill(PASSWORD);
-    await Promise.all([page.waitForURL((u) => u.pathname === "/callback"), page.getByRole("button", { name: "Sign in", exact: true }).click()]);
+    await Promise.all([
+      page.waitForURL((u) => u.pathname === "/callback"),
+      page.getByRole("button", { name: "Sign in", exact: true }).click(),
+    ]);
 
     const back = new URL(page.url());
     expect(`${back.origin}${back.pathname}`).toBe(redirectUri);
@@ -79,7 +84,12 @@ describe("hosted login in headless Chromium", () => {
     const res = await fetch(`${base}/oauth2/token`, {
       method: "POST",
       headers: { authorization: s.basic(app.id, app.password), "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirectUri, code_verifier: verifier }),
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: redirectUri,
+        code_verifier: verifier,
+      }),
     });
     expect(res.status).toBe(200);
     const tokens = (await res.json()) as { access_token: string; id_token: string; refresh_token: string };
@@ -107,7 +117,9 @@ describe("hosted login in headless Chromium", () => {
     const post = (url: string, body: unknown) => send(s, "POST", url, mfaUser.accessToken, app.entrypoint, body);
     const secret = (await post("/activityid/v1/user/mfa/totp", {})).json().content.totp.secret as string;
     // The previous time step confirms the factor; the current one is left for the login.
-    expect((await post("/activityid/v1/user/mfa/totp/confirm", { code: totpCode(secret, Date.now() - 30_000) })).statusCode).toBe(200);
+    expect(
+      (await post("/activityid/v1/user/mfa/totp/confirm", { code: totpCode(secret, Date.now() - 30_000) })).statusCode,
+    ).toBe(200);
 
     const { verifier, challenge } = pkce();
     const params = validAuthorize(app, challenge, { redirect_uri: redirectUri });
@@ -116,7 +128,10 @@ describe("hosted login in headless Chromium", () => {
     await page.goto(`${base}${authorizePath(params)}`);
     await page.getByLabel("Email").fill(mfaUser.email);
     await page.getByLabel("Password").fill(PASSWORD);
-    await Promise.all([page.waitForLoadState("load"), page.getByRole("button", { name: "Sign in", exact: true }).click()]);
+    await Promise.all([
+      page.waitForLoadState("load"),
+      page.getByRole("button", { name: "Sign in", exact: true }).click(),
+    ]);
     await expect.poll(() => page.getByRole("heading").textContent()).toBe("Two-step verification");
 
     await page.getByLabel("Verification code").fill("000000" === totpCode(secret) ? "111111" : "000000");
@@ -130,7 +145,12 @@ describe("hosted login in headless Chromium", () => {
     const res = await fetch(`${base}/oauth2/token`, {
       method: "POST",
       headers: { authorization: s.basic(app.id, app.password), "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "authorization_code", code: back.searchParams.get("code")!, redirect_uri: redirectUri, code_verifier: verifier }),
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        code: back.searchParams.get("code")!,
+        redirect_uri: redirectUri,
+        code_verifier: verifier,
+      }),
     });
     expect(res.status).toBe(200);
     await context.close();
@@ -140,7 +160,9 @@ describe("hosted login in headless Chromium", () => {
     const { challenge } = pkce();
     const context = await browser.newContext();
     const page = await context.newPage();
-    const res = await page.goto(`${base}${authorizePath(validAuthorize(app, challenge, { redirect_uri: "http://localhost:1/callback" }))}`);
+    const res = await page.goto(
+      `${base}${authorizePath(validAuthorize(app, challenge, { redirect_uri: "http://localhost:1/callback" }))}`,
+    );
     expect(res?.status()).toBe(400);
     expect(new URL(page.url()).origin).toBe(base);
     await context.close();

@@ -1,6 +1,17 @@
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authorizePath, confirmedUser, createOAuthApp, exchange, formOf, loginForCode, pkce, postLogin, REDIRECT, validAuthorize } from "./oauth-flow.ts";
+import {
+  authorizePath,
+  confirmedUser,
+  createOAuthApp,
+  exchange,
+  formOf,
+  loginForCode,
+  pkce,
+  postLogin,
+  REDIRECT,
+  validAuthorize,
+} from "./oauth-flow.ts";
 import { startTestStack, type TestStack } from "./stack-helpers.ts";
 import { PASSWORD, registerEnvelope, send, SOURCE, type FlowApp, type LoggedUser } from "./user-flows.ts";
 
@@ -38,7 +49,8 @@ describe.each([
     expect(String(res.headers["set-cookie"])).toMatch(/HttpOnly; SameSite=Lax/);
     expect(res.body).toContain('<html lang="en">');
     expect(res.body).toContain('name="viewport" content="width=device-width, initial-scale=1"');
-    const input = (name: string) => new RegExp(`<input [^>]*id="${name}" name="${name}"[^>]*>`).exec(res.body)?.[0] ?? "";
+    const input = (name: string) =>
+      new RegExp(`<input [^>]*id="${name}" name="${name}"[^>]*>`).exec(res.body)?.[0] ?? "";
     expect(res.body).toMatch(/<label for="email">[^<]+<\/label>/);
     expect(input("email")).toMatch(/type="email"[^>]*required[^>]*autocomplete="username"/);
     expect(res.body).toMatch(/<label for="password">[^<]+<\/label>/);
@@ -46,9 +58,15 @@ describe.each([
     // One button signs in with the password (contract section 7); the code sign-in is a second, distinct submit input.
     expect(res.body.match(/<button/g)).toHaveLength(1);
     expect(res.body).toMatch(/<button type="submit" class="btn primary">Sign in<\/button>/);
-    expect(res.body).toMatch(/<input type="submit" class="btn secondary" name="send_code" value="Email me a code" formnovalidate>/);
+    expect(res.body).toMatch(
+      /<input type="submit" class="btn secondary" name="send_code" value="Email me a code" formnovalidate>/,
+    );
 
-    const es = await s.app.inject({ method: "GET", url: authorizePath(validAuthorize(app, challenge)), headers: { "accept-language": "es-ES,es;q=0.9" } });
+    const es = await s.app.inject({
+      method: "GET",
+      url: authorizePath(validAuthorize(app, challenge)),
+      headers: { "accept-language": "es-ES,es;q=0.9" },
+    });
     expect(es.body).toContain('<html lang="es">');
     expect(es.body).toContain("Contraseña");
   });
@@ -68,20 +86,37 @@ describe.each([
     const t = res.json();
     expect(t).toMatchObject({ token_type: "Bearer", expires_in: 3600, scope: "openid profile email" });
     expect(t.refresh_token).toBeTruthy();
-    expect(decodeJwt(t.access_token)).toMatchObject({ sub: String(user.id), client_id: app.id, code_challenge: challenge });
-    expect(decodeJwt(t.id_token)).toMatchObject({ iss: s.config.publicAuthUrl, sub: String(user.id), aud: app.id, nonce: params.nonce });
+    expect(decodeJwt(t.access_token)).toMatchObject({
+      sub: String(user.id),
+      client_id: app.id,
+      code_challenge: challenge,
+    });
+    expect(decodeJwt(t.id_token)).toMatchObject({
+      iss: s.config.publicAuthUrl,
+      sub: String(user.id),
+      aud: app.id,
+      nonce: params.nonce,
+    });
     // auth_time: when the hosted login checked the password.
     expect(decodeJwt(t.id_token).auth_time).toBeGreaterThanOrEqual(loginAt);
     expect(decodeJwt(t.id_token).auth_time).toBeLessThanOrEqual(Math.floor(Date.now() / 1000));
 
-    const info = await s.app.inject({ method: "GET", url: "/oauth2/userinfo", headers: { authorization: `Bearer ${t.access_token}` } });
+    const info = await s.app.inject({
+      method: "GET",
+      url: "/oauth2/userinfo",
+      headers: { authorization: `Bearer ${t.access_token}` },
+    });
     expect(info.statusCode).toBe(200);
     expect(info.json()).toMatchObject({ sub: String(user.id), email: user.email, email_verified: true, name: "Ana" });
 
     const replay = await exchange(s, app, { code, code_verifier: verifier });
     expect(replay.statusCode).toBe(400);
     expect(replay.json().error).toBe("invalid_grant");
-    const after = await s.app.inject({ method: "GET", url: "/oauth2/userinfo", headers: { authorization: `Bearer ${t.access_token}` } });
+    const after = await s.app.inject({
+      method: "GET",
+      url: "/oauth2/userinfo",
+      headers: { authorization: `Bearer ${t.access_token}` },
+    });
     expect(after.statusCode).toBe(401);
   });
 
@@ -93,12 +128,17 @@ describe.each([
     const path = `/activityid/v1/user/update/${user.id}`;
 
     expect((await send(s, "PATCH", path, t.access_token, app.entrypoint, body)).statusCode).toBe(401);
-    expect((await send(s, "PATCH", `${path}?code_verifier=${pkce().verifier}`, t.access_token, app.entrypoint, body)).statusCode).toBe(401);
+    expect(
+      (await send(s, "PATCH", `${path}?code_verifier=${pkce().verifier}`, t.access_token, app.entrypoint, body))
+        .statusCode,
+    ).toBe(401);
     const ok = await send(s, "PATCH", `${path}?code_verifier=${verifier}`, t.access_token, app.entrypoint, body);
     expect(ok.statusCode).toBe(200);
     expect(ok.json().content.user.datas.birthday.value).toBe("1990-05-17");
     // An ordinary login token still needs the password.
-    expect((await send(s, "PATCH", path, user.accessToken, app.entrypoint, patchBody(user, { datas: {} }))).statusCode).toBe(400);
+    expect(
+      (await send(s, "PATCH", path, user.accessToken, app.entrypoint, patchBody(user, { datas: {} }))).statusCode,
+    ).toBe(400);
 
     // The refreshed access token is still a CHALLENGE_CODE_TOKEN.
     const r = await exchange(s, app, { grant_type: "refresh_token", refresh_token: t.refresh_token });
@@ -119,7 +159,10 @@ describe.each([
     expect(unknown.body.replace(/value="[^"]*"/g, "")).toBe(wrong.body.replace(/value="[^"]*"/g, ""));
 
     const email = `unconfirmed${Date.now()}@example.com`;
-    expect((await send(s, "POST", "/activityid/v1/user/register", app.token, app.entrypoint, registerEnvelope(app, email))).statusCode).toBe(201);
+    expect(
+      (await send(s, "POST", "/activityid/v1/user/register", app.token, app.entrypoint, registerEnvelope(app, email)))
+        .statusCode,
+    ).toBe(201);
     const pending = await postLogin(s, formOf(unknown, form.cookie), email, PASSWORD);
     expect(pending.statusCode).toBe(200);
     expect(pending.headers.location).toBeUndefined();
@@ -139,7 +182,12 @@ describe.each([
     const attempts = [
       postLogin(s, { token: form.token, cookie: "" }, user.email, PASSWORD),
       postLogin(s, { token: form.token, cookie: other.cookie }, user.email, PASSWORD),
-      postLogin(s, { token: `${Buffer.from(JSON.stringify(forged)).toString("base64url")}.${mac}`, cookie: form.cookie }, user.email, PASSWORD),
+      postLogin(
+        s,
+        { token: `${Buffer.from(JSON.stringify(forged)).toString("base64url")}.${mac}`, cookie: form.cookie },
+        user.email,
+        PASSWORD,
+      ),
     ];
     for (const res of await Promise.all(attempts)) {
       expect(res.statusCode).toBe(400);
@@ -151,19 +199,36 @@ describe.each([
     const { verifier, challenge } = pkce();
     const { query } = await loginForCode(s, validAuthorize(app, challenge), user.email, PASSWORD);
     const t = (await exchange(s, app, { code: query.get("code")!, code_verifier: verifier })).json();
-    const bad = await s.app.inject({ method: "GET", url: `/oauth2/logout?id_token_hint=${t.id_token}&post_logout_redirect_uri=${encodeURIComponent("https://evil.example/")}` });
+    const bad = await s.app.inject({
+      method: "GET",
+      url: `/oauth2/logout?id_token_hint=${t.id_token}&post_logout_redirect_uri=${encodeURIComponent("https://evil.example/")}`,
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.headers.location).toBeUndefined();
-    const res = await s.app.inject({ method: "GET", url: `/oauth2/logout?id_token_hint=${t.id_token}&post_logout_redirect_uri=${encodeURIComponent(REDIRECT)}&state=bye` });
+    const res = await s.app.inject({
+      method: "GET",
+      url: `/oauth2/logout?id_token_hint=${t.id_token}&post_logout_redirect_uri=${encodeURIComponent(REDIRECT)}&state=bye`,
+    });
     expect(res.statusCode).toBe(302);
     expect(res.headers.location).toBe(`${REDIRECT}?state=bye`);
     // Without state: back to the registered URI exactly (it had an empty query, "callback?").
-    const stateless = await s.app.inject({ method: "GET", url: `/oauth2/logout?client_id=${app.id}&post_logout_redirect_uri=${encodeURIComponent(REDIRECT)}` });
+    const stateless = await s.app.inject({
+      method: "GET",
+      url: `/oauth2/logout?client_id=${app.id}&post_logout_redirect_uri=${encodeURIComponent(REDIRECT)}`,
+    });
     expect(stateless.statusCode).toBe(302);
     expect(stateless.headers.location).toBe(REDIRECT);
     const r = await exchange(s, app, { grant_type: "refresh_token", refresh_token: t.refresh_token });
     expect(r.json().error).toBe("invalid_grant");
-    expect((await s.app.inject({ method: "GET", url: "/oauth2/userinfo", headers: { authorization: `Bearer ${t.access_token}` } })).statusCode).toBe(401);
+    expect(
+      (
+        await s.app.inject({
+          method: "GET",
+          url: "/oauth2/userinfo",
+          headers: { authorization: `Bearer ${t.access_token}` },
+        })
+      ).statusCode,
+    ).toBe(401);
   });
 
   it("publishes the code flow in the discovery documents", async () => {
@@ -176,7 +241,9 @@ describe.each([
       response_types_supported: ["code"],
       code_challenge_methods_supported: ["S256"],
     });
-    expect(o.grant_types_supported).toEqual(expect.arrayContaining(["authorization_code", "refresh_token", "client_credentials"]));
+    expect(o.grant_types_supported).toEqual(
+      expect.arrayContaining(["authorization_code", "refresh_token", "client_credentials"]),
+    );
     expect(o.scopes_supported).toEqual(expect.arrayContaining(["openid", "profile", "email", "offline_access"]));
     expect(o.id_token_signing_alg_values_supported).toEqual(["RS256"]);
     expect(o.claims_supported).toEqual(expect.arrayContaining(["sub", "email", "email_verified", "name"]));

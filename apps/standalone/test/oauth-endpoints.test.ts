@@ -12,12 +12,19 @@ const SECRET = "pa ss+w%41rd-0123456789";
 describe("OAuth endpoints", () => {
   let s: TestStack;
   beforeAll(async () => {
-    s = await startTestStack({ env: { BOOTSTRAP_OPERATOR_CLIENT_ID: OPERATOR_ID, BOOTSTRAP_OPERATOR_CLIENT_SECRET: SECRET } });
+    s = await startTestStack({
+      env: { BOOTSTRAP_OPERATOR_CLIENT_ID: OPERATOR_ID, BOOTSTRAP_OPERATOR_CLIENT_SECRET: SECRET },
+    });
   });
   afterAll(() => s.close());
 
   const token = (authorization: string, body = "grant_type=client_credentials&scope=apps%3Aread") =>
-    s.app.inject({ method: "POST", url: "/oauth2/token", headers: { authorization, "content-type": "application/x-www-form-urlencoded" }, payload: body });
+    s.app.inject({
+      method: "POST",
+      url: "/oauth2/token",
+      headers: { authorization, "content-type": "application/x-www-form-urlencoded" },
+      payload: body,
+    });
   const basic = (raw: string | Buffer) => `Basic ${Buffer.from(raw).toString("base64")}`;
 
   it.each([
@@ -37,7 +44,8 @@ describe("OAuth endpoints", () => {
       const allow = String(res.headers.allow).split(", ");
       expect(allow).toEqual(expect.arrayContaining([...allowed, "OPTIONS"]));
       expect(allow).not.toContain(method);
-      if (method !== "HEAD") expect(res.json()).toEqual({ error: "invalid_request", error_description: expect.stringContaining(method) });
+      if (method !== "HEAD")
+        expect(res.json()).toEqual({ error: "invalid_request", error_description: expect.stringContaining(method) });
     }
     const options = await s.app.inject({ method: "OPTIONS", url });
     expect(options.statusCode).toBe(204);
@@ -45,7 +53,11 @@ describe("OAuth endpoints", () => {
   });
 
   it("answers methods Fastify does not route (TRACE, PROPFIND) on an OAuth endpoint 405 with Allow, and unknown /oauth2/ paths 404 in the OAuth form", async () => {
-    for (const [method, url] of [["TRACE", "/oauth2/token"], ["PROPFIND", "/oauth2/revoke"], ["TRACE", "/.well-known/openid-configuration"]] as const) {
+    for (const [method, url] of [
+      ["TRACE", "/oauth2/token"],
+      ["PROPFIND", "/oauth2/revoke"],
+      ["TRACE", "/.well-known/openid-configuration"],
+    ] as const) {
       const res = await s.app.inject({ method: method as "GET", url });
       expect(res.statusCode, `${method} ${url}`).toBe(405);
       expect(String(res.headers.allow)).toMatch(/OPTIONS/);
@@ -53,13 +65,21 @@ describe("OAuth endpoints", () => {
     }
     const unknown = await s.app.inject({ method: "POST", url: "/oauth2/nope?x=1" });
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()).toEqual({ error: "invalid_request", error_description: expect.stringContaining("/oauth2/nope") });
+    expect(unknown.json()).toEqual({
+      error: "invalid_request",
+      error_description: expect.stringContaining("/oauth2/nope"),
+    });
   });
 
   it("answers a form body over the body limit 413 in the OAuth form (token, introspection, revocation)", async () => {
     const payload = `grant_type=client_credentials&x=${"a".repeat(70 * 1024)}`;
     for (const url of ["/oauth2/token", "/oauth2/introspect", "/oauth2/revoke"]) {
-      const res = await s.app.inject({ method: "POST", url, headers: { authorization: s.basic(OPERATOR_ID, SECRET), "content-type": "application/x-www-form-urlencoded" }, payload });
+      const res = await s.app.inject({
+        method: "POST",
+        url,
+        headers: { authorization: s.basic(OPERATOR_ID, SECRET), "content-type": "application/x-www-form-urlencoded" },
+        payload,
+      });
       expect(res.statusCode, url).toBe(413);
       expect(res.json()).toEqual({ error: "invalid_request", error_description: expect.any(String) });
     }
@@ -80,21 +100,39 @@ describe("OAuth endpoints", () => {
     const introspected = await s.app.inject({
       method: "POST",
       url: "/oauth2/introspect",
-      headers: { authorization: basic(`${OPERATOR_ID}:${SECRET}`), "content-type": "application/x-www-form-urlencoded" },
+      headers: {
+        authorization: basic(`${OPERATOR_ID}:${SECRET}`),
+        "content-type": "application/x-www-form-urlencoded",
+      },
       payload: `token=${t}`,
     });
     expect(introspected.json()).toMatchObject({ active: true, client_id: OPERATOR_ID });
   });
 
   it("refuses credentials with NUL, control characters or invalid UTF-8 (Basic: invalid_client, 401; a form body: the edge's 400), never a server error", async () => {
-    for (const header of [basic(`${OPERATOR_ID}:${SECRET}\u0000`), basic(`op\u0000:x`), basic(Buffer.from([0x6f, 0x70, 0x3a, 0xc3, 0x28])), basic(`${OPERATOR_ID}:%00`), "Basic \u0000"]) {
+    for (const header of [
+      basic(`${OPERATOR_ID}:${SECRET}\u0000`),
+      basic(`op\u0000:x`),
+      basic(Buffer.from([0x6f, 0x70, 0x3a, 0xc3, 0x28])),
+      basic(`${OPERATOR_ID}:%00`),
+      "Basic \u0000",
+    ]) {
       const res = await token(header);
       expect(res.statusCode).toBe(401);
       expect(res.json().error).toBe("invalid_client");
       expect(String(res.headers["www-authenticate"])).toMatch(/^Basic /);
     }
-    for (const body of [`grant_type=client_credentials&client_id=${OPERATOR_ID}&client_secret=%00`, "grant_type=client_credentials&client_id=a%00b&client_secret=x", "grant_type=refresh_token&client_id=%00&refresh_token=x"]) {
-      const res = await s.app.inject({ method: "POST", url: "/oauth2/token", headers: { "content-type": "application/x-www-form-urlencoded" }, payload: body });
+    for (const body of [
+      `grant_type=client_credentials&client_id=${OPERATOR_ID}&client_secret=%00`,
+      "grant_type=client_credentials&client_id=a%00b&client_secret=x",
+      "grant_type=refresh_token&client_id=%00&refresh_token=x",
+    ]) {
+      const res = await s.app.inject({
+        method: "POST",
+        url: "/oauth2/token",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        payload: body,
+      });
       // A NUL in a form body is refused by the form parser before client authentication (contract section 10, issue 15).
       expect(res.statusCode).toBe(400);
       expect(res.json().error).toBe("invalid_request");

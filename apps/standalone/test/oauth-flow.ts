@@ -15,7 +15,11 @@ export function pkce() {
 }
 
 /** An application whose redirect URIs are `redirectUris`, with its APP_TOKEN. */
-export function createOAuthApp(s: TestStack, redirectUris: string[] = [REDIRECT, LOOPBACK], key = "shop"): Promise<FlowApp> {
+export function createOAuthApp(
+  s: TestStack,
+  redirectUris: string[] = [REDIRECT, LOOPBACK],
+  key = "shop",
+): Promise<FlowApp> {
   return createApp(s, key, (body) => void (body.redirectUris = redirectUris));
 }
 
@@ -64,7 +68,13 @@ export function formOf(res: { body: string; headers: Record<string, unknown> }, 
 }
 
 /** Posts the login form as a browser would (with the cookie of the page). */
-export function postLogin(s: TestStack, form: { token: string; cookie: string }, email: string, password: string, headers: Record<string, string> = {}) {
+export function postLogin(
+  s: TestStack,
+  form: { token: string; cookie: string },
+  email: string,
+  password: string,
+  headers: Record<string, string> = {},
+) {
   return s.app.inject({
     method: "POST",
     url: "/oauth2/authorize",
@@ -94,7 +104,12 @@ export function exchange(s: TestStack, app: FlowApp, form: Record<string, string
 }
 
 /** A token request of a public client (an entry point id, no secret: method none). */
-export function publicTokenRequest(s: TestStack, clientId: string, form: Record<string, string>, headers: Record<string, string> = {}) {
+export function publicTokenRequest(
+  s: TestStack,
+  clientId: string,
+  form: Record<string, string>,
+  headers: Record<string, string> = {},
+) {
   return s.app.inject({
     method: "POST",
     url: "/oauth2/token",

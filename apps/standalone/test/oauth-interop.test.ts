@@ -65,7 +65,10 @@ beforeAll(async () => {
   stack = await buildStack(config);
   await stack.app.listen({ port, host: "127.0.0.1" });
   const issuer = new URL(publicUrl);
-  as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...insecure, algorithm: "oauth2" }));
+  as = await oauth.processDiscoveryResponse(
+    issuer,
+    await oauth.discoveryRequest(issuer, { ...insecure, algorithm: "oauth2" }),
+  );
 });
 
 afterAll(async () => {
@@ -82,10 +85,15 @@ describe("OAuth 2.0 interoperability (oauth4webapi)", () => {
     expect(as.introspection_endpoint).toBe(`${publicUrl}/oauth2/introspect`);
     expect(as.revocation_endpoint).toBe(`${publicUrl}/oauth2/revoke`);
     expect(as.grant_types_supported).toContain("client_credentials");
-    expect(as.token_endpoint_auth_methods_supported).toEqual(expect.arrayContaining(["client_secret_basic", "client_secret_post"]));
+    expect(as.token_endpoint_auth_methods_supported).toEqual(
+      expect.arrayContaining(["client_secret_basic", "client_secret_post"]),
+    );
 
     const issuer = new URL(publicUrl);
-    const oidc = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...insecure, algorithm: "oidc" }));
+    const oidc = await oauth.processDiscoveryResponse(
+      issuer,
+      await oauth.discoveryRequest(issuer, { ...insecure, algorithm: "oidc" }),
+    );
     expect(oidc.issuer).toBe(publicUrl);
     expect(oidc.token_endpoint).toBe(as.token_endpoint);
   });
@@ -100,7 +108,9 @@ describe("OAuth 2.0 interoperability (oauth4webapi)", () => {
     expect(tokens.scope).toBe(SCOPE);
     expect(tokens.refresh_token).toBeUndefined();
 
-    const request = new Request(`${publicUrl}/resource`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    const request = new Request(`${publicUrl}/resource`, {
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
     const claims = await oauth.validateJwtAccessToken(as, request, publicUrl, insecure);
     expect(claims.iss).toBe(publicUrl);
     expect(claims.client_id).toBe(CLIENT_ID);

@@ -41,11 +41,20 @@ describe.each(SIGNING_ALGS)("openid-client as the relying party (SIGNING_ALG=%s)
     });
     const callback = await hostedLogin(url, user.email, PASSWORD);
     expect(callback.origin + callback.pathname).toBe(REDIRECT);
-    return { tokens: await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce }), nonce };
+    return {
+      tokens: await client.authorizationCodeGrant(config, callback, {
+        pkceCodeVerifier: verifier,
+        expectedState: state,
+        expectedNonce: nonce,
+      }),
+      nonce,
+    };
   }
 
   it("confidential: discovers, authorizes with PKCE, exchanges the code, reads UserInfo, refreshes (new ID token) and logs out", async () => {
-    const config = await client.discovery(new URL(base), app.id, app.password, client.ClientSecretBasic(app.password), { execute });
+    const config = await client.discovery(new URL(base), app.id, app.password, client.ClientSecretBasic(app.password), {
+      execute,
+    });
     const meta = config.serverMetadata();
     expect(meta.issuer).toBe(base);
     expect(meta.id_token_signing_alg_values_supported).toEqual([alg]);
@@ -54,7 +63,10 @@ describe.each(SIGNING_ALGS)("openid-client as the relying party (SIGNING_ALG=%s)
     const claims = tokens.claims()!;
     expect(claims).toMatchObject({ iss: base, sub: String(user.id), aud: app.id, nonce });
     expect(typeof claims.auth_time).toBe("number");
-    const { protectedHeader } = await jwtVerify(tokens.id_token!, createRemoteJWKSet(new URL(meta.jwks_uri!)), { issuer: base, audience: app.id });
+    const { protectedHeader } = await jwtVerify(tokens.id_token!, createRemoteJWKSet(new URL(meta.jwks_uri!)), {
+      issuer: base,
+      audience: app.id,
+    });
     expect(protectedHeader.alg).toBe(alg);
     expect(decodeProtectedHeader(tokens.access_token).alg).toBe(alg);
 
@@ -68,11 +80,17 @@ describe.each(SIGNING_ALGS)("openid-client as the relying party (SIGNING_ALG=%s)
     expect(refreshed.claims()).toMatchObject({ sub: claims.sub, aud: app.id, auth_time: claims.auth_time });
     expect((await client.fetchUserInfo(config, refreshed.access_token, claims.sub)).sub).toBe(String(user.id));
 
-    const logout = client.buildEndSessionUrl(config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: REDIRECT, state: "bye" });
+    const logout = client.buildEndSessionUrl(config, {
+      id_token_hint: tokens.id_token!,
+      post_logout_redirect_uri: REDIRECT,
+      state: "bye",
+    });
     const out = await fetch(logout, { redirect: "manual" });
     expect(out.status).toBe(302);
     expect(out.headers.get("location")).toBe(`${REDIRECT}?state=bye`);
-    await expect(client.refreshTokenGrant(config, refreshed.refresh_token!)).rejects.toMatchObject({ error: "invalid_grant" });
+    await expect(client.refreshTokenGrant(config, refreshed.refresh_token!)).rejects.toMatchObject({
+      error: "invalid_grant",
+    });
   });
 
   it("public client (an entry point id, no secret): code + PKCE, UserInfo, refresh, revocation", async () => {
@@ -84,12 +102,16 @@ describe.each(SIGNING_ALGS)("openid-client as the relying party (SIGNING_ALG=%s)
     const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!);
     expect(refreshed.claims()?.sub).toBe(claims.sub);
     await client.tokenRevocation(config, refreshed.refresh_token!, { token_type_hint: "refresh_token" });
-    await expect(client.refreshTokenGrant(config, refreshed.refresh_token!)).rejects.toMatchObject({ error: "invalid_grant" });
+    await expect(client.refreshTokenGrant(config, refreshed.refresh_token!)).rejects.toMatchObject({
+      error: "invalid_grant",
+    });
     await expect(client.fetchUserInfo(config, refreshed.access_token, claims.sub)).rejects.toThrow();
   });
 
   it("surfaces an authorization error redirected to the client (state kept)", async () => {
-    const config = await client.discovery(new URL(base), app.id, app.password, client.ClientSecretBasic(app.password), { execute });
+    const config = await client.discovery(new URL(base), app.id, app.password, client.ClientSecretBasic(app.password), {
+      execute,
+    });
     const state = client.randomState();
     // No PKCE: refused at the authorization endpoint, reported at the redirect URI.
     const url = client.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: "openid", state });
@@ -97,7 +119,12 @@ describe.each(SIGNING_ALGS)("openid-client as the relying party (SIGNING_ALG=%s)
     expect(res.status).toBe(302);
     const back = new URL(res.headers.get("location")!);
     expect(back.searchParams.get("error")).toBe("invalid_request");
-    await expect(client.authorizationCodeGrant(config, back, { expectedState: state, pkceCodeVerifier: client.randomPKCECodeVerifier() })).rejects.toMatchObject({
+    await expect(
+      client.authorizationCodeGrant(config, back, {
+        expectedState: state,
+        pkceCodeVerifier: client.randomPKCECodeVerifier(),
+      }),
+    ).rejects.toMatchObject({
       error: "invalid_request",
     });
   });

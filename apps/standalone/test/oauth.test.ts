@@ -51,16 +51,34 @@ describe("POST /oauth2/token client_credentials", () => {
   });
 
   it("accepts client_secret_post and grants every allowed scope when none is asked", async () => {
-    const res = await form("/oauth2/token", { grant_type: "client_credentials", client_id: OPERATOR.id, client_secret: OPERATOR.secret });
+    const res = await form("/oauth2/token", {
+      grant_type: "client_credentials",
+      client_id: OPERATOR.id,
+      client_secret: OPERATOR.secret,
+    });
     expect(res.statusCode).toBe(200);
-    expect(res.json().scope.split(" ").sort()).toEqual(["admin", "admin:read", "admin:write", "apps:read", "apps:write"]);
+    expect(res.json().scope.split(" ").sort()).toEqual([
+      "admin",
+      "admin:read",
+      "admin:write",
+      "apps:read",
+      "apps:write",
+    ]);
   });
 
   it("answers 401 invalid_client with WWW-Authenticate for a failed Basic authentication", async () => {
-    const wrong = await form("/oauth2/token", { grant_type: "client_credentials" }, { authorization: s.basic(OPERATOR.id, "wrong-secret") });
+    const wrong = await form(
+      "/oauth2/token",
+      { grant_type: "client_credentials" },
+      { authorization: s.basic(OPERATOR.id, "wrong-secret") },
+    );
     expectOAuthError(wrong, 401, "invalid_client");
     expect(wrong.headers["www-authenticate"]).toMatch(/^Basic /);
-    const unknown = await form("/oauth2/token", { grant_type: "client_credentials" }, { authorization: s.basic("nobody", "x") });
+    const unknown = await form(
+      "/oauth2/token",
+      { grant_type: "client_credentials" },
+      { authorization: s.basic("nobody", "x") },
+    );
     expectOAuthError(unknown, 401, "invalid_client");
     expect(unknown.json()).toEqual(wrong.json()); // the same answer for an unknown client and a wrong secret
     const malformed = await form("/oauth2/token", { grant_type: "client_credentials" }, { authorization: "Basic !!!" });
@@ -80,8 +98,16 @@ describe("POST /oauth2/token client_credentials", () => {
   });
 
   it("answers invalid_request for two auth methods, repeated parameters, a JSON body, no grant_type", async () => {
-    expectOAuthError(await form("/oauth2/token", { grant_type: "client_credentials", client_secret: "x" }, basic()), 400, "invalid_request");
-    expectOAuthError(await form("/oauth2/token", "grant_type=client_credentials&grant_type=client_credentials", basic()), 400, "invalid_request");
+    expectOAuthError(
+      await form("/oauth2/token", { grant_type: "client_credentials", client_secret: "x" }, basic()),
+      400,
+      "invalid_request",
+    );
+    expectOAuthError(
+      await form("/oauth2/token", "grant_type=client_credentials&grant_type=client_credentials", basic()),
+      400,
+      "invalid_request",
+    );
     const json = await s.app.inject({
       method: "POST",
       url: "/oauth2/token",
@@ -93,20 +119,40 @@ describe("POST /oauth2/token client_credentials", () => {
   });
 
   it("answers unsupported_grant_type and invalid_scope", async () => {
-    expectOAuthError(await form("/oauth2/token", { grant_type: "password", username: "a", password: "b" }, basic()), 400, "unsupported_grant_type");
-    expectOAuthError(await form("/oauth2/token", { grant_type: "client_credentials", scope: "users:delete" }, basic()), 400, "invalid_scope");
-    expectOAuthError(await form("/oauth2/token", { grant_type: "client_credentials", scope: 'apps:read "x' }, basic()), 400, "invalid_scope");
+    expectOAuthError(
+      await form("/oauth2/token", { grant_type: "password", username: "a", password: "b" }, basic()),
+      400,
+      "unsupported_grant_type",
+    );
+    expectOAuthError(
+      await form("/oauth2/token", { grant_type: "client_credentials", scope: "users:delete" }, basic()),
+      400,
+      "invalid_scope",
+    );
+    expectOAuthError(
+      await form("/oauth2/token", { grant_type: "client_credentials", scope: 'apps:read "x' }, basic()),
+      400,
+      "invalid_scope",
+    );
   });
 });
 
 describe("introspection and revocation", () => {
-  const token = async () => (await form("/oauth2/token", { grant_type: "client_credentials", scope: "apps:read" }, basic())).json().access_token as string;
+  const token = async () =>
+    (await form("/oauth2/token", { grant_type: "client_credentials", scope: "apps:read" }, basic())).json()
+      .access_token as string;
 
   it("introspects an active token and answers {active:false} for anything invalid", async () => {
     const t = await token();
     const active = await form("/oauth2/introspect", { token: t }, basic());
     expect(active.statusCode).toBe(200);
-    expect(active.json()).toMatchObject({ active: true, client_id: OPERATOR.id, scope: "apps:read", token_type: "Bearer", iss: "http://gatehouse.test" });
+    expect(active.json()).toMatchObject({
+      active: true,
+      client_id: OPERATOR.id,
+      scope: "apps:read",
+      token_type: "Bearer",
+      iss: "http://gatehouse.test",
+    });
     const garbage = await form("/oauth2/introspect", { token: "garbage" }, basic());
     expect(garbage.json()).toEqual({ active: false });
   });

@@ -23,7 +23,9 @@ export async function cli(argv: string[], env: NodeJS.ProcessEnv) {
 
 /** The code of an authenticator app for the secret, `offset` time steps away (each step works once per user). */
 export const totpOf = (secret: string, offset = 0) =>
-  new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: "SHA1" }).generate({ timestamp: Date.now() + offset * 30_000 });
+  new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: "SHA1" }).generate({
+    timestamp: Date.now() + offset * 30_000,
+  });
 
 const hidden = (body: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(body)?.[1];
 
@@ -69,7 +71,12 @@ export function consoleRequest(s: TestStack, extra: Record<string, string> = {})
 }
 
 /** The console's sign-in up to the page after the password: the answer and the form's cookie. */
-export async function signIn(s: TestStack, email: string, password = OPERATOR_PASSWORD, extra: Record<string, string> = {}) {
+export async function signIn(
+  s: TestStack,
+  email: string,
+  password = OPERATOR_PASSWORD,
+  extra: Record<string, string> = {},
+) {
   const req = consoleRequest(s, extra);
   const page = await s.app.inject({ method: "GET", url: req.path });
   expect(page.statusCode).toBe(200);
@@ -84,7 +91,13 @@ export function enrolmentOf(body: string) {
   return {
     secret,
     shownSecret: /<code aria-labelledby="secret-label">([^<]+)<\/code>/.exec(body)?.[1]?.replace(/\s/g, ""),
-    fields: { form_token: hidden(body, "form_token")!, intent: "enrol", enrol_token: hidden(body, "enrol_token")!, totp_secret: secret, otpauth_url: hidden(body, "otpauth_url")!.replaceAll("&amp;", "&") },
+    fields: {
+      form_token: hidden(body, "form_token")!,
+      intent: "enrol",
+      enrol_token: hidden(body, "enrol_token")!,
+      totp_secret: secret,
+      otpauth_url: hidden(body, "otpauth_url")!.replaceAll("&amp;", "&"),
+    },
   };
 }
 

@@ -15,11 +15,27 @@ import { createApp, loggedUser, loginEnvelope, send } from "./user-flows.ts";
 // redirect URI), the embedded path too; wrong settings stop the start clearly.
 
 const audit = async (s: TestStack, action: string) =>
-  (await s.app.inject({ method: "GET", url: `/admin/v1/audit?action=${action}`, headers: { authorization: `Bearer ${await s.operatorToken("admin")}` } })).json().content.items as Record<string, unknown>[];
+  (
+    await s.app.inject({
+      method: "GET",
+      url: `/admin/v1/audit?action=${action}`,
+      headers: { authorization: `Bearer ${await s.operatorToken("admin")}` },
+    })
+  ).json().content.items as Record<string, unknown>[];
 const usersNamed = async (s: TestStack, email: string) =>
-  (await s.app.inject({ method: "GET", url: `/admin/v1/users?q=${encodeURIComponent(email)}`, headers: { authorization: `Bearer ${await s.operatorToken("admin")}` } })).json().content.items as unknown[];
+  (
+    await s.app.inject({
+      method: "GET",
+      url: `/admin/v1/users?q=${encodeURIComponent(email)}`,
+      headers: { authorization: `Bearer ${await s.operatorToken("admin")}` },
+    })
+  ).json().content.items as unknown[];
 async function consoleApp(s: TestStack) {
-  const res = await s.app.inject({ method: "GET", url: "/admin/v1/apps/gatehouse", headers: { authorization: `Bearer ${await s.operatorToken("admin")}` } });
+  const res = await s.app.inject({
+    method: "GET",
+    url: "/admin/v1/apps/gatehouse",
+    headers: { authorization: `Bearer ${await s.operatorToken("admin")}` },
+  });
   expect(res.statusCode).toBe(200);
   return res.json().content;
 }
@@ -48,7 +64,12 @@ describe("operators and the console's client at start", () => {
     expect(await usersNamed(a!, email)).toHaveLength(1);
     expect(await audit(a!, "operator.create")).toHaveLength(1);
     expect(await audit(a!, "console_application.create")).toHaveLength(1);
-    expect(await consoleApp(a!)).toMatchObject({ id: "gatehouse", displayName: "Gatehouse console", redirectUris: ["http://one.gatehouse.test/console/callback"], mfa: "required" });
+    expect(await consoleApp(a!)).toMatchObject({
+      id: "gatehouse",
+      displayName: "Gatehouse console",
+      redirectUris: ["http://one.gatehouse.test/console/callback"],
+      mfa: "required",
+    });
     expect((await consoleApp(a!)).entrypoints.map((e: { id: string }) => e.id)).toEqual(["gatehouse-console"]);
 
     // The bootstrap password signs in; TOTP is set up at this first sign-in.
@@ -58,7 +79,14 @@ describe("operators and the console's client at start", () => {
 
     // MFA is always required of operators: at an application whose policy is off, the JSON login answers 428 to enrol.
     const shop = await createApp(a!, `shop${Date.now().toString(36)}`);
-    const login = await send(a!, "POST", "/activityid/v1/user/access", shop.token, shop.entrypoint, loginEnvelope(shop, email, OPERATOR_PASSWORD));
+    const login = await send(
+      a!,
+      "POST",
+      "/activityid/v1/user/access",
+      shop.token,
+      shop.entrypoint,
+      loginEnvelope(shop, email, OPERATOR_PASSWORD),
+    );
     expect(login.statusCode).toBe(428);
     expect(login.json().content.mfa).toMatchObject({ methods: ["totp"], enroll: true });
 
@@ -90,7 +118,10 @@ describe("operators and the console's client at start", () => {
     const before = await audit(first, "operator.create");
     expect(before).toHaveLength(1);
     await first.close();
-    const again = await startTestStack({ embedded: true, env: { ...env, BOOTSTRAP_OPERATOR_PASSWORD: "another password 99" } });
+    const again = await startTestStack({
+      embedded: true,
+      env: { ...env, BOOTSTRAP_OPERATOR_PASSWORD: "another password 99" },
+    });
     stacks.push(again);
     expect(await audit(again, "operator.create")).toEqual(before);
     expect(await usersNamed(again, email)).toHaveLength(1);
@@ -100,17 +131,32 @@ describe("operators and the console's client at start", () => {
   }, 120_000);
 
   it("wrong settings stop the start with a clear error", async () => {
-    expect(() => loadConfig({ BOOTSTRAP_OPERATOR_EMAIL: "a@example.com" })).toThrow(new ConfigError("BOOTSTRAP_OPERATOR_EMAIL and BOOTSTRAP_OPERATOR_PASSWORD go together"));
-    expect(() => loadConfig({ BOOTSTRAP_OPERATOR_EMAIL: "a@example.com", BOOTSTRAP_OPERATOR_PASSWORD: "short" })).toThrow(/BOOTSTRAP_OPERATOR_PASSWORD must be 8 to 128 characters/);
-    expect(() => loadConfig({ BOOTSTRAP_OPERATOR_EMAIL: "not-an-email", BOOTSTRAP_OPERATOR_PASSWORD: OPERATOR_PASSWORD })).toThrow(/BOOTSTRAP_OPERATOR_EMAIL must be an email address/);
+    expect(() => loadConfig({ BOOTSTRAP_OPERATOR_EMAIL: "a@example.com" })).toThrow(
+      new ConfigError("BOOTSTRAP_OPERATOR_EMAIL and BOOTSTRAP_OPERATOR_PASSWORD go together"),
+    );
+    expect(() =>
+      loadConfig({ BOOTSTRAP_OPERATOR_EMAIL: "a@example.com", BOOTSTRAP_OPERATOR_PASSWORD: "short" }),
+    ).toThrow(/BOOTSTRAP_OPERATOR_PASSWORD must be 8 to 128 characters/);
+    expect(() =>
+      loadConfig({ BOOTSTRAP_OPERATOR_EMAIL: "not-an-email", BOOTSTRAP_OPERATOR_PASSWORD: OPERATOR_PASSWORD }),
+    ).toThrow(/BOOTSTRAP_OPERATOR_EMAIL must be an email address/);
 
     // An email that a user who is not an operator holds.
-    const db = { DATABASE_URL: (await freshDatabase()).url, REDIS_URL: redisTestUrl(), REDIS_PREFIX: uniquePrefix(), SECRET_KEY: randomBytes(32).toString("base64url") };
+    const db = {
+      DATABASE_URL: (await freshDatabase()).url,
+      REDIS_URL: redisTestUrl(),
+      REDIS_PREFIX: uniquePrefix(),
+      SECRET_KEY: randomBytes(32).toString("base64url"),
+    };
     const s = await startTestStack({ env: db });
     stacks.push(s);
     const user = await loggedUser(s, await createApp(s, "plain"));
-    const err = await startTestStack({ env: { ...db, BOOTSTRAP_OPERATOR_EMAIL: user.email, BOOTSTRAP_OPERATOR_PASSWORD: OPERATOR_PASSWORD } }).catch((e: unknown) => e);
+    const err = await startTestStack({
+      env: { ...db, BOOTSTRAP_OPERATOR_EMAIL: user.email, BOOTSTRAP_OPERATOR_PASSWORD: OPERATOR_PASSWORD },
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConfigError);
-    expect((err as Error).message).toBe(`BOOTSTRAP_OPERATOR_EMAIL ${user.email}: this email belongs to a user who is not an operator`);
+    expect((err as Error).message).toBe(
+      `BOOTSTRAP_OPERATOR_EMAIL ${user.email}: this email belongs to a user who is not an operator`,
+    );
   }, 120_000);
 });

@@ -15,7 +15,15 @@ import { createApp, loggedUser, PASSWORD } from "./user-flows.ts";
 // text), the recovery codes, the redirect to /console/callback and its code
 // bought with PKCE. Screenshots with HOSTED_SCREENSHOTS=<dir> (docs/images/operator).
 
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 describe("operator's first sign-in in headless Chromium", () => {
   let s: TestStack;
@@ -57,7 +65,9 @@ describe("operator's first sign-in in headless Chromium", () => {
     await page.goto(JSON.parse(r.out).link);
     await page.getByLabel(lang === "es" ? "Contraseña" : "Password").fill(OPERATOR_PASSWORD);
     await submit(page, lang === "es" ? "Activar cuenta" : "Activate account");
-    expect(await page.getByRole("heading").textContent()).toBe(lang === "es" ? "Tu cuenta está lista" : "Your account is ready");
+    expect(await page.getByRole("heading").textContent()).toBe(
+      lang === "es" ? "Tu cuenta está lista" : "Your account is ready",
+    );
     return email;
   }
 
@@ -101,19 +111,30 @@ describe("operator's first sign-in in headless Chromium", () => {
     // address bar (a state it did not send): keep the URL the browser came back to.
     let callback: URL | undefined;
     const cameBack = (u: URL) => (callback ??= u.pathname === "/console/callback" ? u : undefined) !== undefined;
-    await Promise.all([page.waitForURL(cameBack), page.getByRole("button", { name: "I have saved them, continue" }).click()]);
+    await Promise.all([
+      page.waitForURL(cameBack),
+      page.getByRole("button", { name: "I have saved them, continue" }).click(),
+    ]);
     const back = callback!;
     expect(back.searchParams.get("state")).toBe(req.params.state);
     const res = await fetch(`${base}/oauth2/token`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "authorization_code", client_id: "gatehouse-console", code: back.searchParams.get("code")!, redirect_uri: `${base}/console/callback`, code_verifier: req.verifier }),
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        client_id: "gatehouse-console",
+        code: back.searchParams.get("code")!,
+        redirect_uri: `${base}/console/callback`,
+        code_verifier: req.verifier,
+      }),
     });
     expect(res.status).toBe(200);
     const tokens = (await res.json()) as { access_token: string; scope: string };
     expect(tokens.scope).toBe("openid admin");
     expect(decodeJwt(tokens.access_token)).toMatchObject({ email, client_id: "gatehouse-console" });
-    const apps = await fetch(`${base}/admin/v1/apps?q=gatehouse`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    const apps = await fetch(`${base}/admin/v1/apps?q=gatehouse`, {
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
     expect(apps.status).toBe(200);
     await context.close();
   }, 60_000);

@@ -3,7 +3,20 @@ import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase, redisTestUrl, uniquePrefix } from "@gatehouse/testing";
 import { authorizePath, formOf, pkce } from "./oauth-flow.ts";
-import { activate, cli, CONSOLE, OPERATOR_PASSWORD, consoleRequest, consoleTokens, enrolmentOf, formTokenIn, mfaTokenIn, post, signIn, totpOf } from "./operator-flows.ts";
+import {
+  activate,
+  cli,
+  CONSOLE,
+  OPERATOR_PASSWORD,
+  consoleRequest,
+  consoleTokens,
+  enrolmentOf,
+  formTokenIn,
+  mfaTokenIn,
+  post,
+  signIn,
+  totpOf,
+} from "./operator-flows.ts";
 import { startTestStack, type TestStack } from "./stack-helpers.ts";
 import { createApp, loggedUser } from "./user-flows.ts";
 
@@ -72,7 +85,9 @@ describe("operator persons sign in to the console", () => {
     expect(first.after.statusCode).toBe(200);
     const body = first.after.body;
     expect(body).toContain("Set up two-step verification");
-    expect(body).toMatch(/<figure class="qr" role="img" aria-label="[^"]+"><svg xmlns="http:\/\/www.w3.org\/2000\/svg"[^>]*viewBox="0 0 \d+ \d+"/);
+    expect(body).toMatch(
+      /<figure class="qr" role="img" aria-label="[^"]+"><svg xmlns="http:\/\/www.w3.org\/2000\/svg"[^>]*viewBox="0 0 \d+ \d+"/,
+    );
     expect(body).not.toContain("<script");
     expect(first.after.headers["content-security-policy"]).toMatch(/default-src 'none'/);
     const enrolment = enrolmentOf(body);
@@ -81,7 +96,10 @@ describe("operator persons sign in to the console", () => {
     secret = enrolment.secret;
 
     // A wrong code: the same secret again, with the error.
-    const wrong = await post(s, first.cookie, { ...enrolment.fields, code: "000000" === totpOf(secret) ? "111111" : "000000" });
+    const wrong = await post(s, first.cookie, {
+      ...enrolment.fields,
+      code: "000000" === totpOf(secret) ? "111111" : "000000",
+    });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.body).toContain('role="alert"');
     const retry = enrolmentOf(wrong.body);
@@ -93,7 +111,11 @@ describe("operator persons sign in to the console", () => {
     expect(codes).toHaveLength(10);
     recoveryCodes = codes as string[];
 
-    const done = await post(s, formOf(recovery, first.cookie).cookie, { form_token: formTokenIn(recovery.body), mfa_token: mfaTokenIn(recovery.body), code: "" });
+    const done = await post(s, formOf(recovery, first.cookie).cookie, {
+      form_token: formTokenIn(recovery.body),
+      mfa_token: mfaTokenIn(recovery.body),
+      code: "",
+    });
     expect(done.statusCode).toBe(303);
     const tokens = await consoleTokens(s, String(done.headers.location), first.verifier, first.params.state);
     expect(tokens.scope.split(" ").sort()).toEqual(["admin", "openid"]);
@@ -110,17 +132,29 @@ describe("operator persons sign in to the console", () => {
       payload: { key, displayName: "Made by an operator person" },
     });
     expect(created.statusCode).toBe(201);
-    const audit = await s.app.inject({ method: "GET", url: `/admin/v1/audit?action=catalog_entry.create&actor=${userId}`, headers: { authorization: `Bearer ${tokens.access_token}` } });
+    const audit = await s.app.inject({
+      method: "GET",
+      url: `/admin/v1/audit?action=catalog_entry.create&actor=${userId}`,
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
     expect(audit.statusCode).toBe(200);
     const [entry] = audit.json().content.items;
-    expect(entry).toMatchObject({ actor: `user:${userId}`, target: expect.stringContaining(key), details: expect.objectContaining({ actorEmail: email }) });
+    expect(entry).toMatchObject({
+      actor: `user:${userId}`,
+      target: expect.stringContaining(key),
+      details: expect.objectContaining({ actorEmail: email }),
+    });
 
     // Refresh keeps the scopes and the person.
     const refreshed = await s.app.inject({
       method: "POST",
       url: "/oauth2/token",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      payload: new URLSearchParams({ grant_type: "refresh_token", client_id: CONSOLE, refresh_token: tokens.refresh_token }).toString(),
+      payload: new URLSearchParams({
+        grant_type: "refresh_token",
+        client_id: CONSOLE,
+        refresh_token: tokens.refresh_token,
+      }).toString(),
     });
     expect(refreshed.statusCode).toBe(200);
     expect(refreshed.json().scope).toBe("openid admin");
@@ -143,7 +177,11 @@ describe("operator persons sign in to the console", () => {
     expect(second.after.body).toContain('name="mfa_token"');
     expect(second.after.body).not.toContain("totp_secret");
     // The next time step (the enrolment spent this one).
-    const done = await post(s, second.cookie, { form_token: formTokenIn(second.after.body), mfa_token: mfaTokenIn(second.after.body), code: totpOf(secret, 1) });
+    const done = await post(s, second.cookie, {
+      form_token: formTokenIn(second.after.body),
+      mfa_token: mfaTokenIn(second.after.body),
+      code: totpOf(secret, 1),
+    });
     expect(done.statusCode).toBe(303);
     const tokens = await consoleTokens(s, String(done.headers.location), second.verifier, second.params.state);
     expect(tokens.scope).toBe("openid admin:read");
@@ -180,20 +218,42 @@ describe("operator persons sign in to the console", () => {
   });
 
   it("no other client obtains admin scopes for a person; the console's redirect URI matches exactly", async () => {
-    const app = await createApp(s, `ns${Date.now().toString(36)}`, (b) => void (b.redirectUris = ["https://shop.example.com/callback"]));
+    const app = await createApp(
+      s,
+      `ns${Date.now().toString(36)}`,
+      (b) => void (b.redirectUris = ["https://shop.example.com/callback"]),
+    );
     for (const clientId of [app.id, app.entrypoint]) {
       const { challenge } = pkce();
       const res = await s.app.inject({
         method: "GET",
-        url: authorizePath({ client_id: clientId, redirect_uri: "https://shop.example.com/callback", response_type: "code", scope: "openid admin", state: "x", code_challenge: challenge, code_challenge_method: "S256" }),
+        url: authorizePath({
+          client_id: clientId,
+          redirect_uri: "https://shop.example.com/callback",
+          response_type: "code",
+          scope: "openid admin",
+          state: "x",
+          code_challenge: challenge,
+          code_challenge_method: "S256",
+        }),
       });
       expect(res.statusCode).toBe(302);
       const back = new URL(String(res.headers.location));
       expect(back.searchParams.get("error")).toBe("invalid_scope");
     }
-    for (const redirect of ["http://gatehouse.test/console/callback/", "http://gatehouse.test/console/callback?x=1", "http://GATEHOUSE.test/console/callback", "http://gatehouse.test/console", "https://gatehouse.test/console/callback"]) {
+    for (const redirect of [
+      "http://gatehouse.test/console/callback/",
+      "http://gatehouse.test/console/callback?x=1",
+      "http://GATEHOUSE.test/console/callback",
+      "http://gatehouse.test/console",
+      "https://gatehouse.test/console/callback",
+    ]) {
       const res = await s.app.inject({ method: "GET", url: consoleRequest(s, { redirect_uri: redirect }).path });
-      expect({ redirect, status: res.statusCode, location: res.headers.location }).toEqual({ redirect, status: 400, location: undefined });
+      expect({ redirect, status: res.statusCode, location: res.headers.location }).toEqual({
+        redirect,
+        status: 400,
+        location: undefined,
+      });
     }
     // The console is a public client: its own secretless token requests only; client_credentials is refused.
     const cc = await s.app.inject({
@@ -212,13 +272,26 @@ describe("operator persons sign in to the console", () => {
       method: "POST",
       url: "/admin/v1/assertions",
       headers: { authorization: `Bearer ${op}`, "content-type": "application/json" },
-      payload: { key: "consumer-terms", displayName: "Consumer terms", type: "terms", typology: "consumer", mandatory: true, version: "1" },
+      payload: {
+        key: "consumer-terms",
+        displayName: "Consumer terms",
+        type: "terms",
+        typology: "consumer",
+        mandatory: true,
+        version: "1",
+      },
     });
     expect(published.statusCode).toBe(201);
     const third = await signIn(s, email);
     expect(third.after.body).toContain('name="mfa_token"');
-    const done = await post(s, third.cookie, { form_token: formTokenIn(third.after.body), mfa_token: mfaTokenIn(third.after.body), code: recoveryCodes[0]! });
+    const done = await post(s, third.cookie, {
+      form_token: formTokenIn(third.after.body),
+      mfa_token: mfaTokenIn(third.after.body),
+      code: recoveryCodes[0]!,
+    });
     expect([done.statusCode, done.body]).toEqual([303, ""]);
-    expect((await consoleTokens(s, String(done.headers.location), third.verifier, third.params.state)).scope).toBe("openid admin");
+    expect((await consoleTokens(s, String(done.headers.location), third.verifier, third.params.state)).scope).toBe(
+      "openid admin",
+    );
   });
 });

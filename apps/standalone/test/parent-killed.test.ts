@@ -30,15 +30,23 @@ describe("npm (the server's parent) killed with -9", () => {
     await seedEmbeddedDataDir(dataDir);
     const [port, deadSmtp] = [await freePort(), await freePort()];
     // Nothing listens on deadSmtp: the message stays queued.
-    const spawned = serverEnv(port, { DATA_DIR: dataDir, DATABASE_URL: "", REDIS_URL: "" }, { SMTP_URL: `smtp://127.0.0.1:${deadSmtp}` });
+    const spawned = serverEnv(
+      port,
+      { DATA_DIR: dataDir, DATABASE_URL: "", REDIS_URL: "" },
+      { SMTP_URL: `smtp://127.0.0.1:${deadSmtp}` },
+    );
     const gw = spawned.gw;
     const env = { ...process.env, ...spawned.env };
     await serverBuilt();
     // A parent that stays (as npm does), not one that execs the server.
-    const npmLike = spawn("sh", ["-c", '"$0" "$@"; exit $?', process.execPath, ...startFlags(env), join(SERVER_DIST, "main.js")], {
-      env,
-      stdio: "ignore",
-    });
+    const npmLike = spawn(
+      "sh",
+      ["-c", '"$0" "$@"; exit $?', process.execPath, ...startFlags(env), join(SERVER_DIST, "main.js")],
+      {
+        env,
+        stdio: "ignore",
+      },
+    );
     await waitReady(`${gw}/readyz`, Object.assign(npmLike, { output: () => "" }));
     const server = (JSON.parse(await readFile(join(dataDir, "gatehouse.lock"), "utf8")) as { pid: number }).pid;
     expect(server).not.toBe(npmLike.pid);
@@ -48,13 +56,20 @@ describe("npm (the server's parent) killed with -9", () => {
 
     npmLike.kill("SIGKILL");
     const smtp = await startSmtpServer();
-    const again = await runEntry("main", [], { ...env, SMTP_URL: `smtp://127.0.0.1:${smtp.port}` } as Record<string, string>);
+    const again = await runEntry("main", [], { ...env, SMTP_URL: `smtp://127.0.0.1:${smtp.port}` } as Record<
+      string,
+      string
+    >);
     try {
       const until = Date.now() + 5000;
       while (alive(server) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
       expect(alive(server)).toBe(false);
       await waitReady(`${gw}/readyz`, again);
-      const mail = await waitFor(() => smtp.mails.find((m) => m.to.includes(email)), `the queued mail to ${email}`, 60_000);
+      const mail = await waitFor(
+        () => smtp.mails.find((m) => m.to.includes(email)),
+        `the queued mail to ${email}`,
+        60_000,
+      );
       expect(mail.text).toMatch(/\/activityid\/v1\/user\/confirm\?token=/);
       expect(await stopChild(again)).toBe(0);
     } finally {

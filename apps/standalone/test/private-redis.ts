@@ -39,7 +39,11 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     url: `redis://127.0.0.1:${port}/0`,
     port,
     async start() {
-      child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+      child = spawn(
+        "redis-server",
+        ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        { stdio: "ignore" },
+      );
       for (let i = 0; i < 100; i++) {
         if (await answersPing(port)) return;
         await new Promise((r) => setTimeout(r, 50));

@@ -59,13 +59,21 @@ export function serverEnv(port: number, stores: Record<string, string>, extra: R
  * memory (~780 to ~245 MB); start:services passes them on to its children.
  */
 export function startFlags(env: NodeJS.ProcessEnv): string[] {
-  return ["--disable-warning=ExperimentalWarning", "--max-semi-space-size=8", ...(env.DATABASE_URL ? [] : ["--liftoff-only"])];
+  return [
+    "--disable-warning=ExperimentalWarning",
+    "--max-semi-space-size=8",
+    ...(env.DATABASE_URL ? [] : ["--liftoff-only"]),
+  ];
 }
 
 export type Spawned = ChildProcess & { output: () => string };
 
 /** Runs one of the server's entry points as `npm start`, `npm run start:services` and `npm run cli` do (scripts/start.sh, without npm). */
-export async function runEntry(entry: "main" | "services" | "cli", args: string[], env: Record<string, string>): Promise<Spawned> {
+export async function runEntry(
+  entry: "main" | "services" | "cli",
+  args: string[],
+  env: Record<string, string>,
+): Promise<Spawned> {
   await serverBuilt();
   const fullEnv = { ...process.env, ...env };
   const child = spawn(process.execPath, [...startFlags(fullEnv), join(SERVER_DIST, `${entry}.js`), ...args], {
@@ -78,11 +86,18 @@ export async function runEntry(entry: "main" | "services" | "cli", args: string[
   return Object.assign(child, { output: () => out });
 }
 
-export async function waitReady(url: string, child: { output: () => string; exitCode: number | null }, ms = 60_000): Promise<void> {
+export async function waitReady(
+  url: string,
+  child: { output: () => string; exitCode: number | null },
+  ms = 60_000,
+): Promise<void> {
   const until = Date.now() + ms;
   while (Date.now() < until) {
     if (child.exitCode !== null) throw new Error(`process exited early:\n${child.output()}`);
-    const ok = await fetch(url).then((r) => r.ok, () => false);
+    const ok = await fetch(url).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     // A refused connection costs next to nothing: polling often spares a start most of a wait.
     await new Promise((r) => setTimeout(r, 50));

@@ -18,13 +18,17 @@ const TIMEOUT_MS = 240_000;
 /** A shell as a new user's: none of Gatehouse's settings, npm's or vitest's variables. */
 function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  const ours = /^(DATA_DIR|DATABASE_URL|REDIS_URL|REDIS_PREFIX|SMTP_URL|SMS_WEBHOOK_URL|SECRET_KEY|PUBLIC_.*|BOOTSTRAP_.*|HOST|PORT|LOG_LEVEL|NODE_OPTIONS|VITEST.*|npm_.*|TEST|TEST_PASSWORD_HASH|FORCE_COLOR|NO_COLOR)$/;
+  const ours =
+    /^(DATA_DIR|DATABASE_URL|REDIS_URL|REDIS_PREFIX|SMTP_URL|SMS_WEBHOOK_URL|SECRET_KEY|PUBLIC_.*|BOOTSTRAP_.*|HOST|PORT|LOG_LEVEL|NODE_OPTIONS|VITEST.*|npm_.*|TEST|TEST_PASSWORD_HASH|FORCE_COLOR|NO_COLOR)$/;
   for (const [k, v] of Object.entries(process.env)) if (!ours.test(k)) env[k] = v;
   return { ...env, ...extra };
 }
 
 /** Runs the script in its own process group (the server it starts included); kills what is left at the end. */
-function run(file: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string; timedOut: boolean }> {
+function run(
+  file: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; output: string; timedOut: boolean }> {
   return new Promise((resolve) => {
     const child = spawn("bash", [file], { cwd: ROOT, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";

@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authorizePath, confirmedUser, createOAuthApp, exchange, loginForCode, LOOPBACK, pkce, REDIRECT, validAuthorize } from "./oauth-flow.ts";
+import {
+  authorizePath,
+  confirmedUser,
+  createOAuthApp,
+  exchange,
+  loginForCode,
+  LOOPBACK,
+  pkce,
+  REDIRECT,
+  validAuthorize,
+} from "./oauth-flow.ts";
 import { startTestStack, type TestStack } from "./stack-helpers.ts";
 import { PASSWORD, type FlowApp, type LoggedUser } from "./user-flows.ts";
 
@@ -88,7 +98,8 @@ describe("redirect URI and PKCE corpora on PostgreSQL + Redis", () => {
   });
   afterAll(() => s.close());
 
-  const get = (params: Record<string, string | undefined>) => s.app.inject({ method: "GET", url: authorizePath({ client_id: app.id, ...params }) });
+  const get = (params: Record<string, string | undefined>) =>
+    s.app.inject({ method: "GET", url: authorizePath({ client_id: app.id, ...params }) });
   const { challenge } = pkce();
 
   it.each(MALICIOUS_REDIRECTS)("refuses %j with an error page and no redirect (GET and POST)", async (redirectUri) => {
@@ -109,7 +120,12 @@ describe("redirect URI and PKCE corpora on PostgreSQL + Redis", () => {
   });
 
   it("accepts the exact registered URIs, and any port for the registered loopback URI", async () => {
-    for (const redirectUri of [REDIRECT, LOOPBACK, "http://127.0.0.1:8080/callback", "http://127.0.0.1:65535/callback"]) {
+    for (const redirectUri of [
+      REDIRECT,
+      LOOPBACK,
+      "http://127.0.0.1:8080/callback",
+      "http://127.0.0.1:65535/callback",
+    ]) {
       const res = await get(validAuthorize(app, challenge, { redirect_uri: redirectUri }));
       expect(res.statusCode, redirectUri).toBe(200);
       expect(res.body).toContain('name="password"');
@@ -129,7 +145,10 @@ describe("redirect URI and PKCE corpora on PostgreSQL + Redis", () => {
       expect(res.statusCode).toBe(400);
       expect(res.headers.location).toBeUndefined();
     }
-    const twice = await s.app.inject({ method: "GET", url: `${authorizePath(base)}&redirect_uri=${encodeURIComponent(REDIRECT)}` });
+    const twice = await s.app.inject({
+      method: "GET",
+      url: `${authorizePath(base)}&redirect_uri=${encodeURIComponent(REDIRECT)}`,
+    });
     expect(twice.statusCode).toBe(400);
     expect(twice.headers.location).toBeUndefined();
   });
@@ -145,14 +164,20 @@ describe("redirect URI and PKCE corpora on PostgreSQL + Redis", () => {
 
   it("redirects the PKCE corpus back with error and state: missing challenge, plain, missing method, malformed, verifier in the front channel", async () => {
     const base = validAuthorize(app, challenge);
-    expect(await redirectError({ ...base, code_challenge: undefined, code_challenge_method: undefined })).toBe("invalid_request");
+    expect(await redirectError({ ...base, code_challenge: undefined, code_challenge_method: undefined })).toBe(
+      "invalid_request",
+    );
     expect(await redirectError({ ...base, code_challenge: undefined })).toBe("invalid_request");
     expect(await redirectError({ ...base, code_challenge_method: "plain" })).toBe("invalid_request");
-    expect(await redirectError({ ...base, code_challenge_method: "plain", code_challenge: pkce().verifier })).toBe("invalid_request");
+    expect(await redirectError({ ...base, code_challenge_method: "plain", code_challenge: pkce().verifier })).toBe(
+      "invalid_request",
+    );
     expect(await redirectError({ ...base, code_challenge_method: undefined })).toBe("invalid_request");
     expect(await redirectError({ ...base, code_challenge_method: "s256" })).toBe("invalid_request");
     expect(await redirectError({ ...base, code_challenge: `${challenge}A` })).toBe("invalid_request");
-    expect(await redirectError({ ...base, code_challenge: undefined, code_verifier: pkce().verifier })).toBe("invalid_request");
+    expect(await redirectError({ ...base, code_challenge: undefined, code_verifier: pkce().verifier })).toBe(
+      "invalid_request",
+    );
   });
 
   it("redirects the other request errors back with error and state", async () => {
@@ -192,6 +217,8 @@ describe("redirect URI and PKCE corpora on PostgreSQL + Redis", () => {
       payload: new URLSearchParams({ token: t.access_token }).toString(),
     });
     expect(introspect.json()).toEqual({ active: false });
-    expect((await exchange(s, app, { grant_type: "refresh_token", refresh_token: t.refresh_token })).json().error).toBe("invalid_grant");
+    expect((await exchange(s, app, { grant_type: "refresh_token", refresh_token: t.refresh_token })).json().error).toBe(
+      "invalid_grant",
+    );
   });
 });

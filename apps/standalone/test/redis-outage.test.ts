@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPrivateRedis, type PrivateRedis } from "./private-redis.ts";
 import { OPERATOR, startTestStack, type TestStack } from "./stack-helpers.ts";
-import { createApp, loggedUser, loginEnvelope, outboxLinks, registerEnvelope, send, type FlowApp, type LoggedUser } from "./user-flows.ts";
+import {
+  createApp,
+  loggedUser,
+  loginEnvelope,
+  outboxLinks,
+  registerEnvelope,
+  send,
+  type FlowApp,
+  type LoggedUser,
+} from "./user-flows.ts";
 
 // Contract section 10: with Redis unreachable every request that needs it
 // answers 503 with Retry-After within 1 s (a valid token is never a 401, nothing
@@ -22,9 +31,14 @@ describe("Redis unreachable, then back empty", () => {
     payload: new URLSearchParams(payload).toString(),
   });
   const introspect = (token: string) => s.app.inject({ method: "POST", url: "/oauth2/introspect", ...form({ token }) });
-  const userinfo = (token: string) => s.app.inject({ method: "GET", url: "/oauth2/userinfo", headers: { authorization: `Bearer ${token}` } });
+  const userinfo = (token: string) =>
+    s.app.inject({ method: "GET", url: "/oauth2/userinfo", headers: { authorization: `Bearer ${token}` } });
   const logout = (token: string) =>
-    s.app.inject({ method: "POST", url: "/activityid/v1/user/logout", headers: { authorization: `Bearer ${token}`, accept: "application/json" } });
+    s.app.inject({
+      method: "POST",
+      url: "/activityid/v1/user/logout",
+      headers: { authorization: `Bearer ${token}`, accept: "application/json" },
+    });
 
   beforeAll(async () => {
     redis = await startPrivateRedis();
@@ -34,9 +48,15 @@ describe("Redis unreachable, then back empty", () => {
     live = await loggedUser(s, app);
     loggedOut = await loggedUser(s, app);
     expect((await logout(loggedOut.accessToken)).statusCode).toBe(200);
-    const t = await s.app.inject({ method: "POST", url: "/oauth2/token", ...form({ grant_type: "client_credentials" }) });
+    const t = await s.app.inject({
+      method: "POST",
+      url: "/oauth2/token",
+      ...form({ grant_type: "client_credentials" }),
+    });
     revokedAppToken = t.json().access_token;
-    expect((await s.app.inject({ method: "POST", url: "/oauth2/revoke", ...form({ token: revokedAppToken }) })).statusCode).toBe(200);
+    expect(
+      (await s.app.inject({ method: "POST", url: "/oauth2/revoke", ...form({ token: revokedAppToken }) })).statusCode,
+    ).toBe(200);
   }, 120_000);
 
   afterAll(async () => {
@@ -46,19 +66,43 @@ describe("Redis unreachable, then back empty", () => {
 
   it("answers 503 with Retry-After within 1 s on every request that needs Redis, never 401 or 500", async () => {
     await redis.kill();
-    const timed = async (name: string, request: () => Promise<{ statusCode: number; headers: Record<string, unknown>; body: string }>) => {
+    const timed = async (
+      name: string,
+      request: () => Promise<{ statusCode: number; headers: Record<string, unknown>; body: string }>,
+    ) => {
       const started = performance.now();
       const res = await request();
-      return { name, ms: performance.now() - started, status: res.statusCode, retryAfter: res.headers["retry-after"], body: res.body };
+      return {
+        name,
+        ms: performance.now() - started,
+        status: res.statusCode,
+        retryAfter: res.headers["retry-after"],
+        body: res.body,
+      };
     };
     const results = [
-      await timed("register (APP_TOKEN)", () => send(s, "POST", "/activityid/v1/user/register", app.token, app.entrypoint, registerEnvelope(app, `down${Date.now()}@example.com`))),
-      await timed("login (APP_TOKEN)", () => send(s, "POST", "/activityid/v1/user/access", app.token, app.entrypoint, loginEnvelope(app, live.email))),
+      await timed("register (APP_TOKEN)", () =>
+        send(
+          s,
+          "POST",
+          "/activityid/v1/user/register",
+          app.token,
+          app.entrypoint,
+          registerEnvelope(app, `down${Date.now()}@example.com`),
+        ),
+      ),
+      await timed("login (APP_TOKEN)", () =>
+        send(s, "POST", "/activityid/v1/user/access", app.token, app.entrypoint, loginEnvelope(app, live.email)),
+      ),
       await timed("logout (ACCESS_TOKEN)", () => logout(live.accessToken)),
       await timed("userinfo (ACCESS_TOKEN)", () => userinfo(live.accessToken)),
       await timed("introspect", () => introspect(app.token)),
-      await timed("revoke", () => s.app.inject({ method: "POST", url: "/oauth2/revoke", ...form({ token: app.token }) })),
-      await timed("GET /v2/apps/:id (operator token)", () => s.app.inject({ method: "GET", url: `/v2/apps/${app.id}`, headers: { authorization: `Bearer ${operator}` } })),
+      await timed("revoke", () =>
+        s.app.inject({ method: "POST", url: "/oauth2/revoke", ...form({ token: app.token }) }),
+      ),
+      await timed("GET /v2/apps/:id (operator token)", () =>
+        s.app.inject({ method: "GET", url: `/v2/apps/${app.id}`, headers: { authorization: `Bearer ${operator}` } }),
+      ),
       await timed("readyz", () => s.app.inject({ method: "GET", url: "/readyz" })),
     ];
     for (const r of results) {
@@ -72,7 +116,10 @@ describe("Redis unreachable, then back empty", () => {
     expect(JSON.parse(results[4]!.body).error).toBe("temporarily_unavailable");
     console.info(`Redis down: ${results.map((r) => `${r.name} ${Math.round(r.ms)} ms`).join(", ")}`);
     // What needs no Redis goes on: client_credentials costs no Redis round trip.
-    expect((await s.app.inject({ method: "POST", url: "/oauth2/token", ...form({ grant_type: "client_credentials" }) })).statusCode).toBe(200);
+    expect(
+      (await s.app.inject({ method: "POST", url: "/oauth2/token", ...form({ grant_type: "client_credentials" }) }))
+        .statusCode,
+    ).toBe(200);
   });
 
   it("recovers by itself when Redis is back (empty): revocations survive, deliveries resume", async () => {
@@ -90,14 +137,28 @@ describe("Redis unreachable, then back empty", () => {
     // Nothing revoked before Redis lost its data is valid again.
     expect((await introspect(revokedAppToken)).json()).toEqual({ active: false });
     expect((await userinfo(loggedOut.accessToken)).statusCode).toBe(401);
-    expect((await send(s, "POST", "/activityid/v1/user/register", revokedAppToken, app.entrypoint, registerEnvelope(app, `r${Date.now()}@example.com`))).statusCode).toBe(401);
+    expect(
+      (
+        await send(
+          s,
+          "POST",
+          "/activityid/v1/user/register",
+          revokedAppToken,
+          app.entrypoint,
+          registerEnvelope(app, `r${Date.now()}@example.com`),
+        )
+      ).statusCode,
+    ).toBe(401);
     // A valid access token still is; its session was lost with Redis, and a logout still refuses it at once.
     expect((await userinfo(live.accessToken)).statusCode).toBe(403); // valid, but no openid scope
     expect((await logout(live.accessToken)).statusCode).toBe(200);
     expect((await userinfo(live.accessToken)).statusCode).toBe(401);
     // The delivery queue (BullMQ) reconnected too: a registration's message arrives.
     const email = `back${Date.now()}@example.com`;
-    expect((await send(s, "POST", "/activityid/v1/user/register", app.token, app.entrypoint, registerEnvelope(app, email))).statusCode).toBe(201);
+    expect(
+      (await send(s, "POST", "/activityid/v1/user/register", app.token, app.entrypoint, registerEnvelope(app, email)))
+        .statusCode,
+    ).toBe(201);
     expect(await outboxLinks(s, email)).toHaveLength(1);
     expect((await s.app.inject({ method: "GET", url: "/readyz" })).statusCode).toBe(200);
   }, 60_000);
@@ -112,7 +173,15 @@ describe("Redis unreachable at start", () => {
     const s = await startTestStack({ env: { REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT_MS: "500" } });
     try {
       const introspect = () =>
-        s.app.inject({ method: "POST", url: "/oauth2/introspect", headers: { authorization: s.basic(OPERATOR.id, OPERATOR.secret), "content-type": "application/x-www-form-urlencoded" }, payload: "token=x" });
+        s.app.inject({
+          method: "POST",
+          url: "/oauth2/introspect",
+          headers: {
+            authorization: s.basic(OPERATOR.id, OPERATOR.secret),
+            "content-type": "application/x-www-form-urlencoded",
+          },
+          payload: "token=x",
+        });
       const started = performance.now();
       const down = await introspect();
       expect(performance.now() - started).toBeLessThan(1_000);

@@ -19,10 +19,18 @@ describe.each([
     const typology = await newTypology(s);
     const app = await typologyApp(s, typology);
     const u = await loggedUser(s, app); // logs in once: the entry point and the catalog are now cached
-    const login = () => send(s, "POST", "/activityid/v1/user/access", app.token, app.entrypoint, loginEnvelope(app, u.email));
+    const login = () =>
+      send(s, "POST", "/activityid/v1/user/access", app.token, app.entrypoint, loginEnvelope(app, u.email));
     expect((await login()).statusCode).toBe(200);
 
-    await published(s, { key: `tos-${typology}`, displayName: { en: "Terms" }, type: "terms", typology, mandatory: true, version: "1" });
+    await published(s, {
+      key: `tos-${typology}`,
+      displayName: { en: "Terms" },
+      type: "terms",
+      typology,
+      mandatory: true,
+      version: "1",
+    });
     expect((await login()).statusCode).toBe(451);
 
     const op = await s.operatorToken();

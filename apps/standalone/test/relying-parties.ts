@@ -20,14 +20,27 @@ const DIR = join(import.meta.dirname, "relying-parties");
 /** Debian's interpreter: the packages below are installed for it, not for a pyenv or venv python3 first on PATH. */
 const PYTHON = "/usr/bin/python3";
 
-export const PYTHON_PACKAGES = ["python3-authlib", "python3-jose", "python3-jwt", "python3-jwcrypto", "python3-requests-oauthlib"];
-export const GO_PACKAGES = ["golang-go", "golang-github-coreos-go-oidc-dev", "golang-golang-x-oauth2-dev", "golang-gopkg-square-go-jose.v2-dev"];
+export const PYTHON_PACKAGES = [
+  "python3-authlib",
+  "python3-jose",
+  "python3-jwt",
+  "python3-jwcrypto",
+  "python3-requests-oauthlib",
+];
+export const GO_PACKAGES = [
+  "golang-go",
+  "golang-github-coreos-go-oidc-dev",
+  "golang-golang-x-oauth2-dev",
+  "golang-gopkg-square-go-jose.v2-dev",
+];
 
 /** The installed version of each package; a clear failure naming the apt-get command when any is missing. */
 export async function debianPackages(packages: string[]): Promise<Record<string, string>> {
   const versions: Record<string, string> = {};
   for (const pkg of packages) {
-    const { stdout } = await run("dpkg-query", ["-W", "-f", "${Status}\t${Version}", pkg]).catch(() => ({ stdout: "" }));
+    const { stdout } = await run("dpkg-query", ["-W", "-f", "${Status}\t${Version}", pkg]).catch(() => ({
+      stdout: "",
+    }));
     const [status, version] = stdout.split("\t");
     if (status === "install ok installed" && version) versions[pkg] = version;
   }
@@ -95,17 +108,23 @@ export async function rpTarget(alg: string): Promise<RpTarget> {
 }
 
 async function report(file: string, args: string[], env: Record<string, string>): Promise<RpReport> {
-  const { stdout } = await run(file, args, { cwd: DIR, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env }, timeout: 90_000 }).catch((err: { stdout?: string; stderr?: string; message: string }) => {
+  const { stdout } = await run(file, args, {
+    cwd: DIR,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env },
+    timeout: 90_000,
+  }).catch((err: { stdout?: string; stderr?: string; message: string }) => {
     throw new Error(`${file} ${args.join(" ")} failed: ${err.message}\n${err.stderr ?? ""}`);
   });
   return JSON.parse(stdout) as RpReport;
 }
 
 /** Runs relying-parties/<script> with Debian's python3. */
-export const runPython = (script: string, env: Record<string, string>) => report(PYTHON, [script], { ...env, PYTHONDONTWRITEBYTECODE: "1" });
+export const runPython = (script: string, env: Record<string, string>) =>
+  report(PYTHON, [script], { ...env, PYTHONDONTWRITEBYTECODE: "1" });
 
 /** Runs the Go program built by buildGoProgram. */
-export const runGo = (binary: string, mode: "confidential" | "public", env: Record<string, string>) => report(binary, [mode], env);
+export const runGo = (binary: string, mode: "confidential" | "public", env: Record<string, string>) =>
+  report(binary, [mode], env);
 
 /**
  * Builds relying-parties/go-oidc once (per test file) in GOPATH mode against
@@ -114,9 +133,18 @@ export const runGo = (binary: string, mode: "confidential" | "public", env: Reco
  */
 export async function buildGoProgram(): Promise<string> {
   const out = join(await mkdtemp(join(tmpdir(), "gh-rp-go-")), "rp");
-  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: tmpdir(), GO111MODULE: "off", GOPATH: "/usr/share/gocode", GOCACHE: join(tmpdir(), "gatehouse-go-cache"), GOFLAGS: "" };
-  await run("go", ["build", "-o", out, "."], { cwd: join(DIR, "go-oidc"), env, timeout: 120_000 }).catch((err: { stderr?: string; message: string }) => {
-    throw new Error(`go build failed: ${err.message}\n${err.stderr ?? ""}`);
-  });
+  const env = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: tmpdir(),
+    GO111MODULE: "off",
+    GOPATH: "/usr/share/gocode",
+    GOCACHE: join(tmpdir(), "gatehouse-go-cache"),
+    GOFLAGS: "",
+  };
+  await run("go", ["build", "-o", out, "."], { cwd: join(DIR, "go-oidc"), env, timeout: 120_000 }).catch(
+    (err: { stderr?: string; message: string }) => {
+      throw new Error(`go build failed: ${err.message}\n${err.stderr ?? ""}`);
+    },
+  );
   return out;
 }

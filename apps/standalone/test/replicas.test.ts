@@ -38,28 +38,55 @@ describe("two replicas on one PostgreSQL + Redis", () => {
     payload: new URLSearchParams(payload).toString(),
   });
   const introspect = async (s: TestStack, token: string) =>
-    (await s.app.inject({ method: "POST", url: "/oauth2/introspect", ...form(s, { token }) })).json() as { active: boolean };
-  const userinfo = (s: TestStack, token: string) => s.app.inject({ method: "GET", url: "/oauth2/userinfo", headers: { authorization: `Bearer ${token}` } });
+    (await s.app.inject({ method: "POST", url: "/oauth2/introspect", ...form(s, { token }) })).json() as {
+      active: boolean;
+    };
+  const userinfo = (s: TestStack, token: string) =>
+    s.app.inject({ method: "GET", url: "/oauth2/userinfo", headers: { authorization: `Bearer ${token}` } });
 
   it("a token revoked on one replica is refused by the other at once", async () => {
-    const token = (await a.app.inject({ method: "POST", url: "/oauth2/token", ...form(a, { grant_type: "client_credentials" }) })).json().access_token;
+    const token = (
+      await a.app.inject({ method: "POST", url: "/oauth2/token", ...form(a, { grant_type: "client_credentials" }) })
+    ).json().access_token;
     expect(await introspect(b, token)).toMatchObject({ active: true });
     expect((await a.app.inject({ method: "POST", url: "/oauth2/revoke", ...form(a, { token }) })).statusCode).toBe(200);
     expect(await introspect(b, token)).toEqual({ active: false });
-    const reg = await send(b, "POST", "/activityid/v1/user/register", token, app.entrypoint, registerEnvelope(app, `r${Date.now()}@example.com`));
+    const reg = await send(
+      b,
+      "POST",
+      "/activityid/v1/user/register",
+      token,
+      app.entrypoint,
+      registerEnvelope(app, `r${Date.now()}@example.com`),
+    );
     expect(reg.statusCode).toBe(401);
   });
 
   it("a logout on one replica ends the session on the other: access token refused, refresh token spent", async () => {
     const user = await loggedUser(a, app);
-    const login = await send(b, "POST", "/activityid/v1/user/access", app.token, app.entrypoint, loginEnvelope(app, user.email));
+    const login = await send(
+      b,
+      "POST",
+      "/activityid/v1/user/access",
+      app.token,
+      app.entrypoint,
+      loginEnvelope(app, user.email),
+    );
     expect(login.statusCode).toBe(200);
     const session = login.json().content.session_info;
     expect((await userinfo(a, session.access_token)).statusCode).toBe(403); // valid, no openid scope
-    const out = await b.app.inject({ method: "POST", url: "/activityid/v1/user/logout", headers: { authorization: `Bearer ${session.access_token}` } });
+    const out = await b.app.inject({
+      method: "POST",
+      url: "/activityid/v1/user/logout",
+      headers: { authorization: `Bearer ${session.access_token}` },
+    });
     expect(out.statusCode).toBe(200);
     expect((await userinfo(a, session.access_token)).statusCode).toBe(401);
-    const refresh = await a.app.inject({ method: "POST", url: "/oauth2/token", ...form(a, { grant_type: "refresh_token", refresh_token: session.refresh_token }) });
+    const refresh = await a.app.inject({
+      method: "POST",
+      url: "/oauth2/token",
+      ...form(a, { grant_type: "refresh_token", refresh_token: session.refresh_token }),
+    });
     expect(refresh.statusCode).toBe(400);
     expect(refresh.json().error).toBe("invalid_grant");
     // The first session (opened on a) is untouched on both.
@@ -68,7 +95,15 @@ describe("two replicas on one PostgreSQL + Redis", () => {
 
   it("failed logins on one replica count on the other (one throttle)", async () => {
     const user = await loggedUser(b, app);
-    const wrong = (s: TestStack) => send(s, "POST", "/activityid/v1/user/access", app.token, app.entrypoint, loginEnvelope(app, user.email, "wrong password!!"));
+    const wrong = (s: TestStack) =>
+      send(
+        s,
+        "POST",
+        "/activityid/v1/user/access",
+        app.token,
+        app.entrypoint,
+        loginEnvelope(app, user.email, "wrong password!!"),
+      );
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) statuses.push((await wrong(i % 2 ? b : a)).statusCode);
     expect(statuses).toEqual([403, 403, 403, 403, 403, 429]);

@@ -23,14 +23,26 @@ describe("@badgateway/oauth2-client as the relying party", () => {
   });
   afterAll(() => s?.close());
 
-  const confidential = (authenticationMethod?: "client_secret_basic" | "client_secret_basic_interop" | "client_secret_post") =>
-    new OAuth2Client({ server: base, clientId: app.id, clientSecret: app.password, ...(authenticationMethod ? { authenticationMethod } : {}) });
+  const confidential = (
+    authenticationMethod?: "client_secret_basic" | "client_secret_basic_interop" | "client_secret_post",
+  ) =>
+    new OAuth2Client({
+      server: base,
+      clientId: app.id,
+      clientSecret: app.password,
+      ...(authenticationMethod ? { authenticationMethod } : {}),
+    });
 
   /** getAuthorizeUri with PKCE, the hosted login, getTokenFromCodeRedirect. */
   async function codeFlow(client: OAuth2Client) {
     const codeVerifier = await generateCodeVerifier();
     const state = `st-${Date.now()}`;
-    const uri = await client.authorizationCode.getAuthorizeUri({ redirectUri: REDIRECT, state, codeVerifier, scope: ["openid", "profile", "email", "offline_access"] });
+    const uri = await client.authorizationCode.getAuthorizeUri({
+      redirectUri: REDIRECT,
+      state,
+      codeVerifier,
+      scope: ["openid", "profile", "email", "offline_access"],
+    });
     const callback = await hostedLogin(uri, user.email, PASSWORD);
     return client.authorizationCode.getTokenFromCodeRedirect(callback, { redirectUri: REDIRECT, state, codeVerifier });
   }
@@ -49,7 +61,11 @@ describe("@badgateway/oauth2-client as the relying party", () => {
       const refreshed = await client.refreshToken(token);
       expect(refreshed.refreshToken).not.toBe(token.refreshToken);
       expect(refreshed.idToken).toBeTruthy();
-      expect(await client.introspect(refreshed)).toMatchObject({ active: true, client_id: app.id, sub: String(user.id) });
+      expect(await client.introspect(refreshed)).toMatchObject({
+        active: true,
+        client_id: app.id,
+        sub: String(user.id),
+      });
 
       // simple-oauth2's revokeAll pattern: the access token, then the refresh token; each answers 200 {}.
       await client.revoke(refreshed, "access_token");

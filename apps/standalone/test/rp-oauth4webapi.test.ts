@@ -27,7 +27,10 @@ describe.each(SIGNING_ALGS)("oauth4webapi as a public client: SPA and native app
     app = await createOAuthApp(s, [REDIRECT, LOOPBACK, NATIVE_SCHEME]);
     user = await confirmedUser(s, app);
     const issuer = new URL(base);
-    as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...insecure, algorithm: "oidc" }));
+    as = await oauth.processDiscoveryResponse(
+      issuer,
+      await oauth.discoveryRequest(issuer, { ...insecure, algorithm: "oidc" }),
+    );
     spa = { client_id: app.entrypoint, token_endpoint_auth_method: "none" };
   });
   afterAll(() => s?.close());
@@ -53,9 +56,21 @@ describe.each(SIGNING_ALGS)("oauth4webapi as a public client: SPA and native app
     const callback = await hostedLogin(url, user.email, PASSWORD);
     const params = oauth.validateAuthResponse(as, spa, callback, state);
     expect(callback.href.startsWith(`${redirectUri}?`)).toBe(true);
-    const response = await oauth.authorizationCodeGrantRequest(as, spa, oauth.None(), params, redirectUri, verifier, insecure);
+    const response = await oauth.authorizationCodeGrantRequest(
+      as,
+      spa,
+      oauth.None(),
+      params,
+      redirectUri,
+      verifier,
+      insecure,
+    );
     // max_age requires auth_time, which oauth4webapi checks against the request's max_age.
-    const result = await oauth.processAuthorizationCodeResponse(as, spa, response, { expectedNonce: nonce, requireIdToken: true, maxAge: 300 });
+    const result = await oauth.processAuthorizationCodeResponse(as, spa, response, {
+      expectedNonce: nonce,
+      requireIdToken: true,
+      maxAge: 300,
+    });
     return { result, response };
   }
 
@@ -66,16 +81,30 @@ describe.each(SIGNING_ALGS)("oauth4webapi as a public client: SPA and native app
     const claims = oauth.getValidatedIdTokenClaims(result)!;
     expect(claims).toMatchObject({ iss: base, aud: app.entrypoint, sub: String(user.id) });
 
-    const info = await oauth.processUserInfoResponse(as, spa, claims.sub, await oauth.userInfoRequest(as, spa, result.access_token, insecure));
+    const info = await oauth.processUserInfoResponse(
+      as,
+      spa,
+      claims.sub,
+      await oauth.userInfoRequest(as, spa, result.access_token, insecure),
+    );
     expect(info).toMatchObject({ sub: claims.sub, email: user.email, email_verified: true });
 
-    const refreshResponse = await oauth.refreshTokenGrantRequest(as, spa, oauth.None(), result.refresh_token!, insecure);
+    const refreshResponse = await oauth.refreshTokenGrantRequest(
+      as,
+      spa,
+      oauth.None(),
+      result.refresh_token!,
+      insecure,
+    );
     const refreshed = await oauth.processRefreshTokenResponse(as, spa, refreshResponse);
     const renewed = oauth.getValidatedIdTokenClaims(refreshed)!;
     expect(renewed).toMatchObject({ sub: claims.sub, aud: app.entrypoint, auth_time: claims.auth_time });
     expect(refreshed.refresh_token).not.toBe(result.refresh_token);
 
-    const revoke = await oauth.revocationRequest(as, spa, oauth.None(), refreshed.refresh_token!, { ...insecure, additionalParameters: { token_type_hint: "refresh_token" } });
+    const revoke = await oauth.revocationRequest(as, spa, oauth.None(), refreshed.refresh_token!, {
+      ...insecure,
+      additionalParameters: { token_type_hint: "refresh_token" },
+    });
     await expect(oauth.processRevocationResponse(revoke)).resolves.toBeUndefined();
     const dead = await oauth.refreshTokenGrantRequest(as, spa, oauth.None(), refreshed.refresh_token!, insecure);
     await expect(oauth.processRefreshTokenResponse(as, spa, dead)).rejects.toMatchObject({ error: "invalid_grant" });
@@ -87,7 +116,11 @@ describe.each(SIGNING_ALGS)("oauth4webapi as a public client: SPA and native app
   ])("native app: %s", async (_name, redirectUri) => {
     const { result } = await codeFlow(redirectUri);
     expect(oauth.getValidatedIdTokenClaims(result)).toMatchObject({ aud: app.entrypoint, sub: String(user.id) });
-    const refreshed = await oauth.processRefreshTokenResponse(as, spa, await oauth.refreshTokenGrantRequest(as, spa, oauth.None(), result.refresh_token!, insecure));
+    const refreshed = await oauth.processRefreshTokenResponse(
+      as,
+      spa,
+      await oauth.refreshTokenGrantRequest(as, spa, oauth.None(), result.refresh_token!, insecure),
+    );
     expect(refreshed.access_token).not.toBe(result.access_token);
   });
 
@@ -105,13 +138,25 @@ describe.each(SIGNING_ALGS)("oauth4webapi as a public client: SPA and native app
     const introspected = await oauth.processIntrospectionResponse(
       as,
       backend,
-      await oauth.introspectionRequest(as, backend, oauth.ClientSecretBasic(app.password), result.access_token, insecure),
+      await oauth.introspectionRequest(
+        as,
+        backend,
+        oauth.ClientSecretBasic(app.password),
+        result.access_token,
+        insecure,
+      ),
     );
     expect(introspected).toMatchObject({ active: true, client_id: app.entrypoint, token_type: "Bearer" });
     const refresh = await oauth.processIntrospectionResponse(
       as,
       backend,
-      await oauth.introspectionRequest(as, backend, oauth.ClientSecretPost(app.password), result.refresh_token!, insecure),
+      await oauth.introspectionRequest(
+        as,
+        backend,
+        oauth.ClientSecretPost(app.password),
+        result.refresh_token!,
+        insecure,
+      ),
     );
     expect(refresh).toMatchObject({ active: true, client_id: app.entrypoint, token_type: "refresh_token", aud: base });
   });

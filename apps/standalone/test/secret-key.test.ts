@@ -7,7 +7,9 @@ import { freePort, runEntry, stopChild, waitReady } from "./processes.ts";
 import { seedEmbeddedDataDir } from "./stack-helpers.ts";
 
 const exitOf = (child: Awaited<ReturnType<typeof runEntry>>) =>
-  new Promise<number | null>((r) => (child.exitCode !== null ? r(child.exitCode) : child.once("exit", (code) => r(code))));
+  new Promise<number | null>((r) =>
+    child.exitCode !== null ? r(child.exitCode) : child.once("exit", (code) => r(code)),
+  );
 
 // Contract section 1: SECRET_KEY is the key-encryption key of the secrets at
 // rest, generated into the data dir when absent. A key that is not the one the
@@ -17,7 +19,15 @@ describe("SECRET_KEY", () => {
     const dataDir = await mkdtemp(join(tmpdir(), "gh-secretkey-"));
     await seedEmbeddedDataDir(dataDir);
     const port = await freePort();
-    const env = { DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", DATABASE_URL: "", REDIS_URL: "", SECRET_KEY: "" };
+    const env = {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "warn",
+      DATABASE_URL: "",
+      REDIS_URL: "",
+      SECRET_KEY: "",
+    };
     const first = await runEntry("main", [], env);
     await waitReady(`http://127.0.0.1:${port}/readyz`, first);
     expect(await stopChild(first)).toBe(0);
@@ -38,11 +48,23 @@ describe("SECRET_KEY", () => {
 
   it("too short or not hex/base64url: a configuration error of one line, exit 2, for the server and the CLI", async () => {
     const dataDir = await mkdtemp(join(tmpdir(), "gh-secretkey-"));
-    const env = { DATA_DIR: dataDir, PORT: String(await freePort()), LOG_LEVEL: "warn", DATABASE_URL: "", REDIS_URL: "", SECRET_KEY: "change-me" };
-    for (const [entry, args] of [["main", []], ["cli", ["apps", "list"]]] as const) {
+    const env = {
+      DATA_DIR: dataDir,
+      PORT: String(await freePort()),
+      LOG_LEVEL: "warn",
+      DATABASE_URL: "",
+      REDIS_URL: "",
+      SECRET_KEY: "change-me",
+    };
+    for (const [entry, args] of [
+      ["main", []],
+      ["cli", ["apps", "list"]],
+    ] as const) {
       const child = await runEntry(entry, [...args], env);
       expect(await exitOf(child), entry).toBe(2);
-      expect(child.output().trim().split("\n"), entry).toEqual([expect.stringMatching(/^configuration error: SECRET_KEY must be 32 or more random bytes/)]);
+      expect(child.output().trim().split("\n"), entry).toEqual([
+        expect.stringMatching(/^configuration error: SECRET_KEY must be 32 or more random bytes/),
+      ]);
     }
   });
 });

@@ -33,16 +33,23 @@ async function buildUnderLock(): Promise<void> {
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      const age = await stat(LOCK).then((s) => Date.now() - s.mtimeMs, () => 0);
+      const age = await stat(LOCK).then(
+        (s) => Date.now() - s.mtimeMs,
+        () => 0,
+      );
       if (age > STALE_LOCK_MS) await rmdir(LOCK).catch(() => undefined);
       await new Promise((r) => setTimeout(r, 100));
     }
   }
   try {
-    const child = spawn(process.execPath, [join(ROOT, "scripts", "build.mjs")], { stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, [join(ROOT, "scripts", "build.mjs")], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     let stderr = "";
     child.stderr.on("data", (d) => (stderr += d));
-    const code = await new Promise<number | null>((resolve, reject) => child.once("error", reject).once("exit", resolve));
+    const code = await new Promise<number | null>((resolve, reject) =>
+      child.once("error", reject).once("exit", resolve),
+    );
     if (code !== 0) throw new Error(`node scripts/build.mjs failed (exit ${code}):\n${stderr}`);
   } finally {
     await rmdir(LOCK).catch(() => undefined);

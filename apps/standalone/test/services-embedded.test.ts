@@ -50,7 +50,8 @@ describe("start:services on the embedded drivers", () => {
     expect(child.output()).toContain("no separate confirmation-worker process");
     expect((await readdir(dataDir)).sort()).toEqual(expect.arrayContaining(["auth", "registry", "users"]));
     // The tests seed each directory's PGlite cluster (stack-helpers.ts): each process holds its own directory's lock.
-    for (const service of ["auth", "registry", "users"]) expect(await readdir(join(dataDir, service))).toContain("gatehouse.lock");
+    for (const service of ["auth", "registry", "users"])
+      expect(await readdir(join(dataDir, service))).toContain("gatehouse.lock");
     expect((await fetch(`http://127.0.0.1:${ports.users}/readyz`)).status).toBe(200);
     await expect(fetch(`http://127.0.0.1:${ports.worker}/healthz`)).rejects.toThrow();
   });
@@ -61,12 +62,24 @@ describe("start:services on the embedded drivers", () => {
   }, 60_000);
 
   it("a CLI on the running services' DATA_DIR, or a second registry, refuses at once (exit 1, one line)", async () => {
-    for (const args of [["bootstrap-operator", "--client-id", "late-op"], ["serve", "registry"]]) {
-      const other = await runEntry("cli", args, { ...noServers, DATA_DIR: dataDir, REGISTRY_PORT: "0", LOG_LEVEL: "silent" });
+    for (const args of [
+      ["bootstrap-operator", "--client-id", "late-op"],
+      ["serve", "registry"],
+    ]) {
+      const other = await runEntry("cli", args, {
+        ...noServers,
+        DATA_DIR: dataDir,
+        REGISTRY_PORT: "0",
+        LOG_LEVEL: "silent",
+      });
       expect(await new Promise<number | null>((r) => other.once("exit", r))).toBe(1);
       const lines = other.output().trim().split("\n");
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(new RegExp(`^DATA_DIR ${dataDir}/registry is in use by another Gatehouse process \\(pid \\d+, "cli.js serve registry", since `));
+      expect(lines[0]).toMatch(
+        new RegExp(
+          `^DATA_DIR ${dataDir}/registry is in use by another Gatehouse process \\(pid \\d+, "cli.js serve registry", since `,
+        ),
+      );
     }
   });
 
@@ -76,7 +89,11 @@ describe("start:services on the embedded drivers", () => {
   }, 60_000);
 
   it("refuses `serve confirmation-worker` without REDIS_URL (exit 2)", async () => {
-    const alone = await runEntry("cli", ["serve", "confirmation-worker"], { ...noServers, DATA_DIR: dataDir, LOG_LEVEL: "silent" });
+    const alone = await runEntry("cli", ["serve", "confirmation-worker"], {
+      ...noServers,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "silent",
+    });
     const code = await new Promise<number | null>((r) => alone.once("exit", r));
     expect(code).toBe(2);
     expect(alone.output()).toContain("needs REDIS_URL");

@@ -27,7 +27,13 @@ let dataDir: string;
 const secretKey = randomBytes(32).toString("base64url");
 
 beforeAll(async () => {
-  const [port, registryPort, authPort, usersPort, workerPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+  const [port, registryPort, authPort, usersPort, workerPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   gw = `http://127.0.0.1:${port}`;
   registryUrl = `http://127.0.0.1:${registryPort}`;
   authUrl = `http://127.0.0.1:${authPort}`;
@@ -77,7 +83,11 @@ describe("start:services", () => {
     const { access_token: token } = (await tokenRes.json()) as { access_token: string };
     const created = await fetch(`${gw}/v2/apps`, {
       method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "x-request-id": "e2e-request-1" },
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/json",
+        "x-request-id": "e2e-request-1",
+      },
       body: JSON.stringify(validApplication()),
     });
     expect(created.status).toBe(201);
@@ -98,7 +108,9 @@ describe("start:services", () => {
     const app = await createAppWithToken(gw);
     await expectUserJourney(gw, dataDir, app);
     // The separate worker asked the users process over HTTP whether the registration committed.
-    expect(await (await fetch(`${usersUrl}/metrics`)).text()).toMatch(/gatehouse_rpc_duration_seconds_count\{service="users",method="CheckDelivery",code="ok"\} [1-9]/);
+    expect(await (await fetch(`${usersUrl}/metrics`)).text()).toMatch(
+      /gatehouse_rpc_duration_seconds_count\{service="users",method="CheckDelivery",code="ok"\} [1-9]/,
+    );
   }, 60_000);
 
   it("serves the admin API across processes: lock, unlock, rotation and the merged audit log", async () => {
@@ -124,7 +136,11 @@ describe("start:services", () => {
     const after = await fetch(`${gw}/oauth2/authorize`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", cookie, origin: gw },
-      body: new URLSearchParams({ form_token: formToken, email: "root@example.com", password: "operator passphrase 42" }),
+      body: new URLSearchParams({
+        form_token: formToken,
+        email: "root@example.com",
+        password: "operator passphrase 42",
+      }),
       redirect: "manual",
     });
     expect(after.status).toBe(200);
@@ -133,13 +149,19 @@ describe("start:services", () => {
 
   it("answers CheckDelivery only to internal callers", async () => {
     const url = `${usersUrl}/gatehouse.users.v1.ConfirmationDeliveryService/CheckDelivery`;
-    const anon = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ deliveryId: "x" }) });
+    const anon = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ deliveryId: "x" }),
+    });
     expect(anon.status).toBe(401);
     const internal = new InternalTokens(new KeyRing(parseSecretKey(secretKey)));
     const client = createClient(ConfirmationDeliveryService, createGrpcTransport({ baseUrl: usersUrl }));
     const headers = { authorization: `Bearer ${await internal.token("e2e")}` };
     const enqueueTime = { seconds: BigInt(Math.floor(Date.now() / 1000)), nanos: 0 };
-    expect((await client.checkDelivery({ deliveryId: "f".repeat(32), enqueueTime, attempt: 1 }, { headers })).decision).toBe(DeliveryDecision.WAIT);
+    expect(
+      (await client.checkDelivery({ deliveryId: "f".repeat(32), enqueueTime, attempt: 1 }, { headers })).decision,
+    ).toBe(DeliveryDecision.WAIT);
   });
 
   it("serves health, readiness and metrics on every process", async () => {
@@ -153,13 +175,25 @@ describe("start:services", () => {
 
   it("authenticates every RPC and refuses malformed calls with Connect codes", async () => {
     const url = `${registryUrl}/gatehouse.registry.v1.RegistryService/GetApplication`;
-    const anon = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ clientId: "1" }) });
+    const anon = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ clientId: "1" }),
+    });
     expect(anon.status).toBe(401);
     expect(((await anon.json()) as { code: string }).code).toBe("unauthenticated");
-    const garbage = await fetch(url, { method: "POST", headers: { "content-type": "application/proto" }, body: new Uint8Array([0xff, 0xff, 0xff]) });
+    const garbage = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/proto" },
+      body: new Uint8Array([0xff, 0xff, 0xff]),
+    });
     expect(garbage.status).toBe(400);
     expect(((await garbage.json()) as { code: string }).code).toBe("invalid_argument");
-    const badJson = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: "{nope" });
+    const badJson = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{nope",
+    });
     expect(badJson.status).toBe(400);
 
     // gRPC over HTTP/2 with an internal service token: scopes still apply.
@@ -185,7 +219,8 @@ describe("start:services", () => {
     ];
     for (const transport of transports) {
       const client = createClient(AuthService, transport);
-      const call = (token?: string) => client.getJwks({}, { headers: token ? { authorization: `Bearer ${token}` } : {}, timeoutMs: 5000 });
+      const call = (token?: string) =>
+        client.getJwks({}, { headers: token ? { authorization: `Bearer ${token}` } : {}, timeoutMs: 5000 });
       await expect(call()).rejects.toMatchObject({ code: 16 });
       await expect(call("not.a.token")).rejects.toMatchObject({ code: 16 });
       await expect(call(operatorToken)).rejects.toMatchObject({ code: 7 });

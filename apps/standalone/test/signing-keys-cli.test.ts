@@ -13,13 +13,17 @@ describe("rotate-signing-keys (CLI)", () => {
   });
   afterAll(() => s.close());
 
-  const jwks = async () => (await s.app.inject({ method: "GET", url: "/oauth2/jwks" })).json().keys as { kid: string; alg: string }[];
+  const jwks = async () =>
+    (await s.app.inject({ method: "GET", url: "/oauth2/jwks" })).json().keys as { kid: string; alg: string }[];
   const token = async () =>
     (
       await s.app.inject({
         method: "POST",
         url: "/oauth2/token",
-        headers: { authorization: s.basic("test-operator", "operator-secret-0123456789"), "content-type": "application/x-www-form-urlencoded" },
+        headers: {
+          authorization: s.basic("test-operator", "operator-secret-0123456789"),
+          "content-type": "application/x-www-form-urlencoded",
+        },
         payload: "grant_type=client_credentials&scope=apps:read",
       })
     ).json().access_token as string;
@@ -28,7 +32,10 @@ describe("rotate-signing-keys (CLI)", () => {
       await s.app.inject({
         method: "POST",
         url: "/oauth2/introspect",
-        headers: { authorization: s.basic("test-operator", "operator-secret-0123456789"), "content-type": "application/x-www-form-urlencoded" },
+        headers: {
+          authorization: s.basic("test-operator", "operator-secret-0123456789"),
+          "content-type": "application/x-www-form-urlencoded",
+        },
         payload: `token=${t}`,
       })
     ).json().active as boolean;
@@ -51,8 +58,13 @@ describe("rotate-signing-keys (CLI)", () => {
     expect(printed).toMatchObject({ alg: "RS256", active: next!.kid, retiring: [current!.kid] });
     expect(printed.next).toEqual(expect.any(String));
 
-    const rows = (await s.stores.db.query<{ kid: string; status: string }>("SELECT kid, status FROM auth.signing_keys")).rows;
-    expect(Object.fromEntries(rows.map((r) => [r.kid, r.status]))).toEqual({ [current!.kid]: "retiring", [next!.kid]: "active", [printed.next]: "next" });
+    const rows = (await s.stores.db.query<{ kid: string; status: string }>("SELECT kid, status FROM auth.signing_keys"))
+      .rows;
+    expect(Object.fromEntries(rows.map((r) => [r.kid, r.status]))).toEqual({
+      [current!.kid]: "retiring",
+      [next!.kid]: "active",
+      [printed.next]: "next",
+    });
     // Tokens of the old key still verify; the running server follows the rotation on its next reload.
     expect(await active(before)).toBe(true);
     expect(await active(await token())).toBe(true);

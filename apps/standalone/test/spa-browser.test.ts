@@ -13,10 +13,21 @@ import { createApp, PASSWORD, type FlowApp, type LoggedUser } from "./user-flows
 // port) signs in as a public client: code + PKCE with fetch (CORS) to the
 // token endpoint, UserInfo, refresh and revocation. A page of an origin
 // that is no application's cannot read any of those answers.
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 async function staticServer(html: () => string): Promise<{ server: Server; origin: string }> {
-  const server = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html()));
+  const server = createServer((_req, res) =>
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html()),
+  );
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { server, origin: `http://127.0.0.1:${(server.address() as { port: number }).port}` };
 }
@@ -51,14 +62,22 @@ describe("a browser SPA as a public client (headless Chromium)", () => {
     const failures: string[] = [];
     page.on("requestfailed", (r) => failures.push(`${r.method()} ${r.url()} ${r.failure()?.errorText}`));
     await page.goto(`${spa.origin}/`);
-    await Promise.all([page.waitForURL((u) => u.pathname === "/oauth2/authorize"), page.getByRole("button", { name: "Sign in with Gatehouse" }).click()]);
+    await Promise.all([
+      page.waitForURL((u) => u.pathname === "/oauth2/authorize"),
+      page.getByRole("button", { name: "Sign in with Gatehouse" }).click(),
+    ]);
     expect(new URL(page.url()).origin).toBe(base);
     await page.screenshot({ path: join(tmpdir(), "gatehouse-spa-login.png") });
     await page.getByLabel("Email").fill(user.email);
     await page.getByLabel("Password").fill(PASSWORD);
-    await Promise.all([page.waitForURL((u) => u.pathname === "/callback"), page.getByRole("button", { name: "Sign in", exact: true }).click()]);
+    await Promise.all([
+      page.waitForURL((u) => u.pathname === "/callback"),
+      page.getByRole("button", { name: "Sign in", exact: true }).click(),
+    ]);
     expect(new URL(page.url()).origin).toBe(spa.origin);
-    await expect.poll(() => page.locator("#status").textContent(), { timeout: 15_000 }).toBe(`Signed in as ${user.email}`);
+    await expect
+      .poll(() => page.locator("#status").textContent(), { timeout: 15_000 })
+      .toBe(`Signed in as ${user.email}`);
     const result = JSON.parse((await page.locator("#result").textContent())!);
     expect(result).toMatchObject({
       userinfo: { sub: String(user.id), email: user.email, email_verified: true, name: "Ana" },
@@ -88,7 +107,12 @@ describe("a browser SPA as a public client (headless Chromium)", () => {
       for (const [name, run] of Object.entries(tries)) out[name] = await run().then((r) => "read " + r.status, (e) => "blocked: " + e.name);
       return out;
     })()`);
-    expect(outcome).toEqual({ discovery: "blocked: TypeError", jwks: "blocked: TypeError", token: "blocked: TypeError", userinfo: "blocked: TypeError" });
+    expect(outcome).toEqual({
+      discovery: "blocked: TypeError",
+      jwks: "blocked: TypeError",
+      token: "blocked: TypeError",
+      userinfo: "blocked: TypeError",
+    });
     await context.close();
   });
 });

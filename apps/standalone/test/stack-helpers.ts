@@ -5,7 +5,14 @@ import { createHash, randomBytes } from "node:crypto";
 import { loadConfig, type Config } from "@gatehouse/config";
 import { createLogger } from "@gatehouse/logging";
 import { openDb } from "@gatehouse/db";
-import { freshDatabase, redisTestUrl, seedPgliteDataDir, uniquePrefix, type DatabaseTemplate, type PgliteClusterContent } from "@gatehouse/testing";
+import {
+  freshDatabase,
+  redisTestUrl,
+  seedPgliteDataDir,
+  uniquePrefix,
+  type DatabaseTemplate,
+  type PgliteClusterContent,
+} from "@gatehouse/testing";
 import { buildStack, type Stack } from "../src/stack.ts";
 import { allMigrations, migrateAll } from "../src/stores.ts";
 import { seedEmbeddedDataDir } from "./embedded-data-dir.ts";
@@ -29,7 +36,11 @@ function migrationsDigest(): Promise<string> {
   return (digest ??= (async () => {
     const hash = createHash("sha256");
     for (const m of allMigrations) {
-      for (const f of (await readdir(m.dir)).sort()) hash.update(`${m.schema}/${f}\0`).update(await readFile(join(m.dir, f))).update("\0");
+      for (const f of (await readdir(m.dir)).sort())
+        hash
+          .update(`${m.schema}/${f}\0`)
+          .update(await readFile(join(m.dir, f)))
+          .update("\0");
     }
     return hash.digest("hex").slice(0, 24);
   })());
@@ -46,13 +57,21 @@ async function migrateOnce(opts: { databaseUrl: string } | { dataDir: string }):
 }
 
 /** Every service's migrations applied once per content of the migration files, then copied per suite. */
-const migratedTemplate = async (): Promise<DatabaseTemplate> => ({ key: await migrationsDigest(), fill: (databaseUrl) => migrateOnce({ databaseUrl }) });
+const migratedTemplate = async (): Promise<DatabaseTemplate> => ({
+  key: await migrationsDigest(),
+  fill: (databaseUrl) => migrateOnce({ databaseUrl }),
+});
 
 /** The same for the embedded stacks: a migrated PGlite cluster, copied into each suite's DATA_DIR. */
-const migratedCluster = async (): Promise<PgliteClusterContent> => ({ key: await migrationsDigest(), fill: (dataDir) => migrateOnce({ dataDir }) });
+const migratedCluster = async (): Promise<PgliteClusterContent> => ({
+  key: await migrationsDigest(),
+  fill: (dataDir) => migrateOnce({ dataDir }),
+});
 
 /** The whole system in one process, on PostgreSQL + Redis (default) or the embedded drivers. */
-export async function startTestStack(opts: { embedded?: boolean; env?: Record<string, string> } = {}): Promise<TestStack> {
+export async function startTestStack(
+  opts: { embedded?: boolean; env?: Record<string, string> } = {},
+): Promise<TestStack> {
   const dataDir = await mkdtemp(join(tmpdir(), "gh-stack-"));
   const env: Record<string, string> = {
     DATA_DIR: dataDir,
@@ -67,7 +86,9 @@ export async function startTestStack(opts: { embedded?: boolean; env?: Record<st
     // test (redis-outage.test.ts) sets the production budget back.
     REDIS_COMMAND_TIMEOUT_MS: "5000",
     // The suite's cheap argon2 parameters (vitest.config.ts), where it sets them.
-    ...(process.env.TEST_PASSWORD_HASH ? { NODE_ENV: process.env.NODE_ENV ?? "", TEST_PASSWORD_HASH: process.env.TEST_PASSWORD_HASH } : {}),
+    ...(process.env.TEST_PASSWORD_HASH
+      ? { NODE_ENV: process.env.NODE_ENV ?? "", TEST_PASSWORD_HASH: process.env.TEST_PASSWORD_HASH }
+      : {}),
     ...opts.env,
   };
   // Migrated already; the stack's own migrateAll finds nothing to apply (the migrations ran on PGlite when the cluster was made).
@@ -92,7 +113,10 @@ export async function startTestStack(opts: { embedded?: boolean; env?: Record<st
         method: "POST",
         url: "/oauth2/token",
         // The bootstrap operator of this stack (a suite may give it another secret).
-        headers: { authorization: basic(config.bootstrapOperator!.clientId, config.bootstrapOperator!.clientSecret), "content-type": "application/x-www-form-urlencoded" },
+        headers: {
+          authorization: basic(config.bootstrapOperator!.clientId, config.bootstrapOperator!.clientSecret),
+          "content-type": "application/x-www-form-urlencoded",
+        },
         payload: new URLSearchParams({ grant_type: "client_credentials", scope }).toString(),
       });
       if (res.statusCode !== 200) throw new Error(`operator token: ${res.statusCode} ${res.body}`);
@@ -109,7 +133,10 @@ export function validApplication(): Record<string, any> {
     displayName: "Shop",
     url: "https://shop.example.com",
     contact: {
-      support: { objectType: "person", schemaOrg: { email: { value: "support@example.com" }, mobile: { value: "+34600111222" } } },
+      support: {
+        objectType: "person",
+        schemaOrg: { email: { value: "support@example.com" }, mobile: { value: "+34600111222" } },
+      },
       projectManager: { objectType: "person", schemaOrg: { email: { value: "pm@example.com" } } },
       productOwner: { objectType: "person", schemaOrg: { email: { value: "po@example.com" } } },
     },
@@ -121,8 +148,22 @@ export function validApplication(): Record<string, any> {
         displayName: "Web sign-up",
         key: "web",
         fields: [
-          { objectType: "fieldConfig", type: "id", key: "email", main: true, mandatory: true, requiresConfirmation: true },
-          { objectType: "fieldConfig", type: "id", key: "phone_number", main: false, mandatory: false, requiresConfirmation: false },
+          {
+            objectType: "fieldConfig",
+            type: "id",
+            key: "email",
+            main: true,
+            mandatory: true,
+            requiresConfirmation: true,
+          },
+          {
+            objectType: "fieldConfig",
+            type: "id",
+            key: "phone_number",
+            main: false,
+            mandatory: false,
+            requiresConfirmation: false,
+          },
           { objectType: "fieldConfig", type: "field", key: "name" },
           { objectType: "fieldConfig", type: "field", key: "birthday", mandatory: false, step: 2 },
         ],

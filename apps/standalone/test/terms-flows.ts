@@ -11,7 +11,10 @@ export const ACCESS = "/activityid/v1/user/access";
 /** A new typology in the operator catalog (no admin route for catalogs yet: straight into the registry's table). */
 export async function newTypology(s: TestStack): Promise<string> {
   const key = `t${randomBytes(4).toString("hex")}`;
-  await s.stores.db.query("INSERT INTO registry.catalog_entries (kind, key, display_name) VALUES ('typology', $1, $1)", [key]);
+  await s.stores.db.query(
+    "INSERT INTO registry.catalog_entries (kind, key, display_name) VALUES ('typology', $1, $1)",
+    [key],
+  );
   return key;
 }
 
@@ -24,10 +27,15 @@ export async function typologyApp(s: TestStack, typology: string): Promise<FlowA
   const key = `a${randomBytes(3).toString("hex")}`;
   const app = await createApp(s, key, (body) => {
     const web = body.entrypoints[0];
-    web.typology = { register: { objectType: "typology", id: typology }, work: { objectType: "typology", id: typology } };
+    web.typology = {
+      register: { objectType: "typology", id: typology },
+      work: { objectType: "typology", id: typology },
+    };
     const full = structuredClone(web);
     full.key = "full";
-    full.fields = full.fields.map((f: Record<string, unknown>) => (f.key === "birthday" ? { ...f, mandatory: true, step: 1 } : f));
+    full.fields = full.fields.map((f: Record<string, unknown>) =>
+      f.key === "birthday" ? { ...f, mandatory: true, step: 1 } : f,
+    );
     body.entrypoints.push(full);
   });
   return { ...app, full: `${app.id}_full` };
@@ -66,7 +74,14 @@ export function login(
 
 /** The user's acceptance history, oldest first. */
 export async function acceptances(s: TestStack, userId: number | string) {
-  const { rows } = await s.stores.db.query<{ key: string; version: string; value: boolean; client_id: string; source_id: string; via: string }>(
+  const { rows } = await s.stores.db.query<{
+    key: string;
+    version: string;
+    value: boolean;
+    client_id: string;
+    source_id: string;
+    via: string;
+  }>(
     "SELECT key, version, value, client_id, source_id, via FROM users.assertion_acceptances WHERE user_id = $1 ORDER BY id",
     [String(userId)],
   );

@@ -52,23 +52,57 @@ describe.each([
     const body = res.json();
     expect(body.result.status).toBe(451);
     expect(typeof body.result.elapsed).toBe("number");
-    expect(body.errors).toMatchObject({ code: "terms_not_accepted", message: "The user must accept the terms and conditions.", items: [] });
+    expect(body.errors).toMatchObject({
+      code: "terms_not_accepted",
+      message: "The user must accept the terms and conditions.",
+      items: [],
+    });
     expect(body.content.url).toMatch(/^http:\/\/gatehouse\.test\/activityid\/v1\/user\/terms\?token=[A-Za-z0-9%._-]+$/);
     expect(body.content.assertions.objectType).toBe("assertions");
     expect(body.content.assertions.items).toEqual([
-      { objectType: "assertion", key: P(typology), version: "1", displayName: "Send me news", type: "marketing", mandatory: false, typology, property: "default" },
-      { objectType: "assertion", key: T(typology), version: "2024-01", displayName: "I accept the terms of use", type: "terms", mandatory: true, typology, property: "default" },
+      {
+        objectType: "assertion",
+        key: P(typology),
+        version: "1",
+        displayName: "Send me news",
+        type: "marketing",
+        mandatory: false,
+        typology,
+        property: "default",
+      },
+      {
+        objectType: "assertion",
+        key: T(typology),
+        version: "2024-01",
+        displayName: "I accept the terms of use",
+        type: "terms",
+        mandatory: true,
+        typology,
+        property: "default",
+      },
     ]);
     expect(body.content.session_info).toBeUndefined();
     // In the request's language.
     const es = (await login(s, app, u.email, { lang: "es" })).json();
     expect(es.errors.message).toBe("El usuario debe aceptar los términos y condiciones.");
-    expect(es.content.assertions.items.map((i: { displayName: string }) => i.displayName)).toEqual(["Envíame novedades", "Acepto las condiciones de uso"]);
+    expect(es.content.assertions.items.map((i: { displayName: string }) => i.displayName)).toEqual([
+      "Envíame novedades",
+      "Acepto las condiciones de uso",
+    ]);
     // A wrong password learns nothing about the terms.
-    expect((await send(s, "POST", "/activityid/v1/user/access", app.token, app.entrypoint, { ...loginBody(app.id, u.email), object: { ...loginBody(app.id, u.email).object, password: "wrong password!!" } })).statusCode).toBe(403);
+    expect(
+      (
+        await send(s, "POST", "/activityid/v1/user/access", app.token, app.entrypoint, {
+          ...loginBody(app.id, u.email),
+          object: { ...loginBody(app.id, u.email).object, password: "wrong password!!" },
+        })
+      ).statusCode,
+    ).toBe(403);
 
     // Declining the mandatory one is recorded and still 451 (only it is left); accepting it clears the login.
-    const declined = await login(s, app, u.email, { assertions: { [T(typology)]: answer(false), [P(typology)]: answer(false) } });
+    const declined = await login(s, app, u.email, {
+      assertions: { [T(typology)]: answer(false), [P(typology)]: answer(false) },
+    });
     expect(declined.statusCode).toBe(451);
     expect(declined.json().content.assertions.items.map((i: { key: string }) => i.key)).toEqual([T(typology)]);
     const ok = await login(s, app, u.email, { assertions: { [T(typology)]: answer(true) } });
@@ -88,11 +122,19 @@ describe.each([
     await published(s, terms(typology, { version: "2024-06" }));
     const again = await login(s, app, u.email);
     expect(again.statusCode).toBe(451);
-    expect(again.json().content.assertions.items).toEqual([expect.objectContaining({ key: T(typology), version: "2024-06", mandatory: true })]);
+    expect(again.json().content.assertions.items).toEqual([
+      expect.objectContaining({ key: T(typology), version: "2024-06", mandatory: true }),
+    ]);
     // Accepted at the login through `full`, with fca: 206 names the missing mandatory data.
-    const incomplete = await login(s, app, u.email, { from: app.full, query: "?fca=true", assertions: { [T(typology)]: answer(true) } });
+    const incomplete = await login(s, app, u.email, {
+      from: app.full,
+      query: "?fca=true",
+      assertions: { [T(typology)]: answer(true) },
+    });
     expect(incomplete.statusCode).toBe(206);
-    expect(incomplete.json().errors.items).toEqual([expect.objectContaining({ field: "object.datas.birthday", code: "required" })]);
+    expect(incomplete.json().errors.items).toEqual([
+      expect.objectContaining({ field: "object.datas.birthday", code: "required" }),
+    ]);
     expect(incomplete.json().content.user.assertions[T(typology)].version).toBe("2024-06");
     expect(incomplete.json().content.session_info.access_token).toEqual(expect.any(String));
   });
@@ -103,8 +145,12 @@ describe.each([
     const u = await loggedUser(s, app);
     const unknown = await login(s, app, u.email, { assertions: { nope: answer(true) } });
     expect(unknown.statusCode).toBe(400);
-    expect(unknown.json().errors.items).toEqual([expect.objectContaining({ field: "object.assertions.nope", code: "unknown_key" })]);
-    const malformed = await login(s, app, u.email, { assertions: { [T(typology)]: { objectType: "assertion", value: "yes" } } });
+    expect(unknown.json().errors.items).toEqual([
+      expect.objectContaining({ field: "object.assertions.nope", code: "unknown_key" }),
+    ]);
+    const malformed = await login(s, app, u.email, {
+      assertions: { [T(typology)]: { objectType: "assertion", value: "yes" } },
+    });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().errors.items[0].field).toBe(`object.assertions.${T(typology)}.value`);
   });
@@ -124,12 +170,16 @@ describe.each([
       });
     const unknown = await patch({ nope: answer(true) });
     expect(unknown.statusCode).toBe(416);
-    expect(unknown.json().errors.items).toEqual([expect.objectContaining({ field: "object.assertions.nope", code: "unknown_key" })]);
+    expect(unknown.json().errors.items).toEqual([
+      expect.objectContaining({ field: "object.assertions.nope", code: "unknown_key" }),
+    ]);
     const ok = await patch({ [T(typology)]: answer(true) });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().content.user.assertions[T(typology)]).toMatchObject({ value: true, version: "2024-01" });
     expect((await patch({ [T(typology)]: answer(true) })).statusCode).toBe(304);
-    expect(await acceptances(s, u.id)).toEqual([{ key: T(typology), version: "2024-01", value: true, client_id: app.id, source_id: "mobile", via: "update" }]);
+    expect(await acceptances(s, u.id)).toEqual([
+      { key: T(typology), version: "2024-01", value: true, client_id: app.id, source_id: "mobile", via: "update" },
+    ]);
     expect((await login(s, app, u.email)).statusCode).toBe(200);
   });
 
@@ -139,21 +189,31 @@ describe.each([
     const u = await loggedUser(s, app);
     const post = (url: string, token: string, body: unknown) => send(s, "POST", url, token, app.entrypoint, body);
     const secret = (await post("/activityid/v1/user/mfa/totp", u.accessToken, {})).json().content.totp.secret as string;
-    const confirmed = await post("/activityid/v1/user/mfa/totp/confirm", u.accessToken, { code: totpCode(secret, Date.now()) });
+    const confirmed = await post("/activityid/v1/user/mfa/totp/confirm", u.accessToken, {
+      code: totpCode(secret, Date.now()),
+    });
     const recovery = confirmed.json().content.mfa.recovery_codes as string[];
     await published(s, terms(typology));
 
     const first = await login(s, app, u.email);
     expect(first.statusCode).toBe(428);
-    const blocked = await post("/activityid/v1/user/access/mfa", app.token, { token: first.json().content.mfa.token, code: recovery[0] });
+    const blocked = await post("/activityid/v1/user/access/mfa", app.token, {
+      token: first.json().content.mfa.token,
+      code: recovery[0],
+    });
     expect(blocked.statusCode).toBe(451);
     expect(blocked.json().errors.code).toBe("terms_not_accepted");
     expect(blocked.json().content.url).toContain("/activityid/v1/user/terms?token=");
-    expect(blocked.json().content.assertions.items).toEqual([expect.objectContaining({ objectType: "assertion", key: T(typology), mandatory: true })]);
+    expect(blocked.json().content.assertions.items).toEqual([
+      expect.objectContaining({ objectType: "assertion", key: T(typology), mandatory: true }),
+    ]);
 
     const second = await login(s, app, u.email, { assertions: { [T(typology)]: answer(true) } });
     expect(second.statusCode).toBe(428);
-    const ok = await post("/activityid/v1/user/access/mfa", app.token, { token: second.json().content.mfa.token, code: recovery[1] });
+    const ok = await post("/activityid/v1/user/access/mfa", app.token, {
+      token: second.json().content.mfa.token,
+      code: recovery[1],
+    });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().content.user.assertions[T(typology)]).toMatchObject({ value: true, version: "2024-01" });
   });
@@ -164,11 +224,16 @@ describe.each([
     const u = await loggedUser(s, app);
     await published(s, terms(typology));
     const params = validAuthorize(app, pkce().challenge, { redirect_uri: REDIRECT });
-    const signIn = async () => postLogin(s, formOf(await s.app.inject({ method: "GET", url: authorizePath(params) })), u.email, PASSWORD);
+    const signIn = async () =>
+      postLogin(s, formOf(await s.app.inject({ method: "GET", url: authorizePath(params) })), u.email, PASSWORD);
     const stopped = await signIn();
     expect(stopped.statusCode).toBe(200);
     expect(stopped.headers.location).toBeUndefined();
-    expect(stopped.body).toMatch(new RegExp(`<input type="checkbox" id="assertion-${T(typology)}" name="assertion.${T(typology)}" value="true" required`));
+    expect(stopped.body).toMatch(
+      new RegExp(
+        `<input type="checkbox" id="assertion-${T(typology)}" name="assertion.${T(typology)}" value="true" required`,
+      ),
+    );
     const hidden = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(stopped.body)?.[1] ?? "";
     const form = formOf(stopped);
     const answerPage = (accept: boolean) =>
@@ -176,7 +241,14 @@ describe.each([
         method: "POST",
         url: "/oauth2/authorize",
         headers: { "content-type": "application/x-www-form-urlencoded", cookie: form.cookie },
-        payload: new URLSearchParams({ form_token: formOf(stopped).token, intent: "flow", page: "terms", flow_token: hidden("flow_token"), shown: hidden("shown"), ...(accept ? { [`assertion.${T(typology)}`]: "true" } : {}) }).toString(),
+        payload: new URLSearchParams({
+          form_token: formOf(stopped).token,
+          intent: "flow",
+          page: "terms",
+          flow_token: hidden("flow_token"),
+          shown: hidden("shown"),
+          ...(accept ? { [`assertion.${T(typology)}`]: "true" } : {}),
+        }).toString(),
       });
     const refused = await answerPage(false);
     expect(refused.statusCode).toBe(400);
@@ -201,7 +273,11 @@ describe.each([
     const url = new URL((await login(s, app, u.email)).json().content.url);
     const token = url.searchParams.get("token")!;
 
-    const page = await s.app.inject({ method: "GET", url: `${url.pathname}${url.search}`, headers: { "accept-language": "es" } });
+    const page = await s.app.inject({
+      method: "GET",
+      url: `${url.pathname}${url.search}`,
+      headers: { "accept-language": "es" },
+    });
     expect(page.statusCode).toBe(200);
     expect(page.headers["content-type"]).toMatch(/^text\/html/);
     expect(page.headers["cache-control"]).toBe("no-store");
@@ -212,9 +288,19 @@ describe.each([
     expect(page.body).toContain(`name="token" value="${token}"`);
 
     const post = (form: string, headers: Record<string, string> = {}) =>
-      s.app.inject({ method: "POST", url: url.pathname, headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/html", ...headers }, payload: form });
-    const shown = [{ key: P(typology), version: "1" }, { key: T(typology), version: "2024-01" }];
-    expect((await post(termsForm(token, shown, [T(typology)]), { origin: "https://evil.example" })).statusCode).toBe(403);
+      s.app.inject({
+        method: "POST",
+        url: url.pathname,
+        headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/html", ...headers },
+        payload: form,
+      });
+    const shown = [
+      { key: P(typology), version: "1" },
+      { key: T(typology), version: "2024-01" },
+    ];
+    expect((await post(termsForm(token, shown, [T(typology)]), { origin: "https://evil.example" })).statusCode).toBe(
+      403,
+    );
     const missing = await post(termsForm(token, shown, [P(typology)]));
     expect(missing.statusCode).toBe(400);
     expect(missing.body).toContain("You must accept every item marked as required");
@@ -231,9 +317,14 @@ describe.each([
     ]);
     const ok = await login(s, app, u.email);
     expect(ok.statusCode).toBe(200);
-    expect(ok.json().content.user.assertions).toMatchObject({ [T(typology)]: { value: true, version: "2024-01" }, [P(typology)]: { value: false, version: "1" } });
+    expect(ok.json().content.user.assertions).toMatchObject({
+      [T(typology)]: { value: true, version: "2024-01" },
+      [P(typology)]: { value: false, version: "1" },
+    });
     // A forged or damaged token is the invalid page.
-    expect((await s.app.inject({ method: "GET", url: `${url.pathname}?token=${token.slice(0, -2)}xx` })).statusCode).toBe(400);
+    expect(
+      (await s.app.inject({ method: "GET", url: `${url.pathname}?token=${token.slice(0, -2)}xx` })).statusCode,
+    ).toBe(400);
     expect((await s.app.inject({ method: "GET", url: url.pathname })).statusCode).toBe(400);
   });
 });

@@ -32,7 +32,8 @@ describe("TRUSTED_PROXIES and the login throttle", () => {
     });
 
   it("through a trusted proxy, the forwarded client address is the one throttled", async () => {
-    for (let i = 0; i < 5; i++) expect((await login("10.1.2.3", "203.0.113.7", "wrong password!")).statusCode).toBe(403);
+    for (let i = 0; i < 5; i++)
+      expect((await login("10.1.2.3", "203.0.113.7", "wrong password!")).statusCode).toBe(403);
     const limited = await login("10.1.2.3", "203.0.113.7", PASSWORD);
     expect(limited.statusCode).toBe(429);
     expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
@@ -44,7 +45,8 @@ describe("TRUSTED_PROXIES and the login throttle", () => {
     // Claiming to be the blocked address changes nothing: this connection's own address is not blocked.
     expect((await login("192.0.2.50", "203.0.113.7", PASSWORD)).statusCode).toBe(200);
     // A new made-up address on every guess does not reset the count: it is the connection's.
-    for (let i = 0; i < 5; i++) expect((await login("192.0.2.51", `198.51.100.${100 + i}`, "wrong password!")).statusCode).toBe(403);
+    for (let i = 0; i < 5; i++)
+      expect((await login("192.0.2.51", `198.51.100.${100 + i}`, "wrong password!")).statusCode).toBe(403);
     expect((await login("192.0.2.51", "198.51.100.200", PASSWORD)).statusCode).toBe(429);
   });
 });

@@ -18,7 +18,11 @@ export interface FlowApp {
 }
 
 /** The standard application (email must be confirmed), optionally edited, with its APP_TOKEN. */
-export async function createApp(s: TestStack, key = "shop", edit?: (body: Record<string, any>) => void): Promise<FlowApp> {
+export async function createApp(
+  s: TestStack,
+  key = "shop",
+  edit?: (body: Record<string, any>) => void,
+): Promise<FlowApp> {
   const op = await s.operatorToken();
   const body = { ...validApplication(), key };
   edit?.(body);
@@ -40,8 +44,22 @@ export async function createApp(s: TestStack, key = "shop", edit?: (body: Record
 }
 
 /** A JSON request with the spec's common headers; `headers` may override or (with undefined) drop them. */
-export function send(s: TestStack, method: "POST" | "PATCH", url: string, token: string, from: string, body: unknown, headers: Record<string, string | undefined> = {}) {
-  const all: Record<string, string | undefined> = { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json", from, ...headers };
+export function send(
+  s: TestStack,
+  method: "POST" | "PATCH",
+  url: string,
+  token: string,
+  from: string,
+  body: unknown,
+  headers: Record<string, string | undefined> = {},
+) {
+  const all: Record<string, string | undefined> = {
+    authorization: `Bearer ${token}`,
+    "content-type": "application/json",
+    accept: "application/json",
+    from,
+    ...headers,
+  };
   const defined = Object.fromEntries(Object.entries(all).filter(([, v]) => v !== undefined)) as Record<string, string>;
   return s.app.inject({ method, url, headers: defined, payload: JSON.stringify(body) });
 }
@@ -105,13 +123,31 @@ export interface LoggedUser {
 }
 
 /** Registers, confirms by the emailed link and logs in: a user with a session. */
-export async function loggedUser(s: TestStack, app: FlowApp, email = `u${Date.now()}${Math.random().toString(36).slice(2, 8)}@example.com`): Promise<LoggedUser> {
-  const reg = await send(s, "POST", "/activityid/v1/user/register", app.token, app.entrypoint, registerEnvelope(app, email));
+export async function loggedUser(
+  s: TestStack,
+  app: FlowApp,
+  email = `u${Date.now()}${Math.random().toString(36).slice(2, 8)}@example.com`,
+): Promise<LoggedUser> {
+  const reg = await send(
+    s,
+    "POST",
+    "/activityid/v1/user/register",
+    app.token,
+    app.entrypoint,
+    registerEnvelope(app, email),
+  );
   if (reg.statusCode !== 201) throw new Error(`register: ${reg.statusCode} ${reg.body}`);
   const [link] = await outboxLinks(s, email);
   const confirmed = await s.app.inject({ method: "GET", url: `/activityid/v1/user/confirm?token=${link}` });
   if (confirmed.statusCode !== 302) throw new Error(`confirm: ${confirmed.statusCode}`);
-  const login = await send(s, "POST", "/activityid/v1/user/access", app.token, app.entrypoint, loginEnvelope(app, email));
+  const login = await send(
+    s,
+    "POST",
+    "/activityid/v1/user/access",
+    app.token,
+    app.entrypoint,
+    loginEnvelope(app, email),
+  );
   if (login.statusCode !== 200) throw new Error(`login: ${login.statusCode} ${login.body}`);
   const content = login.json().content;
   return { email, id: content.user.id, pulseId: content.user.pulse_id, accessToken: content.session_info.access_token };

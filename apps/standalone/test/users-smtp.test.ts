@@ -47,7 +47,10 @@ describe("confirmation messages over SMTP and the SMS webhook (npm start)", () =
       const body = new URLSearchParams({ grant_type: "client_credentials", ...(scope ? { scope } : {}) });
       const res = await fetch(`${base}/oauth2/token`, {
         method: "POST",
-        headers: { authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString("base64")}`, "content-type": "application/x-www-form-urlencoded" },
+        headers: {
+          authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString("base64")}`,
+          "content-type": "application/x-www-form-urlencoded",
+        },
         body,
       });
       return ((await res.json()) as { access_token: string }).access_token;
@@ -58,12 +61,29 @@ describe("confirmation messages over SMTP and the SMS webhook (npm start)", () =
     // Phone is the main id: a 412 resends by SMS.
     const phone = structuredClone(web);
     phone.key = "phone";
-    phone.fields[0] = { objectType: "fieldConfig", type: "id", key: "email", main: false, mandatory: true, requiresConfirmation: false };
-    phone.fields[1] = { objectType: "fieldConfig", type: "id", key: "phone_number", main: true, mandatory: true, requiresConfirmation: true };
+    phone.fields[0] = {
+      objectType: "fieldConfig",
+      type: "id",
+      key: "email",
+      main: false,
+      mandatory: true,
+      requiresConfirmation: false,
+    };
+    phone.fields[1] = {
+      objectType: "fieldConfig",
+      type: "id",
+      key: "phone_number",
+      main: true,
+      mandatory: true,
+      requiresConfirmation: true,
+    };
     body.entrypoints.push(phone);
     const created = await fetch(`${base}/v2/apps`, {
       method: "POST",
-      headers: { authorization: `Bearer ${await token(OPERATOR.id, OPERATOR.secret, "apps:write")}`, "content-type": "application/json" },
+      headers: {
+        authorization: `Bearer ${await token(OPERATOR.id, OPERATOR.secret, "apps:write")}`,
+        "content-type": "application/json",
+      },
       body: JSON.stringify(body),
     });
     expect(created.status).toBe(201);
@@ -100,7 +120,10 @@ describe("confirmation messages over SMTP and the SMS webhook (npm start)", () =
         object: {
           objectType: "user",
           password: "correct horse battery",
-          ids: { email: { objectType: "user_id", value: email }, ...(opts.phone ? { phone_number: { objectType: "user_id", value: opts.phone } } : {}) },
+          ids: {
+            email: { objectType: "user_id", value: email },
+            ...(opts.phone ? { phone_number: { objectType: "user_id", value: opts.phone } } : {}),
+          },
           datas: { name: { objectType: "data", value: "Ana" } },
           assertions: {},
         },
@@ -114,7 +137,11 @@ describe("confirmation messages over SMTP and the SMS webhook (npm start)", () =
       {
         actor: { id: app.id, objectType: "application" },
         verb: "access",
-        object: { objectType: "user", password: "correct horse battery", ids: { email: { objectType: "user_id", value: email } } },
+        object: {
+          objectType: "user",
+          password: "correct horse battery",
+          ids: { email: { objectType: "user_id", value: email } },
+        },
         source,
       },
       opts,
@@ -126,7 +153,8 @@ describe("confirmation messages over SMTP and the SMS webhook (npm start)", () =
   const mailsTo = (to: string) => smtp.mails.filter((m) => m.to.includes(to));
   /** The n-th (1-based) message received for `to`. */
   const nthMail = (to: string, n: number) => waitFor(() => mailsTo(to)[n - 1], `mail #${n} to ${to}`);
-  const smsTo = (to: string, n: number) => waitFor(() => sms.messages.filter((m) => m.to === to)[n - 1], `SMS #${n} to ${to}`);
+  const smsTo = (to: string, n: number) =>
+    waitFor(() => sms.messages.filter((m) => m.to === to)[n - 1], `SMS #${n} to ${to}`);
   const linkOf = (m: ReceivedMail) => /(http\S+\/activityid\/v1\/user\/confirm\?token=\S+)/.exec(m.text)?.[1] ?? "";
   const codeOf = (m: ReceivedMail) => /(?:code is|código de confirmación es): (\d{6})\n/.exec(m.text)?.[1] ?? "";
 
@@ -162,7 +190,10 @@ describe("confirmation messages over SMTP and the SMS webhook (npm start)", () =
     expect((await get(linkOf(resent))).status).toBe(400);
     const ok = await login(email);
     expect(ok.status).toBe(200);
-    expect(((await ok.json()) as { content: { user: { ids: { email: { confirmed: boolean } } } } }).content.user.ids.email.confirmed).toBe(true);
+    expect(
+      ((await ok.json()) as { content: { user: { ids: { email: { confirmed: boolean } } } } }).content.user.ids.email
+        .confirmed,
+    ).toBe(true);
   });
 
   it("messages and pages follow Accept-Language (es)", async () => {
@@ -215,10 +246,18 @@ describe("confirmation messages over SMTP and the SMS webhook (npm start)", () =
     expect((await get(linkOf(await nthMail(email, 1)))).status).toBe(302);
     const logged = await login(email);
     expect(logged.status).toBe(200);
-    const userToken = ((await logged.json()) as { content: { session_info: { access_token: string } } }).content.session_info.access_token;
-    const confirmed = await post("/activityid/v1/user/confirm", { objectType: "confirmation", id: "phone_number", code: text.code }, { bearer: userToken });
+    const userToken = ((await logged.json()) as { content: { session_info: { access_token: string } } }).content
+      .session_info.access_token;
+    const confirmed = await post(
+      "/activityid/v1/user/confirm",
+      { objectType: "confirmation", id: "phone_number", code: text.code },
+      { bearer: userToken },
+    );
     expect(confirmed.status).toBe(200);
-    expect(((await confirmed.json()) as { content: { user: { ids: { phone_number: { confirmed: boolean } } } } }).content.user.ids.phone_number.confirmed).toBe(true);
+    expect(
+      ((await confirmed.json()) as { content: { user: { ids: { phone_number: { confirmed: boolean } } } } }).content
+        .user.ids.phone_number.confirmed,
+    ).toBe(true);
 
     const other = uniqueEmail("pia");
     const mainPhone = uniquePhone();

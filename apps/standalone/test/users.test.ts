@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestStack, type TestStack } from "./stack-helpers.ts";
-import { createApp, loginEnvelope, outboxCode, outboxLinks, registerEnvelope, send as sendAs, SOURCE as source, type FlowApp } from "./user-flows.ts";
+import {
+  createApp,
+  loginEnvelope,
+  outboxCode,
+  outboxLinks,
+  registerEnvelope,
+  send as sendAs,
+  SOURCE as source,
+  type FlowApp,
+} from "./user-flows.ts";
 
 // Registration, confirmation by the emailed link and login through the gateway,
 // with the confirmation worker delivering to the outbox (no SMTP configured).
@@ -16,9 +25,12 @@ describe.each([
   });
   afterAll(() => s.close());
 
-  const send = (url: string, body: unknown, headers: Record<string, string> = {}) => sendAs(s, "POST", url, app.token, app.entrypoint, body, headers);
-  const register = (email: string, password = "correct horse battery") => send("/activityid/v1/user/register", registerEnvelope(app, email, password));
-  const login = (email: string, password: string, query = "") => send(`/activityid/v1/user/access${query}`, loginEnvelope(app, email, password));
+  const send = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+    sendAs(s, "POST", url, app.token, app.entrypoint, body, headers);
+  const register = (email: string, password = "correct horse battery") =>
+    send("/activityid/v1/user/register", registerEnvelope(app, email, password));
+  const login = (email: string, password: string, query = "") =>
+    send(`/activityid/v1/user/access${query}`, loginEnvelope(app, email, password));
   const outboxLink = async (email: string) => (await outboxLinks(s, email))[0]!;
 
   it("registers, refuses login until confirmed (412), confirms by link and logs in (200)", async () => {
@@ -56,7 +68,14 @@ describe.each([
     expect(typeof info.scope).toBe("string");
     // The spec's login takes "From = name of the entry point": its key ("web") is
     // the same entry point as its id.
-    const byKey = await sendAs(s, "POST", "/activityid/v1/user/access", app.token, "web", loginEnvelope(app, email, "correct horse battery"));
+    const byKey = await sendAs(
+      s,
+      "POST",
+      "/activityid/v1/user/access",
+      app.token,
+      "web",
+      loginEnvelope(app, email, "correct horse battery"),
+    );
     expect(byKey.statusCode).toBe(200);
     expect(byKey.json().content.user.id).toBe(user.id);
 
@@ -92,9 +111,17 @@ describe.each([
 
   it("confirms a second identifier by code with the user's access token (POST /user/confirm)", async () => {
     // phone_number (not main) must be confirmed too.
-    const smsApp = await createApp(s, "sms", (body) => void (body.entrypoints[0].fields[1].requiresConfirmation = true));
+    const smsApp = await createApp(
+      s,
+      "sms",
+      (body) => void (body.entrypoints[0].fields[1].requiresConfirmation = true),
+    );
     const smsAppToken = smsApp.token;
-    const headers = { authorization: `Bearer ${smsAppToken}`, "content-type": "application/json", from: smsApp.entrypoint };
+    const headers = {
+      authorization: `Bearer ${smsAppToken}`,
+      "content-type": "application/json",
+      from: smsApp.entrypoint,
+    };
     const email = `dora.${Date.now()}@example.com`;
     const phone = `+3461${String(Date.now()).slice(-7)}`;
     const reg = await s.app.inject({
@@ -107,7 +134,10 @@ describe.each([
         object: {
           objectType: "user",
           password: "correct horse battery",
-          ids: { email: { objectType: "user_id", value: email }, phone_number: { objectType: "user_id", value: phone } },
+          ids: {
+            email: { objectType: "user_id", value: email },
+            phone_number: { objectType: "user_id", value: phone },
+          },
           datas: { name: { objectType: "data", value: "Dora" } },
           assertions: {},
         },
@@ -116,7 +146,9 @@ describe.each([
     });
     expect(reg.statusCode).toBe(201);
     const link = await outboxLink(email);
-    expect((await s.app.inject({ method: "GET", url: `/activityid/v1/user/confirm?token=${link}` })).statusCode).toBe(302);
+    expect((await s.app.inject({ method: "GET", url: `/activityid/v1/user/confirm?token=${link}` })).statusCode).toBe(
+      302,
+    );
     const logged = await s.app.inject({
       method: "POST",
       url: "/activityid/v1/user/access",
@@ -124,7 +156,11 @@ describe.each([
       payload: JSON.stringify({
         actor: { id: smsApp.id, objectType: "application" },
         verb: "access",
-        object: { objectType: "user", password: "correct horse battery", ids: { email: { objectType: "user_id", value: email } } },
+        object: {
+          objectType: "user",
+          password: "correct horse battery",
+          ids: { email: { objectType: "user_id", value: email } },
+        },
         source,
       }),
     });
@@ -163,7 +199,9 @@ describe.each([
   it("checks the envelope (400), the app token (401) and From (403) in that order", async () => {
     const bad = await send("/activityid/v1/user/access", { verb: "access" });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().errors.items.map((i: { field: string }) => i.field)).toEqual(expect.arrayContaining(["actor", "object", "source"]));
+    expect(bad.json().errors.items.map((i: { field: string }) => i.field)).toEqual(
+      expect.arrayContaining(["actor", "object", "source"]),
+    );
     const extra = await send("/activityid/v1/user/access?sc=true", {
       actor: { id: app.id, objectType: "application" },
       verb: "access",
@@ -183,7 +221,9 @@ describe.each([
     const all = await send("/activityid/v1/user/access", many);
     expect(all.statusCode).toBe(400);
     const fields = all.json().errors.items.map((i: { field: string; code: string }) => `${i.field}:${i.code}`);
-    expect(fields).toEqual(expect.arrayContaining(["actor.id:invalid_value", "object.password:required", "source.id:invalid_value"]));
+    expect(fields).toEqual(
+      expect.arrayContaining(["actor.id:invalid_value", "object.password:required", "source.id:invalid_value"]),
+    );
     expect(fields).toHaveLength(3);
     expect((await send("/activityid/v1/user/access?sc=true", many)).json().errors.items).toHaveLength(1);
     const anon = await login("a@example.com", "x".repeat(10));
@@ -195,7 +235,11 @@ describe.each([
       payload: JSON.stringify({
         actor: { id: app.id, objectType: "application" },
         verb: "access",
-        object: { objectType: "user", password: "x", ids: { email: { objectType: "user_id", value: "a@example.com" } } },
+        object: {
+          objectType: "user",
+          password: "x",
+          ids: { email: { objectType: "user_id", value: "a@example.com" } },
+        },
         source,
       }),
     });
@@ -205,7 +249,11 @@ describe.each([
       {
         actor: { id: app.id, objectType: "application" },
         verb: "access",
-        object: { objectType: "user", password: "x", ids: { email: { objectType: "user_id", value: "a@example.com" } } },
+        object: {
+          objectType: "user",
+          password: "x",
+          ids: { email: { objectType: "user_id", value: "a@example.com" } },
+        },
         source,
       },
       { from: "999_nope" },

@@ -14,13 +14,18 @@ export const STEP_MARK = "::walkthrough-step";
 export function walkthroughSteps(readme: string): string[] {
   const start = readme.indexOf("<!-- walkthrough -->");
   const end = readme.indexOf("<!-- /walkthrough -->");
-  if (start < 0 || end < start) throw new Error("README.md has no <!-- walkthrough --> ... <!-- /walkthrough --> section");
+  if (start < 0 || end < start)
+    throw new Error("README.md has no <!-- walkthrough --> ... <!-- /walkthrough --> section");
   const blocks = [...readme.slice(start, end).matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
-  return blocks.flatMap((b) => b.split(/\n\s*\n/)).map((p) => p.trim()).filter(Boolean);
+  return blocks
+    .flatMap((b) => b.split(/\n\s*\n/))
+    .map((p) => p.trim())
+    .filter(Boolean);
 }
 
 /** Variables a step sets (`NAME=...` at the start of a line, `export` too): each must come out non-empty and not "null". */
-export const assignedIn = (step: string) => [...step.matchAll(/^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=/gm)].map((m) => m[1]!);
+export const assignedIn = (step: string) =>
+  [...step.matchAll(/^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=/gm)].map((m) => m[1]!);
 
 /**
  * The script: stop at the first failing command (errexit, pipefail), one
@@ -35,18 +40,21 @@ export function walkthroughScript(steps: string[]): Walkthrough {
     "exec 2>&1",
     "curl() {",
     '  for a in "$@"; do case "$a" in --fail|--fail-with-body|-[a-zA-Z]*f*) command curl "$@"; return;; esac; done',
-    '  local answer rc=0',
+    "  local answer rc=0",
     '  answer=$(command curl --fail-with-body "$@") || rc=$?',
     // The whole error answer, even when the step pipes it into jq.
     '  [ "$rc" -eq 0 ] || printf \'curl failed (exit %s); the answer: %s\\n\' "$rc" "$answer" >&2',
-    '  printf \'%s\' "$answer"',
+    "  printf '%s' \"$answer\"",
     '  return "$rc"',
     "}",
   ];
   const body = steps.flatMap((step, i) => [
     `printf '\\n${STEP_MARK} %d\\n' ${i}`,
     step,
-    ...assignedIn(step).map((v) => `[ -n "\${${v}:-}" ] && [ "\${${v}}" != null ] || { echo "${v} is empty or null after this step"; exit 97; }`),
+    ...assignedIn(step).map(
+      (v) =>
+        `[ -n "\${${v}:-}" ] && [ "\${${v}}" != null ] || { echo "${v} is empty or null after this step"; exit 97; }`,
+    ),
   ]);
   return { steps, script: [...prelude, ...body, `printf '\\n${STEP_MARK} done\\n'`, ""].join("\n") };
 }

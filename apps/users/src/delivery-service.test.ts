@@ -3,7 +3,13 @@ import { Code, createClient, type Client } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "@gatehouse/logging";
 import { ConfirmationDeliveryService, DeliveryDecision, UsersService } from "@gatehouse/proto";
-import { authnInterceptor, callerInterceptors, inProcessTransport, InternalTokens, observeInterceptor } from "@gatehouse/rpc";
+import {
+  authnInterceptor,
+  callerInterceptors,
+  inProcessTransport,
+  InternalTokens,
+  observeInterceptor,
+} from "@gatehouse/rpc";
 import { backends, caller, failure, startUsers, uniqueEmail, userObject, type Harness } from "../test/harness.ts";
 import { issueConfirmation } from "./confirmation/issue.ts";
 import { DEFAULT_CONFIRMATION_OPTIONS } from "./confirmation/options.ts";
@@ -17,10 +23,21 @@ describe.each(backends)("ConfirmationDeliveryService on %s", (_name, open) => {
   beforeAll(async () => {
     h = await startUsers(open);
     const logger = createLogger("users-test", "silent");
-    const mod = await createUsers({ db: h.db, kv: h.kv, keys: h.keys, logger, entrypoints: async () => undefined, grants: h.grants, enqueue: async () => undefined });
+    const mod = await createUsers({
+      db: h.db,
+      kv: h.kv,
+      keys: h.keys,
+      logger,
+      entrypoints: async () => undefined,
+      grants: h.grants,
+      enqueue: async () => undefined,
+    });
     const internal = new InternalTokens(h.keys);
     const server = [observeInterceptor(logger, mod.name), authnInterceptor({ policy: mod.policy, internal })];
-    deliveries = createClient(ConfirmationDeliveryService, inProcessTransport(mod.routes, server, callerInterceptors(internal, "confirmation-worker")));
+    deliveries = createClient(
+      ConfirmationDeliveryService,
+      inProcessTransport(mod.routes, server, callerInterceptors(internal, "confirmation-worker")),
+    );
   });
   afterAll(async () => {
     await h.close();
@@ -50,7 +67,9 @@ describe.each(backends)("ConfirmationDeliveryService on %s", (_name, open) => {
     expect(await check(superseded)).toBe(DeliveryDecision.SEND);
     expect(await check(expired)).toBe(DeliveryDecision.SEND);
     await h.db.query("UPDATE users.confirmations SET superseded_at = now() WHERE id = $1", [superseded]);
-    await h.db.query("UPDATE users.confirmations SET expires_at = now() - interval '1 second' WHERE id = $1", [expired]);
+    await h.db.query("UPDATE users.confirmations SET expires_at = now() - interval '1 second' WHERE id = $1", [
+      expired,
+    ]);
     expect(await check(superseded)).toBe(DeliveryDecision.DROP);
     expect(await check(expired)).toBe(DeliveryDecision.DROP);
   });
@@ -58,7 +77,11 @@ describe.each(backends)("ConfirmationDeliveryService on %s", (_name, open) => {
   it("answers WAIT for a rolled-back delivery while it is young, then DROP", async () => {
     const { userId, email } = await registered();
     const enqueued: (typeof h.jobs)[number][] = [];
-    const deps = { keys: h.keys, enqueue: async (j: (typeof h.jobs)[number]) => void enqueued.push(j), options: DEFAULT_CONFIRMATION_OPTIONS };
+    const deps = {
+      keys: h.keys,
+      enqueue: async (j: (typeof h.jobs)[number]) => void enqueued.push(j),
+      options: DEFAULT_CONFIRMATION_OPTIONS,
+    };
     const rolledBack = h.db.tx(async (q) => {
       await issueConfirmation(q, deps, { userId, key: "email", value: email, purpose: "resend", locale: "en" });
       throw new Error("the change fails after the enqueue");
@@ -84,13 +107,24 @@ describe.each(backends)("ConfirmationDeliveryService on %s", (_name, open) => {
       ["enqueueTime", "required"],
     ]);
     const anon = await failure(
-      deliveries.checkDelivery({ deliveryId: "x", enqueueTime: timestampFromMs(Date.now()) }, { headers: { authorization: "Bearer not-a-token" } }),
+      deliveries.checkDelivery(
+        { deliveryId: "x", enqueueTime: timestampFromMs(Date.now()) },
+        { headers: { authorization: "Bearer not-a-token" } },
+      ),
     );
     expect(anon.code).toBe(Code.Unauthenticated);
   });
 
   it("gives every method of both services of the module a policy, with no shared local name", async () => {
-    const mod = await createUsers({ db: h.db, kv: h.kv, keys: h.keys, logger: createLogger("t", "silent"), entrypoints: async () => undefined, grants: h.grants, enqueue: async () => undefined });
+    const mod = await createUsers({
+      db: h.db,
+      kv: h.kv,
+      keys: h.keys,
+      logger: createLogger("t", "silent"),
+      entrypoints: async () => undefined,
+      grants: h.grants,
+      enqueue: async () => undefined,
+    });
     const names = [...UsersService.methods, ...ConfirmationDeliveryService.methods].map((m) => m.localName);
     expect(new Set(names).size).toBe(names.length);
     for (const n of names) expect(mod.policy[n], n).toEqual(["internal"]);

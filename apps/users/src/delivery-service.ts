@@ -17,7 +17,9 @@ export const confirmationDeliveryPolicy: ScopePolicy = {
  * ConfirmationDeliveryService: the worker's "did this change commit" check
  * over RPC, so that a worker in its own process never reads the users schema.
  */
-export function createConfirmationDeliveryService(deps: { db: Queryable }): ServiceImpl<typeof ConfirmationDeliveryService> {
+export function createConfirmationDeliveryService(deps: {
+  db: Queryable;
+}): ServiceImpl<typeof ConfirmationDeliveryService> {
   const stillWanted = confirmationStillWanted(deps.db);
   return {
     async checkDelivery(req) {
@@ -25,7 +27,10 @@ export function createConfirmationDeliveryService(deps: { db: Queryable }): Serv
       if (!req.deliveryId) violations.push({ field: "deliveryId", code: "required" });
       if (!req.enqueueTime) violations.push({ field: "enqueueTime", code: "required" });
       if (violations.length) throw validationError(violations);
-      const verdict = await stillWanted(req.deliveryId, { attempt: req.attempt, enqueuedAt: timestampMs(req.enqueueTime!) });
+      const verdict = await stillWanted(req.deliveryId, {
+        attempt: req.attempt,
+        enqueuedAt: timestampMs(req.enqueueTime!),
+      });
       return { decision: DECISIONS[verdict] };
     },
   };

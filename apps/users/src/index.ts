@@ -49,7 +49,14 @@ export async function createUsers(given: UsersDeps): Promise<ServiceModule> {
 }
 
 export type { UsersDeps } from "./deps.ts";
-export type { AssertionCatalog, EntrypointDirectory, LoginGrants, ResolvedEntrypoint, UserSessionInfo, UserSessions } from "./ports.ts";
+export type {
+  AssertionCatalog,
+  EntrypointDirectory,
+  LoginGrants,
+  ResolvedEntrypoint,
+  UserSessionInfo,
+  UserSessions,
+} from "./ports.ts";
 export { registryAssertions, registryDataFields, registryEntrypoints } from "./adapters/registry.ts";
 export { authGrants, authUserSessions } from "./adapters/auth.ts";
 export { usersPolicy } from "./policy.ts";

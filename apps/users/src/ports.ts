@@ -38,7 +38,12 @@ export interface LoginGrants {
    * The single-use code of a hosted login, bound to the authorization request, the user and when they
    * authenticated; an operator person's console sign-in names their email (the tokens' `email` claim).
    */
-  issueCode(request: AuthorizationRequest, userId: string, authTime: Date, operatorEmail?: string): Promise<AuthorizationCode>;
+  issueCode(
+    request: AuthorizationRequest,
+    userId: string,
+    authTime: Date,
+    operatorEmail?: string,
+  ): Promise<AuthorizationCode>;
 }
 
 /** A live login session of a user, as the auth service reports it (no token or id). */

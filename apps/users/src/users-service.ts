@@ -24,14 +24,19 @@ import { checkAuthorizationRequest } from "./login/grant.ts";
 import { registrationFlowToken } from "./registration/flow.ts";
 
 /** UsersService over the domain modules and the login flow: maps requests in and results out, nothing more. */
-export function createUsersService(deps: UsersDeps, flow: LoginFlow, background: BackgroundTasks): ServiceImpl<typeof UsersService> {
+export function createUsersService(
+  deps: UsersDeps,
+  flow: LoginFlow,
+  background: BackgroundTasks,
+): ServiceImpl<typeof UsersService> {
   const passwords = deps.passwords ?? argon2Passwords();
   const limits = deps.loginLimits ?? DEFAULT_LOGIN_LIMITS;
   const options = deps.confirmation ?? DEFAULT_CONFIRMATION_OPTIONS;
   const catalog = deps.assertions ?? noAssertions;
   const resendDeps = { db: deps.db, kv: deps.kv, keys: deps.keys, enqueue: deps.enqueue, options };
   const logNotQueued = (err: unknown, context: Record<string, unknown>, msg: string) => {
-    if (errorFacts(err).reason === "CONFIRMATION_NOT_QUEUED") deps.logger.error({ err: (err as ConnectError).cause, ...context }, msg);
+    if (errorFacts(err).reason === "CONFIRMATION_NOT_QUEUED")
+      deps.logger.error({ err: (err as ConnectError).cause, ...context }, msg);
   };
 
   return {
@@ -45,14 +50,35 @@ export function createUsersService(deps: UsersDeps, flow: LoginFlow, background:
       await checkAuthorizationRequest(deps.entrypoints, req.authorizationRequest, resolved);
       try {
         const done = await registerUser(
-          { db: deps.db, keys: deps.keys, enqueue: deps.enqueue, options, passwords, catalog, dataFields: deps.dataFields },
-          { entrypoint, clientId, object: req.object, locale: localeOf(req.caller), sourceId: req.caller?.sourceId ?? "", step: req.step, requireMandatoryAssertions: Boolean(req.authorizationRequest) },
+          {
+            db: deps.db,
+            keys: deps.keys,
+            enqueue: deps.enqueue,
+            options,
+            passwords,
+            catalog,
+            dataFields: deps.dataFields,
+          },
+          {
+            entrypoint,
+            clientId,
+            object: req.object,
+            locale: localeOf(req.caller),
+            sourceId: req.caller?.sourceId ?? "",
+            step: req.step,
+            requireMandatoryAssertions: Boolean(req.authorizationRequest),
+          },
         );
         const user = toUser(done.user);
-        deps.logger.info({ userId: user.id, entrypointId: entrypoint.id, pending: done.pendingConfirmation }, "user registered");
+        deps.logger.info(
+          { userId: user.id, entrypointId: entrypoint.id, pending: done.pendingConfirmation },
+          "user registered",
+        );
         // The hosted registration page continues to a code through its flow (ContinueLogin); no session is opened.
-        if (req.authorizationRequest) return { user, flowToken: registrationFlowToken(deps.keys, done, resolved, req.authorizationRequest) };
-        const session = done.pendingConfirmation.length === 0 ? await deps.grants.openSession(user.id, clientId) : undefined;
+        if (req.authorizationRequest)
+          return { user, flowToken: registrationFlowToken(deps.keys, done, resolved, req.authorizationRequest) };
+        const session =
+          done.pendingConfirmation.length === 0 ? await deps.grants.openSession(user.id, clientId) : undefined;
         return { user, session };
       } catch (err) {
         logNotQueued(err, { entrypointId: entrypoint.id }, "confirmation delivery not queued");
@@ -101,10 +127,23 @@ export function createUsersService(deps: UsersDeps, flow: LoginFlow, background:
       const mode = req.mode === UpdateMode.REPLACE ? "replace" : req.mode === UpdateMode.PATCH ? "patch" : undefined;
       if (!mode) throw validationError([{ field: "mode", code: "required" }]);
       if (!req.actorUserId) throw validationError([{ field: "actorUserId", code: "required" }]);
-      const target = req.targetPulseId ? { pulseId: req.targetPulseId } : { userId: req.targetUserId || req.actorUserId };
+      const target = req.targetPulseId
+        ? { pulseId: req.targetPulseId }
+        : { userId: req.targetUserId || req.actorUserId };
       try {
         const done = await updateUser(
-          { db: deps.db, kv: deps.kv, keys: deps.keys, enqueue: deps.enqueue, options, passwords, limits, catalog, dataFields: deps.dataFields, mfaLimits: deps.mfaLimits },
+          {
+            db: deps.db,
+            kv: deps.kv,
+            keys: deps.keys,
+            enqueue: deps.enqueue,
+            options,
+            passwords,
+            limits,
+            catalog,
+            dataFields: deps.dataFields,
+            mfaLimits: deps.mfaLimits,
+          },
           {
             mode,
             entrypoint: resolved.entrypoint,
@@ -121,7 +160,11 @@ export function createUsersService(deps: UsersDeps, flow: LoginFlow, background:
           },
         );
         if (done.changed) deps.logger.info({ userId: done.user.id, mode, pending: done.pending }, "user updated");
-        return { user: toUser(done.user), changed: done.changed, pendingFields: done.pending.map((k) => `object.ids.${k}.value`) };
+        return {
+          user: toUser(done.user),
+          changed: done.changed,
+          pendingFields: done.pending.map((k) => `object.ids.${k}.value`),
+        };
       } catch (err) {
         logNotQueued(err, {}, "confirmation delivery not queued");
         throw err;
@@ -135,13 +178,19 @@ export function createUsersService(deps: UsersDeps, flow: LoginFlow, background:
       );
       deps.logger.info({ userId: done.user.id, key: done.key }, "identifier confirmed");
       // No whitelisted context.url: the application's default callback (empty = the hosted page).
-      const fallback = !done.contextUrl && done.entrypointId ? ((await deps.entrypoints(done.entrypointId).catch(() => undefined))?.defaultCallback ?? "") : "";
+      const fallback =
+        !done.contextUrl && done.entrypointId
+          ? ((await deps.entrypoints(done.entrypointId).catch(() => undefined))?.defaultCallback ?? "")
+          : "";
       return { user: toUser(done.user), redirectUrl: done.contextUrl || fallback };
     },
 
     async resendConfirmation(req) {
-      const target = req.resendToken ? openResendToken(deps.keys, req.resendToken) : { userId: req.userId, key: req.key };
-      if (!target.userId || !target.key) throw validationError([{ field: target.userId ? "key" : "userId", code: "required" }]);
+      const target = req.resendToken
+        ? openResendToken(deps.keys, req.resendToken)
+        : { userId: req.userId, key: req.key };
+      if (!target.userId || !target.key)
+        throw validationError([{ field: target.userId ? "key" : "userId", code: "required" }]);
       try {
         const outcome = await resendConfirmation(resendDeps, { ...target, locale: localeOf(req.caller) });
         if (outcome.status === "limited") {
@@ -149,7 +198,10 @@ export function createUsersService(deps: UsersDeps, flow: LoginFlow, background:
             metadata: { retry_after: String(outcome.retryAfterSeconds) },
           });
         }
-        deps.logger.info({ userId: target.userId, key: target.key, sent: outcome.status === "sent" }, "confirmation resend");
+        deps.logger.info(
+          { userId: target.userId, key: target.key, sent: outcome.status === "sent" },
+          "confirmation resend",
+        );
         return {};
       } catch (err) {
         logNotQueued(err, { userId: target.userId }, "confirmation resend not queued");

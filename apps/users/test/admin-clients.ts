@@ -2,7 +2,16 @@ import { createClient, type Client, type Interceptor } from "@connectrpc/connect
 import { CLIENT_ADDRESS_HEADER } from "@gatehouse/admin";
 import type { Logger } from "@gatehouse/logging";
 import { UsersAdminService, UsersService } from "@gatehouse/proto";
-import { authnInterceptor, callerInterceptors, clientInterceptor, inProcessTransport, observeInterceptor, type InternalTokens, type Principal, type ServiceModule } from "@gatehouse/rpc";
+import {
+  authnInterceptor,
+  callerInterceptors,
+  clientInterceptor,
+  inProcessTransport,
+  observeInterceptor,
+  type InternalTokens,
+  type Principal,
+  type ServiceModule,
+} from "@gatehouse/rpc";
 
 /** The client address of the admin client's calls (x-client-address). */
 export const ADMIN_ADDRESS = "198.51.100.4";
@@ -24,7 +33,10 @@ export function adminClientsOf(mod: ServiceModule, tokens: InternalTokens, logge
     const scopes = token === "admin-token" ? ["admin"] : token === "reader-token" ? ["admin:read"] : undefined;
     return scopes && { subject: "ops", clientId: "ops", scopes: new Set(scopes), internal: false, token, claims: {} };
   };
-  const server = [observeInterceptor(logger, mod.name), authnInterceptor({ policy: mod.policy, internal: tokens, verifyAccessToken })];
+  const server = [
+    observeInterceptor(logger, mod.name),
+    authnInterceptor({ policy: mod.policy, internal: tokens, verifyAccessToken }),
+  ];
   const t = (callerSide: Interceptor[]) => inProcessTransport(mod.routes, server, callerSide);
   const fromAddress: Interceptor = (next) => (req) => {
     req.header.set(CLIENT_ADDRESS_HEADER, ADMIN_ADDRESS);

@@ -22,7 +22,13 @@ import {
   type LoginOutcome,
   type PendingAssertion,
 } from "@gatehouse/proto";
-import { authnInterceptor, callerInterceptors, inProcessTransport, InternalTokens, observeInterceptor } from "@gatehouse/rpc";
+import {
+  authnInterceptor,
+  callerInterceptors,
+  inProcessTransport,
+  InternalTokens,
+  observeInterceptor,
+} from "@gatehouse/rpc";
 import { KeyRing } from "@gatehouse/secrets";
 import { dropTestDatabases, freshDatabase, pgliteDataDir, redisTestUrl, uniquePrefix } from "@gatehouse/testing";
 import { argon2Passwords, createUsers, usersMigrations, type LoginGrants, type UsersDeps } from "../src/index.ts";
@@ -33,7 +39,13 @@ import { adminClientsOf, type AdminClients } from "./admin-clients.ts";
 // points served from a map (the registry's part), deliveries captured.
 
 export const backends: [string, () => Promise<{ db: Db; kv: Kv }>][] = [
-  ["PostgreSQL + Redis", async () => ({ db: await openDb({ databaseUrl: (await freshDatabase()).url }), kv: openKv({ redisUrl: redisTestUrl(), prefix: uniquePrefix() }) })],
+  [
+    "PostgreSQL + Redis",
+    async () => ({
+      db: await openDb({ databaseUrl: (await freshDatabase()).url }),
+      kv: openKv({ redisUrl: redisTestUrl(), prefix: uniquePrefix() }),
+    }),
+  ],
   ["PGlite + memory kv", async () => ({ db: await openDb({ dataDir: await pgliteDataDir() }), kv: openKv({}) })],
 ];
 
@@ -44,7 +56,10 @@ type Init<T> = Partial<Omit<T, "$typeName" | "$unknown">>;
 const field = (f: Init<FieldConfig>): FieldConfig => create(FieldConfigSchema, { objectType: "fieldConfig", ...f });
 
 /** An entry point like the registry returns it (defaults filled in). */
-export function entrypoint(key: string, opts: { passwordless?: boolean; assisted?: boolean; fields?: FieldConfig[] } = {}): Entrypoint {
+export function entrypoint(
+  key: string,
+  opts: { passwordless?: boolean; assisted?: boolean; fields?: FieldConfig[] } = {},
+): Entrypoint {
   return create(EntrypointSchema, {
     id: `${CLIENT_ID}_${key}`,
     objectType: "entrypoint",
@@ -52,10 +67,27 @@ export function entrypoint(key: string, opts: { passwordless?: boolean; assisted
     key,
     assisted: opts.assisted ?? false,
     passwordless: opts.passwordless ?? false,
-    typology: { register: { objectType: "typology", id: "consumer" }, work: { objectType: "typology", id: "consumer" } },
+    typology: {
+      register: { objectType: "typology", id: "consumer" },
+      work: { objectType: "typology", id: "consumer" },
+    },
     fields: opts.fields ?? [
-      field({ type: "id", key: "email", main: true, mandatory: true, requiresConfirmation: true, requiresVerification: false }),
-      field({ type: "id", key: "phone_number", main: false, mandatory: false, requiresConfirmation: false, requiresVerification: false }),
+      field({
+        type: "id",
+        key: "email",
+        main: true,
+        mandatory: true,
+        requiresConfirmation: true,
+        requiresVerification: false,
+      }),
+      field({
+        type: "id",
+        key: "phone_number",
+        main: false,
+        mandatory: false,
+        requiresConfirmation: false,
+        requiresVerification: false,
+      }),
       field({ type: "field", key: "name", mandatory: true, useForValidation: false, step: 1 }),
       field({ type: "field", key: "birthday", mandatory: false, useForValidation: false, step: 1 }),
     ],
@@ -112,7 +144,13 @@ export const ENTRYPOINTS: Record<string, Entrypoint> = {
 };
 
 export const caller = (ep = "web", extra: Init<Caller> = {}): Caller =>
-  create(CallerSchema, { clientId: CLIENT_ID, entrypointId: `${CLIENT_ID}_${ep}`, clientAddress: `203.0.113.${randomBytes(3).toString("hex")}`, locale: "en", ...extra });
+  create(CallerSchema, {
+    clientId: CLIENT_ID,
+    entrypointId: `${CLIENT_ID}_${ep}`,
+    clientAddress: `203.0.113.${randomBytes(3).toString("hex")}`,
+    locale: "en",
+    ...extra,
+  });
 
 export const uniqueEmail = () => `user-${randomBytes(5).toString("hex")}@example.com`;
 
@@ -174,8 +212,14 @@ type OutcomeCase = Exclude<LoginOutcome["outcome"], { case: undefined }>;
 type OutcomeValues = { [C in OutcomeCase as C["case"]]: C["value"] };
 
 /** The value of the login outcome's `kind` case (of an outcome or a response carrying one); anything else fails the test. */
-export function outcomeOf<K extends keyof OutcomeValues>(res: LoginOutcome | { outcome?: LoginOutcome }, kind: K): OutcomeValues[K] {
-  const outcome = "$typeName" in res && res.$typeName === "gatehouse.users.v1.LoginOutcome" ? res : (res as { outcome?: LoginOutcome }).outcome;
+export function outcomeOf<K extends keyof OutcomeValues>(
+  res: LoginOutcome | { outcome?: LoginOutcome },
+  kind: K,
+): OutcomeValues[K] {
+  const outcome =
+    "$typeName" in res && res.$typeName === "gatehouse.users.v1.LoginOutcome"
+      ? res
+      : (res as { outcome?: LoginOutcome }).outcome;
   const o = outcome?.outcome;
   if (o?.case !== kind) throw new Error(`expected the login to end in ${kind}, got ${o?.case ?? "nothing"}`);
   return o.value as OutcomeValues[K];
@@ -215,7 +259,10 @@ export interface Harness {
  * `productionHash`: hash with the service's own argon2id parameters; else the
  * suite's cheap ones where vitest.config.ts sets TEST_PASSWORD_HASH (the hash is not what most suites test).
  */
-export async function startUsers(open: () => Promise<{ db: Db; kv: Kv }>, opts: { productionHash?: boolean } = {}): Promise<Harness> {
+export async function startUsers(
+  open: () => Promise<{ db: Db; kv: Kv }>,
+  opts: { productionHash?: boolean } = {},
+): Promise<Harness> {
   const { db, kv } = await open();
   await migrate(db, usersMigrations);
   const keys = new KeyRing(randomBytes(32));
@@ -243,7 +290,8 @@ export async function startUsers(open: () => Promise<{ db: Db; kv: Kv }>, opts: 
       h.jobs.push(job);
     },
   };
-  const serveAdmin = async (overrides: Partial<UsersDeps>) => adminClientsOf(await createUsers({ ...base, ...overrides }), tokens, logger);
+  const serveAdmin = async (overrides: Partial<UsersDeps>) =>
+    adminClientsOf(await createUsers({ ...base, ...overrides }), tokens, logger);
   const serve = async (overrides: Partial<UsersDeps>) => {
     const mod = await createUsers({ ...base, ...overrides });
     const server = [observeInterceptor(logger, mod.name), authnInterceptor({ policy: mod.policy, internal: tokens })];
@@ -269,10 +317,14 @@ export async function startUsers(open: () => Promise<{ db: Db; kv: Kv }>, opts: 
     },
     async nextDelivery(to: string, purpose: string, after = 0) {
       for (let i = 0; i < 200; i++) {
-        const job = h.jobs.slice(after).filter((j) => j.to === to && j.purpose === purpose).at(-1);
+        const job = h.jobs
+          .slice(after)
+          .filter((j) => j.to === to && j.purpose === purpose)
+          .at(-1);
         if (job) {
           // Returns once the transaction that queued it has ended (PGlite runs one transaction at a time anyway).
-          if (db.kind === "pg") await db.tx((q) => q.query("SELECT pg_advisory_xact_lock(hashtext($1))", [job.deliveryId]));
+          if (db.kind === "pg")
+            await db.tx((q) => q.query("SELECT pg_advisory_xact_lock(hashtext($1))", [job.deliveryId]));
           return { job, secrets: openJobSecrets(keys, job) };
         }
         await new Promise((r) => setTimeout(r, 10));

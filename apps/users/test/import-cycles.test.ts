@@ -57,7 +57,14 @@ describe("apps/users imports", () => {
     const graph = importGraph();
     expect(graph.size).toBeGreaterThan(40);
     expect(graph.get(join(SRC, "users-service.ts"))).toContain(join(SRC, "login/flow.ts"));
-    expect(findCycle(new Map([["a", ["b"]], ["b", ["a"]]]))).toEqual(["a", "b", "a"]);
+    expect(
+      findCycle(
+        new Map([
+          ["a", ["b"]],
+          ["b", ["a"]],
+        ]),
+      ),
+    ).toEqual(["a", "b", "a"]);
   });
 
   it("has no import cycle", () => {

@@ -48,5 +48,9 @@ export interface AuditContext {
 export function auditContext(ctx: HandlerContext): AuditContext {
   const principal = ctx.values.get(kPrincipal);
   const email = actorEmailOf(principal);
-  return { actor: actorOf(principal), address: clientAddress(ctx.requestHeader.get(CLIENT_ADDRESS_HEADER)), ...(email ? { actorEmail: email } : {}) };
+  return {
+    actor: actorOf(principal),
+    address: clientAddress(ctx.requestHeader.get(CLIENT_ADDRESS_HEADER)),
+    ...(email ? { actorEmail: email } : {}),
+  };
 }

@@ -37,7 +37,14 @@ describe.each([
     const log = auditLog(db, "t.audit_log");
     // Several entries of one transaction share its time: the id orders them.
     await db.tx(async (q) => {
-      for (const i of [1, 2, 3]) await auditLog(q, "t.audit_log").record({ actor: "client:op", action: "a.one", target: `x${i}`, address: "10.0.0.1", details: { n: i } });
+      for (const i of [1, 2, 3])
+        await auditLog(q, "t.audit_log").record({
+          actor: "client:op",
+          action: "a.one",
+          target: `x${i}`,
+          address: "10.0.0.1",
+          details: { n: i },
+        });
     });
     await log.record({ actor: "user:42", action: "a.two", target: "x1" });
     const all = await log.list({}, undefined, 10);
@@ -47,7 +54,9 @@ describe.each([
     expect(all[1]!.timeUs).toBe(all[2]!.timeUs);
 
     expect((await log.list({ actor: "op" }, undefined, 10)).length).toBe(3);
-    expect((await log.list({ actor: "client:op", target: "x2" }, undefined, 10)).map((r) => r.details)).toEqual([{ n: 2 }]);
+    expect((await log.list({ actor: "client:op", target: "x2" }, undefined, 10)).map((r) => r.details)).toEqual([
+      { n: 2 },
+    ]);
     expect((await log.list({ action: "a.two" }, undefined, 10)).length).toBe(1);
     expect((await log.list({ sinceUs: all[0]!.timeUs }, undefined, 10)).length).toBe(1);
     expect((await log.list({ sinceUs: all[0]!.timeUs + 1n }, undefined, 10)).length).toBe(0);
@@ -73,6 +82,8 @@ describe.each([
     await expect(db.query("UPDATE t.audit_log SET actor = 'someone else'")).rejects.toThrow(/append-only/);
     await expect(db.query("DELETE FROM t.audit_log")).rejects.toThrow(/append-only/);
     await expect(db.exec("TRUNCATE t.audit_log")).rejects.toThrow(/append-only/);
-    expect((await db.query<{ n: number }>("SELECT count(*)::int AS n FROM t.audit_log WHERE action = 'a.keep'")).rows[0]!.n).toBe(1);
+    expect(
+      (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM t.audit_log WHERE action = 'a.keep'")).rows[0]!.n,
+    ).toBe(1);
   });
 });

@@ -52,18 +52,29 @@ export function auditLog(q: Queryable, table: string) {
   if (!TABLE.test(table)) throw new Error(`not an audit table: ${table}`);
   return {
     async record(r: AuditRecord): Promise<void> {
-      await q.query(`INSERT INTO ${table} (actor, action, target, address, details) VALUES ($1, $2, $3, $4, $5::jsonb)`, [
-        r.actor,
-        r.action,
-        r.target,
-        r.address ?? "",
-        JSON.stringify(r.actorEmail ? { ...r.details, actorEmail: r.actorEmail } : (r.details ?? {})),
-      ]);
+      await q.query(
+        `INSERT INTO ${table} (actor, action, target, address, details) VALUES ($1, $2, $3, $4, $5::jsonb)`,
+        [
+          r.actor,
+          r.action,
+          r.target,
+          r.address ?? "",
+          JSON.stringify(r.actorEmail ? { ...r.details, actorEmail: r.actorEmail } : (r.details ?? {})),
+        ],
+      );
     },
 
     /** Up to `limit` entries after `after` (from the newest without it), newest first. */
     async list(filter: AuditFilter, after: AuditPosition | undefined, limit: number): Promise<AuditRow[]> {
-      const { rows } = await q.query<{ id: string; at_us: string; actor: string; action: string; target: string; address: string; details: Record<string, unknown> }>(
+      const { rows } = await q.query<{
+        id: string;
+        at_us: string;
+        actor: string;
+        action: string;
+        target: string;
+        address: string;
+        details: Record<string, unknown>;
+      }>(
         `SELECT id::text AS id, (extract(epoch FROM at) * 1000000)::bigint::text AS at_us, actor, action, target, address, details
            FROM ${table}
           WHERE ($1::text IS NULL OR actor = $1 OR actor IN ('client:' || $1, 'user:' || $1, 'service:' || $1))

@@ -10,13 +10,16 @@ export const MAX_PAGE_SIZE = 200;
 /** The page size of a request: 0 means the default; outside 1-200 is a `limit` violation. */
 export function pageSize(requested: number): number {
   if (requested === 0) return DEFAULT_PAGE_SIZE;
-  if (!Number.isInteger(requested) || requested < 1) throw validationError([{ field: "limit", code: "invalid_value", description: "1-200" }]);
-  if (requested > MAX_PAGE_SIZE) throw validationError([{ field: "limit", code: "too_many", description: "at most 200" }]);
+  if (!Number.isInteger(requested) || requested < 1)
+    throw validationError([{ field: "limit", code: "invalid_value", description: "1-200" }]);
+  if (requested > MAX_PAGE_SIZE)
+    throw validationError([{ field: "limit", code: "too_many", description: "at most 200" }]);
   return requested;
 }
 
 const CURSOR = /^([A-Za-z0-9_-]{2,1000})\.([A-Za-z0-9_-]{12})$/;
-const checksum = (body: string) => createHash("sha256").update(`gatehouse-cursor:${body}`).digest("base64url").slice(0, 12);
+const checksum = (body: string) =>
+  createHash("sha256").update(`gatehouse-cursor:${body}`).digest("base64url").slice(0, 12);
 
 /**
  * An opaque cursor: the position as base64url JSON and a checksum of it, so
@@ -36,7 +39,8 @@ export function openCursor<K extends string>(cursor: string, members: readonly K
     try {
       const parsed = JSON.parse(Buffer.from(m[1]!, "base64url").toString("utf8")) as Record<string, unknown>;
       const keys = parsed && typeof parsed === "object" && !Array.isArray(parsed) ? Object.keys(parsed) : [];
-      if (keys.length === members.length && members.every((k) => typeof parsed[k] === "string")) return parsed as Record<K, string>;
+      if (keys.length === members.length && members.every((k) => typeof parsed[k] === "string"))
+        return parsed as Record<K, string>;
     } catch {
       // falls through to the violation
     }

@@ -21,7 +21,11 @@ describe("loadConfig", () => {
     expect(loadConfig({ SECRET_KEY: b64url }).secretKey).toBe(b64url);
     expect(loadConfig({ SECRET_KEY: "a".repeat(64) }).secretKey).toBe("a".repeat(64));
     expect(loadConfig({ SECRET_KEY: Buffer.alloc(32, 7).toString("base64") }).secretKey).toBeDefined();
-    for (const bad of ["tooshort", "Jq3hO0h7g8U7Yw1t1Yx8cE0sZ7rQkQ2pY2yq8mO9b", "not a key at all, not a key at all, not a key!"]) {
+    for (const bad of [
+      "tooshort",
+      "Jq3hO0h7g8U7Yw1t1Yx8cE0sZ7rQkQ2pY2yq8mO9b",
+      "not a key at all, not a key at all, not a key!",
+    ]) {
       expect(() => loadConfig({ SECRET_KEY: bad }), bad).toThrow(ConfigError);
     }
   });
@@ -34,7 +38,11 @@ describe("loadConfig", () => {
   it("gives each service process a port and a URL, overridable one by one", () => {
     const c = loadConfig({});
     expect(c.servicePorts).toEqual({ registry: 8081, auth: 8082, users: 8083, worker: 8084 });
-    expect(c.serviceUrls).toEqual({ registry: "http://127.0.0.1:8081", auth: "http://127.0.0.1:8082", users: "http://127.0.0.1:8083" });
+    expect(c.serviceUrls).toEqual({
+      registry: "http://127.0.0.1:8081",
+      auth: "http://127.0.0.1:8082",
+      users: "http://127.0.0.1:8083",
+    });
     const o = loadConfig({ USERS_PORT: "9093", WORKER_PORT: "9094", USERS_URL: "http://users:8083/" });
     expect(o.servicePorts).toMatchObject({ users: 9093, worker: 9094 });
     expect(o.serviceUrls.users).toBe("http://users:8083");
@@ -62,8 +70,12 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ BOOTSTRAP_OPERATOR_CLIENT_ID: "op" })).toThrow(/go together/);
     expect(() => loadConfig({ SIGNING_ALG: "HS256" })).toThrow(/SIGNING_ALG/);
     expect(() => loadConfig({ AUTHORIZATION_CODE_TTL: "900" })).toThrow(/AUTHORIZATION_CODE_TTL/);
-    expect(() => loadConfig({ BOOTSTRAP_OPERATOR_CLIENT_ID: "op", BOOTSTRAP_OPERATOR_CLIENT_SECRET: "x".repeat(20) })).toThrow(/3-64/);
-    expect(() => loadConfig({ BOOTSTRAP_OPERATOR_CLIENT_ID: "operator", BOOTSTRAP_OPERATOR_CLIENT_SECRET: "short" })).toThrow(/16/);
+    expect(() =>
+      loadConfig({ BOOTSTRAP_OPERATOR_CLIENT_ID: "op", BOOTSTRAP_OPERATOR_CLIENT_SECRET: "x".repeat(20) }),
+    ).toThrow(/3-64/);
+    expect(() =>
+      loadConfig({ BOOTSTRAP_OPERATOR_CLIENT_ID: "operator", BOOTSTRAP_OPERATOR_CLIENT_SECRET: "short" }),
+    ).toThrow(/16/);
   });
   it("reads TRUSTED_PROXIES as addresses and CIDRs, and refuses the old TRUST_PROXY", () => {
     expect(loadConfig({ TRUSTED_PROXIES: "10.0.0.0/8, 192.0.2.7 2001:db8::/32,loopback" }).trustedProxies).toEqual([
@@ -80,7 +92,11 @@ describe("loadConfig", () => {
   it("hashes passwords with the production parameters unless the test suite asks for cheap ones", () => {
     expect(loadConfig({}).passwordHashParams).toBeUndefined();
     expect(loadConfig({ NODE_ENV: "production" }).passwordHashParams).toBeUndefined();
-    expect(loadConfig({ NODE_ENV: "test", TEST_PASSWORD_HASH: "cheap" }).passwordHashParams).toEqual({ memoryCost: 256, timeCost: 1, parallelism: 1 });
+    expect(loadConfig({ NODE_ENV: "test", TEST_PASSWORD_HASH: "cheap" }).passwordHashParams).toEqual({
+      memoryCost: 256,
+      timeCost: 1,
+      parallelism: 1,
+    });
     // A server never starts with cheap hashes: outside NODE_ENV=test the variable is refused.
     expect(() => loadConfig({ TEST_PASSWORD_HASH: "cheap" })).toThrow(/TEST_PASSWORD_HASH is for the test suite only/);
     expect(() => loadConfig({ NODE_ENV: "production", TEST_PASSWORD_HASH: "cheap" })).toThrow(ConfigError);

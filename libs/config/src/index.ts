@@ -86,8 +86,15 @@ function int(env: Env, name: string, fallback: number, min = 0, max = Number.MAX
 function secretKey(env: Env): string | undefined {
   const raw = (env.SECRET_KEY ?? "").trim();
   if (!raw) return undefined;
-  const bytes = /^[0-9a-fA-F]{64,}$/.test(raw) ? raw.length / 2 : /^[A-Za-z0-9+/_-]+={0,2}$/.test(raw) ? Buffer.from(raw, "base64url").length : 0;
-  if (bytes < 32) throw new ConfigError("SECRET_KEY must be 32 or more random bytes, hex or base64url encoded (e.g. openssl rand -hex 32)");
+  const bytes = /^[0-9a-fA-F]{64,}$/.test(raw)
+    ? raw.length / 2
+    : /^[A-Za-z0-9+/_-]+={0,2}$/.test(raw)
+      ? Buffer.from(raw, "base64url").length
+      : 0;
+  if (bytes < 32)
+    throw new ConfigError(
+      "SECRET_KEY must be 32 or more random bytes, hex or base64url encoded (e.g. openssl rand -hex 32)",
+    );
   return env.SECRET_KEY;
 }
 
@@ -113,7 +120,9 @@ const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
 /** TRUSTED_PROXIES: comma- or space-separated addresses and CIDRs; each checked here, not at the first request. */
 function trustedProxies(env: Env): string[] {
   if (env.TRUST_PROXY) {
-    throw new ConfigError("TRUST_PROXY is no longer read: list the proxies whose X-Forwarded-For may be trusted in TRUSTED_PROXIES (addresses or CIDRs)");
+    throw new ConfigError(
+      "TRUST_PROXY is no longer read: list the proxies whose X-Forwarded-For may be trusted in TRUSTED_PROXIES (addresses or CIDRs)",
+    );
   }
   const list = (env.TRUSTED_PROXIES ?? "").split(/[\s,]+/).filter(Boolean);
   for (const entry of list) {
@@ -123,7 +132,9 @@ function trustedProxies(env: Env): string[] {
     const max = family === 6 ? 128 : 32;
     const badBits = bits !== undefined && (!/^\d{1,3}$/.test(bits) || Number(bits) > max);
     if (!family || badBits || extra !== undefined) {
-      throw new ConfigError(`TRUSTED_PROXIES: "${entry}" is not an IP address or CIDR (e.g. 10.0.0.0/8, 2001:db8::/32)`);
+      throw new ConfigError(
+        `TRUSTED_PROXIES: "${entry}" is not an IP address or CIDR (e.g. 10.0.0.0/8, 2001:db8::/32)`,
+      );
     }
   }
   return list;
@@ -133,11 +144,14 @@ function trustedProxies(env: Env): string[] {
 function operatorPerson(env: Env): Config["bootstrapOperatorPerson"] {
   const email = env.BOOTSTRAP_OPERATOR_EMAIL?.trim();
   const password = env.BOOTSTRAP_OPERATOR_PASSWORD;
-  if (Boolean(email) !== Boolean(password)) throw new ConfigError("BOOTSTRAP_OPERATOR_EMAIL and BOOTSTRAP_OPERATOR_PASSWORD go together");
+  if (Boolean(email) !== Boolean(password))
+    throw new ConfigError("BOOTSTRAP_OPERATOR_EMAIL and BOOTSTRAP_OPERATOR_PASSWORD go together");
   if (!email || !password) return undefined;
-  if (email.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new ConfigError(`BOOTSTRAP_OPERATOR_EMAIL must be an email address, got "${email}"`);
+  if (email.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
+    throw new ConfigError(`BOOTSTRAP_OPERATOR_EMAIL must be an email address, got "${email}"`);
   const length = [...password].length;
-  if (length < 8 || length > 128) throw new ConfigError("BOOTSTRAP_OPERATOR_PASSWORD must be 8 to 128 characters (the password policy)");
+  if (length < 8 || length > 128)
+    throw new ConfigError("BOOTSTRAP_OPERATOR_PASSWORD must be 8 to 128 characters (the password policy)");
   return { email, password };
 }
 
@@ -154,7 +168,8 @@ export function loadConfig(env: Env = process.env): Config {
   if (opId && !/^[A-Za-z0-9._-]{3,64}$/.test(opId)) {
     throw new ConfigError("BOOTSTRAP_OPERATOR_CLIENT_ID must be 3-64 characters of A-Z a-z 0-9 . _ -");
   }
-  if (opSecret && opSecret.length < 16) throw new ConfigError("BOOTSTRAP_OPERATOR_CLIENT_SECRET must be 16 characters or more");
+  if (opSecret && opSecret.length < 16)
+    throw new ConfigError("BOOTSTRAP_OPERATOR_CLIENT_SECRET must be 16 characters or more");
   const person = operatorPerson(env);
   const registryPort = int(env, "REGISTRY_PORT", 8081, 0, 65535);
   const authPort = int(env, "AUTH_PORT", 8082, 0, 65535);

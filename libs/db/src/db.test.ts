@@ -82,7 +82,9 @@ describe("prepared statements on PostgreSQL", () => {
       }
       await db.query("SELECT 1");
       // pg_prepared_statements lists this connection's (the pool has one) statements.
-      const prepared = await db.query<{ name: string; statement: string }>("SELECT name, statement FROM pg_prepared_statements ORDER BY statement");
+      const prepared = await db.query<{ name: string; statement: string }>(
+        "SELECT name, statement FROM pg_prepared_statements ORDER BY statement",
+      );
       expect(prepared.rows.map((r) => r.statement).sort()).toEqual([...texts].sort());
       const nameOf = statementNames();
       expect(prepared.rows.map((r) => r.name).sort()).toEqual(texts.map((t) => nameOf(t)!).sort());

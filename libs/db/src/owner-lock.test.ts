@@ -22,7 +22,9 @@ try {
   process.exit(3);
 }`;
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...flags, "--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, [...flags, "--input-type=module", "-e", script], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let out = "";
     child.stdout.on("data", (d) => (out += d));
     child.once("exit", (code) => resolve({ code, out, pid: child.pid! }));
@@ -38,7 +40,9 @@ describe("data directory owner lock", () => {
     const started = performance.now();
     const other = await tryLockElsewhere(dir);
     expect(other.code).toBe(3);
-    expect(other.out).toMatch(new RegExp(`^DataDirLockedError: DATA_DIR ${dir} is in use by another Gatehouse process \\(pid ${process.pid}, `));
+    expect(other.out).toMatch(
+      new RegExp(`^DataDirLockedError: DATA_DIR ${dir} is in use by another Gatehouse process \\(pid ${process.pid}, `),
+    );
     expect(other.out).not.toContain("\n");
     expect(performance.now() - started).toBeLessThan(5_000);
     // The same process may not open it twice either (two PGlite instances corrupt it just the same).
@@ -53,7 +57,14 @@ describe("data directory owner lock", () => {
     expect(dead.out).toBe("locked");
     // A lock left behind (kill -9): the pid no longer runs.
     const lock = (pid: number, extra: object = {}) =>
-      JSON.stringify({ pid, host: hostname(), started: null, command: "main.ts", since: new Date().toISOString(), ...extra });
+      JSON.stringify({
+        pid,
+        host: hostname(),
+        started: null,
+        command: "main.ts",
+        since: new Date().toISOString(),
+        ...extra,
+      });
     await writeFile(join(dir, LOCK_FILE), lock(dead.pid));
     let release = await lockDataDir(dir);
     expect(JSON.parse(await readFile(join(dir, LOCK_FILE), "utf8")).pid).toBe(process.pid);
@@ -74,7 +85,10 @@ describe("data directory owner lock", () => {
   it("of processes racing for an abandoned lock, exactly one wins", async () => {
     const dir = await freshDir();
     const gone = await tryLockElsewhere(dir, 0);
-    await writeFile(join(dir, LOCK_FILE), JSON.stringify({ pid: gone.pid, host: hostname(), started: null, command: "x", since: "" }));
+    await writeFile(
+      join(dir, LOCK_FILE),
+      JSON.stringify({ pid: gone.pid, host: hostname(), started: null, command: "x", since: "" }),
+    );
     const racers = await Promise.all(Array.from({ length: 5 }, () => tryLockElsewhere(dir, 1_500)));
     expect(racers.filter((r) => r.out === "locked")).toHaveLength(1);
     expect(racers.filter((r) => r.code === 3)).toHaveLength(4);

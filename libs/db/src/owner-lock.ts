@@ -83,7 +83,10 @@ async function takeOver(file: string, tmp: string, staleRaw: string): Promise<bo
     await mkdir(mutex);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-    const age = await stat(mutex).then((s) => Date.now() - s.mtimeMs, () => 0);
+    const age = await stat(mutex).then(
+      (s) => Date.now() - s.mtimeMs,
+      () => 0,
+    );
     if (age > TAKEOVER_STALE_MS) await rmdir(mutex).catch(() => undefined);
     await new Promise((r) => setTimeout(r, 50));
     return false;
@@ -157,7 +160,8 @@ async function lockOne(dir: string): Promise<() => Promise<void>> {
       }
       const current = await readOwner(file);
       if (!current) continue;
-      if (current.owner && isAlive(current.owner, current.ageMs)) throw new DataDirLockedError(describe(dir, current.owner));
+      if (current.owner && isAlive(current.owner, current.ageMs))
+        throw new DataDirLockedError(describe(dir, current.owner));
       owned = await takeOver(file, tmp, current.raw);
     }
   } finally {

@@ -17,7 +17,9 @@ export async function initPgliteDir(dir: string): Promise<void> {
   const script = `const { PGlite } = await import(${JSON.stringify(pglite)}); const db = await PGlite.create(process.argv[1]); await db.close();`;
   let stderr = "";
   const code = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn(process.execPath, ["--liftoff-only", "--input-type=module", "-e", script, dir], { stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, ["--liftoff-only", "--input-type=module", "-e", script, dir], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     child.stderr.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
     child.once("error", reject);
     child.once("exit", resolve);

@@ -31,7 +31,9 @@ export function domainError(
   description?: string,
   options: { violations?: Violation[]; metadata?: Record<string, string>; details?: ErrorDetail[] } = {},
 ): ConnectError {
-  const details: ErrorDetail[] = [{ desc: ErrorInfoSchema, value: { reason, domain: ERROR_DOMAIN, metadata: options.metadata ?? {} } }];
+  const details: ErrorDetail[] = [
+    { desc: ErrorInfoSchema, value: { reason, domain: ERROR_DOMAIN, metadata: options.metadata ?? {} } },
+  ];
   if (options.violations?.length) {
     details.push({
       desc: BadRequestSchema,
@@ -47,7 +49,12 @@ export function domainError(
     });
   }
   details.push(...(options.details ?? []));
-  return new ConnectError(description ?? errorTable[reason].message.en, errorTable[reason].connect, undefined, details as never);
+  return new ConnectError(
+    description ?? errorTable[reason].message.en,
+    errorTable[reason].connect,
+    undefined,
+    details as never,
+  );
 }
 
 export function validationError(violations: Violation[]): ConnectError {

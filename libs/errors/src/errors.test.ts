@@ -9,12 +9,16 @@ describe("error table", () => {
     expect(err.code).toBe(Code.InvalidArgument);
     const facts = errorFacts(err);
     expect(facts.reason).toBe("VALIDATION_FAILED");
-    expect(facts.violations).toEqual([{ field: "entrypoints.0.fields.1.key", code: "required", description: "required" }]);
+    expect(facts.violations).toEqual([
+      { field: "entrypoints.0.fields.1.key", code: "required", description: "required" },
+    ]);
   });
   it("survives the wire format (details are serialized)", () => {
     const err = domainError("APPLICATION_NOT_FOUND", "no such app", { metadata: { client_id: "1" } });
     // Round-trip through the Connect wire representation of details.
-    const wire = err.details.map((d) => ("desc" in d ? { type: d.desc.typeName, value: toBinary(d.desc, create(d.desc, d.value as never)) } : d));
+    const wire = err.details.map((d) =>
+      "desc" in d ? { type: d.desc.typeName, value: toBinary(d.desc, create(d.desc, d.value as never)) } : d,
+    );
     const back = new ConnectError(err.rawMessage, err.code, undefined, wire as never);
     expect(errorFacts(back).reason).toBe("APPLICATION_NOT_FOUND");
     expect(errorFacts(back).metadata).toEqual({ client_id: "1" });

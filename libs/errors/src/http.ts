@@ -36,7 +36,9 @@ export function localizeItem(v: Violation, locale: Locale): ErrorItem {
 
 /** `field: code`, and what happened when the violation says more than its code (`… (not one of this entry point's data fields (name))`). */
 function detailOf(v: Violation): string {
-  return v.description && v.description !== v.code ? `${v.field}: ${v.code} (${v.description})` : `${v.field}: ${v.code}`;
+  return v.description && v.description !== v.code
+    ? `${v.field}: ${v.code} (${v.description})`
+    : `${v.field}: ${v.code}`;
 }
 
 /** The contract section 2 error envelope for a reason. */
@@ -54,8 +56,15 @@ export function errorEnvelope(args: {
   const status = args.status ?? def.http;
   let items = (args.violations ?? []).map((v) => localizeItem(v, args.locale));
   if (args.singleItem) items = items.slice(0, 1);
-  const details = args.details ?? (items.length ? (args.violations ?? []).slice(0, items.length).map(detailOf).join("; ") : def.message.en);
-  const errors: ErrorEnvelope["errors"] = { code: args.reason.toLowerCase(), message: def.message[args.locale], details, items };
+  const details =
+    args.details ??
+    (items.length ? (args.violations ?? []).slice(0, items.length).map(detailOf).join("; ") : def.message.en);
+  const errors: ErrorEnvelope["errors"] = {
+    code: args.reason.toLowerCase(),
+    message: def.message[args.locale],
+    details,
+    items,
+  };
   if (args.subcode !== undefined) errors.subcode = args.subcode;
   return { result: { status, elapsed: args.elapsed }, errors };
 }

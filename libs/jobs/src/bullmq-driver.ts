@@ -1,7 +1,15 @@
 import type { Logger } from "@gatehouse/logging";
 import { Queue, UnrecoverableError, Worker } from "bullmq";
 import type { DeliveryQueue, WorkerCommon, WorkerHandle } from "./contract.ts";
-import { bullPrefix, defaultJobOptions, JOB_NAME, jobIdFor, QUEUE_NAME, type ConfirmationJob, type JobOptions } from "./names.ts";
+import {
+  bullPrefix,
+  defaultJobOptions,
+  JOB_NAME,
+  jobIdFor,
+  QUEUE_NAME,
+  type ConfirmationJob,
+  type JobOptions,
+} from "./names.ts";
 
 export interface BullmqQueueOptions {
   redisUrl: string;
@@ -89,7 +97,12 @@ export function startBullmqWorker(opts: BullmqWorkerOptions): WorkerHandle {
     },
   );
   worker.on("failed", (job, err) => {
-    const facts = { deliveryId: job?.data.deliveryId, channel: job?.data.channel, attemptsMade: job?.attemptsMade, reason: err.message };
+    const facts = {
+      deliveryId: job?.data.deliveryId,
+      channel: job?.data.channel,
+      attemptsMade: job?.attemptsMade,
+      reason: err.message,
+    };
     if (!job || isFinalFailure(err, job.attemptsMade, job.opts.attempts)) {
       logger.error(facts, "confirmation delivery failed for good (dead letter)");
     } else {

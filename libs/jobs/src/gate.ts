@@ -18,7 +18,10 @@ export function gatedProcessor(
     const verdict = await isStillWanted(job.deliveryId, at);
     if (verdict === "wait") throw new NotYetCommittedError(`delivery ${job.deliveryId} not committed yet`);
     if (verdict === "drop") {
-      logger.info({ deliveryId: job.deliveryId, attempt }, "confirmation delivery dropped: change not committed or superseded");
+      logger.info(
+        { deliveryId: job.deliveryId, attempt },
+        "confirmation delivery dropped: change not committed or superseded",
+      );
       return;
     }
     await send(job, at);

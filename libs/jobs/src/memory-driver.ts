@@ -38,7 +38,9 @@ export function backoffDelay(attemptsMade: number, backoff: JobOptions["backoff"
   return Math.floor(Math.random() * raw * backoff.jitter + raw * (1 - backoff.jitter));
 }
 
-export function memoryQueue(opts: { jobOptions?: Partial<JobOptions>; store?: DeliveryStore } = {}): MemoryDeliveryQueue {
+export function memoryQueue(
+  opts: { jobOptions?: Partial<JobOptions>; store?: DeliveryStore } = {},
+): MemoryDeliveryQueue {
   const options: JobOptions = { ...defaultJobOptions, ...opts.jobOptions };
   const store = opts.store;
   const entries = new Map<string, Entry>();
@@ -80,7 +82,12 @@ export function memoryQueue(opts: { jobOptions?: Partial<JobOptions>; store?: De
     } catch (caught) {
       const err = caught instanceof Error ? caught : new Error(String(caught));
       e.attemptsMade = attempt;
-      const facts = { deliveryId: e.job.deliveryId, channel: e.job.channel, attemptsMade: attempt, reason: err.message };
+      const facts = {
+        deliveryId: e.job.deliveryId,
+        channel: e.job.channel,
+        attemptsMade: attempt,
+        reason: err.message,
+      };
       const final = isFinalFailure(err, attempt, options.attempts);
       await record(w, e, store?.failed(e.job.deliveryId, attempt, err.message, final));
       if (final) {

@@ -74,6 +74,7 @@ export function sealJobSecrets(keys: KeyRing, deliveryId: string, secrets: JobSe
 
 export function openJobSecrets(keys: KeyRing, job: Pick<ConfirmationJob, "deliveryId" | "sealedSecrets">): JobSecrets {
   const parsed = JSON.parse(keys.box(SECRETS_BOX).open(job.sealedSecrets, job.deliveryId)) as Partial<JobSecrets>;
-  if (typeof parsed.code !== "string" || typeof parsed.linkToken !== "string") throw new Error("sealed secrets malformed");
+  if (typeof parsed.code !== "string" || typeof parsed.linkToken !== "string")
+    throw new Error("sealed secrets malformed");
   return { code: parsed.code, linkToken: parsed.linkToken };
 }

@@ -55,8 +55,14 @@ describe.each(["bullmq", "memory"] as const)("%s delivery queue", (kind) => {
     await h.queue.enqueue(flaky);
     await waitFor(async () => (await h.deadLetters()).length === 2, 10_000, "two dead letters");
     const dead = await h.deadLetters();
-    expect(dead.find((d) => d.deliveryId === permanent.deliveryId)).toMatchObject({ attemptsMade: 1, reason: "recipient refused" });
-    expect(dead.find((d) => d.deliveryId === flaky.deliveryId)).toMatchObject({ attemptsMade: 3, reason: "still down" });
+    expect(dead.find((d) => d.deliveryId === permanent.deliveryId)).toMatchObject({
+      attemptsMade: 1,
+      reason: "recipient refused",
+    });
+    expect(dead.find((d) => d.deliveryId === flaky.deliveryId)).toMatchObject({
+      attemptsMade: 3,
+      reason: "still down",
+    });
     expect(calls.get(permanent.deliveryId)).toBe(1);
     expect(calls.get(flaky.deliveryId)).toBe(3);
     expect(log.lines().filter((l) => l.includes("failed for good")).length).toBeGreaterThanOrEqual(2);

@@ -34,7 +34,10 @@ export function makeHarness(kind: DriverKind, logger: Logger, jobOptions: Partia
         workers.push(w);
         return w;
       },
-      deadLetters: async () => queue.deadLetters().map((d) => ({ deliveryId: d.job.deliveryId, attemptsMade: d.attemptsMade, reason: d.reason })),
+      deadLetters: async () =>
+        queue
+          .deadLetters()
+          .map((d) => ({ deliveryId: d.job.deliveryId, attemptsMade: d.attemptsMade, reason: d.reason })),
       async cleanup() {
         await Promise.all(workers.map((w) => w.close()));
         await queue.close();
@@ -54,7 +57,11 @@ export function makeHarness(kind: DriverKind, logger: Logger, jobOptions: Partia
     },
     async deadLetters() {
       const failed = await inspector.getFailed();
-      return failed.map((j) => ({ deliveryId: j.data.deliveryId as string, attemptsMade: j.attemptsMade, reason: j.failedReason }));
+      return failed.map((j) => ({
+        deliveryId: j.data.deliveryId as string,
+        attemptsMade: j.attemptsMade,
+        reason: j.failedReason,
+      }));
     },
     async cleanup() {
       await Promise.all(workers.map((w) => w.close()));

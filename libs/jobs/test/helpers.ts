@@ -7,7 +7,11 @@ import { sealJobSecrets, type ConfirmationJob } from "../src/index.ts";
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function waitFor(cond: () => boolean | Promise<boolean>, timeoutMs = 15_000, what = "condition"): Promise<void> {
+export async function waitFor(
+  cond: () => boolean | Promise<boolean>,
+  timeoutMs = 15_000,
+  what = "condition",
+): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!(await cond())) {
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);

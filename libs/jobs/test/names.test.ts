@@ -18,7 +18,10 @@ describe("job names and secrets", () => {
     const sealed = sealJobSecrets(keys, "d1", { code: "482913", linkToken: "tok-abc" });
     expect(sealed).not.toContain("482913");
     expect(sealed).not.toContain("tok-abc");
-    expect(openJobSecrets(keys, { deliveryId: "d1", sealedSecrets: sealed })).toEqual({ code: "482913", linkToken: "tok-abc" });
+    expect(openJobSecrets(keys, { deliveryId: "d1", sealedSecrets: sealed })).toEqual({
+      code: "482913",
+      linkToken: "tok-abc",
+    });
     // Moved to another job, or opened with another key: refused.
     expect(() => openJobSecrets(keys, { deliveryId: "d2", sealedSecrets: sealed })).toThrow();
     expect(() => openJobSecrets(testKeys(), { deliveryId: "d1", sealedSecrets: sealed })).toThrow();

@@ -13,15 +13,23 @@ let db: Db;
 const keys = testKeys();
 
 async function useDatabase(kind: "pg" | "pglite") {
-  db = kind === "pg" ? await openDb({ databaseUrl: (await freshDatabase()).url }) : await openDb({ dataDir: await pgliteDataDir() });
-  await db.exec("CREATE TABLE pending_change (delivery_id text PRIMARY KEY, superseded boolean NOT NULL DEFAULT false)");
+  db =
+    kind === "pg"
+      ? await openDb({ databaseUrl: (await freshDatabase()).url })
+      : await openDb({ dataDir: await pgliteDataDir() });
+  await db.exec(
+    "CREATE TABLE pending_change (delivery_id text PRIMARY KEY, superseded boolean NOT NULL DEFAULT false)",
+  );
 }
 afterAll(async () => {
   await dropTestDatabases();
 });
 
 const isStillWanted: StillWanted = async (deliveryId, { enqueuedAt }) => {
-  const { rows } = await db.query<{ superseded: boolean }>("SELECT superseded FROM pending_change WHERE delivery_id = $1", [deliveryId]);
+  const { rows } = await db.query<{ superseded: boolean }>(
+    "SELECT superseded FROM pending_change WHERE delivery_id = $1",
+    [deliveryId],
+  );
   if (rows[0]) return rows[0].superseded ? "drop" : "send";
   return Date.now() - enqueuedAt < GRACE_MS ? "wait" : "drop";
 };

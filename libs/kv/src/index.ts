@@ -1,7 +1,6 @@
 import { memoryKv } from "./memory.ts";
 import { DEFAULT_COMMAND_TIMEOUT_MS, redisKv } from "./redis.ts";
 
-
 /**
  * Shared, expiring state: sessions, rate limits, revocation marks. Redis when
  * REDIS_URL is set (shared by every replica), else an in-process map (the
@@ -85,7 +84,9 @@ export interface KvOptions {
 
 export function openKv(opts: KvOptions): Kv {
   const prefix = opts.prefix ?? "gh:";
-  return opts.redisUrl ? redisKv(opts.redisUrl, prefix, opts.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS) : memoryKv();
+  return opts.redisUrl
+    ? redisKv(opts.redisUrl, prefix, opts.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS)
+    : memoryKv();
 }
 
 export { DEFAULT_COMMAND_TIMEOUT_MS, fastFailRedisOptions, storeUnavailable } from "./redis.ts";

@@ -57,9 +57,13 @@ describe.each(stores)("kv on %s", (_name, open) => {
   });
   it("writes a second key with a compare-and-set only when it matched", async () => {
     await kv.set("cas-pair", "v1", 60);
-    expect(await kv.compareAndSet("cas-pair", "stale", "v2", 60, { key: "cas-pair-also", value: "lost", ttlSeconds: 60 })).toBe(false);
+    expect(
+      await kv.compareAndSet("cas-pair", "stale", "v2", 60, { key: "cas-pair-also", value: "lost", ttlSeconds: 60 }),
+    ).toBe(false);
     expect(await kv.get("cas-pair-also")).toBeNull();
-    expect(await kv.compareAndSet("cas-pair", "v1", "v2", 60, { key: "cas-pair-also", value: "won", ttlSeconds: 1 })).toBe(true);
+    expect(
+      await kv.compareAndSet("cas-pair", "v1", "v2", 60, { key: "cas-pair-also", value: "won", ttlSeconds: 1 }),
+    ).toBe(true);
     expect(await kv.getMany(["cas-pair", "cas-pair-also"])).toEqual(["v2", "won"]);
     await new Promise((r) => setTimeout(r, 1100));
     expect(await kv.getMany(["cas-pair", "cas-pair-also"])).toEqual(["v2", null]);
@@ -92,7 +96,12 @@ describe.each(stores)("kv on %s", (_name, open) => {
     // A new connection's connect, ready check and SUBSCRIBE wait for the event loop, as on a CPU-starved machine.
     const fresh = open(prefix);
     try {
-      const subscribed = fresh.subscribe("starved", () => undefined).then(() => "subscribed", (e: unknown) => e);
+      const subscribed = fresh
+        .subscribe("starved", () => undefined)
+        .then(
+          () => "subscribed",
+          (e: unknown) => e,
+        );
       const until = Date.now() + 1_200;
       while (Date.now() < until); // busy: no timer, socket or reply is handled meanwhile
       expect(await subscribed).toBe("subscribed");
@@ -147,7 +156,14 @@ describe.each(stores)("kv on %s", (_name, open) => {
   });
   it("expiring sets: each member ends on its own, the soonest-ending leave beyond the cap, the key ends with the last", async () => {
     const t = Date.now();
-    const add = (key: string, member: string, until: number, keep = 3) => ({ op: "addMember" as const, key, member, until, now: Date.now(), keep });
+    const add = (key: string, member: string, until: number, keep = 3) => ({
+      op: "addMember" as const,
+      key,
+      member,
+      until,
+      now: Date.now(),
+      keep,
+    });
     expect(await kv.members("set", t)).toEqual([]);
     await kv.batch([add("set", "a", t + 60_000), add("set", "b", t + 1_000), add("set", "c", t + 30_000)]);
     expect(await kv.members("set", t)).toEqual(["b", "c", "a"]);
@@ -158,7 +174,11 @@ describe.each(stores)("kv on %s", (_name, open) => {
     await kv.batch([add("set", "e", t + 20_000, 4)]);
     expect(await kv.members("set", t)).toEqual(["e", "d", "a", "c"]);
     // A member that ended leaves when the set is next written; the key lives until its last member's end.
-    await kv.batch([add("set", "g", Date.now() + 500, 10), add("set-2", "x", Date.now() + 700, 10), add("set-2", "y", Date.now() + 1_500, 10)]);
+    await kv.batch([
+      add("set", "g", Date.now() + 500, 10),
+      add("set-2", "x", Date.now() + 700, 10),
+      add("set-2", "y", Date.now() + 1_500, 10),
+    ]);
     await new Promise((r) => setTimeout(r, 1_000));
     expect(await kv.members("set", Date.now())).toEqual(["e", "d", "a", "c"]);
     expect(await kv.members("set", 0)).toEqual(["g", "e", "d", "a", "c"]);
@@ -178,9 +198,18 @@ describe("kv on an unreachable Redis", () => {
     const { port } = silent.address() as { port: number };
     const kv = openKv({ redisUrl: `redis://127.0.0.1:${port}`, commandTimeoutMs: 300 });
     try {
-      for (const op of [() => kv.get("a"), () => kv.getMany(["a", "b"]), () => kv.incr("c", 10), () => kv.set("d", "1", 10), () => kv.batch([{ op: "del", key: "e" }], ["f"])]) {
+      for (const op of [
+        () => kv.get("a"),
+        () => kv.getMany(["a", "b"]),
+        () => kv.incr("c", 10),
+        () => kv.set("d", "1", 10),
+        () => kv.batch([{ op: "del", key: "e" }], ["f"]),
+      ]) {
         const started = performance.now();
-        const err = await op().then(() => undefined, (e: unknown) => e);
+        const err = await op().then(
+          () => undefined,
+          (e: unknown) => e,
+        );
         expect(performance.now() - started).toBeLessThan(1_000);
         const facts = errorFacts(err);
         expect(facts.reason).toBe("STORE_UNAVAILABLE");
@@ -205,7 +234,11 @@ describe("kv on an unreachable Redis", () => {
     try {
       const got: string[] = [];
       const stop = await kv.subscribe("changed", (m) => got.push(m));
-      server = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+      server = spawn(
+        "redis-server",
+        ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        { stdio: "ignore" },
+      );
       const publisher = openKv({ redisUrl: url });
       try {
         for (let i = 0; i < 100 && !got.length; i++) {

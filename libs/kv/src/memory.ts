@@ -3,7 +3,8 @@ import type { Kv, KvWrite } from "./index.ts";
 
 /** An expiring set's members and their ends (ms), ordered as Redis orders a sorted set: by end, then by member. */
 type Members = Map<string, number>;
-const ordered = (members: Iterable<[string, number]>) => [...members].sort(([a, x], [b, y]) => x - y || (a < b ? -1 : a > b ? 1 : 0));
+const ordered = (members: Iterable<[string, number]>) =>
+  [...members].sort(([a, x], [b, y]) => x - y || (a < b ? -1 : a > b ? 1 : 0));
 
 /** The embedded default: one process, so an in-process map is shared state. */
 export function memoryKv(): Kv {

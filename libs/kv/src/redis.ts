@@ -35,7 +35,9 @@ export function fastFailRedisOptions(commandTimeoutMs = DEFAULT_COMMAND_TIMEOUT_
  * a valid token, never a 500).
  */
 export function storeUnavailable(cause: unknown): Error {
-  const err = domainError("STORE_UNAVAILABLE", "shared state (Redis) is unreachable", { metadata: { retry_after: "1" } });
+  const err = domainError("STORE_UNAVAILABLE", "shared state (Redis) is unreachable", {
+    metadata: { retry_after: "1" },
+  });
   err.cause = cause;
   return err;
 }
@@ -130,7 +132,14 @@ function writeArgs(w: KvWrite): string[] {
 export function redisKv(url: string, prefix: string, commandTimeoutMs: number): Kv {
   let subscriber: Redis | undefined;
   // Commands issued while (re)connecting wait in the offline queue, but never longer than the command timeout.
-  const r = withScripts(new Redis(url, { keyPrefix: prefix, enableOfflineQueue: true, lazyConnect: false, ...fastFailRedisOptions(commandTimeoutMs) }));
+  const r = withScripts(
+    new Redis(url, {
+      keyPrefix: prefix,
+      enableOfflineQueue: true,
+      lazyConnect: false,
+      ...fastFailRedisOptions(commandTimeoutMs),
+    }),
+  );
   r.on("error", () => undefined);
   async function incrMany(keys: string[], ttl: number) {
     if (!keys.length) return [];
@@ -142,7 +151,15 @@ export function redisKv(url: string, prefix: string, commandTimeoutMs: number): 
   }
   async function batch(writes: KvWrite[], reads: string[] = []) {
     if (!writes.length && !reads.length) return [];
-    return guard(r.ghBatch(writes.length + reads.length, ...writes.map((w) => w.key), ...reads, String(writes.length), ...writes.flatMap(writeArgs)));
+    return guard(
+      r.ghBatch(
+        writes.length + reads.length,
+        ...writes.map((w) => w.key),
+        ...reads,
+        String(writes.length),
+        ...writes.flatMap(writeArgs),
+      ),
+    );
   }
   return {
     kind: "redis",
@@ -193,7 +210,10 @@ export function redisKv(url: string, prefix: string, commandTimeoutMs: number): 
     async subscribe(channel, onMessage) {
       const full = `${prefix}${channel}`;
       // A connection in subscriber mode serves nothing else: one per process, made on first use.
-      const sub = (subscriber ??= r.duplicate({ commandTimeout: SUBSCRIBE_TIMEOUT_MS, connectTimeout: SUBSCRIBE_TIMEOUT_MS }));
+      const sub = (subscriber ??= r.duplicate({
+        commandTimeout: SUBSCRIBE_TIMEOUT_MS,
+        connectTimeout: SUBSCRIBE_TIMEOUT_MS,
+      }));
       sub.on("error", () => undefined);
       const listener = (ch: string, msg: string) => ch === full && onMessage(msg);
       sub.on("message", listener);
@@ -230,4 +250,3 @@ export function redisKv(url: string, prefix: string, commandTimeoutMs: number): 
     },
   };
 }
-

@@ -33,19 +33,26 @@ export function sanitizeRequestId(id: string | null | undefined): string | undef
  * `logger.child({ service })`: the base holds no `service`, so no line carries
  * the key twice (pino does not merge duplicate keys of a child's bindings).
  */
-export function createLogger(name: string, level = process.env.LOG_LEVEL ?? "info", opts: { stream?: "stdout" | "stderr" } = {}): Logger {
+export function createLogger(
+  name: string,
+  level = process.env.LOG_LEVEL ?? "info",
+  opts: { stream?: "stdout" | "stderr" } = {},
+): Logger {
   // A command-line tool keeps stdout for its answer: its log goes to stderr (written synchronously, so nothing is lost at exit).
   const destination = opts.stream === "stderr" ? pino.destination({ fd: 2, sync: true }) : undefined;
-  return pino({
-    level,
-    base: { process: name },
-    mixin() {
-      const id = currentRequestId();
-      return id ? { requestId: id } : {};
+  return pino(
+    {
+      level,
+      base: { process: name },
+      mixin() {
+        const id = currentRequestId();
+        return id ? { requestId: id } : {};
+      },
+      redact: {
+        paths: ["password", "*.password", "client_secret", "*.client_secret", "authorization", "*.authorization"],
+        censor: "[redacted]",
+      },
     },
-    redact: {
-      paths: ["password", "*.password", "client_secret", "*.client_secret", "authorization", "*.authorization"],
-      censor: "[redacted]",
-    },
-  }, destination);
+    destination,
+  );
 }

@@ -42,7 +42,11 @@ describe("access token verifier with verified signatures remembered", () => {
 
   it("refuses a token whose signature does not match, even when a valid token with the same claims was seen", async () => {
     const { jwk, sign } = await signer();
-    const verify = createAccessTokenVerifier({ fetchJwks: async () => ({ keys: [jwk] }), issuer: ISSUER, audiences: [AUDIENCE] });
+    const verify = createAccessTokenVerifier({
+      fetchJwks: async () => ({ keys: [jwk] }),
+      issuer: ISSUER,
+      audiences: [AUDIENCE],
+    });
     const token = await sign({ sub: "app", jti: "j2" });
     expect(await verify(token)).toBeDefined();
     const [header, payload, signature] = token.split(".");
@@ -57,19 +61,31 @@ describe("access token verifier's key set", () => {
     const rotated = await signer("k2");
     let served = [old.jwk];
     let fetches = 0;
-    const verify = createAccessTokenVerifier({ fetchJwks: async () => (fetches++, { keys: served }), issuer: ISSUER, audiences: [AUDIENCE] });
+    const verify = createAccessTokenVerifier({
+      fetchJwks: async () => (fetches++, { keys: served }),
+      issuer: ISSUER,
+      audiences: [AUDIENCE],
+    });
     expect(await verify(await old.sign({ sub: "a", jti: "j3" }))).toBeDefined();
     served = [old.jwk, rotated.jwk];
     const fresh = await rotated.sign({ sub: "a", jti: "j4" });
     expect((await verify(fresh))?.subject).toBe("a");
     expect(fetches).toBe(2);
-    const failing = createAccessTokenVerifier({ fetchJwks: async () => Promise.reject(new Error("auth unreachable")), issuer: ISSUER, audiences: [AUDIENCE] });
+    const failing = createAccessTokenVerifier({
+      fetchJwks: async () => Promise.reject(new Error("auth unreachable")),
+      issuer: ISSUER,
+      audiences: [AUDIENCE],
+    });
     await expect(failing(fresh)).rejects.toThrow("auth unreachable");
   });
 
   it("picks, by kid, only signing keys of our algorithms; a kid named twice picks nothing", async () => {
     const { jwk } = await signer();
-    const small = { ...(generateKeyPairSync("rsa", { modulusLength: 1024 }).publicKey.export({ format: "jwk" }) as JWK), kid: "small", alg: "RS256" };
+    const small = {
+      ...(generateKeyPairSync("rsa", { modulusLength: 1024 }).publicKey.export({ format: "jwk" }) as JWK),
+      kid: "small",
+      alg: "RS256",
+    };
     const keys = keysByKid({
       keys: [
         jwk,

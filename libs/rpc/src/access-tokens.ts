@@ -15,7 +15,12 @@ export interface AccessTokenVerifierOptions {
    * Redis. It may throw (the store is unreachable): that is not "invalid", the
    * error reaches the caller (503).
    */
-  isRevoked?: (token: { jti: string; sub: string; sid?: string | undefined; iat?: number | undefined }) => Promise<boolean>;
+  isRevoked?: (token: {
+    jti: string;
+    sub: string;
+    sid?: string | undefined;
+    iat?: number | undefined;
+  }) => Promise<boolean>;
   /** How long a fetched key set is trusted before it is fetched again. */
   cacheMs?: number;
   /** How long a verified signature is trusted (./verified-tokens.ts); 0 verifies every time. */
@@ -25,7 +30,14 @@ export interface AccessTokenVerifierOptions {
 const ALGORITHMS: readonly JwsAlg[] = ["RS256", "ES256", "EdDSA"];
 // A JWK without `alg` verifies the algorithm of its type (as jose's local key set matched it).
 const algOfKey = (jwk: JSONWebKeySet["keys"][number]): string | undefined =>
-  jwk.alg ?? (jwk.kty === "RSA" ? "RS256" : jwk.kty === "EC" && jwk.crv === "P-256" ? "ES256" : jwk.kty === "OKP" && jwk.crv === "Ed25519" ? "EdDSA" : undefined);
+  jwk.alg ??
+  (jwk.kty === "RSA"
+    ? "RS256"
+    : jwk.kty === "EC" && jwk.crv === "P-256"
+      ? "ES256"
+      : jwk.kty === "OKP" && jwk.crv === "Ed25519"
+        ? "EdDSA"
+        : undefined);
 
 /**
  * The set's verification keys by kid, the ones jose's local key set would
@@ -39,7 +51,8 @@ export function keysByKid(jwks: JSONWebKeySet): Map<string, JwtVerifyKey> {
   for (const jwk of jwks.keys) {
     const alg = algOfKey(jwk);
     if (typeof jwk.kid !== "string" || !ALGORITHMS.includes(alg as JwsAlg)) continue;
-    if ((jwk.use !== undefined && jwk.use !== "sig") || (jwk.key_ops !== undefined && !jwk.key_ops.includes("verify"))) continue;
+    if ((jwk.use !== undefined && jwk.use !== "sig") || (jwk.key_ops !== undefined && !jwk.key_ops.includes("verify")))
+      continue;
     if (keys.has(jwk.kid)) ambiguous.add(jwk.kid);
     const key = publicKeyFor(jwk as JsonWebKey, alg as JwsAlg);
     if (key) keys.set(jwk.kid, { alg: alg as JwsAlg, key });
@@ -84,7 +97,13 @@ export function createAccessTokenVerifier(opts: AccessTokenVerifierOptions) {
     const known = verified.get(token);
     if (known) return known;
     try {
-      const { payload } = await verifyJwt(token, { key: keyOf, issuer: opts.issuer, audience: opts.audiences, typ: "at+jwt", algorithms: ALGORITHMS });
+      const { payload } = await verifyJwt(token, {
+        key: keyOf,
+        issuer: opts.issuer,
+        audience: opts.audiences,
+        typ: "at+jwt",
+        algorithms: ALGORITHMS,
+      });
       verified.put(token, payload, payload.exp);
       return payload;
     } catch (err) {

@@ -2,7 +2,12 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
 import { fromBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError, createConnectRouter, type Interceptor } from "@connectrpc/connect";
-import { compressionBrotli, compressionGzip, universalRequestFromNodeRequest, universalResponseToNodeResponse } from "@connectrpc/connect-node";
+import {
+  compressionBrotli,
+  compressionGzip,
+  universalRequestFromNodeRequest,
+  universalResponseToNodeResponse,
+} from "@connectrpc/connect-node";
 import type { Routes } from "./transports.ts";
 
 type NodeReq = IncomingMessage | Http2ServerRequest;
@@ -20,7 +25,11 @@ export function rpcRequestHandler(opts: {
   readMaxBytes: number;
   fallback: (req: NodeReq, res: NodeRes) => void;
 }) {
-  const router = createConnectRouter({ interceptors: opts.interceptors, readMaxBytes: opts.readMaxBytes, acceptCompression: [compressionGzip, compressionBrotli] });
+  const router = createConnectRouter({
+    interceptors: opts.interceptors,
+    readMaxBytes: opts.readMaxBytes,
+    acceptCompression: [compressionGzip, compressionBrotli],
+  });
   opts.routes(router);
   const handlers = new Map(router.handlers.map((h) => [h.requestPath, h]));
 
@@ -28,7 +37,10 @@ export function rpcRequestHandler(opts: {
     const handler = handlers.get((req.url ?? "").split("?", 2)[0] ?? "");
     if (!handler) return opts.fallback(req, res);
     const plainBinaryUnary =
-      req.method === "POST" && req.headers["content-type"] === "application/proto" && !req.headers["content-encoding"] && handler.method.methodKind === "unary";
+      req.method === "POST" &&
+      req.headers["content-type"] === "application/proto" &&
+      !req.headers["content-encoding"] &&
+      handler.method.methodKind === "unary";
     void (async () => {
       let uReq = universalRequestFromNodeRequest(req as IncomingMessage, res as ServerResponse, undefined, undefined);
       if (plainBinaryUnary && uReq.body && Symbol.asyncIterator in (uReq.body as object)) {
@@ -47,11 +59,23 @@ export function rpcRequestHandler(opts: {
           valid = false;
         }
         if (!valid) {
-          (res as ServerResponse).writeHead(size > opts.readMaxBytes ? 413 : 400, { "content-type": "application/json" });
-          res.end(JSON.stringify({ code: size > opts.readMaxBytes ? "resource_exhausted" : "invalid_argument", message: "malformed request message" }));
+          (res as ServerResponse).writeHead(size > opts.readMaxBytes ? 413 : 400, {
+            "content-type": "application/json",
+          });
+          res.end(
+            JSON.stringify({
+              code: size > opts.readMaxBytes ? "resource_exhausted" : "invalid_argument",
+              message: "malformed request message",
+            }),
+          );
           return;
         }
-        uReq = { ...uReq, body: (async function* () { yield bytes; })() };
+        uReq = {
+          ...uReq,
+          body: (async function* () {
+            yield bytes;
+          })(),
+        };
       }
       const uRes = await handler(uReq);
       await universalResponseToNodeResponse(uRes, res as ServerResponse);

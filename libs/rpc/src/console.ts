@@ -10,4 +10,5 @@ export const CONSOLE_CLIENT_ID = "gatehouse-console";
 export const CONSOLE_CALLBACK_PATH = "/console/callback";
 
 /** The console's redirect URI for a public base URL (`http://localhost:8080` → `http://localhost:8080/console/callback`). */
-export const consoleRedirectUri = (publicBaseUrl: string) => `${publicBaseUrl.replace(/\/+$/, "")}${CONSOLE_CALLBACK_PATH}`;
+export const consoleRedirectUri = (publicBaseUrl: string) =>
+  `${publicBaseUrl.replace(/\/+$/, "")}${CONSOLE_CALLBACK_PATH}`;

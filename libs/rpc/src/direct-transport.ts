@@ -1,4 +1,10 @@
-import { create, type DescMessage, type DescMethodUnary, type DescService, type MessageInitShape } from "@bufbuild/protobuf";
+import {
+  create,
+  type DescMessage,
+  type DescMethodUnary,
+  type DescService,
+  type MessageInitShape,
+} from "@bufbuild/protobuf";
 import {
   Code,
   ConnectError,
@@ -39,7 +45,11 @@ function implementations(routes: Routes): Map<string, AnyImpl> {
  * request objects, but the messages are passed by reference instead of being
  * serialized, framed and parsed. `start:services` exercises the wire format.
  */
-export function directTransport(routes: Routes, serverInterceptors: Interceptor[], clientInterceptors: Interceptor[] = []): Transport {
+export function directTransport(
+  routes: Routes,
+  serverInterceptors: Interceptor[],
+  clientInterceptors: Interceptor[] = [],
+): Transport {
   const impls = implementations(routes);
   const chain = [...clientInterceptors, ...serverInterceptors];
 

@@ -69,7 +69,10 @@ export function observeInterceptor(logger: Logger, service: string): Interceptor
       }
       if (isInvalidTextError(err)) {
         code = Code[Code.InvalidArgument];
-        throw domainError("MALFORMED_REQUEST", "the request carries text the database cannot store (a NUL byte or invalid encoding)");
+        throw domainError(
+          "MALFORMED_REQUEST",
+          "the request carries text the database cannot store (a NUL byte or invalid encoding)",
+        );
       }
       code = Code[Code.Internal];
       logger.error({ err, method: req.method.name }, "unexpected error in RPC handler");
@@ -87,7 +90,8 @@ export function observeInterceptor(logger: Logger, service: string): Interceptor
 const INVALID_TEXT_CODES = new Set(["22021", "22P05"]);
 
 const causes = function* (err: unknown) {
-  for (let e = err, i = 0; e && typeof e === "object" && i < 5; e = (e as { cause?: unknown }).cause, i++) yield e as { code?: unknown; message?: unknown };
+  for (let e = err, i = 0; e && typeof e === "object" && i < 5; e = (e as { cause?: unknown }).cause, i++)
+    yield e as { code?: unknown; message?: unknown };
 };
 
 function isInvalidTextError(err: unknown): boolean {
@@ -98,9 +102,19 @@ function isInvalidTextError(err: unknown): boolean {
 // The database cannot be reached (down, restarting, the network cut): not the
 // request's fault, a 503 to retry. Socket errors, PostgreSQL's connection
 // exception class 08 and its shutdown / not-yet-up codes, pg's own messages.
-const UNREACHABLE_SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN"]);
+const UNREACHABLE_SOCKET_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
 const UNREACHABLE_SQLSTATES = new Set(["57P01", "57P02", "57P03", "53300"]);
-const UNREACHABLE_MESSAGE = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+const UNREACHABLE_MESSAGE =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
 
 function isDatabaseUnreachable(err: unknown): boolean {
   for (const e of causes(err)) {

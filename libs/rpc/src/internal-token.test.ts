@@ -23,19 +23,34 @@ describe("internal service tokens", () => {
     expect(p).toMatchObject({ subject: "service:cli", internal: true });
     expect([...p!.scopes].sort()).toEqual(["admin:read", "internal"]);
     const key = new Uint8Array(ring.derive("rpc-internal-token"));
-    const scopeless = await new SignJWT({ scope: "admin" }).setProtectedHeader({ alg: "HS256" }).setIssuer("gatehouse-internal")
-      .setAudience("gatehouse-internal").setSubject("service:x").setExpirationTime("1m").sign(key);
+    const scopeless = await new SignJWT({ scope: "admin" })
+      .setProtectedHeader({ alg: "HS256" })
+      .setIssuer("gatehouse-internal")
+      .setAudience("gatehouse-internal")
+      .setSubject("service:x")
+      .setExpirationTime("1m")
+      .sign(key);
     expect(await tokens.verify(scopeless)).toBeUndefined();
   });
   it("refuses tokens of another deployment key, foreign issuers and non-service subjects", async () => {
     const other = new InternalTokens(new KeyRing(randomBytes(32)));
     expect(await tokens.verify(await other.token("gateway"))).toBeUndefined();
     const key = new Uint8Array(ring.derive("rpc-internal-token"));
-    const forged = await new SignJWT({ scope: "internal" }).setProtectedHeader({ alg: "HS256" }).setIssuer("gatehouse-internal")
-      .setAudience("gatehouse-internal").setSubject("user:1").setExpirationTime("1m").sign(key);
+    const forged = await new SignJWT({ scope: "internal" })
+      .setProtectedHeader({ alg: "HS256" })
+      .setIssuer("gatehouse-internal")
+      .setAudience("gatehouse-internal")
+      .setSubject("user:1")
+      .setExpirationTime("1m")
+      .sign(key);
     expect(await tokens.verify(forged)).toBeUndefined();
-    const expired = await new SignJWT({ scope: "internal" }).setProtectedHeader({ alg: "HS256" }).setIssuer("gatehouse-internal")
-      .setAudience("gatehouse-internal").setSubject("service:x").setExpirationTime(Math.floor(Date.now() / 1000) - 10).sign(key);
+    const expired = await new SignJWT({ scope: "internal" })
+      .setProtectedHeader({ alg: "HS256" })
+      .setIssuer("gatehouse-internal")
+      .setAudience("gatehouse-internal")
+      .setSubject("service:x")
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 10)
+      .sign(key);
     expect(await tokens.verify(expired)).toBeUndefined();
     expect(await tokens.verify("garbage")).toBeUndefined();
   });

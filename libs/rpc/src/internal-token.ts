@@ -56,7 +56,11 @@ export class InternalTokens {
 
   async #verify(token: string): Promise<Principal | undefined> {
     try {
-      const { payload } = await jwtVerify(token, this.#key, { issuer: ISSUER, audience: ISSUER, algorithms: ["HS256"] });
+      const { payload } = await jwtVerify(token, this.#key, {
+        issuer: ISSUER,
+        audience: ISSUER,
+        algorithms: ["HS256"],
+      });
       if (typeof payload.sub !== "string" || !payload.sub.startsWith("service:")) return undefined;
       const scopes = new Set(typeof payload.scope === "string" ? payload.scope.split(" ").filter(Boolean) : []);
       if (!scopes.has(INTERNAL_SCOPE)) return undefined;

@@ -38,7 +38,13 @@ export async function probeHandler(req: Req, res: Res, ready: () => Promise<bool
     send(res, 200, "application/json", JSON.stringify({ status: "ok" }));
   } else if (path === "/readyz") {
     const ok = await ready().catch(() => false);
-    send(res, ok ? 200 : 503, "application/json", JSON.stringify({ status: ok ? "ready" : "unavailable" }), ok ? {} : { "retry-after": "1" });
+    send(
+      res,
+      ok ? 200 : 503,
+      "application/json",
+      JSON.stringify({ status: ok ? "ready" : "unavailable" }),
+      ok ? {} : { "retry-after": "1" },
+    );
   } else if (path === "/metrics") {
     send(res, 200, metricsRegistry.contentType, await metricsRegistry.metrics());
   } else return false;

@@ -1,5 +1,12 @@
 import type { DescService } from "@bufbuild/protobuf";
-import { createClient, createRouterTransport, type Client, type ConnectRouter, type Interceptor, type Transport } from "@connectrpc/connect";
+import {
+  createClient,
+  createRouterTransport,
+  type Client,
+  type ConnectRouter,
+  type Interceptor,
+  type Transport,
+} from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import type { InternalTokens } from "./internal-token.ts";
 import { clientInterceptor } from "./interceptors.ts";
@@ -7,8 +14,15 @@ import { clientInterceptor } from "./interceptors.ts";
 export type Routes = (router: ConnectRouter) => void;
 
 /** A service wired in-process: same handlers, interceptors and protocol, no network. */
-export function inProcessTransport(routes: Routes, serverInterceptors: Interceptor[], clientInterceptors: Interceptor[] = []): Transport {
-  return createRouterTransport(routes, { router: { interceptors: serverInterceptors }, transport: { interceptors: clientInterceptors } });
+export function inProcessTransport(
+  routes: Routes,
+  serverInterceptors: Interceptor[],
+  clientInterceptors: Interceptor[] = [],
+): Transport {
+  return createRouterTransport(routes, {
+    router: { interceptors: serverInterceptors },
+    transport: { interceptors: clientInterceptors },
+  });
 }
 
 /** Connect over HTTP/2 cleartext to a service process. */
@@ -22,6 +36,10 @@ export function serviceClient<S extends DescService>(service: S, transport: Tran
 }
 
 /** The client interceptors a service uses to call another service (with `extraScopes` beside the internal one). */
-export function callerInterceptors(tokens: InternalTokens, caller: string, extraScopes: readonly string[] = []): Interceptor[] {
+export function callerInterceptors(
+  tokens: InternalTokens,
+  caller: string,
+  extraScopes: readonly string[] = [],
+): Interceptor[] {
   return [clientInterceptor(() => tokens.token(caller, extraScopes))];
 }

@@ -117,7 +117,9 @@ export class SecretBox {
     const cipher = createCipheriv("aes-256-gcm", this.#key, iv);
     cipher.setAAD(Buffer.from(associatedData));
     const ct = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
-    return ["v1", iv.toString("base64url"), ct.toString("base64url"), cipher.getAuthTag().toString("base64url")].join(".");
+    return ["v1", iv.toString("base64url"), ct.toString("base64url"), cipher.getAuthTag().toString("base64url")].join(
+      ".",
+    );
   }
   open(sealed: string, associatedData = ""): string {
     const [v, iv, ct, tag] = sealed.split(".");

@@ -24,7 +24,8 @@ const pairs = {} as Record<JwsAlg, Pair>;
 let stranger: Pair;
 
 beforeAll(async () => {
-  for (const alg of ["RS256", "ES256", "EdDSA"] as const) pairs[alg] = { alg, kid: `k-${alg}`, ...(await generateKeyPair(alg, { extractable: true })) };
+  for (const alg of ["RS256", "ES256", "EdDSA"] as const)
+    pairs[alg] = { alg, kid: `k-${alg}`, ...(await generateKeyPair(alg, { extractable: true })) };
   stranger = { alg: "RS256", kid: "k-RS256", ...(await generateKeyPair("RS256")) };
 });
 
@@ -92,7 +93,10 @@ describe.each(["RS256", "ES256", "EdDSA"] as const)("verifyJwt (%s), as jose's j
 
   it("accepts our token and returns its header and claims; typ compares as a media type", async () => {
     const token = await signed(pair(), claims);
-    expect(await verifyJwt(token, options())).toEqual({ header: { alg, typ: "at+jwt", kid: `k-${alg}` }, payload: claims });
+    expect(await verifyJwt(token, options())).toEqual({
+      header: { alg, typ: "at+jwt", kid: `k-${alg}` },
+      payload: claims,
+    });
     await expectBoth(token, "ok");
     await expectBoth(await signed(pair(), claims, { typ: "application/AT+JWT" }), "ok");
     await expectBoth(await signed(pair(), { ...claims, aud: ["other", AUD] }), "ok");
@@ -111,7 +115,9 @@ describe.each(["RS256", "ES256", "EdDSA"] as const)("verifyJwt (%s), as jose's j
     await expectBoth(await signed(pair(), [claims]), "malformed");
     await expectBoth(await signed(pair(), "not json"), "malformed");
     const critical = (header: Record<string, unknown>) =>
-      new CompactSign(Buffer.from(JSON.stringify(claims))).setProtectedHeader({ alg, typ: "at+jwt", kid: `k-${alg}`, ...header }).sign(pair().privateKey, { crit: { exp: true } });
+      new CompactSign(Buffer.from(JSON.stringify(claims)))
+        .setProtectedHeader({ alg, typ: "at+jwt", kid: `k-${alg}`, ...header })
+        .sign(pair().privateKey, { crit: { exp: true } });
     await expectBoth(await critical({ crit: ["exp"], exp: 1 }), "malformed");
     // Stricter than jose on one point: jose accepts `crit: ["b64"]` with b64 true; we never sign a crit header.
     expect(await ours(await critical({ crit: ["b64"], b64: true }), options())).toBe("malformed");
@@ -156,12 +162,18 @@ describe.each(["RS256", "ES256", "EdDSA"] as const)("verifyJwt (%s), as jose's j
     await expectBoth(await signed(pair(), { ...claims, exp: String(now + 60) }), "claims");
     await expectBoth(await signed(pair(), { ...claims, nbf: "soon" }), "claims");
     await expectBoth(await signed(pair(), { ...claims, nbf: now + 120 }), "claims");
-    await expectBoth(await signed(pair(), { ...claims, nbf: now + 120 }), "ok", options({ clockToleranceSeconds: 180 }));
+    await expectBoth(
+      await signed(pair(), { ...claims, nbf: now + 120 }),
+      "ok",
+      options({ clockToleranceSeconds: 180 }),
+    );
     await expectBoth(await signed(pair(), { ...claims, nbf: now - 1 }), "ok");
     await expectBoth(await signed(pair(), { ...claims, exp: now - 1 }), "expired");
     await expectBoth(await signed(pair(), { ...claims, exp: now - 1 }), "ok", options({ clockToleranceSeconds: 30 }));
     // An expired token's claims come with the rejection (the logout's id_token_hint reads them).
-    const expired = await verifyJwt(await signed(pair(), { ...claims, exp: now - 10 }), options()).catch((e: unknown) => e);
+    const expired = await verifyJwt(await signed(pair(), { ...claims, exp: now - 10 }), options()).catch(
+      (e: unknown) => e,
+    );
     expect(expired).toBeInstanceOf(JwtRejected);
     expect((expired as JwtRejected).payload).toMatchObject({ sub: "u1", exp: now - 10 });
   });

@@ -40,7 +40,8 @@ export function publicKeyFor(jwk: JsonWebKey, alg: JwsAlg): KeyObject | undefine
     return undefined;
   }
   const type = key.asymmetricKeyType;
-  if (alg === "RS256") return type === "rsa" && (key.asymmetricKeyDetails?.modulusLength ?? 0) >= 2048 ? key : undefined;
+  if (alg === "RS256")
+    return type === "rsa" && (key.asymmetricKeyDetails?.modulusLength ?? 0) >= 2048 ? key : undefined;
   if (alg === "ES256") return type === "ec" && key.asymmetricKeyDetails?.namedCurve === "prime256v1" ? key : undefined;
   return type === "ed25519" ? key : undefined;
 }
@@ -79,7 +80,8 @@ function jsonObject(segment: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
-  if (typeof value !== "object" || value === null || Object.prototype.toString.call(value) !== "[object Object]") return undefined;
+  if (typeof value !== "object" || value === null || Object.prototype.toString.call(value) !== "[object Object]")
+    return undefined;
   const proto = Object.getPrototypeOf(value) as object | null;
   return proto === null || Object.getPrototypeOf(proto) === null ? (value as Record<string, unknown>) : undefined;
 }
@@ -117,10 +119,12 @@ export async function verifyJwt(token: string, opts: JwtVerifyOptions): Promise<
   // We never sign with extensions (jose accepts only b64, which a JWT must not turn off).
   if (header.crit !== undefined) throw new JwtRejected("malformed", "unsupported crit header");
   const { alg, kid } = header;
-  if (typeof alg !== "string" || !alg || !opts.algorithms.includes(alg)) throw new JwtRejected("alg", "alg missing or not allowed");
+  if (typeof alg !== "string" || !alg || !opts.algorithms.includes(alg))
+    throw new JwtRejected("alg", "alg missing or not allowed");
   const found = typeof kid === "string" ? await opts.key(kid) : undefined;
   if (!found || found.alg !== alg) throw new JwtRejected("key", "unknown signing key");
-  if (!BASE64URL.test(body) || !BASE64URL.test(sig) || sig.length % 4 === 1) throw new JwtRejected("malformed", "not base64url");
+  if (!BASE64URL.test(body) || !BASE64URL.test(sig) || sig.length % 4 === 1)
+    throw new JwtRejected("malformed", "not base64url");
   const input = Buffer.from(`${head}.${body}`, "latin1");
   const signature = Buffer.from(sig, "base64url");
   let valid = false;
@@ -128,7 +132,12 @@ export async function verifyJwt(token: string, opts: JwtVerifyOptions): Promise<
     valid =
       alg === "EdDSA"
         ? verify(null, input, found.key, signature)
-        : verify("sha256", input, alg === "ES256" ? { key: found.key, dsaEncoding: "ieee-p1363" } : found.key, signature);
+        : verify(
+            "sha256",
+            input,
+            alg === "ES256" ? { key: found.key, dsaEncoding: "ieee-p1363" } : found.key,
+            signature,
+          );
   } catch {
     valid = false;
   }
@@ -136,19 +145,24 @@ export async function verifyJwt(token: string, opts: JwtVerifyOptions): Promise<
 
   const payload = jsonObject(body);
   if (!payload) throw new JwtRejected("malformed", "the claims set is not a JSON object");
-  if (typeof header.typ !== "string" || mediaType(header.typ) !== mediaType(opts.typ)) throw new JwtRejected("typ", 'unexpected "typ" header', payload);
-  const audiences = opts.audience === undefined ? undefined : typeof opts.audience === "string" ? [opts.audience] : opts.audience;
+  if (typeof header.typ !== "string" || mediaType(header.typ) !== mediaType(opts.typ))
+    throw new JwtRejected("typ", 'unexpected "typ" header', payload);
+  const audiences =
+    opts.audience === undefined ? undefined : typeof opts.audience === "string" ? [opts.audience] : opts.audience;
   for (const claim of new Set([...(opts.requiredClaims ?? []), ...(audiences ? ["aud"] : []), "iss"])) {
     if (!Object.hasOwn(payload, claim)) throw new JwtRejected("claims", `missing required "${claim}" claim`, payload);
   }
   if (payload.iss !== opts.issuer) throw new JwtRejected("claims", 'unexpected "iss" claim value', payload);
-  if (audiences && !audienceMatches(payload.aud, audiences)) throw new JwtRejected("claims", 'unexpected "aud" claim value', payload);
+  if (audiences && !audienceMatches(payload.aud, audiences))
+    throw new JwtRejected("claims", 'unexpected "aud" claim value', payload);
   const tolerance = opts.clockToleranceSeconds ?? 0;
   const now = (opts.now ?? epochSeconds)();
   numericDate(payload, "iat");
   const nbf = numericDate(payload, "nbf");
-  if (nbf !== undefined && nbf > now + tolerance) throw new JwtRejected("claims", '"nbf" claim timestamp check failed', payload);
+  if (nbf !== undefined && nbf > now + tolerance)
+    throw new JwtRejected("claims", '"nbf" claim timestamp check failed', payload);
   const exp = numericDate(payload, "exp");
-  if (exp !== undefined && exp <= now - tolerance) throw new JwtRejected("expired", '"exp" claim timestamp check failed', payload);
+  if (exp !== undefined && exp <= now - tolerance)
+    throw new JwtRejected("expired", '"exp" claim timestamp check failed', payload);
   return { header, payload };
 }

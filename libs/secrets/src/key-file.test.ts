@@ -14,7 +14,9 @@ function keyFingerprint(dir: string): Promise<string> {
 const ring = await loadKeyRing(undefined, ${JSON.stringify(dir)});
 process.stdout.write(ring.mac("fingerprint")("x"));`;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...flags, "--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [...flags, "--input-type=module", "-e", script], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     let err = "";
     child.stdout.on("data", (d) => (out += d));

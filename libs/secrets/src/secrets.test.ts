@@ -3,7 +3,15 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { constantTimeEqual, KeyRing, loadKeyRing, parseSecretKey, pooledRandomSecret, randomDigits, randomSecret } from "./index.ts";
+import {
+  constantTimeEqual,
+  KeyRing,
+  loadKeyRing,
+  parseSecretKey,
+  pooledRandomSecret,
+  randomDigits,
+  randomSecret,
+} from "./index.ts";
 
 describe("secrets", () => {
   it("makes 256-bit secrets and numeric ids", () => {

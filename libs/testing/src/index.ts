@@ -29,7 +29,9 @@ const urlOf = (name: string) => {
 };
 
 /** Creates a database for one suite, empty or a copy of `template`; dropped by dropTestDatabases. */
-export async function freshDatabase(opts: { template?: DatabaseTemplate } = {}): Promise<{ url: string; name: string }> {
+export async function freshDatabase(
+  opts: { template?: DatabaseTemplate } = {},
+): Promise<{ url: string; name: string }> {
   const name = `gh_test_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminDatabaseUrl() });
   await admin.connect();

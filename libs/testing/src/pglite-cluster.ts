@@ -73,7 +73,8 @@ const madeDirs: string[] = [];
  */
 export async function pgliteDataDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), "gh-pglite-"));
-  if (madeDirs.push(dir) === 1) process.once("exit", () => madeDirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  if (madeDirs.push(dir) === 1)
+    process.once("exit", () => madeDirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
   await seedPgliteDataDir(dir);
   return dir;
 }

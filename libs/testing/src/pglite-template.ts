@@ -13,7 +13,8 @@ import { PGlite } from "@electric-sql/pglite";
 
 // Keyed by the installed PGlite's version: another version may not read this one's files.
 const pgliteDir = join(dirname(createRequire(import.meta.url).resolve("@electric-sql/pglite")), "..");
-export const pgliteVersion = (JSON.parse(readFileSync(join(pgliteDir, "package.json"), "utf8")) as { version: string }).version;
+export const pgliteVersion = (JSON.parse(readFileSync(join(pgliteDir, "package.json"), "utf8")) as { version: string })
+  .version;
 const file = join(tmpdir(), `gatehouse-test-pglite-${pgliteVersion}.tar`);
 
 let cached: Promise<Blob> | undefined;

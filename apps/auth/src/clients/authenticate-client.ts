@@ -18,15 +18,21 @@ export async function authenticateClient(
     throw domainError("INVALID_CLIENT", "client authentication required (client_secret_basic or client_secret_post)");
   }
   if (presented.method === ClientAuthMethod.NONE) {
-    if (!opts.allowPublic) throw domainError("INVALID_CLIENT", "client authentication required (client_secret_basic or client_secret_post)");
-    const client = presented.clientId && !presented.clientSecret ? await clients.publicClient(presented.clientId) : undefined;
+    if (!opts.allowPublic)
+      throw domainError("INVALID_CLIENT", "client authentication required (client_secret_basic or client_secret_post)");
+    const client =
+      presented.clientId && !presented.clientSecret ? await clients.publicClient(presented.clientId) : undefined;
     if (!client) throw domainError("INVALID_CLIENT", "unknown public client");
     return client;
   }
   if (!presented.clientId || !presented.clientSecret) {
     throw domainError("INVALID_CLIENT", "client_id and client_secret are required");
   }
-  const client = await clients.authenticate(presented.clientId, presented.clientSecret, presented.alternateClientSecret || undefined);
+  const client = await clients.authenticate(
+    presented.clientId,
+    presented.clientSecret,
+    presented.alternateClientSecret || undefined,
+  );
   if (!client) throw domainError("INVALID_CLIENT", "unknown client or wrong client secret");
   return client;
 }

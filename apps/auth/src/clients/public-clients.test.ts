@@ -4,7 +4,19 @@ import { describe, expect, it } from "vitest";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { ClientAuthMethod } from "@gatehouse/proto";
 import { randomSecret } from "@gatehouse/secrets";
-import { backends, creds, failure, openSession, OTHER, publicCreds, SHOP, SHOP_WEB, USER_ID, useAuthService, type AuthHarness } from "../../test/harness.ts";
+import {
+  backends,
+  creds,
+  failure,
+  openSession,
+  OTHER,
+  publicCreds,
+  SHOP,
+  SHOP_WEB,
+  USER_ID,
+  useAuthService,
+  type AuthHarness,
+} from "../../test/harness.ts";
 
 const REDIRECT = "https://shop.example.com/callback";
 const s256 = (verifier: string) => createHash("sha256").update(verifier).digest("base64url");
@@ -31,13 +43,23 @@ describe.each(backends)("public clients on %s", (_name, open) => {
     return { code, verifier };
   }
   const redeem = (code: string, verifier: string, client = publicCreds()) =>
-    h.auth.issueToken({ client, grantType: "authorization_code", parameters: { code, redirect_uri: REDIRECT, code_verifier: verifier } });
-  const refreshAs = (refreshToken: string, client = publicCreds()) => h.auth.issueToken({ client, grantType: "refresh_token", parameters: { refresh_token: refreshToken } });
+    h.auth.issueToken({
+      client,
+      grantType: "authorization_code",
+      parameters: { code, redirect_uri: REDIRECT, code_verifier: verifier },
+    });
+  const refreshAs = (refreshToken: string, client = publicCreds()) =>
+    h.auth.issueToken({ client, grantType: "refresh_token", parameters: { refresh_token: refreshToken } });
 
   it("redeems a code with its client_id alone; tokens name the entry point and its application", async () => {
     const c = await publicCode();
     const t = await redeem(c.code, c.verifier);
-    expect(decodeJwt(t.accessToken)).toMatchObject({ client_id: SHOP_WEB.clientId, app_id: SHOP.clientId, sub: USER_ID, code_challenge: s256(c.verifier) });
+    expect(decodeJwt(t.accessToken)).toMatchObject({
+      client_id: SHOP_WEB.clientId,
+      app_id: SHOP.clientId,
+      sub: USER_ID,
+      code_challenge: s256(c.verifier),
+    });
     expect(decodeJwt(t.idToken)).toMatchObject({ aud: SHOP_WEB.clientId, sub: USER_ID, nonce: "n-1" });
     expect(t.refreshToken).toMatch(/^[\w-]{43}$/);
   });
@@ -48,11 +70,23 @@ describe.each(backends)("public clients on %s", (_name, open) => {
     const first = decodeJwt(t.idToken);
     const r = await refreshAs(t.refreshToken);
     expect(r.refreshToken).not.toBe(t.refreshToken);
-    expect(decodeJwt(r.accessToken)).toMatchObject({ client_id: SHOP_WEB.clientId, app_id: SHOP.clientId, sid: decodeJwt(t.accessToken).sid });
+    expect(decodeJwt(r.accessToken)).toMatchObject({
+      client_id: SHOP_WEB.clientId,
+      app_id: SHOP.clientId,
+      sid: decodeJwt(t.accessToken).sid,
+    });
     const renewed = decodeJwt(r.idToken);
-    expect(renewed).toMatchObject({ iss: first.iss, sub: first.sub, aud: first.aud, auth_time: first.auth_time, sid: first.sid });
+    expect(renewed).toMatchObject({
+      iss: first.iss,
+      sub: first.sub,
+      aud: first.aud,
+      auth_time: first.auth_time,
+      sid: first.sid,
+    });
     expect(renewed).not.toHaveProperty("nonce");
-    expect(renewed.at_hash).toBe(createHash("sha512").update(r.accessToken).digest().subarray(0, 32).toString("base64url"));
+    expect(renewed.at_hash).toBe(
+      createHash("sha512").update(r.accessToken).digest().subarray(0, 32).toString("base64url"),
+    );
     expect((await failure(refreshAs(t.refreshToken))).reason).toBe("INVALID_GRANT");
     expect((await failure(refreshAs(r.refreshToken))).reason).toBe("INVALID_GRANT");
   });
@@ -72,12 +106,28 @@ describe.each(backends)("public clients on %s", (_name, open) => {
     expect(cc.reason).toBe("UNAUTHORIZED_CLIENT");
     const c = await publicCode();
     const t = await redeem(c.code, c.verifier);
-    expect((await failure(h.auth.introspectToken({ client: publicCreds(), token: t.accessToken }))).reason).toBe("INVALID_CLIENT");
+    expect((await failure(h.auth.introspectToken({ client: publicCreds(), token: t.accessToken }))).reason).toBe(
+      "INVALID_CLIENT",
+    );
     const withSecret = { method: ClientAuthMethod.NONE, clientId: SHOP_WEB.clientId, clientSecret: "x" };
-    expect((await failure(h.auth.issueToken({ client: withSecret, grantType: "refresh_token", parameters: { refresh_token: t.refreshToken } }))).reason).toBe("INVALID_CLIENT");
-    expect((await failure(refreshAs(t.refreshToken, publicCreds({ clientId: `${SHOP.clientId}_nope` })))).reason).toBe("INVALID_CLIENT");
+    expect(
+      (
+        await failure(
+          h.auth.issueToken({
+            client: withSecret,
+            grantType: "refresh_token",
+            parameters: { refresh_token: t.refreshToken },
+          }),
+        )
+      ).reason,
+    ).toBe("INVALID_CLIENT");
+    expect((await failure(refreshAs(t.refreshToken, publicCreds({ clientId: `${SHOP.clientId}_nope` })))).reason).toBe(
+      "INVALID_CLIENT",
+    );
     // An application id is not a public client.
-    expect((await failure(refreshAs(t.refreshToken, publicCreds({ clientId: SHOP.clientId })))).reason).toBe("INVALID_CLIENT");
+    expect((await failure(refreshAs(t.refreshToken, publicCreds({ clientId: SHOP.clientId })))).reason).toBe(
+      "INVALID_CLIENT",
+    );
   });
 
   it("lets the application introspect its public client's tokens, not another application", async () => {
@@ -88,7 +138,9 @@ describe.each(backends)("public clients on %s", (_name, open) => {
       expect(mine).toMatchObject({ active: true, clientId: SHOP_WEB.clientId, sub: USER_ID });
       expect((await h.auth.introspectToken({ client: creds(OTHER), token })).active).toBe(false);
     }
-    expect((await h.auth.introspectToken({ client: creds(SHOP), token: t.refreshToken })).tokenType).toBe("refresh_token");
+    expect((await h.auth.introspectToken({ client: creds(SHOP), token: t.refreshToken })).tokenType).toBe(
+      "refresh_token",
+    );
   });
 
   it("revokes its own refresh token with its client_id alone: the session ends", async () => {
@@ -103,6 +155,8 @@ describe.each(backends)("public clients on %s", (_name, open) => {
     const both = { ...creds(SHOP), clientSecret: "not-it", alternateClientSecret: SHOP.secret };
     expect((await h.auth.issueToken({ client: both, grantType: "client_credentials" })).accessToken).toBeTruthy();
     const neither = { ...creds(SHOP), clientSecret: "not-it", alternateClientSecret: "nor-this" };
-    expect((await failure(h.auth.issueToken({ client: neither, grantType: "client_credentials" }))).reason).toBe("INVALID_CLIENT");
+    expect((await failure(h.auth.issueToken({ client: neither, grantType: "client_credentials" }))).reason).toBe(
+      "INVALID_CLIENT",
+    );
   });
 });

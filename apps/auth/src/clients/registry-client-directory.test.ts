@@ -4,7 +4,13 @@ import { describe, expect, it } from "vitest";
 import { domainError } from "@gatehouse/errors";
 import { createLogger } from "@gatehouse/logging";
 import { ClientKind, RegistryService } from "@gatehouse/proto";
-import { authnInterceptor, callerInterceptors, inProcessTransport, InternalTokens, observeInterceptor } from "@gatehouse/rpc";
+import {
+  authnInterceptor,
+  callerInterceptors,
+  inProcessTransport,
+  InternalTokens,
+  observeInterceptor,
+} from "@gatehouse/rpc";
 import { KeyRing } from "@gatehouse/secrets";
 import { failure, sleep } from "../../test/harness.ts";
 import { registryClientDirectory } from "./registry-client-directory.ts";
@@ -21,7 +27,8 @@ function fakeRegistry(opts: { down?: boolean } = {}) {
     async authenticateClient(req) {
       stats.calls++;
       if (opts.down) throw domainError("SERVICE_UNAVAILABLE", "database down");
-      if (secrets.get(req.clientId) !== req.clientSecret) throw domainError("INVALID_CLIENT", "client authentication failed");
+      if (secrets.get(req.clientId) !== req.clientSecret)
+        throw domainError("INVALID_CLIENT", "client authentication failed");
       const operator = req.clientId === "op";
       return {
         clientId: req.clientId,
@@ -38,8 +45,12 @@ function fakeRegistry(opts: { down?: boolean } = {}) {
   const routes = (r: Parameters<Parameters<typeof inProcessTransport>[0]>[0]) => {
     r.service(RegistryService, impl);
   };
-  const server = [observeInterceptor(logger, "registry"), authnInterceptor({ policy: { authenticateClient: ["internal"] }, internal })];
-  const client = (caller: InternalTokens) => createClient(RegistryService, inProcessTransport(routes, server, callerInterceptors(caller, "auth")));
+  const server = [
+    observeInterceptor(logger, "registry"),
+    authnInterceptor({ policy: { authenticateClient: ["internal"] }, internal }),
+  ];
+  const client = (caller: InternalTokens) =>
+    createClient(RegistryService, inProcessTransport(routes, server, callerInterceptors(caller, "auth")));
   return {
     stats,
     secrets,
@@ -61,7 +72,11 @@ describe("registryClientDirectory", () => {
       redirectUris: ["https://app1.example/cb"],
       secretVersion: 3,
     });
-    expect(await dir.authenticate("op", "op-secret")).toMatchObject({ clientId: "op", kind: "operator", allowedScopes: ["apps:write", "admin"] });
+    expect(await dir.authenticate("op", "op-secret")).toMatchObject({
+      clientId: "op",
+      kind: "operator",
+      allowedScopes: ["apps:write", "admin"],
+    });
   });
 
   it("answers a repeated successful authentication from its cache: one RPC", async () => {
@@ -125,8 +140,12 @@ describe("registryClientDirectory", () => {
 
   it("lets other registry failures through instead of calling them a bad secret", async () => {
     const down = fakeRegistry({ down: true });
-    expect((await failure(registryClientDirectory(down.client).authenticate("app1", "s3cret"))).reason).toBe("SERVICE_UNAVAILABLE");
+    expect((await failure(registryClientDirectory(down.client).authenticate("app1", "s3cret"))).reason).toBe(
+      "SERVICE_UNAVAILABLE",
+    );
     const reg = fakeRegistry();
-    expect((await failure(registryClientDirectory(reg.strangerClient).authenticate("app1", "s3cret"))).reason).toBe("UNAUTHENTICATED");
+    expect((await failure(registryClientDirectory(reg.strangerClient).authenticate("app1", "s3cret"))).reason).toBe(
+      "UNAUTHENTICATED",
+    );
   });
 });

@@ -47,7 +47,10 @@ function expiringMap<V>(ms: number) {
  * the launcher calls it on the registry's change notice (a rotation), so the
  * old secret stops working everywhere without waiting for `cacheMs`.
  */
-export function registryClientDirectory(registry: Client<typeof RegistryService>, opts: { cacheMs?: number } = {}): ClientDirectory {
+export function registryClientDirectory(
+  registry: Client<typeof RegistryService>,
+  opts: { cacheMs?: number } = {},
+): ClientDirectory {
   const cacheMs = opts.cacheMs ?? DEFAULT_CACHE_MS;
   const authenticated = expiringMap<AuthenticatedClient>(cacheMs);
   const publicClients = expiringMap<AuthenticatedClient | undefined>(cacheMs);
@@ -100,7 +103,14 @@ export function registryClientDirectory(registry: Client<typeof RegistryService>
       let client: AuthenticatedClient | undefined;
       try {
         const res = await registry.getEntrypoint({ entrypointId: clientId });
-        client = { clientId, kind: "public", applicationId: res.clientId, allowedScopes: [], redirectUris: [], secretVersion: 0 };
+        client = {
+          clientId,
+          kind: "public",
+          applicationId: res.clientId,
+          allowedScopes: [],
+          redirectUris: [],
+          secretVersion: 0,
+        };
       } catch (err) {
         const code = ConnectError.from(err).code;
         if (code !== Code.NotFound && code !== Code.InvalidArgument) throw err;

@@ -5,8 +5,21 @@ import { handler } from "../grants/authorization-code.ts";
 import type { GrantContext } from "../grants/grant.ts";
 import { createAuthorizationCodes } from "./authorization-codes.ts";
 
-const grant = { clientId: "app", userId: "u1", redirectUri: "https://a.example/cb", scope: "openid", codeChallenge: "c".repeat(43), authTime: 1 };
-const reason = async (p: Promise<unknown>) => errorFacts(await p.then(() => new Error("expected a failure"), (e: unknown) => e)).reason;
+const grant = {
+  clientId: "app",
+  userId: "u1",
+  redirectUri: "https://a.example/cb",
+  scope: "openid",
+  codeChallenge: "c".repeat(43),
+  authTime: 1,
+};
+const reason = async (p: Promise<unknown>) =>
+  errorFacts(
+    await p.then(
+      () => new Error("expected a failure"),
+      (e: unknown) => e,
+    ),
+  ).reason;
 
 describe("authorization codes", () => {
   it("accepts a lifetime of 60-600 s only", () => {

@@ -45,11 +45,18 @@ const invalidGrant = (why: string) => domainError("INVALID_GRANT", why);
  * wins and the other is a replay (RFC 6749 section 4.1.2: deny, and revoke
  * the tokens issued from the code).
  */
-export function createAuthorizationCodes(deps: { kv: Kv; hashCode: (code: string) => string; ttlSeconds: number; now?: () => number }) {
+export function createAuthorizationCodes(deps: {
+  kv: Kv;
+  hashCode: (code: string) => string;
+  ttlSeconds: number;
+  now?: () => number;
+}) {
   const { kv } = deps;
   const now = deps.now ?? Date.now;
   if (!(deps.ttlSeconds >= MIN_CODE_TTL_SECONDS && deps.ttlSeconds <= MAX_CODE_TTL_SECONDS)) {
-    throw new Error(`the authorization code lifetime must be ${MIN_CODE_TTL_SECONDS}-${MAX_CODE_TTL_SECONDS} s, got ${deps.ttlSeconds}`);
+    throw new Error(
+      `the authorization code lifetime must be ${MIN_CODE_TTL_SECONDS}-${MAX_CODE_TTL_SECONDS} s, got ${deps.ttlSeconds}`,
+    );
   }
 
   return {

@@ -26,7 +26,11 @@ export interface IssueCodeRequest {
 }
 
 const idViolations = (field: string, value: string): Violation[] =>
-  !value ? [{ field, code: "required" }] : value.length > MAX_ID_LENGTH || /[\s\p{Cc}]/u.test(value) ? [{ field, code: "invalid_format" }] : [];
+  !value
+    ? [{ field, code: "required" }]
+    : value.length > MAX_ID_LENGTH || /[\s\p{Cc}]/u.test(value)
+      ? [{ field, code: "invalid_format" }]
+      : [];
 
 /** auth_time in seconds: required, and not in the future (beyond the skew). */
 function authTimeOf(t: Timestamp | undefined, now: number, out: Violation[]): number {
@@ -35,7 +39,8 @@ function authTimeOf(t: Timestamp | undefined, now: number, out: Violation[]): nu
     return 0;
   }
   const seconds = Math.floor(timestampDate(t).getTime() / 1000);
-  if (seconds > now + CLOCK_SKEW_SECONDS) out.push({ field: "auth_time", code: "invalid_value", description: "in the future" });
+  if (seconds > now + CLOCK_SKEW_SECONDS)
+    out.push({ field: "auth_time", code: "invalid_value", description: "in the future" });
   return seconds;
 }
 
@@ -55,8 +60,10 @@ export async function issueAuthorizationCode(
   else if (req.redirectUri.length > MAX_URI_LENGTH) violations.push({ field: "redirect_uri", code: "too_long" });
   const scopes = req.scope === "" ? [] : parseScope(req.scope);
   if (!scopes) violations.push({ field: "scope", code: "invalid_format" });
-  if (!S256_CHALLENGE.test(req.codeChallenge)) violations.push({ field: "code_challenge", code: req.codeChallenge ? "invalid_format" : "required" });
-  if (req.codeChallengeMethod !== "S256") violations.push({ field: "code_challenge_method", code: "invalid_value", description: "only S256" });
+  if (!S256_CHALLENGE.test(req.codeChallenge))
+    violations.push({ field: "code_challenge", code: req.codeChallenge ? "invalid_format" : "required" });
+  if (req.codeChallengeMethod !== "S256")
+    violations.push({ field: "code_challenge_method", code: "invalid_value", description: "only S256" });
   if (req.nonce.length > MAX_NONCE_LENGTH) violations.push({ field: "nonce", code: "too_long" });
   if ((req.operatorEmail?.length ?? 0) > MAX_ID_LENGTH) violations.push({ field: "operator_email", code: "too_long" });
   if (violations.length || !scopes) throw validationError(violations);

@@ -13,7 +13,11 @@ import type { GrantContext, GrantParameters, TokenResponse } from "./grant.ts";
  */
 export const grantType = "authorization_code";
 
-export const parameters: GrantParameters = { required: ["code", "redirect_uri"], optional: ["code_verifier"], forbidden: [] };
+export const parameters: GrantParameters = {
+  required: ["code", "redirect_uri"],
+  optional: ["code_verifier"],
+  forbidden: [],
+};
 
 /** PKCE is required of every client, so public clients (method none) use this grant too. */
 export const publicClients = true;
@@ -22,27 +26,43 @@ export const publicClients = true;
 const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 const invalidGrant = (why: string) => domainError("INVALID_GRANT", why);
 
-export async function handler({ client, params, tokens, sessions, codes, idTokens, logger }: GrantContext): Promise<TokenResponse> {
+export async function handler({
+  client,
+  params,
+  tokens,
+  sessions,
+  codes,
+  idTokens,
+  logger,
+}: GrantContext): Promise<TokenResponse> {
   const redemption = await codes.redeem(params.code ?? "", client.clientId);
   if ("replayOf" in redemption) {
     logger?.warn({ clientId: client.clientId, sid: redemption.replayOf }, "authorization code replay: session ended");
     await sessions.endFamily(redemption.replayOf);
-    throw invalidGrant("authorization code was already used (or spent by a failed exchange); any tokens issued from it have been revoked");
+    throw invalidGrant(
+      "authorization code was already used (or spent by a failed exchange); any tokens issued from it have been revoked",
+    );
   }
   // The code is spent from here on, whatever the outcome (no second try with another verifier).
   const { grant, sid, issuedAt } = redemption;
-  if (params.redirect_uri !== grant.redirectUri) throw invalidGrant("redirect_uri does not match the authorization request");
+  if (params.redirect_uri !== grant.redirectUri)
+    throw invalidGrant("redirect_uri does not match the authorization request");
   const verifier = params.code_verifier;
   if (!grant.codeChallenge) {
     // Unreachable while codes require a challenge; a verifier must never stand in for a missing one.
-    throw invalidGrant(verifier ? "code_verifier sent but the authorization request had no code_challenge" : "PKCE is required");
+    throw invalidGrant(
+      verifier ? "code_verifier sent but the authorization request had no code_challenge" : "PKCE is required",
+    );
   }
   if (verifier === undefined) throw invalidGrant("code_verifier is required (PKCE)");
-  if (!VERIFIER.test(verifier)) throw domainError("INVALID_REQUEST", "code_verifier must be 43-128 unreserved characters (RFC 7636 section 4.1)");
-  if (!constantTimeEqual(sha256Base64url(verifier), grant.codeChallenge)) throw invalidGrant("code_verifier does not match the code_challenge");
+  if (!VERIFIER.test(verifier))
+    throw domainError("INVALID_REQUEST", "code_verifier must be 43-128 unreserved characters (RFC 7636 section 4.1)");
+  if (!constantTimeEqual(sha256Base64url(verifier), grant.codeChallenge))
+    throw invalidGrant("code_verifier does not match the code_challenge");
 
   // Every session of the user was ended (a lock, log out everywhere) after this login: its code goes with them.
-  if (await sessions.userEndedAfter(grant.userId, issuedAt)) throw invalidGrant("the user's sessions were ended after this code was issued");
+  if (await sessions.userEndedAfter(grant.userId, issuedAt))
+    throw invalidGrant("the user's sessions were ended after this code was issued");
 
   const scopes = grant.scope ? grant.scope.split(" ") : [];
   const { session, refreshToken } = await sessions.open({
@@ -64,7 +84,13 @@ export async function handler({ client, params, tokens, sessions, codes, idToken
     codeChallenge: grant.codeChallenge,
     ...(grant.operatorEmail ? { email: grant.operatorEmail } : {}),
   });
-  const response: TokenResponse = { accessToken: issued.token, tokenType: "Bearer", expiresIn: issued.expiresIn, scope: issued.claims.scope, refreshToken };
+  const response: TokenResponse = {
+    accessToken: issued.token,
+    tokenType: "Bearer",
+    expiresIn: issued.expiresIn,
+    scope: issued.claims.scope,
+    refreshToken,
+  };
   if (scopes.includes("openid")) {
     response.idToken = await idTokens.issue({
       clientId: session.clientId,

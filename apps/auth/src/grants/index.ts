@@ -8,6 +8,8 @@ export type { GrantContext, GrantModule, GrantParameters, TokenResponse } from "
 /** grant_type -> grant. */
 export type GrantRegistry = ReadonlyMap<string, GrantModule>;
 
-export function grantRegistry(grants: readonly GrantModule[] = [authorizationCode, clientCredentials, refreshToken]): GrantRegistry {
+export function grantRegistry(
+  grants: readonly GrantModule[] = [authorizationCode, clientCredentials, refreshToken],
+): GrantRegistry {
   return new Map(grants.map((g) => [g.grantType, g]));
 }

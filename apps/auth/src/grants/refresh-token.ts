@@ -32,7 +32,13 @@ export async function handler({ client, params, tokens, sessions, idTokens }: Gr
     ...(session.codeChallenge ? { codeChallenge: session.codeChallenge } : {}),
     ...(session.operatorEmail ? { email: session.operatorEmail } : {}),
   });
-  const response: TokenResponse = { accessToken: issued.token, tokenType: "Bearer", expiresIn: issued.expiresIn, scope: issued.claims.scope, refreshToken };
+  const response: TokenResponse = {
+    accessToken: issued.token,
+    tokenType: "Bearer",
+    expiresIn: issued.expiresIn,
+    scope: issued.claims.scope,
+    refreshToken,
+  };
   if (session.scope.split(" ").includes("openid")) {
     response.idToken = await idTokens.issue({
       clientId: session.clientId,

@@ -44,7 +44,8 @@ export async function introspectToken(
   const found = req.token ? await describe(deps, req.token) : undefined;
   if (!found) return { active: false };
   const { applicationId, ...token } = found;
-  if (caller.kind !== "operator" && token.client_id !== caller.clientId && applicationId !== caller.clientId) return { active: false };
+  if (caller.kind !== "operator" && token.client_id !== caller.clientId && applicationId !== caller.clientId)
+    return { active: false };
   return token;
 }
 

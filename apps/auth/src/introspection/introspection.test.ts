@@ -3,7 +3,20 @@ import { decodeJwt, decodeProtectedHeader, generateKeyPair, SignJWT } from "jose
 import { describe, expect, it } from "vitest";
 import { ClientAuthMethod } from "@gatehouse/proto";
 import { randomSecret } from "@gatehouse/secrets";
-import { backends, creds, failure, OPERATOR, OTHER, SHOP, sleep, startAuth, tokenFor, useAuthService, type AuthHarness, type Stores } from "../../test/harness.ts";
+import {
+  backends,
+  creds,
+  failure,
+  OPERATOR,
+  OTHER,
+  SHOP,
+  sleep,
+  startAuth,
+  tokenFor,
+  useAuthService,
+  type AuthHarness,
+  type Stores,
+} from "../../test/harness.ts";
 
 describe.each(backends)("introspection (RFC 7662) on %s", (_name, open) => {
   let stores: Stores;
@@ -33,7 +46,9 @@ describe.each(backends)("introspection (RFC 7662) on %s", (_name, open) => {
 
   it("ignores the token_type_hint", async () => {
     const token = await tokenFor(h, SHOP);
-    expect((await h.auth.introspectToken({ client: creds(SHOP), token, tokenTypeHint: "refresh_token" })).active).toBe(true);
+    expect((await h.auth.introspectToken({ client: creds(SHOP), token, tokenTypeHint: "refresh_token" })).active).toBe(
+      true,
+    );
     expect((await h.auth.introspectToken({ client: creds(SHOP), token, tokenTypeHint: "weird" })).active).toBe(true);
   });
 
@@ -46,9 +61,12 @@ describe.each(backends)("introspection (RFC 7662) on %s", (_name, open) => {
     expect(none.reason).toBe("INVALID_CLIENT");
   });
 
-  it.each([[""], ["garbage"], ["a.b.c"], ["eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0."], [randomSecret(32)]])("%j is inactive", async (token) => {
-    expect(await introspect(token)).toMatchObject({ active: false, clientId: "", scope: "", jti: "" });
-  });
+  it.each([[""], ["garbage"], ["a.b.c"], ["eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0."], [randomSecret(32)]])(
+    "%j is inactive",
+    async (token) => {
+      expect(await introspect(token)).toMatchObject({ active: false, clientId: "", scope: "", jti: "" });
+    },
+  );
 
   it("hides another client's token from an application", async () => {
     const token = await tokenFor(h, OTHER);
@@ -82,7 +100,10 @@ describe.each(backends)("introspection (RFC 7662) on %s", (_name, open) => {
 
   it("a token of ours with the wrong typ, issuer or audience is inactive", async () => {
     // Another auth server on the same keys but another issuer/audience: its tokens are not ours.
-    const foreign = await startAuth(stores, { keyRing: h.keyRing, settings: { issuer: "http://elsewhere", audience: "http://api.test" } });
+    const foreign = await startAuth(stores, {
+      keyRing: h.keyRing,
+      settings: { issuer: "http://elsewhere", audience: "http://api.test" },
+    });
     const otherAud = await startAuth(stores, { keyRing: h.keyRing, settings: { audience: "http://other-api" } });
     try {
       expect((await introspect(await tokenFor(foreign, SHOP))).active).toBe(false);

@@ -4,7 +4,15 @@ import type { Db } from "@gatehouse/db";
 import type { Logger } from "@gatehouse/logging";
 import { compactJwsSigner, publicKeyFor, type KeyRing } from "@gatehouse/secrets";
 import { publishedJwk, type SigningAlg } from "./key-material.ts";
-import { ensureActiveKey, loadPublishedKeys, openPrivateJwk, rotateIfDue, rotateSigningKeys, type Rotation, type StoredKey } from "./signing-key-store.ts";
+import {
+  ensureActiveKey,
+  loadPublishedKeys,
+  openPrivateJwk,
+  rotateIfDue,
+  rotateSigningKeys,
+  type Rotation,
+  type StoredKey,
+} from "./signing-key-store.ts";
 
 export interface SigningKey {
   kid: string;
@@ -90,7 +98,12 @@ export async function createKeyManager(deps: {
   function upkeep(rows: StoredKey[]): "rotate" | "ensure" | undefined {
     const now = Date.now();
     const active = rows.find((r) => r.status === "active" && r.alg === alg);
-    if (active && rotation.rotateAfterSeconds > 0 && (active.activatedAt?.getTime() ?? 0) + rotation.rotateAfterSeconds * 1000 <= now) return "rotate";
+    if (
+      active &&
+      rotation.rotateAfterSeconds > 0 &&
+      (active.activatedAt?.getTime() ?? 0) + rotation.rotateAfterSeconds * 1000 <= now
+    )
+      return "rotate";
     if (!active || !rows.some((r) => r.status === "next" && r.alg === alg)) return "ensure";
     if (rows.some((r) => r.status === "retiring" && (r.retireAt?.getTime() ?? 0) <= now)) return "ensure";
     return undefined;
@@ -110,14 +123,19 @@ export async function createKeyManager(deps: {
     const verifying = new Map<string, VerificationKey>();
     for (const row of rows) {
       let key = publicKeys.get(row.kid);
-      if (key === undefined) publicKeys.set(row.kid, (key = publicKeyFor(row.publicJwk as JsonWebKey, row.alg) ?? null));
+      if (key === undefined)
+        publicKeys.set(row.kid, (key = publicKeyFor(row.publicJwk as JsonWebKey, row.alg) ?? null));
       if (key) verifying.set(row.kid, { alg: row.alg, key });
     }
     // Forget keys that are no longer published (retired ones never come back).
     const published = new Set(rows.map((r) => r.kid));
     for (const kid of [...publicKeys.keys()]) if (!published.has(kid)) publicKeys.delete(kid);
     for (const kid of [...signers.keys()]) if (!published.has(kid)) signers.delete(kid);
-    return { signing: signerOf(newest), verifying, jwks: { keys: rows.map((r) => publishedJwk(r.publicJwk, r.kid, r.alg)) } };
+    return {
+      signing: signerOf(newest),
+      verifying,
+      jwks: { keys: rows.map((r) => publishedJwk(r.publicJwk, r.kid, r.alg)) },
+    };
   }
 
   let state = await load();

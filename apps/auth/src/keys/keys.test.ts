@@ -1,9 +1,28 @@
 import { randomBytes } from "node:crypto";
-import { calculateJwkThumbprint, createLocalJWKSet, decodeProtectedHeader, importJWK, jwtVerify, SignJWT, type JSONWebKeySet, type JWK } from "jose";
+import {
+  calculateJwkThumbprint,
+  createLocalJWKSet,
+  decodeProtectedHeader,
+  importJWK,
+  jwtVerify,
+  SignJWT,
+  type JSONWebKeySet,
+  type JWK,
+} from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "@gatehouse/logging";
 import { KeyRing, randomSecret } from "@gatehouse/secrets";
-import { backends, creds, openStores, OPERATOR, SHOP, startAuth, tokenFor, type AuthHarness, type Stores } from "../../test/harness.ts";
+import {
+  backends,
+  creds,
+  openStores,
+  OPERATOR,
+  SHOP,
+  startAuth,
+  tokenFor,
+  type AuthHarness,
+  type Stores,
+} from "../../test/harness.ts";
 import { useTestSigningKeys } from "./key-material.ts";
 import { createKeyManager } from "./key-manager.ts";
 import { openPrivateJwk, rotateSigningKeys } from "./signing-key-store.ts";
@@ -16,7 +35,11 @@ interface KeyRow {
   status: string;
 }
 const rows = async (s: Stores) =>
-  (await s.db.query<KeyRow>("SELECT kid, alg, public_jwk, private_sealed, status FROM auth.signing_keys ORDER BY created_at")).rows;
+  (
+    await s.db.query<KeyRow>(
+      "SELECT kid, alg, public_jwk, private_sealed, status FROM auth.signing_keys ORDER BY created_at",
+    )
+  ).rows;
 const statuses = async (s: Stores) => Object.fromEntries((await rows(s)).map((r) => [r.kid, r.status]));
 const jwksOf = async (h: AuthHarness) => JSON.parse((await h.auth.getJwks({})).jwksJson) as JSONWebKeySet;
 const logger = createLogger("auth-test", "silent");
@@ -114,13 +137,21 @@ describe.each(backends)("signing keys on %s", (_name, open) => {
       expect(published).toMatchObject({ ...shape, alg, use: "sig" });
       expect(Object.keys(published!).filter((m) => ["d", "p", "q", "dp", "dq", "qi"].includes(m))).toEqual([]);
       if (alg === "RS256") expect(Buffer.from(published!.n!, "base64url").length).toBe(256);
-      await jwtVerify(token, createLocalJWKSet(jwks), { issuer: other.settings.issuer, audience: other.settings.audience, typ: "at+jwt", algorithms: [alg] });
+      await jwtVerify(token, createLocalJWKSet(jwks), {
+        issuer: other.settings.issuer,
+        audience: other.settings.audience,
+        typ: "at+jwt",
+        algorithms: [alg],
+      });
       expect((await rows(s)).map((r) => r.alg).sort()).toEqual([alg, alg, "EdDSA", "EdDSA"].sort());
       // Every key is published, so either replica verifies the other's tokens.
       expect((await ed.auth.introspectToken({ client: creds(OPERATOR), token })).active).toBe(true);
-      expect((await other.auth.introspectToken({ client: creds(OPERATOR), token: await tokenFor(ed, SHOP) })).active).toBe(true);
+      expect(
+        (await other.auth.introspectToken({ client: creds(OPERATOR), token: await tokenFor(ed, SHOP) })).active,
+      ).toBe(true);
       expect((await other.auth.getServerMetadata({})).signingAlgValuesSupported).toEqual([alg]);
-    }));
+    }),
+  );
 
   it("rejects a JWT signed with our own key whose typ is not at+jwt", async () => {
     const h = await start(stores, { keyRing });
@@ -152,8 +183,14 @@ describe.each(backends)("signing keys on %s", (_name, open) => {
       expect(after.keys.map((k) => k.kid)).toEqual([nextKid, rotation.next, oldKid]);
       const newToken = await tokenFor(h, SHOP);
       expect(decodeProtectedHeader(newToken).kid).toBe(nextKid);
-      for (const t of [oldToken, newToken]) expect((await h.auth.introspectToken({ client: creds(SHOP), token: t })).active).toBe(true);
-      const grace = (await s.db.query<{ s: number }>("SELECT extract(epoch FROM retire_at - now())::int AS s FROM auth.signing_keys WHERE kid = $1", [oldKid])).rows[0]!.s;
+      for (const t of [oldToken, newToken])
+        expect((await h.auth.introspectToken({ client: creds(SHOP), token: t })).active).toBe(true);
+      const grace = (
+        await s.db.query<{ s: number }>(
+          "SELECT extract(epoch FROM retire_at - now())::int AS s FROM auth.signing_keys WHERE kid = $1",
+          [oldKid],
+        )
+      ).rows[0]!.s;
       expect(grace).toBeGreaterThanOrEqual(h.settings.accessTokenTtlSeconds);
 
       // Once every token of the old key has expired, it is retired and no longer verifies.
@@ -167,14 +204,30 @@ describe.each(backends)("signing keys on %s", (_name, open) => {
 
   it("rotates on schedule (one replica does it) and other replicas follow on their periodic reload", () =>
     fresh(async (s) => {
-      const a = await createKeyManager({ db: s.db, keyRing, alg: "EdDSA", logger, rotation: { rotateAfterSeconds: 1, graceSeconds: 3600 }, reloadMs: 100 });
-      const b = await createKeyManager({ db: await s.anotherDb(), keyRing, alg: "EdDSA", logger, rotation: { rotateAfterSeconds: 0, graceSeconds: 3600 }, reloadMs: 100 });
+      const a = await createKeyManager({
+        db: s.db,
+        keyRing,
+        alg: "EdDSA",
+        logger,
+        rotation: { rotateAfterSeconds: 1, graceSeconds: 3600 },
+        reloadMs: 100,
+      });
+      const b = await createKeyManager({
+        db: await s.anotherDb(),
+        keyRing,
+        alg: "EdDSA",
+        logger,
+        rotation: { rotateAfterSeconds: 0, graceSeconds: 3600 },
+        reloadMs: 100,
+      });
       try {
         const first = a.signingKey().kid;
         expect(b.signingKey().kid).toBe(first);
         await expect.poll(() => a.signingKey().kid, { timeout: 10_000, interval: 50 }).not.toBe(first);
         const second = a.signingKey().kid;
-        await expect.poll(() => b.signingKey().kid === second || b.signingKey().kid !== first, { timeout: 10_000, interval: 50 }).toBe(true);
+        await expect
+          .poll(() => b.signingKey().kid === second || b.signingKey().kid !== first, { timeout: 10_000, interval: 50 })
+          .toBe(true);
         const published = b.jwks().keys.map((k) => k.kid);
         expect(published).toContain(b.signingKey().kid);
         expect(published).toContain(first);
@@ -189,17 +242,34 @@ describe.each(backends)("signing keys on %s", (_name, open) => {
 
   it("a changed SIGNING_ALG: the old algorithm's key verifies until a rotation retires it", () =>
     fresh(async (s) => {
-      const ed = await createKeyManager({ db: s.db, keyRing, alg: "EdDSA", logger, rotation: { rotateAfterSeconds: 0, graceSeconds: 60 } });
+      const ed = await createKeyManager({
+        db: s.db,
+        keyRing,
+        alg: "EdDSA",
+        logger,
+        rotation: { rotateAfterSeconds: 0, graceSeconds: 60 },
+      });
       const edKid = ed.signingKey().kid;
       ed.close();
-      const rs = await createKeyManager({ db: s.db, keyRing, alg: "RS256", logger, rotation: { rotateAfterSeconds: 0, graceSeconds: 60 } });
+      const rs = await createKeyManager({
+        db: s.db,
+        keyRing,
+        alg: "RS256",
+        logger,
+        rotation: { rotateAfterSeconds: 0, graceSeconds: 60 },
+      });
       try {
         expect(rs.signingKey().alg).toBe("RS256");
         expect(await rs.verificationKey(edKid)).toMatchObject({ alg: "EdDSA" });
         const r = await rotateSigningKeys(s.db, keyRing, "RS256", 60);
         expect(r.retiring).toContain(edKid);
         await rs.reload();
-        expect(rs.jwks().keys.filter((k) => k.alg === "EdDSA").map((k) => k.kid)).toEqual([edKid]);
+        expect(
+          rs
+            .jwks()
+            .keys.filter((k) => k.alg === "EdDSA")
+            .map((k) => k.kid),
+        ).toEqual([edKid]);
       } finally {
         rs.close();
       }

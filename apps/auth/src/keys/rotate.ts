@@ -10,7 +10,11 @@ import { ensureActiveKey, rotateSigningKeys, type Rotation } from "./signing-key
  * ones verify until their tokens expire. Running servers follow on their
  * next reload (within a minute); they already publish the new key.
  */
-export async function rotateSigningKeysNow(db: Db, keyRing: KeyRing, settings: Pick<AuthSettings, "signingAlg" | "accessTokenTtlSeconds">): Promise<Rotation> {
+export async function rotateSigningKeysNow(
+  db: Db,
+  keyRing: KeyRing,
+  settings: Pick<AuthSettings, "signingAlg" | "accessTokenTtlSeconds">,
+): Promise<Rotation> {
   await ensureActiveKey(db, keyRing, settings.signingAlg);
   return rotateSigningKeys(db, keyRing, settings.signingAlg, rotationGraceSeconds(settings.accessTokenTtlSeconds));
 }

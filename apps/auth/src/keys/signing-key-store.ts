@@ -23,7 +23,8 @@ const SEAL_LABEL = "signing-key";
 const LOCK = "gatehouse:auth:signing-keys";
 
 /** The private JWK encrypted under a key of SECRET_KEY; the kid binds the ciphertext to its row. */
-export const sealPrivateJwk = (keyRing: KeyRing, kid: string, jwk: JWK) => keyRing.box(SEAL_LABEL).seal(JSON.stringify(jwk), kid);
+export const sealPrivateJwk = (keyRing: KeyRing, kid: string, jwk: JWK) =>
+  keyRing.box(SEAL_LABEL).seal(JSON.stringify(jwk), kid);
 /** A key that cannot be opened was sealed under another SECRET_KEY: a configuration error, not a crash. */
 export function openPrivateJwk(keyRing: KeyRing, kid: string, sealed: string): JWK {
   let opened: string;
@@ -49,8 +50,12 @@ async function insertKey(q: Queryable, keyRing: KeyRing, alg: SigningAlg, status
 }
 
 const oldest = async (q: Queryable, status: KeyStatus, alg: SigningAlg) =>
-  (await q.query<{ kid: string }>("SELECT kid FROM auth.signing_keys WHERE status = $1 AND alg = $2 ORDER BY created_at, kid LIMIT 1", [status, alg]))
-    .rows[0]?.kid;
+  (
+    await q.query<{ kid: string }>(
+      "SELECT kid FROM auth.signing_keys WHERE status = $1 AND alg = $2 ORDER BY created_at, kid LIMIT 1",
+      [status, alg],
+    )
+  ).rows[0]?.kid;
 
 const newestActive = async (q: Queryable, alg: SigningAlg) =>
   (
@@ -61,7 +66,8 @@ const newestActive = async (q: Queryable, alg: SigningAlg) =>
   ).rows[0]?.kid;
 
 /** Retiring keys whose tokens have all expired are no longer published. */
-const retireDue = (q: Queryable) => q.query("UPDATE auth.signing_keys SET status = 'retired' WHERE status = 'retiring' AND retire_at <= now()");
+const retireDue = (q: Queryable) =>
+  q.query("UPDATE auth.signing_keys SET status = 'retired' WHERE status = 'retiring' AND retire_at <= now()");
 
 /** The next key of alg becomes active (one is made if none waits). */
 async function promoteNext(q: Queryable, keyRing: KeyRing, alg: SigningAlg): Promise<string> {

@@ -78,7 +78,10 @@ export function revocationRead(token: RevocableToken) {
  * cannot tell, and `undecided` answers instead (the auth service reloads the
  * marks; other processes ask the auth service).
  */
-export function revocationCheck(kv: Kv, undecided: (token: RevocableToken) => Promise<boolean>): (token: RevocableToken) => Promise<boolean> {
+export function revocationCheck(
+  kv: Kv,
+  undecided: (token: RevocableToken) => Promise<boolean>,
+): (token: RevocableToken) => Promise<boolean> {
   return async (token) => {
     const read = revocationRead(token);
     return read.verdict(await kv.getMany(read.keys)) ?? undecided(token);

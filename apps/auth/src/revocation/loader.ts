@@ -23,7 +23,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * LOADED only if it still holds that claim when the marks are written. A store
  * that restarted meanwhile has lost the claim too, so it is loaded again.
  */
-export function revocationLoader(deps: { db: Queryable; kv: Kv; logger?: Logger | undefined }, opts: LoaderOptions = {}) {
+export function revocationLoader(
+  deps: { db: Queryable; kv: Kv; logger?: Logger | undefined },
+  opts: LoaderOptions = {},
+) {
   const claimSeconds = opts.claimSeconds ?? 10;
   const waitMs = opts.waitMs ?? 3_000;
   const loadedSeconds = opts.loadedSeconds ?? 86_400;
@@ -36,7 +39,11 @@ export function revocationLoader(deps: { db: Queryable; kv: Kv; logger?: Logger 
     await deps.kv.setMany(
       rows
         .filter((r) => r.kind in REVOCATION_KINDS)
-        .map((r) => ({ key: markKey(r.kind, r.id), value: r.value, ttlSeconds: Math.max(1, Math.ceil(r.until - now)) })),
+        .map((r) => ({
+          key: markKey(r.kind, r.id),
+          value: r.value,
+          ttlSeconds: Math.max(1, Math.ceil(r.until - now)),
+        })),
     );
     const done = await deps.kv.compareAndSet(LOADED_KEY, claim, LOADED, loadedSeconds);
     if (done) deps.logger?.info({ revocations: rows.length }, "revocation marks loaded from the database");

@@ -2,7 +2,18 @@ import { Code } from "@connectrpc/connect";
 import { decodeJwt } from "jose";
 import { describe, expect, it } from "vitest";
 import { randomSecret } from "@gatehouse/secrets";
-import { backends, creds, failure, OPERATOR, OTHER, SHOP, tokenFor, useAuthService, type AuthHarness, type Stores } from "../../test/harness.ts";
+import {
+  backends,
+  creds,
+  failure,
+  OPERATOR,
+  OTHER,
+  SHOP,
+  tokenFor,
+  useAuthService,
+  type AuthHarness,
+  type Stores,
+} from "../../test/harness.ts";
 
 describe.each(backends)("revocation (RFC 7009) on %s", (_name, open) => {
   let stores: Stores;
@@ -41,9 +52,12 @@ describe.each(backends)("revocation (RFC 7009) on %s", (_name, open) => {
     expect(await active(token)).toBe(true);
   });
 
-  it.each([["garbage"], ["a.b.c"], [randomSecret(32)], [""]])("answers success for the unknown token %j", async (token) => {
-    await expect(revoke(token)).resolves.toBeDefined();
-  });
+  it.each([["garbage"], ["a.b.c"], [randomSecret(32)], [""]])(
+    "answers success for the unknown token %j",
+    async (token) => {
+      await expect(revoke(token)).resolves.toBeDefined();
+    },
+  );
 
   it("ignores a token_type_hint it does not know, and refresh_token for an access token", async () => {
     const a = await tokenFor(h, SHOP);

@@ -14,7 +14,8 @@ export async function endSession(
 ): Promise<{ clientId: string; sub: string; sessionEnded: boolean }> {
   const hint = req.idTokenHint ? await deps.idTokens.readHint(req.idTokenHint) : undefined;
   if (!hint) throw domainError("INVALID_REQUEST", "id_token_hint is not a valid ID token of this server");
-  if (req.clientId && req.clientId !== hint.clientId) throw domainError("INVALID_REQUEST", "client_id is not the audience of id_token_hint");
+  if (req.clientId && req.clientId !== hint.clientId)
+    throw domainError("INVALID_REQUEST", "client_id is not the audience of id_token_hint");
   const sessionEnded = hint.sid ? await deps.sessions.end(hint.sid) : false;
   return { clientId: hint.clientId, sub: hint.sub, sessionEnded };
 }

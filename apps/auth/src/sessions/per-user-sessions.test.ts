@@ -76,7 +76,9 @@ describe.each(backends)("per-user sessions on %s", (_name, open) => {
     expect(await isActive(h, fresh.accessToken)).toBe(true);
     const r = await refresh(h, fresh.refreshToken);
     expect(await isActive(h, r.accessToken)).toBe(true);
-    expect((await h.userSessions.listUserSessions({ userId: user })).sessions.map((s) => s.sessionId)).toEqual([fresh.sessionId]);
+    expect((await h.userSessions.listUserSessions({ userId: user })).sessions.map((s) => s.sessionId)).toEqual([
+      fresh.sessionId,
+    ]);
   });
 
   it("concurrent logins of one user all land in the index", async () => {
@@ -91,7 +93,11 @@ describe.each(backends)("per-user sessions on %s", (_name, open) => {
     const user = newUser();
     const recordKey = (token: string) => `refresh:${h.keyRing.mac("refresh-token")(token)}`;
     const asBefore = async (token: string) => {
-      const { sid, generation, userId } = JSON.parse((await stores.kv.get(recordKey(token)))!) as { sid: string; generation: number; userId: string };
+      const { sid, generation, userId } = JSON.parse((await stores.kv.get(recordKey(token)))!) as {
+        sid: string;
+        generation: number;
+        userId: string;
+      };
       expect(userId).toBe(user);
       await stores.kv.set(recordKey(token), JSON.stringify({ sid, generation }), 3600);
     };
@@ -101,7 +107,10 @@ describe.each(backends)("per-user sessions on %s", (_name, open) => {
     await asBefore(b.refreshToken);
     const r = await refresh(h, a.refreshToken);
     expect(await isActive(h, r.accessToken)).toBe(true);
-    expect(JSON.parse((await stores.kv.get(recordKey(r.refreshToken)))!)).toMatchObject({ userId: user, generation: 2 });
+    expect(JSON.parse((await stores.kv.get(recordKey(r.refreshToken)))!)).toMatchObject({
+      userId: user,
+      generation: 2,
+    });
     // Its session's own mark only, not the user's: the user's "not before" alone must refuse it.
     await stores.kv.del(`session-index:${user}`);
     await h.userSessions.revokeUserSessions({ userId: user });
@@ -162,7 +171,12 @@ describe.each(backends)("per-user sessions on %s", (_name, open) => {
         codeChallengeMethod: "S256",
         nonce: "",
       });
-      return () => h.auth.issueToken({ client: creds(SHOP), grantType: "authorization_code", parameters: { code, redirect_uri: redirectUri, code_verifier: verifier } });
+      return () =>
+        h.auth.issueToken({
+          client: creds(SHOP),
+          grantType: "authorization_code",
+          parameters: { code, redirect_uri: redirectUri, code_verifier: verifier },
+        });
     };
     const before = await codeFor();
     await h.userSessions.revokeUserSessions({ userId: user });
@@ -174,6 +188,8 @@ describe.each(backends)("per-user sessions on %s", (_name, open) => {
   it("refuses a missing or malformed user id and callers without the internal scope", async () => {
     const f = await failure(h.userSessions.listUserSessions({ userId: "" }));
     expect([f.code, f.reason]).toEqual([Code.InvalidArgument, "VALIDATION_FAILED"]);
-    expect((await failure(h.userSessions.revokeUserSessions({ userId: "a b" }))).violations).toMatchObject([{ field: "user_id", code: "invalid_format" }]);
+    expect((await failure(h.userSessions.revokeUserSessions({ userId: "a b" }))).violations).toMatchObject([
+      { field: "user_id", code: "invalid_format" },
+    ]);
   });
 });

@@ -34,7 +34,12 @@ describe.each(backends)("refresh_token grant on %s", (_name, open) => {
     expect(r1.scope).toBe(SESSION_SCOPE);
     expect(r1.refreshToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(r1.refreshToken).not.toBe(s.refreshToken);
-    expect(decodeJwt(r1.accessToken)).toMatchObject({ sub: USER_ID, client_id: SHOP.clientId, scope: SESSION_SCOPE, sid: s.sessionId });
+    expect(decodeJwt(r1.accessToken)).toMatchObject({
+      sub: USER_ID,
+      client_id: SHOP.clientId,
+      scope: SESSION_SCOPE,
+      sid: s.sessionId,
+    });
     expect(await isActive(h, r1.accessToken)).toBe(true);
     const r2 = await refresh(h, r1.refreshToken);
     expect(decodeJwt(r2.accessToken).sid).toBe(s.sessionId);
@@ -114,14 +119,19 @@ describe.each(backends)("refresh_token grant on %s", (_name, open) => {
     expect((await failure(refresh(h, ""))).reason).toBe("INVALID_REQUEST");
     expect((await failure(refresh(h, randomSecret(32)))).reason).toBe("INVALID_GRANT");
     const s = await openSession(h);
-    expect((await failure(refresh(h, s.refreshToken, { clientId: SHOP.clientId, secret: "nope" }))).reason).toBe("INVALID_CLIENT");
+    expect((await failure(refresh(h, s.refreshToken, { clientId: SHOP.clientId, secret: "nope" }))).reason).toBe(
+      "INVALID_CLIENT",
+    );
     // An access token is not a refresh token.
     expect((await failure(refresh(h, s.accessToken))).reason).toBe("INVALID_GRANT");
     expect((await refresh(h, s.refreshToken)).refreshToken).toBeTruthy();
   });
 
   it("enforces the absolute lifetime, however often the session is refreshed", async () => {
-    const short = await startAuth(stores, { keyRing: h.keyRing, settings: { refreshTokenTtlSeconds: 2, refreshIdleTtlSeconds: 60 } });
+    const short = await startAuth(stores, {
+      keyRing: h.keyRing,
+      settings: { refreshTokenTtlSeconds: 2, refreshIdleTtlSeconds: 60 },
+    });
     try {
       const s = await openSession(short);
       await sleep(1_100);
@@ -136,7 +146,10 @@ describe.each(backends)("refresh_token grant on %s", (_name, open) => {
   });
 
   it("enforces the idle lifetime: each refresh restarts it, a token left unused longer expires", async () => {
-    const idle = await startAuth(stores, { keyRing: h.keyRing, settings: { refreshTokenTtlSeconds: 60, refreshIdleTtlSeconds: 1 } });
+    const idle = await startAuth(stores, {
+      keyRing: h.keyRing,
+      settings: { refreshTokenTtlSeconds: 60, refreshIdleTtlSeconds: 1 },
+    });
     try {
       const s = await openSession(idle);
       await sleep(600);

@@ -52,19 +52,32 @@ const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
  * it can no longer be refreshed plus one access-token lifetime, so a logout
  * still finds it while any of its access tokens can be in use.
  */
-export function createSessionStore(deps: { kv: Kv; hashToken: (token: string) => string; idleMs: number; accessTokenTtlMs: number }) {
+export function createSessionStore(deps: {
+  kv: Kv;
+  hashToken: (token: string) => string;
+  idleMs: number;
+  accessTokenTtlMs: number;
+}) {
   const { kv } = deps;
-  const sessionTtl = (s: SessionRecord, now: number) => seconds(Math.min(s.expiresAt, s.refreshedAt + deps.idleMs) + deps.accessTokenTtlMs - now);
+  const sessionTtl = (s: SessionRecord, now: number) =>
+    seconds(Math.min(s.expiresAt, s.refreshedAt + deps.idleMs) + deps.accessTokenTtlMs - now);
   /** A refresh token's record (its session's current generation), kept for the session's whole life so that reuse of a spent one is recognised. */
   const refreshEntry = (token: string, s: SessionRecord, now: number) => {
     const record: RefreshRecord = { sid: s.sid, generation: s.generation, userId: s.userId };
-    return { key: refreshKey(deps.hashToken(token)), value: JSON.stringify(record), ttlSeconds: seconds(s.expiresAt - now) };
+    return {
+      key: refreshKey(deps.hashToken(token)),
+      value: JSON.stringify(record),
+      ttlSeconds: seconds(s.expiresAt - now),
+    };
   };
 
   const index = createUserIndex(kv);
 
   /** A session and other keys (its revocation marks), read in one round trip. */
-  async function getWith(sid: string, keys: string[]): Promise<{ stored: StoredSession | undefined; values: (string | null)[] }> {
+  async function getWith(
+    sid: string,
+    keys: string[],
+  ): Promise<{ stored: StoredSession | undefined; values: (string | null)[] }> {
     const [raw, ...values] = await kv.getMany([sessionKey(sid), ...keys]);
     return { stored: raw == null ? undefined : { raw, record: JSON.parse(raw) as SessionRecord }, values };
   }
@@ -87,7 +100,10 @@ export function createSessionStore(deps: { kv: Kv; hashToken: (token: string) =>
       // The index entry lives as long as the session and its access tokens can be in use.
       const indexed = index.indexWrite(s.userId, s.sid, s.expiresAt + deps.accessTokenTtlMs, now);
       const session = { key: sessionKey(s.sid), value: JSON.stringify(s), ttlSeconds: sessionTtl(s, now) };
-      return kv.batch([{ op: "set", ...session }, { op: "set", ...refreshEntry(refreshToken, s, now) }, indexed], reads);
+      return kv.batch(
+        [{ op: "set", ...session }, { op: "set", ...refreshEntry(refreshToken, s, now) }, indexed],
+        reads,
+      );
     },
 
     /**
@@ -96,7 +112,13 @@ export function createSessionStore(deps: { kv: Kv; hashToken: (token: string) =>
      * the same step and round trip).
      */
     async replace(current: StoredSession, next: SessionRecord, refreshToken: string, now: number): Promise<boolean> {
-      return kv.compareAndSet(sessionKey(next.sid), current.raw, JSON.stringify(next), sessionTtl(next, now), refreshEntry(refreshToken, next, now));
+      return kv.compareAndSet(
+        sessionKey(next.sid),
+        current.raw,
+        JSON.stringify(next),
+        sessionTtl(next, now),
+        refreshEntry(refreshToken, next, now),
+      );
     },
 
     /** Overwrites unconditionally (ending a session wins over any concurrent rotation). */

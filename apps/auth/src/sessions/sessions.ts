@@ -62,24 +62,35 @@ export function createSessions(deps: SessionsDeps) {
    * `values`: the marks already read with the session (a refresh rotation's
    * hot path), when they were read for its user.
    */
-  async function endedByMarks(s: SessionRecord, read?: RevocationRead, values: (string | null)[] = []): Promise<boolean> {
+  async function endedByMarks(
+    s: SessionRecord,
+    read?: RevocationRead,
+    values: (string | null)[] = [],
+  ): Promise<boolean> {
     const iat = s.created / 1000;
     if (read && read.userId === s.userId) return read.isRevoked(values, iat);
     return revocations.isRevoked({ jti: "", sub: s.userId, sid: s.sid, iat });
   }
 
   async function reuse(current: StoredSession, why: string): Promise<never> {
-    deps.logger?.warn({ sid: current.record.sid, clientId: current.record.clientId }, `refresh token reuse (${why}): session ended`);
+    deps.logger?.warn(
+      { sid: current.record.sid, clientId: current.record.clientId },
+      `refresh token reuse (${why}): session ended`,
+    );
     await end(current);
     throw invalidGrant("refresh token was already used; the session has been ended");
   }
 
   /** The live session of a refresh token, or why not. Reuse is reported, not acted on. */
-  async function inspect(token: string): Promise<{ current: StoredSession; live: boolean; reused: boolean; why: string } | undefined> {
+  async function inspect(
+    token: string,
+  ): Promise<{ current: StoredSession; live: boolean; reused: boolean; why: string } | undefined> {
     const found = token ? await store.findRefresh(token) : undefined;
     if (!found) return undefined;
     // The session and its marks in one read, when the record names the user (records written before it did not).
-    const read = found.userId ? { userId: found.userId, ...revocations.read({ jti: "", sub: found.userId, sid: found.sid }) } : undefined;
+    const read = found.userId
+      ? { userId: found.userId, ...revocations.read({ jti: "", sub: found.userId, sid: found.sid }) }
+      : undefined;
     const { stored: current, values } = await store.getWith(found.sid, read?.keys ?? []);
     if (!current) return undefined;
     const s = current.record;
@@ -136,7 +147,9 @@ export function createSessions(deps: SessionsDeps) {
         state: "active",
         ...(input.codeChallenge ? { codeChallenge: input.codeChallenge } : {}),
         ...(input.authTime === undefined ? {} : { authTime: input.authTime }),
-        ...(input.applicationId && input.applicationId !== input.clientId ? { applicationId: input.applicationId } : {}),
+        ...(input.applicationId && input.applicationId !== input.clientId
+          ? { applicationId: input.applicationId }
+          : {}),
         ...(input.operatorEmail ? { operatorEmail: input.operatorEmail } : {}),
       };
       const refreshToken = randomSecret(32);
@@ -144,8 +157,12 @@ export function createSessions(deps: SessionsDeps) {
       // concurrent "end every session" writes the user's mark and then reads the index: it either finds this
       // session there or its mark is read here (ended at once: the mark's second has not begun). The index is
       // for listing and counting; revocation rests on that mark, which covers this session and its tokens.
-      const read = { userId: session.userId, ...revocations.read({ jti: "", sub: session.userId, sid: session.sid, iat: t / 1000 }) };
-      if (await endedByMarks(session, read, await store.create(session, refreshToken, t, read.keys))) await end({ raw: "", record: session });
+      const read = {
+        userId: session.userId,
+        ...revocations.read({ jti: "", sub: session.userId, sid: session.sid, iat: t / 1000 }),
+      };
+      if (await endedByMarks(session, read, await store.create(session, refreshToken, t, read.keys)))
+        await end({ raw: "", record: session });
       return { session, refreshToken };
     },
 
@@ -153,7 +170,11 @@ export function createSessions(deps: SessionsDeps) {
      * Spends a refresh token of `clientId` and returns its successor. The scope
      * may narrow the new access token's scope only; the session keeps its own.
      */
-    async rotate(input: { refreshToken: string; clientId: string; scope?: string }): Promise<{ session: SessionRecord; refreshToken: string; scopes: string[] }> {
+    async rotate(input: {
+      refreshToken: string;
+      clientId: string;
+      scope?: string;
+    }): Promise<{ session: SessionRecord; refreshToken: string; scopes: string[] }> {
       const seen = await inspect(input.refreshToken);
       if (!seen) throw invalidGrant("refresh token is invalid, expired or revoked");
       const { current } = seen;
@@ -198,7 +219,10 @@ export function createSessions(deps: SessionsDeps) {
         await end(current);
         return;
       }
-      await revocations.revokeSession(sid, Math.ceil(now() / 1000) + lifetimes.absoluteSeconds + lifetimes.accessTokenTtlSeconds);
+      await revocations.revokeSession(
+        sid,
+        Math.ceil(now() / 1000) + lifetimes.absoluteSeconds + lifetimes.accessTokenTtlSeconds,
+      );
     },
 
     liveSessionsOf,
@@ -219,7 +243,11 @@ export function createSessions(deps: SessionsDeps) {
     async endAllOf(userId: string): Promise<number> {
       const t = now();
       const notBefore = Math.floor(t / 1000) + 1;
-      await revocations.revokeSubject(userId, notBefore, notBefore + lifetimes.absoluteSeconds + lifetimes.accessTokenTtlSeconds);
+      await revocations.revokeSubject(
+        userId,
+        notBefore,
+        notBefore + lifetimes.absoluteSeconds + lifetimes.accessTokenTtlSeconds,
+      );
       let live = 0;
       for (const stored of await indexedOf(userId, t)) {
         const s = stored.record;

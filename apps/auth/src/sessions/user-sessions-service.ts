@@ -9,12 +9,17 @@ const MAX_ID_LENGTH = 256;
 
 function userIdOf(req: { userId: string }): string {
   if (!req.userId) throw validationError([{ field: "user_id", code: "required" }]);
-  if (req.userId.length > MAX_ID_LENGTH || /[\s\p{Cc}]/u.test(req.userId)) throw validationError([{ field: "user_id", code: "invalid_format" }]);
+  if (req.userId.length > MAX_ID_LENGTH || /[\s\p{Cc}]/u.test(req.userId))
+    throw validationError([{ field: "user_id", code: "invalid_format" }]);
   return req.userId;
 }
 
 /** UserSessionsService: a user's sessions for the users service's admin operations. */
-export function createUserSessionsService(deps: { sessions: Sessions; idleSeconds: number; logger?: Logger }): ServiceImpl<typeof UserSessionsService> {
+export function createUserSessionsService(deps: {
+  sessions: Sessions;
+  idleSeconds: number;
+  logger?: Logger;
+}): ServiceImpl<typeof UserSessionsService> {
   return {
     async listUserSessions(req) {
       const sessions = await deps.sessions.liveSessionsOf(userIdOf(req));

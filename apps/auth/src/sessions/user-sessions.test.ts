@@ -36,7 +36,11 @@ describe.each(backends)("user sessions on %s", (_name, open) => {
       expect(s.sessionId).toMatch(/^[A-Za-z0-9_-]{22}$/);
       expect(s.refreshToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
       const jwks = JSON.parse((await h.auth.getJwks({})).jwksJson) as JSONWebKeySet;
-      const { payload } = await jwtVerify(s.accessToken, createLocalJWKSet(jwks), { issuer: "http://auth.test", audience: "http://api.test", typ: "at+jwt" });
+      const { payload } = await jwtVerify(s.accessToken, createLocalJWKSet(jwks), {
+        issuer: "http://auth.test",
+        audience: "http://api.test",
+        typ: "at+jwt",
+      });
       expect(payload).toMatchObject({ sub: USER_ID, client_id: SHOP.clientId, scope: SESSION_SCOPE, sid: s.sessionId });
       expect(payload.exp).toBe(payload.iat! + 3600);
       expect(payload.iat).toBeGreaterThanOrEqual(before);
@@ -59,7 +63,9 @@ describe.each(backends)("user sessions on %s", (_name, open) => {
         ["client_id", "required"],
         ["scope", "invalid_format"],
       ]);
-      const long = await failure(h.auth.issueUserSession({ userId: "u".repeat(257), clientId: SHOP.clientId, scope: "profile" }));
+      const long = await failure(
+        h.auth.issueUserSession({ userId: "u".repeat(257), clientId: SHOP.clientId, scope: "profile" }),
+      );
       expect(long.violations).toMatchObject([{ field: "user_id", code: "too_long" }]);
     });
   });
@@ -121,7 +127,16 @@ describe.each(backends)("user sessions on %s", (_name, open) => {
       const s = await openSession(h);
       const now = Math.floor(Date.now() / 1000);
       const i = await introspect(s.refreshToken);
-      expect(i).toMatchObject({ active: true, clientId: SHOP.clientId, sub: USER_ID, scope: SESSION_SCOPE, iss: "http://auth.test", aud: ["http://auth.test"], tokenType: "refresh_token", jti: "" });
+      expect(i).toMatchObject({
+        active: true,
+        clientId: SHOP.clientId,
+        sub: USER_ID,
+        scope: SESSION_SCOPE,
+        iss: "http://auth.test",
+        aud: ["http://auth.test"],
+        tokenType: "refresh_token",
+        jti: "",
+      });
       // The idle deadline (7 days by default) comes before the absolute one (30 days).
       expect(Number(i.exp)).toBeGreaterThanOrEqual(now + 7 * 86_400 - 1);
       expect(Number(i.exp)).toBeLessThanOrEqual(now + 7 * 86_400 + 1);

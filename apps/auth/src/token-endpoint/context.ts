@@ -20,7 +20,11 @@ export interface TokenEndpointDeps {
 /** One token request as it moves through the steps; each step fills in what the next needs. */
 export interface TokenEndpointContext {
   readonly deps: TokenEndpointDeps;
-  readonly request: { client: ClientCredentials | undefined; grantType: string; parameters: Readonly<Record<string, string>> };
+  readonly request: {
+    client: ClientCredentials | undefined;
+    grantType: string;
+    parameters: Readonly<Record<string, string>>;
+  };
   client?: AuthenticatedClient;
   grant?: GrantModule;
   params?: Record<string, string>;

@@ -13,7 +13,11 @@ const codeLikeGrant: GrantModule = {
 };
 
 function run(parameters: Record<string, string>) {
-  const ctx = { deps: {}, request: { client: undefined, grantType: "example", parameters }, grant: codeLikeGrant } as unknown as TokenEndpointContext;
+  const ctx = {
+    deps: {},
+    request: { client: undefined, grantType: "example", parameters },
+    grant: codeLikeGrant,
+  } as unknown as TokenEndpointContext;
   return checkParameters(ctx).then(
     () => ctx.params,
     (err: unknown) => errorFacts(err),
@@ -22,7 +26,9 @@ function run(parameters: Record<string, string>) {
 
 describe("checkParameters", () => {
   it("keeps the grant's parameters and drops unknown ones", async () => {
-    expect(await run({ code: "c", redirect_uri: "https://a/cb", code_verifier: "v", state: "ignored", client_id: "x" })).toEqual({
+    expect(
+      await run({ code: "c", redirect_uri: "https://a/cb", code_verifier: "v", state: "ignored", client_id: "x" }),
+    ).toEqual({
       code: "c",
       redirect_uri: "https://a/cb",
       code_verifier: "v",
@@ -40,7 +46,10 @@ describe("checkParameters", () => {
     const f = await run({ code: "c", redirect_uri: "https://a/cb", scope: "x" });
     expect(f).toMatchObject({ reason: "INVALID_REQUEST" });
     expect((f as { message: string }).message).toContain("scope");
-    expect(await run({ code: "c", redirect_uri: "https://a/cb", scope: "" })).toEqual({ code: "c", redirect_uri: "https://a/cb" });
+    expect(await run({ code: "c", redirect_uri: "https://a/cb", scope: "" })).toEqual({
+      code: "c",
+      redirect_uri: "https://a/cb",
+    });
   });
 
   it("does not read inherited properties as parameters", async () => {

@@ -17,7 +17,10 @@ export const selectGrant: TokenStep = async (ctx) => {
   const grant = ctx.deps.grants.get(grantType);
   if (!grant) {
     const supported = [...ctx.deps.grants.keys()].join(", ");
-    throw domainError("UNSUPPORTED_GRANT_TYPE", `grant_type ${JSON.stringify(grantType.slice(0, 64))} is not supported (supported: ${supported})`);
+    throw domainError(
+      "UNSUPPORTED_GRANT_TYPE",
+      `grant_type ${JSON.stringify(grantType.slice(0, 64))} is not supported (supported: ${supported})`,
+    );
   }
   if (ctx.client?.kind === "public" && !grant.publicClients) {
     throw domainError("UNAUTHORIZED_CLIENT", `a public client cannot use grant_type ${grant.grantType}`);

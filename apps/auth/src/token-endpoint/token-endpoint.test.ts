@@ -2,7 +2,16 @@ import { Code } from "@connectrpc/connect";
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from "jose";
 import { describe, expect, it } from "vitest";
 import { ClientAuthMethod } from "@gatehouse/proto";
-import { backends, creds, failure, OPERATOR, OTHER, SHOP, useAuthService, type AuthHarness } from "../../test/harness.ts";
+import {
+  backends,
+  creds,
+  failure,
+  OPERATOR,
+  OTHER,
+  SHOP,
+  useAuthService,
+  type AuthHarness,
+} from "../../test/harness.ts";
 
 describe.each(backends)("token endpoint on %s", (_name, open) => {
   let h: AuthHarness;
@@ -27,7 +36,13 @@ describe.each(backends)("token endpoint on %s", (_name, open) => {
     expect(jwks.keys.map((k) => k.kid)).toContain(header.kid);
 
     const claims = decodeJwt(res.accessToken);
-    expect(claims).toMatchObject({ iss: "http://auth.test", aud: "http://api.test", sub: SHOP.clientId, client_id: SHOP.clientId, scope: "users:access apps:read" });
+    expect(claims).toMatchObject({
+      iss: "http://auth.test",
+      aud: "http://api.test",
+      sub: SHOP.clientId,
+      client_id: SHOP.clientId,
+      scope: "users:access apps:read",
+    });
     expect(claims.iat).toBeGreaterThanOrEqual(before);
     expect(claims.exp).toBe(claims.iat! + 3600);
     expect(claims.jti).toMatch(/^[A-Za-z0-9_-]{22}$/);
@@ -77,12 +92,17 @@ describe.each(backends)("token endpoint on %s", (_name, open) => {
     expect((await failure(issue({ scope: "unknown" }))).reason).toBe("INVALID_SCOPE");
   });
 
-  it.each([["apps:read  users:access"], [" apps:read"], ["apps:read "], ['apps:"read"'], ["apps\\read"], ["apps:read\tusers:access"], ["é"]])(
-    "refuses the malformed scope %j: invalid_scope",
-    async (scope) => {
-      expect((await failure(issue({ scope }))).reason).toBe("INVALID_SCOPE");
-    },
-  );
+  it.each([
+    ["apps:read  users:access"],
+    [" apps:read"],
+    ["apps:read "],
+    ['apps:"read"'],
+    ["apps\\read"],
+    ["apps:read\tusers:access"],
+    ["é"],
+  ])("refuses the malformed scope %j: invalid_scope", async (scope) => {
+    expect((await failure(issue({ scope }))).reason).toBe("INVALID_SCOPE");
+  });
 
   it("operators get their own scopes", async () => {
     const res = await issue({ scope: "apps:write" }, creds(OPERATOR));
@@ -92,7 +112,9 @@ describe.each(backends)("token endpoint on %s", (_name, open) => {
 
   describe("errors", () => {
     it("no client authentication: invalid_client", async () => {
-      const f = await failure(issue({}, { method: ClientAuthMethod.UNSPECIFIED, clientId: SHOP.clientId, clientSecret: SHOP.secret }));
+      const f = await failure(
+        issue({}, { method: ClientAuthMethod.UNSPECIFIED, clientId: SHOP.clientId, clientSecret: SHOP.secret }),
+      );
       expect(f.reason).toBe("INVALID_CLIENT");
       expect(f.code).toBe(Code.Unauthenticated);
       expect((await failure(h.auth.issueToken({ grantType: "client_credentials" }))).reason).toBe("INVALID_CLIENT");
@@ -110,7 +132,9 @@ describe.each(backends)("token endpoint on %s", (_name, open) => {
     });
 
     it("checks the client before the grant type", async () => {
-      expect((await failure(issue({}, creds({ clientId: SHOP.clientId, secret: "nope" }), "nonsense"))).reason).toBe("INVALID_CLIENT");
+      expect((await failure(issue({}, creds({ clientId: SHOP.clientId, secret: "nope" }), "nonsense"))).reason).toBe(
+        "INVALID_CLIENT",
+      );
     });
 
     it("missing grant_type: invalid_request", async () => {

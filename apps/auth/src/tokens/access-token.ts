@@ -64,7 +64,11 @@ export interface AccessTokens {
 const TYP = "at+jwt";
 
 /** RFC 9068 JWT access tokens signed with the newest active key. */
-export function createAccessTokens(deps: { keys: KeyManager; revocations: RevocationList; settings: AccessTokenSettings }): AccessTokens {
+export function createAccessTokens(deps: {
+  keys: KeyManager;
+  revocations: RevocationList;
+  settings: AccessTokenSettings;
+}): AccessTokens {
   const { settings } = deps;
   return {
     async issue({ clientId, applicationId, subject, scopes, sid, codeChallenge, email }) {
@@ -88,7 +92,16 @@ export function createAccessTokens(deps: { keys: KeyManager; revocations: Revoca
         ...(appId ? { app_id: appId } : {}),
         ...(email ? { email } : {}),
       });
-      const claims: AccessTokenClaims = { iss: settings.issuer, sub: subject, aud: [settings.audience], exp, iat, jti, client_id: clientId, scope };
+      const claims: AccessTokenClaims = {
+        iss: settings.issuer,
+        sub: subject,
+        aud: [settings.audience],
+        exp,
+        iat,
+        jti,
+        client_id: clientId,
+        scope,
+      };
       if (sid !== undefined) claims.sid = sid;
       if (codeChallenge) claims.code_challenge = codeChallenge;
       if (appId) claims.app_id = appId;
@@ -115,14 +128,28 @@ export function createAccessTokens(deps: { keys: KeyManager; revocations: Revoca
       // Required, and verifyJwt refuses an exp or iat that is not a number.
       const exp = payload.exp as number;
       const iat = payload.iat as number;
-      if (typeof jti !== "string" || typeof sub !== "string" || typeof clientId !== "string" || typeof scope !== "string") {
+      if (
+        typeof jti !== "string" ||
+        typeof sub !== "string" ||
+        typeof clientId !== "string" ||
+        typeof scope !== "string"
+      ) {
         return undefined;
       }
       if (sid !== undefined && typeof sid !== "string") return undefined;
       // Outside the try: a store that cannot answer is a 503, never "invalid token".
       if (await deps.revocations.isRevoked({ jti, sub, sid, iat })) return undefined;
       const audiences = Array.isArray(aud) ? aud : [aud ?? ""];
-      const claims: AccessTokenClaims = { iss: settings.issuer, sub, aud: audiences, exp, iat, jti, client_id: clientId, scope };
+      const claims: AccessTokenClaims = {
+        iss: settings.issuer,
+        sub,
+        aud: audiences,
+        exp,
+        iat,
+        jti,
+        client_id: clientId,
+        scope,
+      };
       if (sid !== undefined) claims.sid = sid;
       if (typeof challenge === "string") claims.code_challenge = challenge;
       if (typeof appId === "string") claims.app_id = appId;

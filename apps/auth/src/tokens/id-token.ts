@@ -37,12 +37,17 @@ export interface IdTokens {
  * relying-party libraries such as oauth4webapi compute it).
  */
 export function accessTokenHash(accessToken: string, alg: SigningAlg): string {
-  const digest = createHash(alg === "EdDSA" ? "sha512" : "sha256").update(accessToken).digest();
+  const digest = createHash(alg === "EdDSA" ? "sha512" : "sha256")
+    .update(accessToken)
+    .digest();
   return digest.subarray(0, digest.length / 2).toString("base64url");
 }
 
 /** ID tokens signed with the access tokens' keys (published in the same JWKS, kid in the header). */
-export function createIdTokens(deps: { keys: KeyManager; settings: { issuer: string; accessTokenTtlSeconds: number } }): IdTokens {
+export function createIdTokens(deps: {
+  keys: KeyManager;
+  settings: { issuer: string; accessTokenTtlSeconds: number };
+}): IdTokens {
   const { issuer } = deps.settings;
   return {
     async issue(input) {

@@ -99,7 +99,9 @@ describe.each([
     const logger = { info: (_facts: unknown, msg: string) => loads.push(msg) } as never;
     const replicas = [0, 1, 2].map(() => createRevocationList({ db: b.db, kv, logger }));
     const answers = await Promise.all(
-      Array.from({ length: 60 }, (_, i) => replicas[i % 3]!.isRevoked({ jti: i < 50 ? `race-${i}` : `fresh-${i}`, sub: "s" })),
+      Array.from({ length: 60 }, (_, i) =>
+        replicas[i % 3]!.isRevoked({ jti: i < 50 ? `race-${i}` : `fresh-${i}`, sub: "s" }),
+      ),
     );
     expect(answers.slice(0, 50).every(Boolean)).toBe(true);
     expect(answers.slice(50).some(Boolean)).toBe(false);

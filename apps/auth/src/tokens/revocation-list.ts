@@ -1,7 +1,15 @@
 import type { Queryable } from "@gatehouse/db";
 import { storeUnavailable, type Kv } from "@gatehouse/kv";
 import type { Logger } from "@gatehouse/logging";
-import { LOADED, LOADED_KEY, markKey, revocationCheck, revocationRead, type RevocableToken, type RevocationKindName } from "../revocation/kinds.ts";
+import {
+  LOADED,
+  LOADED_KEY,
+  markKey,
+  revocationCheck,
+  revocationRead,
+  type RevocableToken,
+  type RevocationKindName,
+} from "../revocation/kinds.ts";
 import { revocationLoader, type LoaderOptions } from "../revocation/loader.ts";
 import { revocationStore } from "../revocation/store.ts";
 
@@ -63,7 +71,9 @@ export function createRevocationList(deps: RevocationDeps): RevocationList {
   }
 
   // After a load the store must decide; if it lost the marks again at once, fail closed.
-  const afterLoad = revocationCheck(deps.kv, () => Promise.reject(storeUnavailable(new Error("revocation marks lost again"))));
+  const afterLoad = revocationCheck(deps.kv, () =>
+    Promise.reject(storeUnavailable(new Error("revocation marks lost again"))),
+  );
   const isRevoked = revocationCheck(deps.kv, async (token) => {
     await loader.ensureLoaded();
     return afterLoad(token);

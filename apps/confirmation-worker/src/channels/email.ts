@@ -16,7 +16,12 @@ export function messageIdFor(deliveryId: string, fromDomain: string): string {
 
 function transportUrl(smtpUrl: string): string {
   const url = new URL(smtpUrl);
-  const defaults: Record<string, string> = { pool: "true", connectionTimeout: "10000", greetingTimeout: "10000", socketTimeout: "30000" };
+  const defaults: Record<string, string> = {
+    pool: "true",
+    connectionTimeout: "10000",
+    greetingTimeout: "10000",
+    socketTimeout: "30000",
+  };
   for (const [k, v] of Object.entries(defaults)) if (!url.searchParams.has(k)) url.searchParams.set(k, v);
   return url.toString();
 }

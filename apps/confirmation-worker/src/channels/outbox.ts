@@ -18,11 +18,11 @@ const MISSING: Record<OutgoingMessage["channel"], string> = { email: "SMTP_URL",
 
 /** "email \"Confirm your account\" to a***@example.com: code 123456, link http://…" */
 function logLine(msg: OutgoingMessage): string {
-  const what = msg.channel === "sms" ? `SMS to ${maskRecipient(msg.to)}` : `email "${msg.subject}" to ${maskRecipient(msg.to)}`;
+  const what =
+    msg.channel === "sms" ? `SMS to ${maskRecipient(msg.to)}` : `email "${msg.subject}" to ${maskRecipient(msg.to)}`;
   const parts = [msg.code ? `code ${msg.code}` : "", msg.link ? `link ${msg.link}` : ""].filter(Boolean);
   return `${what} written to the outbox (no ${MISSING[msg.channel]})${parts.length ? `: ${parts.join(", ")}` : ""}`;
 }
-
 
 export function outboxFile(dir: string, deliveryId: string): string {
   return join(dir, `${deliveryId.replace(/[^A-Za-z0-9_.-]/g, "_")}.json`);
@@ -38,14 +38,19 @@ export async function removeTempFiles(dir: string): Promise<string[]> {
   const removed: string[] = [];
   for (const name of await readdir(dir).catch(() => [] as string[])) {
     if (!name.endsWith(".tmp")) continue;
-    await unlink(join(dir, name)).then(() => removed.push(name), () => undefined);
+    await unlink(join(dir, name)).then(
+      () => removed.push(name),
+      () => undefined,
+    );
   }
   return removed;
 }
 
 export function outboxChannel(opts: { dir: string; logger: Logger }): Channel {
   const cleaned = removeTempFiles(opts.dir).then(
-    (removed) => removed.length && opts.logger.info({ dir: opts.dir, removed: removed.length }, "stale outbox temporary files removed"),
+    (removed) =>
+      removed.length &&
+      opts.logger.info({ dir: opts.dir, removed: removed.length }, "stale outbox temporary files removed"),
     (err: unknown) => opts.logger.warn({ err }, "outbox temporary files not cleaned"),
   );
   return {
@@ -55,14 +60,24 @@ export function outboxChannel(opts: { dir: string; logger: Logger }): Channel {
       const file = outboxFile(opts.dir, msg.deliveryId);
       const tmp = `${file}.${randomUUID()}.tmp`;
       const body = { ...msg, createdAt: new Date().toISOString() };
-      const facts = { deliveryId: msg.deliveryId, channel: msg.channel, to: maskRecipient(msg.to), file, code: msg.code || undefined, link: msg.link };
+      const facts = {
+        deliveryId: msg.deliveryId,
+        channel: msg.channel,
+        to: maskRecipient(msg.to),
+        file,
+        code: msg.code || undefined,
+        link: msg.link,
+      };
       await writeFile(tmp, JSON.stringify(body, null, 2) + "\n", { mode: 0o600 });
       try {
         await link(tmp, file);
         opts.logger.info(facts, logLine(msg));
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-        opts.logger.info({ deliveryId: msg.deliveryId, file }, "message already in the outbox (a retried delivery); not written again");
+        opts.logger.info(
+          { deliveryId: msg.deliveryId, file },
+          "message already in the outbox (a retried delivery); not written again",
+        );
       } finally {
         await unlink(tmp).catch(() => undefined);
       }

@@ -27,9 +27,11 @@ export class ApiError extends Error {
 
 /** The error of a non-2xx answer, from its §2 envelope when it has one. */
 export async function errorOf(res: Response): Promise<ApiError> {
-  const body = (await res.json().catch(() => undefined)) as { errors?: Partial<ApiError> & { items?: ErrorItem[] } } | undefined;
+  const body = (await res.json().catch(() => undefined)) as
+    { errors?: Partial<ApiError> & { items?: ErrorItem[] } } | undefined;
   const e = body?.errors;
-  if (e && typeof e.code === "string") return new ApiError(res.status, e.code, String(e.message ?? e.code), String(e.details ?? ""), e.items ?? []);
+  if (e && typeof e.code === "string")
+    return new ApiError(res.status, e.code, String(e.message ?? e.code), String(e.details ?? ""), e.items ?? []);
   return new ApiError(res.status, res.status >= 500 ? "unavailable" : "http_error", `HTTP ${res.status}`);
 }
 

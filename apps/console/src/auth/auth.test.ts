@@ -19,7 +19,11 @@ describe("PKCE", () => {
 describe("the console's authorization and logout requests", () => {
   beforeEach(() => vi.stubGlobal("location", { origin: "https://id.example.com" }));
   afterEach(() => vi.unstubAllGlobals());
-  const meta = { authorization_endpoint: "https://id.example.com/oauth2/authorize", token_endpoint: "https://id.example.com/oauth2/token", end_session_endpoint: "https://id.example.com/oauth2/logout" };
+  const meta = {
+    authorization_endpoint: "https://id.example.com/oauth2/authorize",
+    token_endpoint: "https://id.example.com/oauth2/token",
+    end_session_endpoint: "https://id.example.com/oauth2/logout",
+  };
 
   it("asks for a code with PKCE S256 as the public client gatehouse-console", async () => {
     const req = await authorizationRequest(meta, "es");
@@ -41,7 +45,12 @@ describe("the console's authorization and logout requests", () => {
 
   it("ends the hosted session with the id token hint and comes back to the callback with a state", () => {
     const url = new URL(logoutUrl(meta, { accessToken: "a", expiresAt: 0, idToken: "id.token.x" }, "st"));
-    expect(Object.fromEntries(url.searchParams)).toEqual({ client_id: CLIENT_ID, post_logout_redirect_uri: "https://id.example.com/console/callback", state: "st", id_token_hint: "id.token.x" });
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      client_id: CLIENT_ID,
+      post_logout_redirect_uri: "https://id.example.com/console/callback",
+      state: "st",
+      id_token_hint: "id.token.x",
+    });
   });
 });
 
@@ -49,7 +58,9 @@ describe("who is signed in", () => {
   const jwt = (claims: object) => `e30.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.sig`;
   it("reads the email of the ID token, else of the access token (UTF-8 kept)", async () => {
     const { signedInEmail } = await import("./identity.ts");
-    expect(signedInEmail({ accessToken: jwt({ email: "a@x.io" }), idToken: jwt({ email: "josé@x.io" }), expiresAt: 0 })).toBe("josé@x.io");
+    expect(
+      signedInEmail({ accessToken: jwt({ email: "a@x.io" }), idToken: jwt({ email: "josé@x.io" }), expiresAt: 0 }),
+    ).toBe("josé@x.io");
     expect(signedInEmail({ accessToken: jwt({ email: "a@x.io" }), expiresAt: 0 })).toBe("a@x.io");
   });
   it("shows nothing for a token without an email or one that is not a JWT", async () => {

@@ -15,7 +15,10 @@ export async function startSignIn(returnTo: string): Promise<void> {
   location.assign(req.url);
 }
 
-export type CallbackOutcome = { kind: "signed-in"; returnTo: string } | { kind: "signed-out" } | { kind: "failed"; reason: "state" | "error"; message: string };
+export type CallbackOutcome =
+  | { kind: "signed-in"; returnTo: string }
+  | { kind: "signed-out" }
+  | { kind: "failed"; reason: "state" | "error"; message: string };
 
 /** The redirect back to /console/callback: checks state, exchanges the code (PKCE verifier), keeps the session. */
 export async function completeCallback(params: URLSearchParams): Promise<CallbackOutcome> {
@@ -33,7 +36,10 @@ export async function completeCallback(params: URLSearchParams): Promise<Callbac
   } catch (e) {
     return { kind: "failed", reason: "error", message: e instanceof OAuthError ? e.message : String(e) };
   }
-  const back = pending.returnTo && pending.returnTo.startsWith("/") && !pending.returnTo.startsWith("//") ? pending.returnTo : "/apps";
+  const back =
+    pending.returnTo && pending.returnTo.startsWith("/") && !pending.returnTo.startsWith("//")
+      ? pending.returnTo
+      : "/apps";
   return { kind: "signed-in", returnTo: back };
 }
 

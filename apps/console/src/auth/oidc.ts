@@ -20,16 +20,21 @@ let discovery: Promise<Discovery> | undefined;
 
 /** The provider's metadata, fetched once per page load. */
 export function discover(): Promise<Discovery> {
-  discovery ??= fetch("/.well-known/openid-configuration", { headers: { accept: "application/json" } }).then(async (r) => {
-    if (!r.ok) throw new Error(`discovery answered ${r.status}`);
-    return (await r.json()) as Discovery;
-  });
+  discovery ??= fetch("/.well-known/openid-configuration", { headers: { accept: "application/json" } }).then(
+    async (r) => {
+      if (!r.ok) throw new Error(`discovery answered ${r.status}`);
+      return (await r.json()) as Discovery;
+    },
+  );
   discovery.catch(() => (discovery = undefined));
   return discovery;
 }
 
 /** The authorization request: state and verifier to keep until the callback, and the URL to go to. */
-export async function authorizationRequest(meta: Discovery, lang: string): Promise<{ url: string; state: string; verifier: string }> {
+export async function authorizationRequest(
+  meta: Discovery,
+  lang: string,
+): Promise<{ url: string; state: string; verifier: string }> {
   const state = randomToken();
   const verifier = randomToken();
   const url = new URL(meta.authorization_endpoint);
@@ -61,7 +66,8 @@ async function tokenRequest(meta: Discovery, body: Record<string, string>): Prom
     body: new URLSearchParams({ client_id: CLIENT_ID, ...body }),
   });
   const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
-  if (!res.ok || typeof json.access_token !== "string") throw new OAuthError(String(json.error ?? res.status), json.error_description as string | undefined);
+  if (!res.ok || typeof json.access_token !== "string")
+    throw new OAuthError(String(json.error ?? res.status), json.error_description as string | undefined);
   return {
     accessToken: json.access_token,
     expiresAt: Date.now() + Number(json.expires_in ?? 300) * 1000,

@@ -42,7 +42,8 @@ export const en = {
   "error.forbidden": "Your sign-in does not allow this: the admin scope is needed.",
   "error.code": "Code: {0}",
   "signIn.title": "Sign in to the console",
-  "signIn.text": "Operators sign in on Gatehouse's sign-in page with their email, password and the code of their authenticator app.",
+  "signIn.text":
+    "Operators sign in on Gatehouse's sign-in page with their email, password and the code of their authenticator app.",
   "signIn.button": "Sign in",
   "signIn.redirecting": "Opening the sign-in page…",
   "signIn.signedOut": "You are signed out.",
@@ -84,13 +85,16 @@ export const en = {
   "app.updated": "Updated",
   "app.notFound": "No application has this client_id.",
   "password.title": "Application password",
-  "password.text": "The client secret of this application's backend. Revealing and rotating it are recorded in the audit log.",
+  "password.text":
+    "The client secret of this application's backend. Revealing and rotating it are recorded in the audit log.",
   "password.reveal": "Reveal password",
   "password.rotate": "Rotate password",
   "password.revealTitle": "Reveal the password?",
-  "password.revealConfirm": "The password will be shown on this screen and the reveal is recorded in the audit log under your name.",
+  "password.revealConfirm":
+    "The password will be shown on this screen and the reveal is recorded in the audit log under your name.",
   "password.rotateTitle": "Rotate the password?",
-  "password.rotateConfirm": "A new password is generated and the current one stops working at once: every backend that uses it must get the new one.",
+  "password.rotateConfirm":
+    "A new password is generated and the current one stops working at once: every backend that uses it must get the new one.",
   "password.current": "Current password",
   "password.new": "New password: copy it now, it is shown only once.",
   "password.hide": "Hide",
@@ -143,11 +147,13 @@ export const en = {
   "catalogs.empty": "This catalog is empty.",
   "catalogs.deleteTitle": "Delete “{0}”?",
   "catalogs.deleteConfirm": "Applications can no longer use this key once it is deleted.",
-  "catalogs.inUse": "“{0}” is still used by an application, an entry point or a legal assertion, so it cannot be deleted.",
+  "catalogs.inUse":
+    "“{0}” is still used by an application, an entry point or a legal assertion, so it cannot be deleted.",
   "catalogs.added": "“{0}” added.",
   "catalogs.deleted": "“{0}” deleted.",
   "assertions.title": "Legal assertions",
-  "assertions.text": "Terms users accept. Users who have not accepted the latest version of a mandatory assertion are asked again at their next login.",
+  "assertions.text":
+    "Terms users accept. Users who have not accepted the latest version of a mandatory assertion are asked again at their next login.",
   "assertions.empty": "No legal assertions yet.",
   "assertions.key": "Key",
   "assertions.name": "Name",
@@ -200,11 +206,13 @@ export const en = {
   "user.export": "Export data (JSON)",
   "user.delete": "Delete user",
   "user.lockTitle": "Lock this account?",
-  "user.lockConfirm": "Every session and refresh token ends at once and login is refused until the account is unlocked.",
+  "user.lockConfirm":
+    "Every session and refresh token ends at once and login is refused until the account is unlocked.",
   "user.logoutTitle": "Log this user out everywhere?",
   "user.logoutConfirm": "Every session and refresh token of this user ends at once.",
   "user.deleteTitle": "Delete this user?",
-  "user.deleteConfirm": "The user's personal data is erased at once and cannot be recovered; the identifiers become free for a new registration.",
+  "user.deleteConfirm":
+    "The user's personal data is erased at once and cannot be recovered; the identifiers become free for a new registration.",
   "user.typeToConfirm": "Type {0} to confirm",
   "user.locked.ok": "Account locked.",
   "user.unlocked.ok": "Account unlocked.",

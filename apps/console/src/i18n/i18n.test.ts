@@ -16,7 +16,9 @@ describe("the console's texts", () => {
   });
 
   it("fills placeholders", () => {
-    expect(translate("en", "catalogs.inUse", "default")).toBe("“default” is still used by an application, an entry point or a legal assertion, so it cannot be deleted.");
+    expect(translate("en", "catalogs.inUse", "default")).toBe(
+      "“default” is still used by an application, an entry point or a legal assertion, so it cannot be deleted.",
+    );
     expect(translate("es", "user.deleted.ok", 42)).toBe("Usuario 42 eliminado.");
   });
 

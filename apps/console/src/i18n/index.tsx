@@ -7,7 +7,9 @@ const TEXTS: Record<Language, Record<Key, string>> = { en, es };
 
 /** A text with `{0}`, `{1}`… replaced by the arguments. */
 export function translate(lang: Language, key: Key, ...args: (string | number)[]): string {
-  return TEXTS[lang][key].replace(/\{(\d)\}/g, (m, i: string) => (args[Number(i)] === undefined ? m : String(args[Number(i)])));
+  return TEXTS[lang][key].replace(/\{(\d)\}/g, (m, i: string) =>
+    args[Number(i)] === undefined ? m : String(args[Number(i)]),
+  );
 }
 
 interface I18n {

@@ -15,7 +15,10 @@ export function detectLanguage(stored: string | null, browser: readonly string[]
   return supported(stored) ?? browser.map(supported).find(Boolean) ?? "en";
 }
 
-let current: Language = typeof window === "undefined" ? "en" : detectLanguage(localStorage.getItem(LANGUAGE_KEY), navigator.languages ?? [navigator.language]);
+let current: Language =
+  typeof window === "undefined"
+    ? "en"
+    : detectLanguage(localStorage.getItem(LANGUAGE_KEY), navigator.languages ?? [navigator.language]);
 
 export const currentLanguage = () => current;
 

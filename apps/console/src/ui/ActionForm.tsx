@@ -24,7 +24,15 @@ export function useAction() {
  * A form that submits without leaving the page: its action's error above the
  * fields, Cancel and the submit button (busy while the action runs) below them.
  */
-export function ActionForm(props: { className?: string; error: unknown; busy: boolean; submitLabel?: string; onSubmit: () => Promise<void>; onCancel: () => void; children: ReactNode }) {
+export function ActionForm(props: {
+  className?: string;
+  error: unknown;
+  busy: boolean;
+  submitLabel?: string;
+  onSubmit: () => Promise<void>;
+  onCancel: () => void;
+  children: ReactNode;
+}) {
   const { t } = useI18n();
   return (
     <form

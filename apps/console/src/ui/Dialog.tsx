@@ -61,7 +61,11 @@ export function ConfirmDialog(props: {
           <button type="button" className="button" onClick={props.onClose}>
             {t("common.cancel")}
           </button>
-          <button type="submit" className={`button ${props.danger ? "danger" : "primary"}`} disabled={busy || props.canConfirm === false}>
+          <button
+            type="submit"
+            className={`button ${props.danger ? "danger" : "primary"}`}
+            disabled={busy || props.canConfirm === false}
+          >
             {props.confirmLabel}
           </button>
         </div>

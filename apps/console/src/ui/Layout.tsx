@@ -58,7 +58,13 @@ export function Layout({ title, actions, children }: { title: string; actions?: 
         <div className="brand">
           <span className="logo" aria-hidden="true" />
           <span>Gatehouse</span>
-          <button type="button" className="menu-toggle" aria-expanded={menuOpen} aria-controls="nav" onClick={() => setMenuOpen((o) => !o)}>
+          <button
+            type="button"
+            className="menu-toggle"
+            aria-expanded={menuOpen}
+            aria-controls="nav"
+            onClick={() => setMenuOpen((o) => !o)}
+          >
             {t("nav.menu")}
           </button>
         </div>

@@ -16,7 +16,15 @@ export interface PagedListState<T> {
 }
 
 /** A paged list's states (error with retry, loading, empty) or its items as `children` renders them, and the pager under it. */
-export function PagedList<T>({ list, empty, children }: { list: PagedListState<T>; empty: ReactNode; children: (items: T[]) => ReactNode }) {
+export function PagedList<T>({
+  list,
+  empty,
+  children,
+}: {
+  list: PagedListState<T>;
+  empty: ReactNode;
+  children: (items: T[]) => ReactNode;
+}) {
   return (
     <>
       {list.error !== undefined ? (
@@ -28,7 +36,13 @@ export function PagedList<T>({ list, empty, children }: { list: PagedListState<T
       ) : (
         children(list.data.items)
       )}
-      <Pager page={list.page} hasPrevious={list.hasPrevious} hasNext={list.hasNext} onPrevious={list.previous} onNext={list.next} />
+      <Pager
+        page={list.page}
+        hasPrevious={list.hasPrevious}
+        hasNext={list.hasNext}
+        onPrevious={list.previous}
+        onNext={list.next}
+      />
     </>
   );
 }

@@ -1,6 +1,18 @@
 import { useI18n } from "../i18n/index.tsx";
 
-export function Pager({ page, hasPrevious, hasNext, onPrevious, onNext }: { page: number; hasPrevious: boolean; hasNext: boolean; onPrevious: () => void; onNext: () => void }) {
+export function Pager({
+  page,
+  hasPrevious,
+  hasNext,
+  onPrevious,
+  onNext,
+}: {
+  page: number;
+  hasPrevious: boolean;
+  hasNext: boolean;
+  onPrevious: () => void;
+  onNext: () => void;
+}) {
   const { t } = useI18n();
   if (!hasPrevious && !hasNext) return null;
   return (

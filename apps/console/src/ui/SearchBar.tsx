@@ -2,7 +2,17 @@ import { useState } from "react";
 import { useI18n } from "../i18n/index.tsx";
 
 /** A search form: the term is submitted (Enter or the button), not sent on each key. */
-export function SearchBar({ label, hint, value, onSearch }: { label: string; hint?: string; value: string; onSearch: (q: string) => void }) {
+export function SearchBar({
+  label,
+  hint,
+  value,
+  onSearch,
+}: {
+  label: string;
+  hint?: string;
+  value: string;
+  onSearch: (q: string) => void;
+}) {
   const { t } = useI18n();
   const [q, setQ] = useState(value);
   // A new search from elsewhere (a link, Back) shows its term.
@@ -23,7 +33,14 @@ export function SearchBar({ label, hint, value, onSearch }: { label: string; hin
       <label htmlFor="search" className="visually-hidden">
         {label}
       </label>
-      <input id="search" type="search" value={q} placeholder={hint ?? label} aria-label={label} onChange={(e) => setQ(e.target.value)} />
+      <input
+        id="search"
+        type="search"
+        value={q}
+        placeholder={hint ?? label}
+        aria-label={label}
+        onChange={(e) => setQ(e.target.value)}
+      />
       <button type="submit" className="button primary">
         {t("common.search")}
       </button>

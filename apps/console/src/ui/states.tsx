@@ -9,7 +9,8 @@ export function describeError(t: T, err: unknown): { message: string; items: str
   if (err instanceof ApiError) {
     if (err.status === 0) return { message: t("error.network"), items: [] };
     const items = err.items.map((i) => (i.field ? `${i.field}: ${i.message}` : i.message));
-    const message = err.status === 403 && !err.message ? t("error.forbidden") : err.message || t("error.http", err.status);
+    const message =
+      err.status === 403 && !err.message ? t("error.forbidden") : err.message || t("error.http", err.status);
     return { message, items, code: err.code };
   }
   return { message: err instanceof Error ? err.message : String(err), items: [] };
@@ -34,7 +35,9 @@ export function ErrorBox({ error, onRetry, title }: { error: unknown; onRetry?: 
   const e = describeError(t, error);
   return (
     <div className="alert error" role="alert">
-      <strong>{title ?? (error instanceof ApiError && error.status === 409 ? t("error.conflictTitle") : t("error.title"))}</strong>
+      <strong>
+        {title ?? (error instanceof ApiError && error.status === 409 ? t("error.conflictTitle") : t("error.title"))}
+      </strong>
       <p>{e.message}</p>
       {e.items.length > 0 && (
         <ul>

@@ -18,7 +18,8 @@ export function useAsync<T>(load: () => Promise<T>, deps: unknown[]) {
     const settled = `${key}#${nonce}`;
     loadRef.current().then(
       (data) => live && setResult({ key, data, settled }),
-      (error: unknown) => live && setResult((r) => ({ key, data: r?.key === key ? r.data : undefined, error, settled })),
+      (error: unknown) =>
+        live && setResult((r) => ({ key, data: r?.key === key ? r.data : undefined, error, settled })),
     );
     return () => {
       live = false;
@@ -27,5 +28,11 @@ export function useAsync<T>(load: () => Promise<T>, deps: unknown[]) {
   const reload = useCallback(() => setNonce((n) => n + 1), []);
   const setData = useCallback((data: T) => setResult({ key, data, settled: `${key}#${nonce}` }), [key, nonce]);
   const current = result?.key === key ? result : undefined;
-  return { data: current?.data, error: current?.error, loading: result?.settled !== `${key}#${nonce}`, reload, setData };
+  return {
+    data: current?.data,
+    error: current?.error,
+    loading: result?.settled !== `${key}#${nonce}`,
+    reload,
+    setData,
+  };
 }

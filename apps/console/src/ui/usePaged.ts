@@ -18,5 +18,12 @@ export function usePaged<T>(load: (cursor: string | undefined) => Promise<Page<T
   const state = useAsync(() => load(cursor), [depsKey, cursor]);
   const next = useCallback(() => state.data?.next && setCursors((c) => [...c, state.data!.next]), [state.data]);
   const previous = useCallback(() => setCursors((c) => (c.length > 1 ? c.slice(0, -1) : c)), []);
-  return { ...state, page: cursors.length, hasNext: Boolean(state.data?.next), hasPrevious: cursors.length > 1, next, previous };
+  return {
+    ...state,
+    page: cursors.length,
+    hasNext: Boolean(state.data?.next),
+    hasPrevious: cursors.length > 1,
+    next,
+    previous,
+  };
 }

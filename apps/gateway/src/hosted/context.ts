@@ -1,5 +1,11 @@
 import { create } from "@bufbuild/protobuf";
-import { AuthorizationRequestSchema, CallerSchema, type AuthorizationRequest, type Caller, type Entrypoint } from "@gatehouse/proto";
+import {
+  AuthorizationRequestSchema,
+  CallerSchema,
+  type AuthorizationRequest,
+  type Caller,
+  type Entrypoint,
+} from "@gatehouse/proto";
 import type { PendingAuthorization } from "../oauth/form-token.ts";
 import type { HostedView } from "../oauth/hosted-view.ts";
 import { directoryOf } from "./directory.ts";
@@ -23,18 +29,35 @@ const applicationOf = (p: PendingAuthorization): string => p.applicationId ?? p.
 
 /** Who the users service serves: the application and entry point of the request, the browser's address, the page's language. */
 export const callerOf = (v: HostedView): Caller =>
-  create(CallerSchema, { clientId: applicationOf(v.pending), entrypointId: v.pending.entrypointId, sourceId: "unknown", clientAddress: v.req.ip, locale: v.lang });
+  create(CallerSchema, {
+    clientId: applicationOf(v.pending),
+    entrypointId: v.pending.entrypointId,
+    sourceId: "unknown",
+    clientAddress: v.req.ip,
+    locale: v.lang,
+  });
 
 /** The checked authorization request the users service binds the flow and the code to. */
 export const authorizationOf = (p: PendingAuthorization): AuthorizationRequest =>
-  create(AuthorizationRequestSchema, { clientId: p.clientId, redirectUri: p.redirectUri, scope: p.scope, codeChallenge: p.codeChallenge, nonce: p.nonce ?? "" });
+  create(AuthorizationRequestSchema, {
+    clientId: p.clientId,
+    redirectUri: p.redirectUri,
+    scope: p.scope,
+    codeChallenge: p.codeChallenge,
+    nonce: p.nonce ?? "",
+  });
 
 /** The name of the application on its pages. */
 export const appNameOf = (v: HostedView) => v.app.displayName || v.app.clientId;
 
 /** The authorization request again as a URL (relative to /oauth2/authorize): start over, switch to registration or sign-in. */
 export function authorizeUrl(p: PendingAuthorization, extra: { prompt?: "create"; locale?: string } = {}): string {
-  const q = new URLSearchParams({ response_type: "code", client_id: p.clientId, redirect_uri: p.redirectUri, scope: p.scope });
+  const q = new URLSearchParams({
+    response_type: "code",
+    client_id: p.clientId,
+    redirect_uri: p.redirectUri,
+    scope: p.scope,
+  });
   if (p.state !== undefined) q.set("state", p.state);
   q.set("code_challenge", p.codeChallenge);
   q.set("code_challenge_method", "S256");
@@ -50,7 +73,9 @@ export function authorizeUrl(p: PendingAuthorization, extra: { prompt?: "create"
 /** The links to the same page in the other language (a new authorization request with `ui_locales`). */
 export function languageLinks(v: HostedView, prompt?: "create") {
   const names = { en: "English", es: "Español" } as const;
-  return (["en", "es"] as const).filter((l) => l !== v.lang).map((l) => ({ lang: l, label: names[l], href: authorizeUrl(v.pending, { prompt, locale: l }) }));
+  return (["en", "es"] as const)
+    .filter((l) => l !== v.lang)
+    .map((l) => ({ lang: l, label: names[l], href: authorizeUrl(v.pending, { prompt, locale: l }) }));
 }
 
 /** The one-time form token of the next page (and the CSRF cookie beside it). */

@@ -49,9 +49,13 @@ function directory(deps: GatewayDeps) {
     formats: () => formats("fields"),
     /** The mandatory legal assertions of the entry point's typologies, with their text in the page's language. */
     async mandatoryAssertions(ep: Entrypoint, lang: Locale): Promise<{ key: string; label: string }[]> {
-      const typologies = [...new Set([ep.typology?.register?.id, ep.typology?.work?.id].filter((t): t is string => Boolean(t)))].sort();
+      const typologies = [
+        ...new Set([ep.typology?.register?.id, ep.typology?.work?.id].filter((t): t is string => Boolean(t))),
+      ].sort();
       if (!typologies.length) return [];
-      return (await assertions(typologies.join(" "))).filter((a) => a.mandatory).map((a) => ({ key: a.key, label: localized(a.displayName, lang) }));
+      return (await assertions(typologies.join(" ")))
+        .filter((a) => a.mandatory)
+        .map((a) => ({ key: a.key, label: localized(a.displayName, lang) }));
     },
   };
 }

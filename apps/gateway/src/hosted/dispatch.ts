@@ -17,10 +17,19 @@ import { showRegistrationPage, submitRegistration } from "./registration-pages.t
  * page, or with `prompt=create` (OpenID Connect Prompt Create) its
  * registration page.
  */
-export function showEntryPage(h: HostedLoginDeps, req: FastifyRequest, reply: FastifyReply, app: HostedApp, pending: PendingAuthorization, raw: unknown) {
+export function showEntryPage(
+  h: HostedLoginDeps,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  app: HostedApp,
+  pending: PendingAuthorization,
+  raw: unknown,
+) {
   const v: HostedView = { h, req, reply, app, pending, lang: pageLocale(req, pending) };
   const prompt = authorizationParams(raw).params.prompt?.split(" ") ?? [];
-  return prompt.includes("create") ? showRegistrationPage(v, { languages: true }) : showLoginPage(v, { languages: true });
+  return prompt.includes("create")
+    ? showRegistrationPage(v, { languages: true })
+    : showLoginPage(v, { languages: true });
 }
 
 /** The second step of a login with TOTP on: its code for the MFA token of the 428. */
@@ -48,7 +57,14 @@ async function submitMfa(v: HostedView, form: Record<string, string>): Promise<F
  * (confirmation code, terms, missing data, second step), the TOTP
  * enrolment's code (./enrol-pages.ts), or the MFA code.
  */
-export async function submitHostedForm(h: HostedLoginDeps, req: FastifyRequest, reply: FastifyReply, app: HostedApp, pending: PendingAuthorization, form: Record<string, string>) {
+export async function submitHostedForm(
+  h: HostedLoginDeps,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  app: HostedApp,
+  pending: PendingAuthorization,
+  form: Record<string, string>,
+) {
   const v: HostedView = { h, req, reply, app, pending, lang: pageLocale(req, pending) };
   if (form.mfa_token !== undefined) return submitMfa(v, form);
   switch (form.intent) {

@@ -27,7 +27,12 @@ const grouped = (secret: string) => secret.replace(/(.{4})(?=.)/g, "$1 ");
  */
 async function qrSvgOf(otpauthUrl: string): Promise<string> {
   const { default: QRCode } = await import("qrcode");
-  return QRCode.toString(otpauthUrl, { type: "svg", errorCorrectionLevel: "M", margin: 1, color: { dark: "#101828", light: "#ffffff" } });
+  return QRCode.toString(otpauthUrl, {
+    type: "svg",
+    errorCorrectionLevel: "M",
+    margin: 1,
+    color: { dark: "#101828", light: "#ffffff" },
+  });
 }
 
 interface EnrolSecret {
@@ -35,10 +40,21 @@ interface EnrolSecret {
   otpauthUrl: string;
 }
 
-function renderEnrol(v: HostedView, mfaToken: string, enrolment: EnrolSecret, qrSvg: string, error?: string): FastifyReply {
+function renderEnrol(
+  v: HostedView,
+  mfaToken: string,
+  enrolment: EnrolSecret,
+  qrSvg: string,
+  error?: string,
+): FastifyReply {
   const e = ENROL_TEXTS[v.lang];
   // A wrong code: the alert says it once, the input is marked and described by it.
-  const field: FormField = { ...codeField(v.lang, e.codeHint), label: e.codeLabel, autofocus: true, ...(error ? { alerted: true } : {}) };
+  const field: FormField = {
+    ...codeField(v.lang, e.codeHint),
+    label: e.codeLabel,
+    autofocus: true,
+    ...(error ? { alerted: true } : {}),
+  };
   const html = renderPage("enrol", {
     lang: v.lang,
     appName: appNameOf(v),
@@ -76,15 +92,21 @@ export async function showEnrolPage(v: HostedView, mfaToken: string): Promise<Fa
 /** The enrolment's code posted back: TOTP on and its recovery codes, or the same secret again with the error. */
 export async function submitEnrolForm(v: HostedView, form: Record<string, string>): Promise<FastifyReply> {
   const mfaToken = form.enrol_token ?? "";
-  if (!v.h.deps.mfa || !mfaToken) return showLoginError(v, { email: "" }, new Error("enrolment form without its token"));
+  if (!v.h.deps.mfa || !mfaToken)
+    return showLoginError(v, { email: "" }, new Error("enrolment form without its token"));
   try {
-    const done = await v.h.deps.mfa.confirmTotp({ mfaToken, caller: callerOf(v), code: (form.code ?? "").replace(/\s/g, "") });
+    const done = await v.h.deps.mfa.confirmTotp({
+      mfaToken,
+      caller: callerOf(v),
+      code: (form.code ?? "").replace(/\s/g, ""),
+    });
     return showRecoveryPage(v, mfaToken, done.recoveryCodes);
   } catch (err) {
     const reason = errorFacts(err).reason;
     const secret = form.totp_secret ?? "";
     const url = form.otpauth_url ?? "";
-    const shownAgain = SECRET.test(secret) && url.startsWith("otpauth://totp/") && url.includes(`secret=${secret}`) && url.length <= 512;
+    const shownAgain =
+      SECRET.test(secret) && url.startsWith("otpauth://totp/") && url.includes(`secret=${secret}`) && url.length <= 512;
     if ((reason === "MFA_CODE_INVALID" || reason === "VALIDATION_FAILED") && shownAgain) {
       return renderEnrol(v, mfaToken, { secret, otpauthUrl: url }, await qrSvgOf(url), ENROL_TEXTS[v.lang].wrong);
     }

@@ -31,9 +31,19 @@ const hiddenOf = (v: HostedView, page: string, flowToken: string, extra: { name:
 /** The login continued by its flow token with what a page sent; the outcome's page, or the flow's end. */
 export async function continueFlow(
   v: HostedView,
-  req: { flowToken: string; confirmationCode?: string; resendCode?: boolean; datas?: JsonObject; assertions?: JsonObject },
+  req: {
+    flowToken: string;
+    confirmationCode?: string;
+    resendCode?: boolean;
+    datas?: JsonObject;
+    assertions?: JsonObject;
+  },
 ): Promise<LoginOutcome> {
-  const res = await v.h.deps.users!.continueLogin({ caller: callerOf(v), authorizationRequest: authorizationOf(v.pending), ...req });
+  const res = await v.h.deps.users!.continueLogin({
+    caller: callerOf(v),
+    authorizationRequest: authorizationOf(v.pending),
+    ...req,
+  });
   return res.outcome!;
 }
 
@@ -68,7 +78,11 @@ export async function showConfirmPage(
   return sendPage(v.reply, opts.status ?? 200, html);
 }
 
-export async function showTermsPage(v: HostedView, terms: TermsRequired, opts: { status?: number; checked?: ReadonlySet<string> } = {}): Promise<FastifyReply> {
+export async function showTermsPage(
+  v: HostedView,
+  terms: TermsRequired,
+  opts: { status?: number; checked?: ReadonlySet<string> } = {},
+): Promise<FastifyReply> {
   const t = HOSTED_TEXTS[v.lang];
   const fields = terms.assertions.map((a) => {
     const f = assertionField(a.key, localized(a.displayName, v.lang), a.mandatory, opts.checked?.has(a.key) ?? false);
@@ -82,7 +96,9 @@ export async function showTermsPage(v: HostedView, terms: TermsRequired, opts: {
     lead: t.termsLead(appNameOf(v)),
     ...(alert ? { alert } : {}),
     action: "authorize",
-    hidden: hiddenOf(v, "terms", terms.flowToken, [{ name: "shown", value: terms.assertions.map((a) => a.key).join(" ") }]),
+    hidden: hiddenOf(v, "terms", terms.flowToken, [
+      { name: "shown", value: terms.assertions.map((a) => a.key).join(" ") },
+    ]),
     fields,
     primary: { label: t.acceptButton },
   });
@@ -97,7 +113,11 @@ export async function showProfilePage(
   const ctx = await pageContext(v);
   if (!ctx) return expired(v);
   const t = HOSTED_TEXTS[v.lang];
-  const { fields, unplaced } = withErrors(fieldsFor(ctx.ep, p.missingFields, { lang: v.lang, formats: ctx.formats, values: opts.values }), opts.violations ?? [], v.lang);
+  const { fields, unplaced } = withErrors(
+    fieldsFor(ctx.ep, p.missingFields, { lang: v.lang, formats: ctx.formats, values: opts.values }),
+    opts.violations ?? [],
+    v.lang,
+  );
   const alert = problemAlert(v, fields, unplaced);
   const html = renderForm({
     lang: v.lang,
@@ -131,35 +151,53 @@ export async function submitFlowForm(v: HostedView, form: Record<string, string>
         const key = form.key === "phone_number" ? "phone_number" : "email";
         if (form.resend !== undefined) {
           const next = await continueFlow(v, { flowToken, resendCode: true });
-          if (next.outcome.case === "confirmationRequired" && next.outcome.value.flowToken) return showConfirmPage(v, next.outcome.value, { notice: t.newCodeSent, to: form.to ?? "" });
+          if (next.outcome.case === "confirmationRequired" && next.outcome.value.flowToken)
+            return showConfirmPage(v, next.outcome.value, { notice: t.newCodeSent, to: form.to ?? "" });
           return showLoginOutcome(v, next);
         }
         const code = (form.code ?? "").replace(/\s+/g, "");
         const to = form.to ?? "";
-        if (!code) return showConfirmPage(v, { flowToken, key, resendLimited: false }, { status: 400, codeError: t.errors.enterCode, to });
+        if (!code)
+          return showConfirmPage(
+            v,
+            { flowToken, key, resendLimited: false },
+            { status: 400, codeError: t.errors.enterCode, to },
+          );
         try {
           return await showLoginOutcome(v, await continueFlow(v, { flowToken, confirmationCode: code }));
         } catch (err) {
           if (errorFacts(err).reason !== "INVALID_CODE") throw err;
-          return showConfirmPage(v, { flowToken, key, resendLimited: false }, { status: 400, codeError: t.errors.wrongCode, to });
+          return showConfirmPage(
+            v,
+            { flowToken, key, resendLimited: false },
+            { status: 400, codeError: t.errors.wrongCode, to },
+          );
         }
       }
       case "terms": {
         const shown = (form.shown ?? "").split(" ").filter(Boolean).slice(0, 100);
         const checked = new Set(shown.filter((k) => form[`assertion.${k}`] !== undefined));
-        const assertions = Object.fromEntries(shown.map((k) => [k, { objectType: "assertion", value: checked.has(k) }]));
+        const assertions = Object.fromEntries(
+          shown.map((k) => [k, { objectType: "assertion", value: checked.has(k) }]),
+        );
         const next = await continueFlow(v, { flowToken, assertions });
         // A mandatory one still unaccepted: the same question, with the errors.
-        if (next.outcome.case === "termsRequired") return showTermsPage(v, next.outcome.value, { status: 400, checked });
+        if (next.outcome.case === "termsRequired")
+          return showTermsPage(v, next.outcome.value, { status: 400, checked });
         return showLoginOutcome(v, next);
       }
       case "profile":
       case "step2": {
         const missing = (form.missing ?? "").split(" ").filter(Boolean);
-        const fields = form.page === "step2" ? secondStepForm(ctx.ep, { lang: v.lang, formats: ctx.formats }) : fieldsFor(ctx.ep, missing, { lang: v.lang, formats: ctx.formats });
+        const fields =
+          form.page === "step2"
+            ? secondStepForm(ctx.ep, { lang: v.lang, formats: ctx.formats })
+            : fieldsFor(ctx.ep, missing, { lang: v.lang, formats: ctx.formats });
         const values = valuesOf(fields, form);
         const again = (violations: { field: string; code: string }[]) =>
-          form.page === "step2" ? showSecondStep(ctx, flowToken, { status: 400, values, violations }) : showProfilePage(v, { flowToken, missingFields: missing }, { status: 400, values, violations });
+          form.page === "step2"
+            ? showSecondStep(ctx, flowToken, { status: 400, values, violations })
+            : showProfilePage(v, { flowToken, missingFields: missing }, { status: 400, values, violations });
         const empty = blanks(fields, values);
         if (empty.length) return again(empty);
         try {
@@ -178,4 +216,3 @@ export async function submitFlowForm(v: HostedView, form: Record<string, string>
     return showLoginError(v, { email: "" }, err);
   }
 }
-

@@ -1,11 +1,32 @@
 import { create } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import { EntrypointSchema, FieldConfigSchema, type FieldConfig } from "@gatehouse/proto";
-import { fieldsFor, inputOf, inputTypeOf, isTwoStep, loginForm, loginIdKey, registrationForm, secondStepForm, withErrors, type Formats } from "./form-model.ts";
+import {
+  fieldsFor,
+  inputOf,
+  inputTypeOf,
+  isTwoStep,
+  loginForm,
+  loginIdKey,
+  registrationForm,
+  secondStepForm,
+  withErrors,
+  type Formats,
+} from "./form-model.ts";
 
 type Init = Partial<Omit<FieldConfig, "$typeName" | "$unknown">>;
-const id = (key: string, extra: Init = {}) => create(FieldConfigSchema, { objectType: "fieldConfig", type: "id", key, main: false, mandatory: false, requiresConfirmation: false, ...extra });
-const data = (key: string, extra: Init = {}) => create(FieldConfigSchema, { objectType: "fieldConfig", type: "field", key, ...extra });
+const id = (key: string, extra: Init = {}) =>
+  create(FieldConfigSchema, {
+    objectType: "fieldConfig",
+    type: "id",
+    key,
+    main: false,
+    mandatory: false,
+    requiresConfirmation: false,
+    ...extra,
+  });
+const data = (key: string, extra: Init = {}) =>
+  create(FieldConfigSchema, { objectType: "fieldConfig", type: "field", key, ...extra });
 const entrypoint = (fields: FieldConfig[], flags: { passwordless?: boolean; assisted?: boolean } = {}) =>
   create(EntrypointSchema, { id: "1_web", objectType: "entrypoint", displayName: "Web", key: "web", fields, ...flags });
 
@@ -57,14 +78,30 @@ describe("the form model of an entry point", () => {
   });
 
   it("labels follow the language; a checkbox per mandatory legal assertion comes last", () => {
-    const { fields } = registrationForm(web, { lang: "es", formats, assertions: [{ key: "tos", label: "Acepto las condiciones" }] });
+    const { fields } = registrationForm(web, {
+      lang: "es",
+      formats,
+      assertions: [{ key: "tos", label: "Acepto las condiciones" }],
+    });
     expect(fields.slice(0, 3).map((f) => f.label)).toEqual(["Correo electrónico", "Teléfono móvil", "Nombre"]);
-    expect(fields.at(-1)).toMatchObject({ name: "assertion.tos", id: "assertion-tos", type: "checkbox", required: true, label: "Acepto las condiciones", checked: false });
+    expect(fields.at(-1)).toMatchObject({
+      name: "assertion.tos",
+      id: "assertion-tos",
+      type: "checkbox",
+      required: true,
+      label: "Acepto las condiciones",
+      checked: false,
+    });
   });
 
   it("no password input for a passwordless entry point; values are kept, never the password", () => {
     const nopass = entrypoint([id("email", { main: true, mandatory: true }), data("name")], { passwordless: true });
-    const { fields } = registrationForm(nopass, { lang: "en", formats, assertions: [{ key: "tos", label: "ToS" }], values: { email: "a@b.co", name: "Ana", password: "secret", "assertion.tos": "true" } });
+    const { fields } = registrationForm(nopass, {
+      lang: "en",
+      formats,
+      assertions: [{ key: "tos", label: "ToS" }],
+      values: { email: "a@b.co", name: "Ana", password: "secret", "assertion.tos": "true" },
+    });
     expect(fields.map((f) => f.name)).toEqual(["email", "name", "assertion.tos"]);
     expect(fields.map((f) => f.value)).toEqual(["a@b.co", "Ana", "true"]);
     expect(fields.at(-1)!.checked).toBe(true);
@@ -73,7 +110,12 @@ describe("the form model of an entry point", () => {
   });
 
   it("a two-step entry point: step 1 first (ids always there), step 2 fields on the second page, mandatory ones required", () => {
-    const steps = entrypoint([id("email", { main: true, mandatory: true }), data("name"), data("birthday", { step: 2 }), data("team", { step: 2, mandatory: false })]);
+    const steps = entrypoint([
+      id("email", { main: true, mandatory: true }),
+      data("name"),
+      data("birthday", { step: 2 }),
+      data("team", { step: 2, mandatory: false }),
+    ]);
     expect(isTwoStep(steps)).toBe(true);
     expect(isTwoStep(web)).toBe(false);
     const first = registrationForm(steps, { lang: "en", formats, assertions: [] });
@@ -90,10 +132,17 @@ describe("the form model of an entry point", () => {
       ["email", "email", "username"],
       ["password", "password", "current-password"],
     ]);
-    const phone = entrypoint([id("phone_number", { main: true, mandatory: true, requiresConfirmation: true }), id("email")], { passwordless: true });
+    const phone = entrypoint(
+      [id("phone_number", { main: true, mandatory: true, requiresConfirmation: true }), id("email")],
+      { passwordless: true },
+    );
     expect(loginIdKey(phone)).toBe("phone_number");
-    expect(loginForm(phone, "es", "+34600").map((f) => [f.name, f.type, f.label, f.value])).toEqual([["phone_number", "tel", "Teléfono móvil", "+34600"]]);
-    expect(loginIdKey(entrypoint([id("national_id", { main: true, mandatory: true }), id("phone_number")]))).toBe("phone_number");
+    expect(loginForm(phone, "es", "+34600").map((f) => [f.name, f.type, f.label, f.value])).toEqual([
+      ["phone_number", "tel", "Teléfono móvil", "+34600"],
+    ]);
+    expect(loginIdKey(entrypoint([id("national_id", { main: true, mandatory: true }), id("phone_number")]))).toBe(
+      "phone_number",
+    );
   });
 
   it("named fields (missing data, useForValidation values) in the entry point's order, all required", () => {
@@ -141,7 +190,9 @@ describe("the form model of an entry point", () => {
     expect(inputTypeOf("birthday", "text")).toBe("date");
     const ep = entrypoint([id("email", { main: true, mandatory: true, requiresConfirmation: true }), data("nickname")]);
     const typed: Formats = new Map([["nickname", { format: "date", displayName: "Anniversary" }]]);
-    const nickname = registrationForm(ep, { lang: "en", formats: typed, assertions: [] }).fields.find((f) => f.name === "nickname")!;
+    const nickname = registrationForm(ep, { lang: "en", formats: typed, assertions: [] }).fields.find(
+      (f) => f.name === "nickname",
+    )!;
     expect(nickname).toMatchObject({ type: "date" });
     expect(nickname.autocomplete).toBeUndefined();
   });

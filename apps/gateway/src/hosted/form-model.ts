@@ -50,7 +50,13 @@ const BY_KEY: Record<string, { type: InputType; autocomplete?: string; inputmode
   postal_code: { type: "text", autocomplete: "postal-code" },
 };
 
-const BY_FORMAT: Record<string, InputType> = { date: "date", email: "email", phone: "tel", number: "number", boolean: "checkbox" };
+const BY_FORMAT: Record<string, InputType> = {
+  date: "date",
+  email: "email",
+  phone: "tel",
+  number: "number",
+  boolean: "checkbox",
+};
 
 /**
  * The input type of a field: the key's when the key names a typed input
@@ -85,7 +91,12 @@ export function loginIdKey(ep: Entrypoint): "email" | "phone_number" {
 }
 
 /** One input of a fieldConfig entry. */
-export function fieldOf(f: FieldConfig, lang: Locale, formats: Formats, values: Record<string, string> = {}): FormField {
+export function fieldOf(
+  f: FieldConfig,
+  lang: Locale,
+  formats: Formats,
+  values: Record<string, string> = {},
+): FormField {
   const catalog = formats.get(f.key);
   const type = inputTypeOf(f.key, catalog?.format);
   // The key's autocomplete hint only while its input keeps the key's type.
@@ -121,7 +132,15 @@ export function passwordField(lang: Locale, purpose: "new" | "current"): FormFie
 
 /** A legal assertion to accept: a checkbox named `assertion.<key>`. */
 export function assertionField(key: string, label: string, mandatory: boolean, checked: boolean): FormField {
-  return { name: `assertion.${key}`, id: idOf(`assertion.${key}`), type: "checkbox", label, required: mandatory, value: "true", checked };
+  return {
+    name: `assertion.${key}`,
+    id: idOf(`assertion.${key}`),
+    type: "checkbox",
+    label,
+    required: mandatory,
+    value: "true",
+    checked,
+  };
 }
 
 /** The one-time code input (6 digits, filled from the message by the platform when it can). */
@@ -152,24 +171,41 @@ export interface RegistrationForm {
  */
 export function registrationForm(
   ep: Entrypoint,
-  opts: { lang: Locale; formats: Formats; assertions: { key: string; label: string }[]; values?: Record<string, string> },
+  opts: {
+    lang: Locale;
+    formats: Formats;
+    assertions: { key: string; label: string }[];
+    values?: Record<string, string>;
+  },
 ): RegistrationForm {
   const twoStep = isTwoStep(ep);
   const values = opts.values ?? {};
-  const fields = ep.fields.filter((f) => !twoStep || stepOf(f) === 1).map((f) => fieldOf(f, opts.lang, opts.formats, values));
+  const fields = ep.fields
+    .filter((f) => !twoStep || stepOf(f) === 1)
+    .map((f) => fieldOf(f, opts.lang, opts.formats, values));
   if (!ep.passwordless) fields.push(passwordField(opts.lang, "new"));
-  for (const a of opts.assertions) fields.push(assertionField(a.key, a.label, true, values[`assertion.${a.key}`] === "true"));
+  for (const a of opts.assertions)
+    fields.push(assertionField(a.key, a.label, true, values[`assertion.${a.key}`] === "true"));
   return { fields, ...(twoStep ? { step: 1 as const } : {}) };
 }
 
 /** The second page of a two-step entry point: its step 2 fields, mandatory ones required. */
-export function secondStepForm(ep: Entrypoint, opts: { lang: Locale; formats: Formats; values?: Record<string, string> }): FormField[] {
+export function secondStepForm(
+  ep: Entrypoint,
+  opts: { lang: Locale; formats: Formats; values?: Record<string, string> },
+): FormField[] {
   return ep.fields.filter((f) => stepOf(f) === 2).map((f) => fieldOf(f, opts.lang, opts.formats, opts.values));
 }
 
 /** The fields named by `keys` (missing mandatory data, `useForValidation` values), in the entry point's order, all required. */
-export function fieldsFor(ep: Entrypoint, keys: readonly string[], opts: { lang: Locale; formats: Formats; values?: Record<string, string> }): FormField[] {
-  return ep.fields.filter((f) => f.type === "field" && keys.includes(f.key)).map((f) => ({ ...fieldOf(f, opts.lang, opts.formats, opts.values), required: true }));
+export function fieldsFor(
+  ep: Entrypoint,
+  keys: readonly string[],
+  opts: { lang: Locale; formats: Formats; values?: Record<string, string> },
+): FormField[] {
+  return ep.fields
+    .filter((f) => f.type === "field" && keys.includes(f.key))
+    .map((f) => ({ ...fieldOf(f, opts.lang, opts.formats, opts.values), required: true }));
 }
 
 /** The login page: the main identifier (email, or the phone) and the password unless passwordless. */
@@ -212,7 +248,11 @@ export function errorText(lang: Locale, f: FormField, code: string): string {
  * The violations placed next to their inputs (the first per input); the
  * ones that name no input of the form come back, to be shown above it.
  */
-export function withErrors(fields: FormField[], violations: readonly Violation[], lang: Locale): { fields: FormField[]; unplaced: Violation[] } {
+export function withErrors(
+  fields: FormField[],
+  violations: readonly Violation[],
+  lang: Locale,
+): { fields: FormField[]; unplaced: Violation[] } {
   const first = new Map<string, string>();
   const unplaced: Violation[] = [];
   for (const v of violations) {

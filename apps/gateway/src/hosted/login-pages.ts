@@ -7,7 +7,16 @@ import { showLoginError } from "../login/page-errors.ts";
 import type { HostedView } from "../oauth/hosted-view.ts";
 import { sendPage } from "../pages/html.ts";
 import { TEXTS } from "../pages/texts.ts";
-import { appNameOf, authorizationOf, authorizeUrl, callerOf, formTokenOf, languageLinks, pageContext, type PageContext } from "./context.ts";
+import {
+  appNameOf,
+  authorizationOf,
+  authorizeUrl,
+  callerOf,
+  formTokenOf,
+  languageLinks,
+  pageContext,
+  type PageContext,
+} from "./context.ts";
 import { codeField, fieldsFor, loginForm, loginIdKey, withErrors, type FormField } from "./form-model.ts";
 import { renderForm } from "./render.ts";
 import { HOSTED_TEXTS } from "./texts.ts";
@@ -60,8 +69,12 @@ export async function showLoginPage(v: HostedView, opts: LoginPageOptions = {}):
     ],
     fields,
     primary: ctx.ep.passwordless ? { label: codeLabel, name: "send_code", value: "1" } : { label: t.signIn },
-    ...(ctx.ep.passwordless || !codeSignIn ? {} : { secondary: { label: codeLabel, name: "send_code", divider: true } }),
-    foot: ctx.ep.assisted ? [] : [{ text: t.noAccount, href: authorizeUrl(v.pending, { prompt: "create" }), label: t.createAccount }],
+    ...(ctx.ep.passwordless || !codeSignIn
+      ? {}
+      : { secondary: { label: codeLabel, name: "send_code", divider: true } }),
+    foot: ctx.ep.assisted
+      ? []
+      : [{ text: t.noAccount, href: authorizeUrl(v.pending, { prompt: "create" }), label: t.createAccount }],
   });
   return sendPage(v.reply, opts.status ?? 200, html);
 }
@@ -106,8 +119,14 @@ interface CodePageOptions {
 function showCodePage(ctx: PageContext, o: CodePageOptions): FastifyReply {
   const t = HOSTED_TEXTS[ctx.lang];
   const validation = ctx.ep.fields.filter((f) => f.type === "field" && f.useForValidation).map((f) => f.key);
-  const code: FormField = { ...codeField(ctx.lang, t.codeHint), ...(o.codeError ? { error: o.codeError } : {}), ...(o.alert ? { alerted: true } : {}) };
-  const extra = fieldsFor(ctx.ep, validation, { lang: ctx.lang, formats: ctx.formats, values: o.values }).map((f, i) => (i === 0 ? { ...f, hint: t.validationHint } : f));
+  const code: FormField = {
+    ...codeField(ctx.lang, t.codeHint),
+    ...(o.codeError ? { error: o.codeError } : {}),
+    ...(o.alert ? { alerted: true } : {}),
+  };
+  const extra = fieldsFor(ctx.ep, validation, { lang: ctx.lang, formats: ctx.formats, values: o.values }).map((f, i) =>
+    i === 0 ? { ...f, hint: t.validationHint } : f,
+  );
   const html = renderForm({
     lang: ctx.lang,
     appName: appNameOf(ctx),
@@ -131,15 +150,28 @@ function showCodePage(ctx: PageContext, o: CodePageOptions): FastifyReply {
 }
 
 /** "Email me a code": a code for the identifier typed, then the code page (the same page whether or not the user exists). */
-async function requestCode(ctx: PageContext, key: "email" | "phone_number", value: string, again: boolean): Promise<FastifyReply> {
+async function requestCode(
+  ctx: PageContext,
+  key: "email" | "phone_number",
+  value: string,
+  again: boolean,
+): Promise<FastifyReply> {
   const t = HOSTED_TEXTS[ctx.lang];
-  if (!value) return showLoginPage(ctx, { status: 400, idError: key === "phone_number" ? t.errors.enterPhone : t.errors.enterId });
+  if (!value)
+    return showLoginPage(ctx, {
+      status: 400,
+      idError: key === "phone_number" ? t.errors.enterPhone : t.errors.enterId,
+    });
   try {
     await ctx.h.deps.users!.requestAccessCode({ caller: callerOf(ctx), key, value });
   } catch (err) {
     const f = errorFacts(err);
     if (f.reason === "VALIDATION_FAILED") {
-      const [field] = withErrors(loginForm(ctx.ep, ctx.lang, value), f.violations.map((x) => ({ ...x, field: key })), ctx.lang).fields;
+      const [field] = withErrors(
+        loginForm(ctx.ep, ctx.lang, value),
+        f.violations.map((x) => ({ ...x, field: key })),
+        ctx.lang,
+      ).fields;
       return showLoginPage(ctx, { status: 400, value, idError: field?.error ?? t.errors.invalid });
     }
     if (f.reason !== "RATE_LIMITED") return showLoginError(ctx, { email: value }, err);
@@ -201,7 +233,13 @@ export async function submitCodeForm(v: HostedView, form: Record<string, string>
   } catch (err) {
     const f = errorFacts(err);
     if (f.reason === "INVALID_CREDENTIALS" || f.reason === "VALIDATION_FAILED") {
-      return showCodePage(ctx, { key, value, status: f.reason === "INVALID_CREDENTIALS" ? 401 : 400, values, alert: t.errors.wrongSignInCode });
+      return showCodePage(ctx, {
+        key,
+        value,
+        status: f.reason === "INVALID_CREDENTIALS" ? 401 : 400,
+        values,
+        alert: t.errors.wrongSignInCode,
+      });
     }
     if (f.reason === "RATE_LIMITED") {
       if (f.metadata.retry_after) v.reply.header("retry-after", f.metadata.retry_after);

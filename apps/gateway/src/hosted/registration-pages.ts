@@ -6,7 +6,16 @@ import { showLoginError } from "../login/page-errors.ts";
 import { sendMessage, type HostedView } from "../oauth/hosted-view.ts";
 import { sendPage } from "../pages/html.ts";
 import { TEXTS } from "../pages/texts.ts";
-import { appNameOf, authorizationOf, authorizeUrl, callerOf, formTokenOf, languageLinks, pageContext, type PageContext } from "./context.ts";
+import {
+  appNameOf,
+  authorizationOf,
+  authorizeUrl,
+  callerOf,
+  formTokenOf,
+  languageLinks,
+  pageContext,
+  type PageContext,
+} from "./context.ts";
 import { directoryOf } from "./directory.ts";
 import { isTwoStep, registrationForm, secondStepForm, withErrors, type FormField } from "./form-model.ts";
 import { continueFlow } from "./flow-pages.ts";
@@ -18,7 +27,8 @@ import { dataOf, expired, valuesOf } from "./values.ts";
 export function problemAlert(v: HostedView, fields: FormField[], unplaced: readonly Violation[] = []) {
   const e = HOSTED_TEXTS[v.lang].errors;
   const items = fields.filter((f) => f.error).map((f) => ({ id: f.id, text: `${f.label}: ${f.error}` }));
-  for (const u of unplaced) items.push({ id: "", text: u.field === "object.password" ? e.noPassword : `${u.field}: ${e.invalid}` });
+  for (const u of unplaced)
+    items.push({ id: "", text: u.field === "object.password" ? e.noPassword : `${u.field}: ${e.invalid}` });
   if (!items.length) return undefined;
   return { text: HOSTED_TEXTS[v.lang].problemTitle, items };
 }
@@ -42,7 +52,13 @@ export async function showRegistrationPage(v: HostedView, opts: RegistrationPage
   const t = HOSTED_TEXTS[v.lang];
   const app = appNameOf(v);
   if (ctx.ep.assisted) {
-    const html = renderMessage({ lang: v.lang, appName: app, title: t.assistedTitle(app), text: t.assistedText(app), links: [{ href: authorizeUrl(v.pending), label: t.signIn }] });
+    const html = renderMessage({
+      lang: v.lang,
+      appName: app,
+      title: t.assistedTitle(app),
+      text: t.assistedText(app),
+      links: [{ href: authorizeUrl(v.pending), label: t.signIn }],
+    });
     return sendPage(v.reply, opts.status ?? 200, html);
   }
   const assertions = await directoryOf(v.h.deps).mandatoryAssertions(ctx.ep, v.lang);
@@ -70,9 +86,17 @@ export async function showRegistrationPage(v: HostedView, opts: RegistrationPage
 }
 
 /** The second page of a two-step entry point: its step 2 fields, saved like a patch through the flow. */
-export function showSecondStep(ctx: PageContext, flowToken: string, opts: { status?: number; values?: Record<string, string>; violations?: readonly Violation[] } = {}): FastifyReply {
+export function showSecondStep(
+  ctx: PageContext,
+  flowToken: string,
+  opts: { status?: number; values?: Record<string, string>; violations?: readonly Violation[] } = {},
+): FastifyReply {
   const t = HOSTED_TEXTS[ctx.lang];
-  const { fields, unplaced } = withErrors(secondStepForm(ctx.ep, { lang: ctx.lang, formats: ctx.formats, values: opts.values }), opts.violations ?? [], ctx.lang);
+  const { fields, unplaced } = withErrors(
+    secondStepForm(ctx.ep, { lang: ctx.lang, formats: ctx.formats, values: opts.values }),
+    opts.violations ?? [],
+    ctx.lang,
+  );
   const alert = problemAlert(ctx, fields, unplaced);
   const html = renderForm({
     lang: ctx.lang,
@@ -95,7 +119,12 @@ export function showSecondStep(ctx: PageContext, flowToken: string, opts: { stat
 }
 
 /** The registration object of the contract (`object`) from the page's inputs; blank inputs are not sent. */
-function registrationObject(ctx: PageContext, fields: FormField[], values: Record<string, string>, password: string): JsonObject {
+function registrationObject(
+  ctx: PageContext,
+  fields: FormField[],
+  values: Record<string, string>,
+  password: string,
+): JsonObject {
   const idKeys = new Set(ctx.ep.fields.filter((f) => f.type === "id").map((f) => f.key));
   const dataKeys = new Set(ctx.ep.fields.filter((f) => f.type === "field").map((f) => f.key));
   const ids: JsonObject = {};
@@ -104,7 +133,8 @@ function registrationObject(ctx: PageContext, fields: FormField[], values: Recor
     const value = values[f.name];
     if (!value) continue;
     if (idKeys.has(f.name)) ids[f.name] = { objectType: "user_id", value };
-    else if (f.name.startsWith("assertion.")) assertions[f.name.slice("assertion.".length)] = { objectType: "assertion", value: true };
+    else if (f.name.startsWith("assertion."))
+      assertions[f.name.slice("assertion.".length)] = { objectType: "assertion", value: true };
   }
   const datas = dataOf(Object.fromEntries(Object.entries(values).filter(([k]) => dataKeys.has(k))));
   // A password posted to a passwordless entry point goes too: the users service refuses it (400), as the contract says.
@@ -132,8 +162,12 @@ export async function submitRegistration(v: HostedView, form: Record<string, str
     flowToken = res.flowToken;
   } catch (err) {
     const f = errorFacts(err);
-    if (f.reason === "VALIDATION_FAILED" || f.reason === "IDENTIFIER_TAKEN") return showRegistrationPage(v, { status: 400, values, violations: f.violations });
-    if (f.reason === "CONFIRMATION_NOT_QUEUED") return sendMessage(v.reply, 502, v.lang, TEXTS[v.lang].unavailable, [{ href: authorizeUrl(v.pending, { prompt: "create" }), label: HOSTED_TEXTS[v.lang].registerTitle }]);
+    if (f.reason === "VALIDATION_FAILED" || f.reason === "IDENTIFIER_TAKEN")
+      return showRegistrationPage(v, { status: 400, values, violations: f.violations });
+    if (f.reason === "CONFIRMATION_NOT_QUEUED")
+      return sendMessage(v.reply, 502, v.lang, TEXTS[v.lang].unavailable, [
+        { href: authorizeUrl(v.pending, { prompt: "create" }), label: HOSTED_TEXTS[v.lang].registerTitle },
+      ]);
     return showLoginError(v, { email: values.email ?? "" }, err);
   }
   v.req.log.info({ entrypointId: ctx.ep.id }, "hosted registration");

@@ -24,7 +24,9 @@ describe("hosted page templates", () => {
     });
     expect(html).not.toMatch(/<script|<img|onerror=alert\(2\)>/);
     expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
-    expect(renderMessage({ lang: "es", title: evil, text: evil, links: [{ href: evil, label: evil }] })).not.toContain("<script");
+    expect(renderMessage({ lang: "es", title: evil, text: evil, links: [{ href: evil, label: evil }] })).not.toContain(
+      "<script",
+    );
   });
 
   it("inline only the stylesheet the CSP allows by hash; no script; the page's language", () => {
@@ -45,7 +47,9 @@ describe("hosted page templates", () => {
       primary: { label: "Go" },
     });
     expect(html.match(/<h[1-6]/g)).toEqual(["<h1"]);
-    expect(html).toMatch(/<input [^>]*id="other"[^>]*aria-describedby="other-error"[^>]*aria-invalid="true" autofocus>/);
+    expect(html).toMatch(
+      /<input [^>]*id="other"[^>]*aria-describedby="other-error"[^>]*aria-invalid="true" autofocus>/,
+    );
     expect(html).toMatch(/<p class="error" id="other-error">Wrong<\/p>/);
     expect(html.match(/autofocus/g)).toHaveLength(1);
   });

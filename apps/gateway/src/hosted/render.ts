@@ -71,6 +71,9 @@ export function renderMessage(p: MessagePage): string {
 }
 
 /** A page of its own template (the TOTP enrolment, the recovery codes) in the layout. */
-export function renderPage(template: "enrol" | "recovery", p: PageFrame & { title: string } & Record<string, unknown>): string {
+export function renderPage(
+  template: "enrol" | "recovery",
+  p: PageFrame & { title: string } & Record<string, unknown>,
+): string {
   return eta.render(`./${template}`, { ...p, ...frame(p) });
 }

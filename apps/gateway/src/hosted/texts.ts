@@ -85,7 +85,8 @@ export const HOSTED_TEXTS = {
     tooManyCodes: "Too many codes were sent. Wait a while before asking for another one.",
     activationTitle: "Activate your account",
     resendActivation: "Send the activation link again",
-    activationText: "Your account was created for you and is not active yet. We sent you a link to activate it and choose your password; open it, then sign in again.",
+    activationText:
+      "Your account was created for you and is not active yet. We sent you a link to activate it and choose your password; open it, then sign in again.",
     termsTitle: "Review and accept",
     termsLead: (app: string) => `Before you continue to ${app}, please read and answer the following.`,
     acceptButton: "Accept and continue",
@@ -100,7 +101,8 @@ export const HOSTED_TEXTS = {
     activatedText: (app: string) => `You can now sign in to ${app}.`,
     continueTo: (app: string) => `Continue to ${app}`,
     activateInvalidTitle: "This link does not work",
-    activateInvalidText: "This activation link is not valid, was already used, or has expired. Ask the application that created your account to send a new one.",
+    activateInvalidText:
+      "This activation link is not valid, was already used, or has expired. Ask the application that created your account to send a new one.",
     forbidden: "This form must be sent from the page that showed it.",
     problemTitle: "There is a problem",
     errors: {
@@ -166,7 +168,8 @@ export const HOSTED_TEXTS = {
     tooManyCodes: "Se han enviado demasiados códigos. Espera un rato antes de pedir otro.",
     activationTitle: "Activa tu cuenta",
     resendActivation: "Enviar de nuevo el enlace de activación",
-    activationText: "Tu cuenta se creó en tu nombre y aún no está activa. Te hemos enviado un enlace para activarla y elegir tu contraseña; ábrelo y vuelve a iniciar sesión.",
+    activationText:
+      "Tu cuenta se creó en tu nombre y aún no está activa. Te hemos enviado un enlace para activarla y elegir tu contraseña; ábrelo y vuelve a iniciar sesión.",
     termsTitle: "Revisa y acepta",
     termsLead: (app: string) => `Antes de continuar en ${app}, lee y responde lo siguiente.`,
     acceptButton: "Aceptar y continuar",
@@ -181,7 +184,8 @@ export const HOSTED_TEXTS = {
     activatedText: (app: string) => `Ya puedes iniciar sesión en ${app}.`,
     continueTo: (app: string) => `Continuar a ${app}`,
     activateInvalidTitle: "Este enlace no funciona",
-    activateInvalidText: "Este enlace de activación no es válido, ya se usó o ha caducado. Pide a la aplicación que creó tu cuenta que te envíe otro.",
+    activateInvalidText:
+      "Este enlace de activación no es válido, ya se usó o ha caducado. Pide a la aplicación que creó tu cuenta que te envíe otro.",
     forbidden: "Este formulario debe enviarse desde la página que lo mostró.",
     problemTitle: "Hay un problema",
     errors: {

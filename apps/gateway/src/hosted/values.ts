@@ -8,7 +8,11 @@ import type { FormField } from "./form-model.ts";
 
 /** Data fields typed on a page as the contract's `datas` nodes; blank ones are left out (not sent is not changed). */
 export function dataOf(values: Record<string, string>): Record<string, { objectType: "data"; value: string }> {
-  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== "").map(([k, v]) => [k, { objectType: "data" as const, value: v }]));
+  return Object.fromEntries(
+    Object.entries(values)
+      .filter(([, v]) => v !== "")
+      .map(([k, v]) => [k, { objectType: "data" as const, value: v }]),
+  );
 }
 
 /** The values of a form's inputs as typed (trimmed); a checkbox is "true" when checked. Never the password. */
@@ -25,11 +29,17 @@ export function valuesOf(fields: FormField[], form: Record<string, string>): Rec
 
 /** Inputs left blank that the form requires: each gets a `required` violation (named like the users service's). */
 export function blanks(fields: FormField[], values: Record<string, string>): { field: string; code: string }[] {
-  return fields.filter((f) => f.required && f.type !== "password" && !values[f.name]).map((f) => ({ field: f.name, code: "required" }));
+  return fields
+    .filter((f) => f.required && f.type !== "password" && !values[f.name])
+    .map((f) => ({ field: f.name, code: "required" }));
 }
 
 /** The page of a form that can no longer continue (the entry point is gone, the flow expired): start again. */
 export function expired(v: HostedView, status = 400): FastifyReply {
   const t = TEXTS[v.lang];
-  return sendPage(v.reply, status, messagePage(v.lang, t.errorTitle, t.formExpired, [{ href: authorizeUrl(v.pending), label: t.backToSignIn }]));
+  return sendPage(
+    v.reply,
+    status,
+    messagePage(v.lang, t.errorTitle, t.formExpired, [{ href: authorizeUrl(v.pending), label: t.backToSignIn }]),
+  );
 }

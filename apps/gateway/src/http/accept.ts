@@ -8,10 +8,19 @@ import { sendError } from "./envelope.ts";
 export function acceptsJson(header: string | undefined): boolean {
   if (!header || !header.trim()) return true;
   return header.split(",").some((range) => {
-    const [type, ...params] = range.trim().toLowerCase().split(";").map((p) => p.trim());
+    const [type, ...params] = range
+      .trim()
+      .toLowerCase()
+      .split(";")
+      .map((p) => p.trim());
     const q = params.find((p) => p.startsWith("q="));
     if (q && Number(q.slice(2)) === 0) return false;
-    return type === "*/*" || type === "application/*" || type === "application/json" || (type?.startsWith("application/") && type.endsWith("+json"));
+    return (
+      type === "*/*" ||
+      type === "application/*" ||
+      type === "application/json" ||
+      (type?.startsWith("application/") && type.endsWith("+json"))
+    );
   });
 }
 

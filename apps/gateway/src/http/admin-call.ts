@@ -12,7 +12,8 @@ const writes = anyScope(...ADMIN_WRITE_SCOPES);
  * with admin:read for GET and HEAD, admin:write for anything else; `admin`
  * implies both. Used with requireBearer, so 401/403 come before the body.
  */
-export const operatorScopes: BearerRule = (principal, req) => (req.method === "GET" || req.method === "HEAD" ? reads : writes)(principal, req);
+export const operatorScopes: BearerRule = (principal, req) =>
+  (req.method === "GET" || req.method === "HEAD" ? reads : writes)(principal, req);
 
 /** Call options that forward the operator's token and the client address (for the audit) to a service, which checks the scopes again. */
 export function asOperator(req: FastifyRequest) {
@@ -28,7 +29,8 @@ export function asOperator(req: FastifyRequest) {
 async function emptyBody(req: FastifyRequest) {
   const body = req.body;
   if (body === undefined || body === null) return;
-  if (typeof body !== "object" || Array.isArray(body)) throw validationError([{ field: "", code: "invalid_type", description: "no body, or {}" }]);
+  if (typeof body !== "object" || Array.isArray(body))
+    throw validationError([{ field: "", code: "invalid_type", description: "no body, or {}" }]);
   const members = Object.keys(body);
   if (members.length > 0) throw validationError(members.map((field) => ({ field, code: "unknown_member" })));
 }
@@ -42,5 +44,6 @@ export const bodyless = { onRequest: noBody, preValidation: emptyBody };
  */
 export async function noBody(req: FastifyRequest) {
   const length = req.headers["content-length"];
-  if ((length === undefined || length === "0") && req.headers["transfer-encoding"] === undefined) delete req.headers["content-type"];
+  if ((length === undefined || length === "0") && req.headers["transfer-encoding"] === undefined)
+    delete req.headers["content-type"];
 }

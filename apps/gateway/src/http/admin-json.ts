@@ -1,6 +1,14 @@
 import { toJson } from "@bufbuild/protobuf";
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
-import { AccountStatus, EntrypointSchema, type ApplicationRecord, type AuditEntry, type CatalogEntry, type Entrypoint, type UserAccount } from "@gatehouse/proto";
+import {
+  AccountStatus,
+  EntrypointSchema,
+  type ApplicationRecord,
+  type AuditEntry,
+  type CatalogEntry,
+  type Entrypoint,
+  type UserAccount,
+} from "@gatehouse/proto";
 import { applicationToJson } from "./application-json.ts";
 import { userToJson } from "./user-json.ts";
 

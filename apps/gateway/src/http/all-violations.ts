@@ -40,7 +40,8 @@ interface Rest {
 function withoutRefused(body: unknown, violations: readonly Violation[]): Rest | undefined {
   if (!isNode(body) || Array.isArray(body)) return undefined;
   const copy = structuredClone(body) as Record<string, unknown>;
-  const at = (path: string[]) => path.reduce<unknown>((node, s) => (isNode(node) ? (node as Record<string, unknown>)[s] : undefined), copy);
+  const at = (path: string[]) =>
+    path.reduce<unknown>((node, s) => (isNode(node) ? (node as Record<string, unknown>)[s] : undefined), copy);
   // Array elements go last, deepest and highest first, so that every path still names what it named.
   const removed = new Map<string, number[]>();
   for (const v of violations) {
@@ -84,7 +85,11 @@ function withoutRefused(body: unknown, violations: readonly Violation[]): Rest |
  * under a missing member). Whatever goes wrong on
  * the way, the schema's own error is the answer.
  */
-export async function withRuleViolations(err: SchemaError, body: unknown, check: (rest: Record<string, unknown>) => Promise<unknown>): Promise<SchemaError> {
+export async function withRuleViolations(
+  err: SchemaError,
+  body: unknown,
+  check: (rest: Record<string, unknown>) => Promise<unknown>,
+): Promise<SchemaError> {
   const schema = err.violations;
   if (!schema?.length) return err;
   const rest = withoutRefused(body, schema);

@@ -5,7 +5,13 @@ import { describe, expect, it } from "vitest";
 import { decodeAuditCursor, encodeAuditCursor, mergeAuditPages, positionFor } from "./audit-merge.ts";
 
 const entry = (id: number, us: bigint): AuditEntry =>
-  create(AuditEntrySchema, { id: BigInt(id), time: { seconds: us / 1_000_000n, nanos: Number(us % 1_000_000n) * 1000 }, actor: "client:op", action: "x", target: "t" });
+  create(AuditEntrySchema, {
+    id: BigInt(id),
+    time: { seconds: us / 1_000_000n, nanos: Number(us % 1_000_000n) * 1000 },
+    actor: "client:op",
+    action: "x",
+    target: "t",
+  });
 
 describe("the merged audit order and cursor", () => {
   it("orders by time (newest first), then service name, then id (highest first)", () => {
@@ -17,13 +23,25 @@ describe("the merged audit order and cursor", () => {
       ],
       10,
     );
-    expect(merged.items.map((i) => `${i.source}-${i.entry.id}`)).toEqual(["registry-40", "registry-31", "registry-30", "users-9", "users-8"]);
+    expect(merged.items.map((i) => `${i.source}-${i.entry.id}`)).toEqual([
+      "registry-40",
+      "registry-31",
+      "registry-30",
+      "users-9",
+      "users-8",
+    ]);
     expect(merged.next).toBe("");
   });
 
   it("takes `limit` and names the last one; a log with more also means a next page", () => {
     const t = 1_700_000_000_000_000n;
-    const page = mergeAuditPages([{ source: "registry", entries: [entry(3, t), entry(2, t)], more: false }, { source: "users", entries: [entry(7, t)], more: false }], 2);
+    const page = mergeAuditPages(
+      [
+        { source: "registry", entries: [entry(3, t), entry(2, t)], more: false },
+        { source: "users", entries: [entry(7, t)], more: false },
+      ],
+      2,
+    );
     expect(page.items.map((i) => i.entry.id)).toEqual([3n, 2n]);
     expect(decodeAuditCursor(page.next, ["registry", "users"])).toEqual({ timeUs: t, source: "registry", id: 2n });
     expect(mergeAuditPages([{ source: "users", entries: [entry(1, t)], more: true }], 5).next).not.toBe("");
@@ -42,8 +60,18 @@ describe("the merged audit order and cursor", () => {
   it("round-trips a cursor and refuses anything else", () => {
     const c = { timeUs: 1n, source: "users", id: 2n };
     expect(decodeAuditCursor(encodeAuditCursor(c), ["users"])).toEqual(c);
-    const sealed = [sealCursor({ t: "1", s: "elsewhere", i: "1" }), sealCursor({ t: "-1", s: "users", i: "1" }), sealCursor({ t: "1", s: "users" })];
-    for (const bad of ["", "x", Buffer.from('{"t":"1","s":"users","i":"1"}').toString("base64url"), `${encodeAuditCursor(c)}x`, ...sealed]) {
+    const sealed = [
+      sealCursor({ t: "1", s: "elsewhere", i: "1" }),
+      sealCursor({ t: "-1", s: "users", i: "1" }),
+      sealCursor({ t: "1", s: "users" }),
+    ];
+    for (const bad of [
+      "",
+      "x",
+      Buffer.from('{"t":"1","s":"users","i":"1"}').toString("base64url"),
+      `${encodeAuditCursor(c)}x`,
+      ...sealed,
+    ]) {
       expect(() => decodeAuditCursor(bad, ["users"])).toThrow();
     }
   });

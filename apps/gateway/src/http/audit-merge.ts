@@ -19,7 +19,11 @@ const MICROS = 1_000_000n;
 const MAX_ID = 2n ** 63n - 1n;
 
 const microsOf = (t: Timestamp | undefined) => (t ? t.seconds * MICROS + BigInt(Math.floor(t.nanos / 1000)) : 0n);
-const timestampOf = (us: bigint): Timestamp => ({ $typeName: "google.protobuf.Timestamp", seconds: us / MICROS, nanos: Number(us % MICROS) * 1000 });
+const timestampOf = (us: bigint): Timestamp => ({
+  $typeName: "google.protobuf.Timestamp",
+  seconds: us / MICROS,
+  nanos: Number(us % MICROS) * 1000,
+});
 
 export function encodeAuditCursor(c: AuditCursor): string {
   return sealCursor({ t: String(c.timeUs), s: c.source, i: String(c.id) });
@@ -27,7 +31,8 @@ export function encodeAuditCursor(c: AuditCursor): string {
 
 export function decodeAuditCursor(cursor: string, sources: readonly string[]): AuditCursor {
   const c = openCursor(cursor, ["t", "s", "i"]);
-  if (sources.includes(c.s) && /^\d{1,19}$/.test(c.t) && /^\d{1,19}$/.test(c.i)) return { timeUs: BigInt(c.t), source: c.s, id: BigInt(c.i) };
+  if (sources.includes(c.s) && /^\d{1,19}$/.test(c.t) && /^\d{1,19}$/.test(c.i))
+    return { timeUs: BigInt(c.t), source: c.s, id: BigInt(c.i) };
   throw validationError([{ field: "cursor", code: "invalid_value", description: "not a cursor of this list" }]);
 }
 
@@ -59,5 +64,11 @@ export function mergeAuditPages(
   const items = all.slice(0, limit);
   const last = items.at(-1);
   const more = all.length > limit || pages.some((p) => p.more);
-  return { items, next: more && last ? encodeAuditCursor({ timeUs: microsOf(last.entry.time), source: last.source, id: last.entry.id }) : "" };
+  return {
+    items,
+    next:
+      more && last
+        ? encodeAuditCursor({ timeUs: microsOf(last.entry.time), source: last.source, id: last.entry.id })
+        : "",
+  };
 }

@@ -27,6 +27,9 @@ export function bearerChallenge(error?: BearerError, description?: string, scope
  */
 export function defaultChallenge(status: number, reason: string): string | undefined {
   if (status === 401) return bearerChallenge("invalid_token");
-  if (status === 403) return reason === "INSUFFICIENT_SCOPE" ? bearerChallenge("insufficient_scope") : bearerChallenge("insufficient_scope", "the token does not allow this request");
+  if (status === 403)
+    return reason === "INSUFFICIENT_SCOPE"
+      ? bearerChallenge("insufficient_scope")
+      : bearerChallenge("insufficient_scope", "the token does not allow this request");
   return undefined;
 }

@@ -12,7 +12,11 @@ export type BearerRule = (principal: Principal, req: FastifyRequest) => BearerVe
 export const anyScope =
   (...scopes: string[]): BearerRule =>
   (p) =>
-    scopes.some((s) => p.scopes.has(s)) || { error: "insufficient_scope", description: `requires one of the scopes: ${scopes.join(" ")}`, scope: scopes.join(" ") };
+    scopes.some((s) => p.scopes.has(s)) || {
+      error: "insufficient_scope",
+      description: `requires one of the scopes: ${scopes.join(" ")}`,
+      scope: scopes.join(" "),
+    };
 
 /**
  * onRequest hook of a bearer-protected route: the token is verified and the
@@ -29,7 +33,9 @@ export function requireBearer(verify: AccessTokenVerifier | undefined, rule: Bea
     const token = bearerToken(req);
     const principal = token && verify ? await verify(token) : undefined;
     if (!principal) {
-      const description = token ? "the access token is invalid, expired or revoked" : "an access token is required (Authorization: Bearer)";
+      const description = token
+        ? "the access token is invalid, expired or revoked"
+        : "an access token is required (Authorization: Bearer)";
       return refuse(reply, { error: "invalid_token", description });
     }
     const verdict = rule(principal, req);
@@ -39,12 +45,15 @@ export function requireBearer(verify: AccessTokenVerifier | undefined, rule: Bea
 }
 
 /** Whether the request announced a body (it is still unread: the guard runs before the body). */
-const hasBody = (req: FastifyRequest) => req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
+const hasBody = (req: FastifyRequest) =>
+  req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
 
 function refuse(reply: FastifyReply, v: Exclude<BearerVerdict, true>) {
   reply.header("www-authenticate", bearerChallenge(v.error, v.description, v.scope));
   // Answered before its body was read: the connection closes after the answer (RFC 9112 section 9.6),
   // so a body still arriving (or stalling) cannot hold it, nor be read as the next request.
   if (hasBody(reply.request)) reply.header("connection", "close");
-  return sendError(reply, v.error === "insufficient_scope" ? "INSUFFICIENT_SCOPE" : "UNAUTHENTICATED", { details: v.description });
+  return sendError(reply, v.error === "insufficient_scope" ? "INSUFFICIENT_SCOPE" : "UNAUTHENTICATED", {
+    details: v.description,
+  });
 }

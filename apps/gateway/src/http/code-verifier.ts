@@ -9,7 +9,11 @@ import type { Principal } from "@gatehouse/rpc";
  * "none": an ordinary token (a verifier sent with it is ignored);
  * "verified": the password may be omitted; "refused": answer 401.
  */
-export function checkCodeVerifier(principal: Principal, verifier: string | undefined, required: boolean): "none" | "verified" | "refused" {
+export function checkCodeVerifier(
+  principal: Principal,
+  verifier: string | undefined,
+  required: boolean,
+): "none" | "verified" | "refused" {
   const challenge = principal.claims.code_challenge;
   if (typeof challenge !== "string" || challenge === "") return "none";
   if (verifier === undefined || verifier === "") return required ? "refused" : "none";

@@ -12,7 +12,10 @@ export function elapsed(req: FastifyRequest): number {
  * carry users' data, sessions, secrets or recovery codes (errors are no-store too).
  */
 export function sendContent(reply: FastifyReply, status: number, content: unknown) {
-  return reply.code(status).header("cache-control", "no-store").send({ content, result: { status, elapsed: elapsed(reply.request) } });
+  return reply
+    .code(status)
+    .header("cache-control", "no-store")
+    .send({ content, result: { status, elapsed: elapsed(reply.request) } });
 }
 
 /** The contract section 2 error envelope in the request's locale; `sc=true` keeps one item. */
@@ -23,7 +26,13 @@ export function sendError(
 ) {
   const req = reply.request;
   const { content, ...rest } = opts;
-  const body = errorEnvelope({ reason, locale: req.locale, elapsed: elapsed(req), singleItem: req.singleError, ...rest });
+  const body = errorEnvelope({
+    reason,
+    locale: req.locale,
+    elapsed: elapsed(req),
+    singleItem: req.singleError,
+    ...rest,
+  });
   // Some error answers carry content too (412: the URL that resends the code).
   if (content !== undefined) Object.assign(body, { content });
   // Every 503 (Redis or a service unreachable) tells the client when to try again.

@@ -15,11 +15,18 @@ const OAUTH_REASONS = new Set<Reason>([
  * RFC 6749 section 5.2: `{error, error_description}`, no-store; invalid_client
  * is a 401, with WWW-Authenticate when Basic authentication was tried.
  */
-export function sendOAuthError(reply: FastifyReply, reason: Reason, description: string, usedBasic = false, httpStatus?: number) {
+export function sendOAuthError(
+  reply: FastifyReply,
+  reason: Reason,
+  description: string,
+  usedBasic = false,
+  httpStatus?: number,
+) {
   const status = httpStatus ?? (reason === "INVALID_CLIENT" ? 401 : (errorTable[reason]?.http ?? 400));
   // The challenge answers a failed Basic authentication (RFC 6749 section 5.2 MUST); clients
   // that authenticated in the body get the plain 401 JSON error.
-  if (reason === "INVALID_CLIENT" && usedBasic) reply.header("www-authenticate", 'Basic realm="gatehouse", error="invalid_client"');
+  if (reason === "INVALID_CLIENT" && usedBasic)
+    reply.header("www-authenticate", 'Basic realm="gatehouse", error="invalid_client"');
   return reply
     .code(status)
     .headers({ "cache-control": "no-store", pragma: "no-cache" })
@@ -31,7 +38,8 @@ export function sendOAuthRpcError(reply: FastifyReply, err: unknown, usedBasic: 
   const facts = errorFacts(err);
   if (OAUTH_REASONS.has(facts.reason)) return sendOAuthError(reply, facts.reason, facts.message, usedBasic);
   // Input a service refused as malformed (text its database cannot store) is the client's error.
-  if (facts.reason === "MALFORMED_REQUEST" || facts.reason === "VALIDATION_FAILED") return sendOAuthError(reply, "INVALID_REQUEST", facts.message, usedBasic);
+  if (facts.reason === "MALFORMED_REQUEST" || facts.reason === "VALIDATION_FAILED")
+    return sendOAuthError(reply, "INVALID_REQUEST", facts.message, usedBasic);
   if (isTransient(facts.reason)) {
     return reply
       .code(503)
@@ -39,5 +47,8 @@ export function sendOAuthRpcError(reply: FastifyReply, err: unknown, usedBasic: 
       .send({ error: "temporarily_unavailable", error_description: "the authorization server is unavailable" });
   }
   reply.request.log.error({ err }, "token endpoint failure");
-  return reply.code(500).header("cache-control", "no-store").send({ error: "server_error", error_description: "unexpected error" });
+  return reply
+    .code(500)
+    .header("cache-control", "no-store")
+    .send({ error: "server_error", error_description: "unexpected error" });
 }

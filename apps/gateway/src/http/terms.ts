@@ -5,7 +5,8 @@ import type { PendingAssertion } from "@gatehouse/proto";
 export const TERMS_PATH = "/activityid/v1/user/terms";
 
 /** The text in the request's language, else English, else any. */
-export const localized = (texts: Record<string, string>, lang: Locale) => texts[lang] ?? texts.en ?? Object.values(texts)[0] ?? "";
+export const localized = (texts: Record<string, string>, lang: Locale) =>
+  texts[lang] ?? texts.en ?? Object.values(texts)[0] ?? "";
 
 /** `content.assertions.items[n]` of the spec's 451 table, plus `key` and `version` (what an answer names). */
 export function assertionItem(a: PendingAssertion, lang: Locale) {

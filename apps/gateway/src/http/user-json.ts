@@ -3,10 +3,12 @@ import { ValueSchema, timestampDate, type Timestamp } from "@bufbuild/protobuf/w
 import type { Session, User } from "@gatehouse/proto";
 
 const iso = (t: Timestamp | undefined) => (t ? timestampDate(t).toISOString() : undefined);
-const map = <V, R>(m: Record<string, V>, f: (v: V) => R) => Object.fromEntries(Object.entries(m).map(([k, v]) => [k, f(v)]));
+const map = <V, R>(m: Record<string, V>, f: (v: V) => R) =>
+  Object.fromEntries(Object.entries(m).map(([k, v]) => [k, f(v)]));
 
 /** The spec types the user id as a long (`login_status.uid`); numeric ids travel as JSON numbers. */
-export const userIdJson = (id: string): number | string => (/^\d{1,16}$/.test(id) && Number.isSafeInteger(Number(id)) ? Number(id) : id);
+export const userIdJson = (id: string): number | string =>
+  /^\d{1,16}$/.test(id) && Number.isSafeInteger(Number(id)) ? Number(id) : id;
 
 /** `content.user` of the contract (section 5). */
 export function userToJson(u: User): Record<string, unknown> {
@@ -20,7 +22,10 @@ export function userToJson(u: User): Record<string, unknown> {
       confirmed: i.confirmed,
       ...(i.pending ? { pending: { value: i.pending.value, requested: iso(i.pending.requestTime) } } : {}),
     })),
-    datas: map(u.datas, (d) => ({ objectType: "data", value: d.value ? (toJson(ValueSchema, d.value) as JsonValue) : null })),
+    datas: map(u.datas, (d) => ({
+      objectType: "data",
+      value: d.value ? (toJson(ValueSchema, d.value) as JsonValue) : null,
+    })),
     addresses: map(u.addresses, (a) => ({
       objectType: "address",
       streetAddress: a.streetAddress,
@@ -29,7 +34,12 @@ export function userToJson(u: User): Record<string, unknown> {
       addressRegion: a.addressRegion,
       addressCountry: a.addressCountry,
     })),
-    assertions: map(u.assertions, (a) => ({ objectType: "assertion", value: a.value, version: a.version, accepted: iso(a.acceptTime) })),
+    assertions: map(u.assertions, (a) => ({
+      objectType: "assertion",
+      value: a.value,
+      version: a.version,
+      accepted: iso(a.acceptTime),
+    })),
     created: iso(u.createTime),
     updated: iso(u.updateTime),
   };

@@ -8,7 +8,8 @@ import type { BearerRule } from "./bearer-guard.ts";
 export const isUserToken = (p: Principal) => Boolean(p.clientId && p.subject && p.subject !== p.clientId);
 
 /** Bearer rule of the user's routes: anything but a user's token is not a valid token here (401). */
-export const userToken: BearerRule = (p) => isUserToken(p) || { error: "invalid_token", description: "the ACCESS_TOKEN of the user is required" };
+export const userToken: BearerRule = (p) =>
+  isUserToken(p) || { error: "invalid_token", description: "the ACCESS_TOKEN of the user is required" };
 
 /**
  * The application a user's token acts for: the `app_id` claim of a public

@@ -31,6 +31,8 @@ describe("toViolations", () => {
     expect(toViolations(v.Errors({ objectType: "application", name: "x", list: [] }))).toEqual([
       expect.objectContaining({ field: "list", code: "too_few" }),
     ]);
-    expect(toViolations(v.Errors({ objectType: "application", list: [{ on: true }] }), "query")[0]!.field).toBe("query.name");
+    expect(toViolations(v.Errors({ objectType: "application", list: [{ on: true }] }), "query")[0]!.field).toBe(
+      "query.name",
+    );
   });
 });

@@ -39,10 +39,17 @@ const notAsked = (what: string) => () => {
 };
 
 /** `content` of a finished `/user/access` login (contract section 5). */
-const loginContent = (s: LoginSession) => ({ user: userToJson(s.user!), session_info: sessionToJson(s.session!, s.user!.id) });
+const loginContent = (s: LoginSession) => ({
+  user: userToJson(s.user!),
+  session_info: sessionToJson(s.session!, s.user!.id),
+});
 
 /** `content.mfa` of a 428: the token of a login (none on a step-up), the methods, `enroll` when a factor must be set up first. */
-const mfaContent = (m: MfaRequired) => ({ ...(m.mfaToken ? { token: m.mfaToken } : {}), methods: m.methods, ...(m.enroll ? { enroll: true } : {}) });
+const mfaContent = (m: MfaRequired) => ({
+  ...(m.mfaToken ? { token: m.mfaToken } : {}),
+  methods: m.methods,
+  ...(m.enroll ? { enroll: true } : {}),
+});
 
 const resendUrl = (base: string, token: string) => `${base}${RESEND_PATH}?token=${encodeURIComponent(token)}`;
 const termsUrl = (base: string, token: string) => `${base}${TERMS_PATH}?token=${encodeURIComponent(token)}`;
@@ -56,14 +63,18 @@ const OUTCOMES: { [K in keyof OutcomeValues]: Rendering<OutcomeValues[K]> } = {
   authorizationCode: {
     json: notAsked("an authorization code"),
     // RFC 6749 section 4.1.2: the code (and state) at the exact redirect URI, 303 after the form.
-    page: (v, c) => redirectToClient(v.h, v.reply, 303, v.pending.redirectUri, { code: c.code, state: v.pending.state }),
+    page: (v, c) =>
+      redirectToClient(v.h, v.reply, 303, v.pending.redirectUri, { code: c.code, state: v.pending.state }),
   },
 
   // 412: `content.url` asks for another code (GET, routes/activityid/resend.ts); over the resend limit `errors.subcode` 429.
   confirmationRequired: {
     json: ({ reply, publicBaseUrl }, c) => {
       if (c.resendLimited) reply.header("retry-after", String(c.retryAfterSeconds));
-      return sendError(reply, "USER_UNCONFIRMED", { subcode: c.resendLimited ? 429 : undefined, content: { url: resendUrl(publicBaseUrl, c.resendToken) } });
+      return sendError(reply, "USER_UNCONFIRMED", {
+        subcode: c.resendLimited ? 429 : undefined,
+        content: { url: resendUrl(publicBaseUrl, c.resendToken) },
+      });
     },
     // The page asks for the code that was sent and continues the login (the flow token); an account
     // awaiting activation (assisted registration) is told to use its activation link.
@@ -73,9 +84,16 @@ const OUTCOMES: { [K in keyof OutcomeValues]: Rendering<OutcomeValues[K]> } = {
       const links = [backToSignIn(v)];
       const h = HOSTED_TEXTS[v.lang];
       const resendLabel = c.activationRequired ? h.resendActivation : t.resendLink;
-      if (!c.resendLimited) links.unshift({ href: resendUrl(v.h.deps.config.publicBaseUrl, c.resendToken), label: resendLabel });
-      const [title, text] = c.activationRequired ? [h.activationTitle, h.activationText] : [t.unconfirmedTitle, t.unconfirmedText];
-      return sendPage(v.reply, 403, messagePage(v.lang, title, c.resendLimited ? `${text} ${t.resendLimited}` : text, links, v.app.displayName));
+      if (!c.resendLimited)
+        links.unshift({ href: resendUrl(v.h.deps.config.publicBaseUrl, c.resendToken), label: resendLabel });
+      const [title, text] = c.activationRequired
+        ? [h.activationTitle, h.activationText]
+        : [t.unconfirmedTitle, t.unconfirmedText];
+      return sendPage(
+        v.reply,
+        403,
+        messagePage(v.lang, title, c.resendLimited ? `${text} ${t.resendLimited}` : text, links, v.app.displayName),
+      );
     },
   },
 
@@ -86,7 +104,11 @@ const OUTCOMES: { [K in keyof OutcomeValues]: Rendering<OutcomeValues[K]> } = {
       if (!m.enroll && m.mfaToken) return showMfa(v, m.mfaToken);
       if (m.enroll && m.mfaToken) return showEnrolPage(v, m.mfaToken);
       const t = TEXTS[v.lang];
-      return sendPage(v.reply, 428, messagePage(v.lang, t.mfaTitle, t.mfaEnrollText, [backToSignIn(v)], v.app.displayName));
+      return sendPage(
+        v.reply,
+        428,
+        messagePage(v.lang, t.mfaTitle, t.mfaEnrollText, [backToSignIn(v)], v.app.displayName),
+      );
     },
   },
 
@@ -94,13 +116,18 @@ const OUTCOMES: { [K in keyof OutcomeValues]: Rendering<OutcomeValues[K]> } = {
   termsRequired: {
     json: ({ reply, publicBaseUrl }, terms) => {
       const items = terms.assertions.map((a) => assertionItem(a, reply.request.locale));
-      return sendError(reply, "TERMS_NOT_ACCEPTED", { content: { url: termsUrl(publicBaseUrl, terms.termsToken), assertions: { objectType: "assertions", items } } });
+      return sendError(reply, "TERMS_NOT_ACCEPTED", {
+        content: { url: termsUrl(publicBaseUrl, terms.termsToken), assertions: { objectType: "assertions", items } },
+      });
     },
     // The assertions to accept, as checkboxes on the page (the flow token continues the login).
     page: (v, terms) => {
       if (terms.flowToken) return showTermsPage(v, terms);
       const t = TEXTS[v.lang];
-      const links = [{ href: termsUrl(v.h.deps.config.publicBaseUrl, terms.termsToken), label: t.termsLink }, backToSignIn(v)];
+      const links = [
+        { href: termsUrl(v.h.deps.config.publicBaseUrl, terms.termsToken), label: t.termsLink },
+        backToSignIn(v),
+      ];
       return sendPage(v.reply, 451, messagePage(v.lang, t.termsTitle, t.termsText, links, v.app.displayName));
     },
   },
@@ -113,7 +140,10 @@ const OUTCOMES: { [K in keyof OutcomeValues]: Rendering<OutcomeValues[K]> } = {
       return sendPartial(reply, loginContent(p.grant.value), "account_incomplete", items);
     },
     // A hosted login asks for the data before its code (profileRequired); a code issued anyway goes to the client.
-    page: (v, p) => (p.grant.case === "authorizationCode" ? OUTCOMES.authorizationCode.page(v, p.grant.value) : notAsked("a session")()),
+    page: (v, p) =>
+      p.grant.case === "authorizationCode"
+        ? OUTCOMES.authorizationCode.page(v, p.grant.value)
+        : notAsked("a session")(),
   },
 
   // 206 of a page: the hosted login's user lacks mandatory data; the page asks for it, then the code.
@@ -136,7 +166,10 @@ export function sendLoginOutcome(view: JsonView, outcome: LoginOutcome | undefin
 }
 
 /** The hosted login's page (or redirect) for a login's outcome. */
-export function showLoginOutcome(view: HostedView, outcome: LoginOutcome | undefined): FastifyReply | Promise<FastifyReply> {
+export function showLoginOutcome(
+  view: HostedView,
+  outcome: LoginOutcome | undefined,
+): FastifyReply | Promise<FastifyReply> {
   const o = caseOf(outcome);
   return (OUTCOMES[o.case] as Rendering<typeof o.value>).page(view, o.value);
 }

@@ -104,7 +104,8 @@ export function oauthClients(registry: Client<typeof RegistryService>) {
     /** The registry changed this application (created, settings, redirect URIs): read it again next time. */
     forget(clientId: string) {
       apps.entries.delete(clientId);
-      for (const [id, e] of owners.entries) if (e.value === clientId || (e.value === undefined && id.startsWith(`${clientId}_`))) owners.entries.delete(id);
+      for (const [id, e] of owners.entries)
+        if (e.value === clientId || (e.value === undefined && id.startsWith(`${clientId}_`))) owners.entries.delete(id);
     },
   };
 }

@@ -14,7 +14,8 @@ const MAX_NONCE = 512;
 const MAX_LOGIN_HINT = 254;
 
 /** Why the request cannot even be answered at its redirect URI (RFC 6749 section 4.1.2.1: never redirect then). */
-export type PageProblem = "client_missing" | "client_unknown" | "redirect_missing" | "redirect_invalid" | "request_malformed";
+export type PageProblem =
+  "client_missing" | "client_unknown" | "redirect_missing" | "redirect_invalid" | "request_malformed";
 
 export type AuthorizationOutcome =
   | { kind: "page"; problem: PageProblem }
@@ -42,7 +43,8 @@ export function authorizationParams(raw: unknown): { params: Record<string, stri
  */
 export async function checkAuthorizationRequest(clients: OAuthClients, raw: unknown): Promise<AuthorizationOutcome> {
   const { params: p, repeated } = authorizationParams(raw);
-  if (repeated.includes("client_id") || repeated.includes("redirect_uri")) return { kind: "page", problem: "request_malformed" };
+  if (repeated.includes("client_id") || repeated.includes("redirect_uri"))
+    return { kind: "page", problem: "request_malformed" };
   if (!p.client_id) return { kind: "page", problem: "client_missing" };
   // An application, or one of its entry points as a public client (contract section 9).
   const client = await clients.client(p.client_id);
@@ -54,12 +56,19 @@ export async function checkAuthorizationRequest(clients: OAuthClients, raw: unkn
 
   const redirectUri = p.redirect_uri;
   const state = repeated.includes("state") ? undefined : p.state;
-  const fail = (error: string, description: string): AuthorizationOutcome => ({ kind: "redirect", redirectUri, ...(state === undefined ? {} : { state }), error, description });
+  const fail = (error: string, description: string): AuthorizationOutcome => ({
+    kind: "redirect",
+    redirectUri,
+    ...(state === undefined ? {} : { state }),
+    error,
+    description,
+  });
 
   if (repeated.length) return fail("invalid_request", `parameter repeated: ${repeated.join(", ")}`);
   if (!p.response_type) return fail("invalid_request", "response_type is required");
   if (p.response_type !== "code") return fail("unsupported_response_type", "only response_type=code is supported");
-  if (p.response_mode !== undefined && p.response_mode !== "query") return fail("invalid_request", "only response_mode=query is supported");
+  if (p.response_mode !== undefined && p.response_mode !== "query")
+    return fail("invalid_request", "only response_mode=query is supported");
   if (p.request !== undefined) return fail("request_not_supported", "request objects are not supported");
   if (p.request_uri !== undefined) return fail("request_uri_not_supported", "request_uri is not supported");
   for (const name of ["state", "nonce", "scope", "entrypoint", "ui_locales", "prompt", "login_hint", "max_age"]) {
@@ -71,30 +80,46 @@ export async function checkAuthorizationRequest(clients: OAuthClients, raw: unkn
   // The admin scopes are for operator persons, through the console's public client only (the users service checks the role).
   const available = client.clientId === CONSOLE_CLIENT_ID ? [...USER_SCOPES, ...OPERATOR_PERSON_SCOPES] : USER_SCOPES;
   const unknown = scopes.filter((s) => !available.includes(s));
-  if (unknown.length) return fail("invalid_scope", `scope not available at the authorization endpoint: ${unknown.join(" ")}`);
+  if (unknown.length)
+    return fail("invalid_scope", `scope not available at the authorization endpoint: ${unknown.join(" ")}`);
   // PKCE (RFC 7636) with S256 is required of every client; plain is refused (RFC 9700 section 2.1.1).
-  if (p.code_verifier !== undefined) return fail("invalid_request", "code_verifier belongs in the token request, never in the authorization request");
+  if (p.code_verifier !== undefined)
+    return fail("invalid_request", "code_verifier belongs in the token request, never in the authorization request");
   if (!p.code_challenge) return fail("invalid_request", "code_challenge is required (PKCE, S256)");
   if (!p.code_challenge_method) return fail("invalid_request", "code_challenge_method is required and must be S256");
   if (p.code_challenge_method !== "S256") return fail("invalid_request", "code_challenge_method must be S256");
-  if (!S256_CHALLENGE.test(p.code_challenge)) return fail("invalid_request", "code_challenge must be 43 base64url characters (S256)");
+  if (!S256_CHALLENGE.test(p.code_challenge))
+    return fail("invalid_request", "code_challenge must be 43 base64url characters (S256)");
   if ((p.nonce?.length ?? 0) > MAX_NONCE) return fail("invalid_request", "nonce is too long");
   // OpenID Connect Core 3.1.2.1: max_age is a number of seconds. Every sign-in here is fresh (there
   // is no single sign-on session), so any max_age is met; the ID token carries auth_time.
-  if (p.max_age !== undefined && !/^\d{1,10}$/.test(p.max_age)) return fail("invalid_request", "max_age must be a whole number of seconds");
+  if (p.max_age !== undefined && !/^\d{1,10}$/.test(p.max_age))
+    return fail("invalid_request", "max_age must be a whole number of seconds");
   const prompts = p.prompt?.split(" ") ?? [];
-  if (prompts.includes("none") && prompts.length > 1) return fail("invalid_request", "prompt=none cannot be combined with other values");
+  if (prompts.includes("none") && prompts.length > 1)
+    return fail("invalid_request", "prompt=none cannot be combined with other values");
   // No single sign-on session exists at the authorization server, so a silent request cannot succeed
   // and prompt=login is what always happens.
   if (prompts.includes("none")) return fail("login_required", "the user must log in");
-  const named = p.entrypoint ? app.entrypoints.find((e) => e.id === p.entrypoint || (e.key !== "" && e.key === p.entrypoint)) : undefined;
+  const named = p.entrypoint
+    ? app.entrypoints.find((e) => e.id === p.entrypoint || (e.key !== "" && e.key === p.entrypoint))
+    : undefined;
   if (p.entrypoint && !named) return fail("invalid_request", "entrypoint is not an entry point of this application");
   // A public client is its entry point: another one cannot be chosen.
-  if (client.entrypointId && named && named.id !== client.entrypointId) return fail("invalid_request", "a public client signs in through its own entry point");
-  const entrypoint = client.entrypointId ? app.entrypoints.find((e) => e.id === client.entrypointId) : (named ?? app.entrypoints[0]);
+  if (client.entrypointId && named && named.id !== client.entrypointId)
+    return fail("invalid_request", "a public client signs in through its own entry point");
+  const entrypoint = client.entrypointId
+    ? app.entrypoints.find((e) => e.id === client.entrypointId)
+    : (named ?? app.entrypoints[0]);
   if (!entrypoint) return fail("invalid_request", "the application has no entry point");
-  const loginHint = p.login_hint && p.login_hint.length <= MAX_LOGIN_HINT && p.login_hint.includes("@") && !/\p{Cc}/u.test(p.login_hint) ? p.login_hint : undefined;
-  const locale = p.ui_locales?.split(" ").map((l) => l.split("-")[0]!.toLowerCase()).find((l) => l === "en" || l === "es");
+  const loginHint =
+    p.login_hint && p.login_hint.length <= MAX_LOGIN_HINT && p.login_hint.includes("@") && !/\p{Cc}/u.test(p.login_hint)
+      ? p.login_hint
+      : undefined;
+  const locale = p.ui_locales
+    ?.split(" ")
+    .map((l) => l.split("-")[0]!.toLowerCase())
+    .find((l) => l === "en" || l === "es");
 
   return {
     kind: "login",

@@ -16,7 +16,8 @@ export type ClientAuthResult =
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** A credential as text we can store and compare: not empty, at most 1024 characters, no control characters (NUL included). */
-const usable = (s: string | undefined): s is string => s !== undefined && s.length > 0 && s.length <= 1024 && !/\p{Cc}/u.test(s);
+const usable = (s: string | undefined): s is string =>
+  s !== undefined && s.length > 0 && s.length <= 1024 && !/\p{Cc}/u.test(s);
 
 // RFC 6749 section 2.3.1: id and secret are form-urlencoded before Base64.
 function formDecode(s: string): string | undefined {
@@ -77,24 +78,49 @@ export function presentedClient(req: FastifyRequest, params: Record<string, stri
   const { client_id: bodyId, client_secret: bodySecret } = params;
   if (header !== undefined) {
     const basic = basicCredentials(header);
-    if (!basic) return { ok: false, reason: "INVALID_CLIENT", description: "malformed Basic credentials", usedBasic: true };
+    if (!basic)
+      return { ok: false, reason: "INVALID_CLIENT", description: "malformed Basic credentials", usedBasic: true };
     if (bodySecret !== undefined) {
-      return { ok: false, reason: "INVALID_REQUEST", description: "use one client authentication method", usedBasic: true };
+      return {
+        ok: false,
+        reason: "INVALID_REQUEST",
+        description: "use one client authentication method",
+        usedBasic: true,
+      };
     }
     if (bodyId !== undefined && bodyId !== basic.id) {
-      return { ok: false, reason: "INVALID_REQUEST", description: "client_id does not match the credentials", usedBasic: true };
+      return {
+        ok: false,
+        reason: "INVALID_REQUEST",
+        description: "client_id does not match the credentials",
+        usedBasic: true,
+      };
     }
-    if (basic.secret === "") return { ok: true, client: { method: ClientAuthMethod.NONE, clientId: basic.id, clientSecret: "" }, usedBasic: true };
-    const client: PresentedClient = { method: ClientAuthMethod.CLIENT_SECRET_BASIC, clientId: basic.id, clientSecret: basic.secret };
+    if (basic.secret === "")
+      return {
+        ok: true,
+        client: { method: ClientAuthMethod.NONE, clientId: basic.id, clientSecret: "" },
+        usedBasic: true,
+      };
+    const client: PresentedClient = {
+      method: ClientAuthMethod.CLIENT_SECRET_BASIC,
+      clientId: basic.id,
+      clientSecret: basic.secret,
+    };
     if (basic.alternate !== undefined) client.alternateClientSecret = basic.alternate;
     return { ok: true, client, usedBasic: true };
   }
-  if (bodyId === undefined) return { ok: false, reason: "INVALID_CLIENT", description: "client authentication required", usedBasic: false };
+  if (bodyId === undefined)
+    return { ok: false, reason: "INVALID_CLIENT", description: "client authentication required", usedBasic: false };
   if (!usable(bodyId) || (bodySecret !== undefined && !usable(bodySecret))) {
     return { ok: false, reason: "INVALID_CLIENT", description: "malformed client credentials", usedBasic: false };
   }
   if (bodySecret !== undefined) {
-    return { ok: true, client: { method: ClientAuthMethod.CLIENT_SECRET_POST, clientId: bodyId, clientSecret: bodySecret }, usedBasic: false };
+    return {
+      ok: true,
+      client: { method: ClientAuthMethod.CLIENT_SECRET_POST, clientId: bodyId, clientSecret: bodySecret },
+      usedBasic: false,
+    };
   }
   return { ok: true, client: { method: ClientAuthMethod.NONE, clientId: bodyId, clientSecret: "" }, usedBasic: false };
 }

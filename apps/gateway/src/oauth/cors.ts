@@ -37,7 +37,10 @@ function requestClientId(req: FastifyRequest): string | undefined {
 function tokenApplicationId(req: FastifyRequest): string | undefined {
   const token = bearerToken(req);
   try {
-    const claims = JSON.parse(Buffer.from(token?.split(".")[1] ?? "", "base64url").toString("utf8")) as Record<string, unknown>;
+    const claims = JSON.parse(Buffer.from(token?.split(".")[1] ?? "", "base64url").toString("utf8")) as Record<
+      string,
+      unknown
+    >;
     const id = claims.app_id ?? claims.client_id;
     return typeof id === "string" ? id : undefined;
   } catch {
@@ -55,9 +58,17 @@ function tokenApplicationId(req: FastifyRequest): string | undefined {
  * CORS header. Registered in the encapsulated scope of those endpoints only;
  * it runs before the handler (preHandler), when the form body is parsed.
  */
-export async function relyingPartyCors(app: FastifyInstance, deps: { clients: OAuthClients; origins: RelyingPartyOrigins }) {
+export async function relyingPartyCors(
+  app: FastifyInstance,
+  deps: { clients: OAuthClients; origins: RelyingPartyOrigins },
+) {
   async function allowed(req: FastifyRequest, origin: string, from: "client" | "bearer" | "any"): Promise<boolean> {
-    const named = req.method === "OPTIONS" || from === "any" ? undefined : from === "client" ? requestClientId(req) : tokenApplicationId(req);
+    const named =
+      req.method === "OPTIONS" || from === "any"
+        ? undefined
+        : from === "client"
+          ? requestClientId(req)
+          : tokenApplicationId(req);
     const client = named ? await deps.clients.client(named) : undefined;
     return client ? originsOf(client.app.redirectUris).has(origin) : deps.origins.has(origin);
   }
@@ -65,7 +76,10 @@ export async function relyingPartyCors(app: FastifyInstance, deps: { clients: OA
   async function options(req: FastifyRequest): Promise<FastifyCorsOptions> {
     const endpoint = ENDPOINTS[req.routeOptions.url ?? ""];
     const origin = req.headers.origin;
-    const ok = endpoint !== undefined && typeof origin === "string" && (await allowed(req, origin, endpoint.from).catch(() => false));
+    const ok =
+      endpoint !== undefined &&
+      typeof origin === "string" &&
+      (await allowed(req, origin, endpoint.from).catch(() => false));
     return {
       origin: ok ? origin : false,
       methods: endpoint?.methods ?? "GET",

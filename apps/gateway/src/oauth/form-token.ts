@@ -64,8 +64,15 @@ export function formTokens(mac: (data: string) => string, opts: { secureCookie: 
       // The same value across tabs (each form keeps working); its lifetime restarts with every form.
       if (!cookie || !COOKIE_VALUE.test(cookie)) cookie = randomBytes(32).toString("base64url");
       const secure = opts.secureCookie ? "; Secure" : "";
-      reply.header("set-cookie", `${CSRF_COOKIE}=${cookie}; Path=/oauth2/authorize; Max-Age=${FORM_TOKEN_TTL_SECONDS}; HttpOnly; SameSite=Lax${secure}`);
-      const body: FormTokenBody = { ...pending, exp: Math.floor(Date.now() / 1000) + FORM_TOKEN_TTL_SECONDS, bind: digest(cookie) };
+      reply.header(
+        "set-cookie",
+        `${CSRF_COOKIE}=${cookie}; Path=/oauth2/authorize; Max-Age=${FORM_TOKEN_TTL_SECONDS}; HttpOnly; SameSite=Lax${secure}`,
+      );
+      const body: FormTokenBody = {
+        ...pending,
+        exp: Math.floor(Date.now() / 1000) + FORM_TOKEN_TTL_SECONDS,
+        bind: digest(cookie),
+      };
       const payload = Buffer.from(JSON.stringify(body)).toString("base64url");
       return `${payload}.${mac(`hosted-login.${payload}`)}`;
     },

@@ -30,10 +30,17 @@ export interface HostedView {
   typed?: { key: string; value: string };
 }
 
-export const pageLocale = (req: FastifyRequest, pending?: PendingAuthorization): Locale => pending?.locale ?? req.locale;
+export const pageLocale = (req: FastifyRequest, pending?: PendingAuthorization): Locale =>
+  pending?.locale ?? req.locale;
 
 /** A page-only answer (no redirect): errors before the redirect URI is trusted, expired forms, outages. */
-export function sendMessage(reply: FastifyReply, status: number, lang: Locale, text: string, links: { href: string; label: string }[] = []) {
+export function sendMessage(
+  reply: FastifyReply,
+  status: number,
+  lang: Locale,
+  text: string,
+  links: { href: string; label: string }[] = [],
+) {
   return sendPage(reply, status, messagePage(lang, TEXTS[lang].errorTitle, text, links));
 }
 
@@ -47,7 +54,11 @@ export function showLogin(
   opts: { status?: number; error?: string; email?: string } = {},
 ) {
   const v: HostedView = { h, req, reply, app, pending, lang: pageLocale(req, pending) };
-  return showLoginPage(v, { ...(opts.status ? { status: opts.status } : {}), ...(opts.error ? { error: opts.error } : {}), ...(opts.email !== undefined ? { value: opts.email } : {}) });
+  return showLoginPage(v, {
+    ...(opts.status ? { status: opts.status } : {}),
+    ...(opts.error ? { error: opts.error } : {}),
+    ...(opts.email !== undefined ? { value: opts.email } : {}),
+  });
 }
 
 /** The code form of the second step, with a fresh form token for the same authorization request. */
@@ -56,7 +67,13 @@ export function showMfa(v: HostedView, mfaToken: string, error?: string) {
 }
 
 /** The authorization response (RFC 6749 section 4.1.2; `iss` per RFC 9207) at the exact redirect URI. */
-export function redirectToClient(h: HostedLoginDeps, reply: FastifyReply, status: 302 | 303, redirectUri: string, params: Record<string, string | undefined>) {
+export function redirectToClient(
+  h: HostedLoginDeps,
+  reply: FastifyReply,
+  status: 302 | 303,
+  redirectUri: string,
+  params: Record<string, string | undefined>,
+) {
   const location = withResponseParams(redirectUri, { ...params, iss: h.deps.config.publicAuthUrl });
   return reply.code(status).headers({ location, "cache-control": "no-store", "referrer-policy": "no-referrer" }).send();
 }

@@ -15,7 +15,10 @@ export function sendMethodNotAllowed(reply: FastifyReply, method: string, allow:
   return reply
     .code(405)
     .headers({ allow, "cache-control": "no-store" })
-    .send({ error: "invalid_request", error_description: `${method} is not allowed here; use ${allowed.join(" or ")}` });
+    .send({
+      error: "invalid_request",
+      error_description: `${method} is not allowed here; use ${allowed.join(" or ")}`,
+    });
 }
 
 /**

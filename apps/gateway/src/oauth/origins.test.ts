@@ -13,7 +13,9 @@ function slowRegistry() {
     listRedirectOrigins() {
       calls++;
       const origins = [...list];
-      return new Promise<{ origins: string[] }>((resolve) => pending.push({ origins, release: () => resolve({ origins }) }));
+      return new Promise<{ origins: string[] }>((resolve) =>
+        pending.push({ origins, release: () => resolve({ origins }) }),
+      );
     },
   };
   return {

@@ -31,7 +31,10 @@ const RETRY_MS = 5_000;
  * strangers); a failed load keeps the last known set and is retried after
  * 5 s (the very first one throws: nothing is known yet).
  */
-export function relyingPartyOrigins(registry: Client<typeof RedirectOriginsService> | undefined, ttlMs = FALLBACK_TTL_MS) {
+export function relyingPartyOrigins(
+  registry: Client<typeof RedirectOriginsService> | undefined,
+  ttlMs = FALLBACK_TTL_MS,
+) {
   let known: Set<string> | undefined;
   let due = 0;
   // Bumped by every change notice: a load started before the notice may

@@ -23,7 +23,8 @@ export function redirectUriAllowed(requested: string, registered: readonly strin
   });
 }
 
-const validPort = (port: string | undefined) => port === undefined || (Number(port) >= 1 && Number(port) <= 65535 && !port.startsWith("0"));
+const validPort = (port: string | undefined) =>
+  port === undefined || (Number(port) >= 1 && Number(port) <= 65535 && !port.startsWith("0"));
 
 /**
  * The redirect URI with the response parameters appended to its query (RFC
@@ -35,6 +36,10 @@ export function withResponseParams(redirectUri: string, params: Record<string, s
   for (const [k, v] of Object.entries(params)) if (v !== undefined) query.append(k, v);
   // Nothing to add (a logout without state): the URI as registered, not with an empty query.
   if (query.size === 0) return redirectUri;
-  const separator = redirectUri.includes("?") ? (redirectUri.endsWith("?") || redirectUri.endsWith("&") ? "" : "&") : "?";
+  const separator = redirectUri.includes("?")
+    ? redirectUri.endsWith("?") || redirectUri.endsWith("&")
+      ? ""
+      : "&"
+    : "?";
   return `${redirectUri}${separator}${query.toString()}`;
 }

@@ -20,7 +20,10 @@ async function gateway(dir: string | undefined) {
 
 const built = mkdtempSync(join(tmpdir(), "gh-console-"));
 mkdirSync(join(built, "assets"));
-writeFileSync(join(built, "index.html"), '<!doctype html><script type="module" src="/console/assets/index-AbCdEf12.js"></script>');
+writeFileSync(
+  join(built, "index.html"),
+  '<!doctype html><script type="module" src="/console/assets/index-AbCdEf12.js"></script>',
+);
 writeFileSync(join(built, "assets", "index-AbCdEf12.js"), "console.log(1)");
 const apps: Awaited<ReturnType<typeof gateway>>[] = [];
 afterAll(async () => Promise.all(apps.map((a) => a.close())));

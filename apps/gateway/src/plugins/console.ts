@@ -58,7 +58,12 @@ export const consoleRoutes: FastifyPluginAsync<{ dir?: string; origins: string[]
       const t = NOT_BUILT[req.locale];
       return sendPage(reply, 503, messagePage(req.locale, t.title, t.text));
     }
-    reply.headers({ "content-security-policy": csp, "cache-control": "no-store", "x-frame-options": "DENY", "referrer-policy": "no-referrer" });
+    reply.headers({
+      "content-security-policy": csp,
+      "cache-control": "no-store",
+      "x-frame-options": "DENY",
+      "referrer-policy": "no-referrer",
+    });
     return reply.sendFile("index.html", { cacheControl: false });
   };
 

@@ -44,7 +44,11 @@ function merged(a: Violation[], b: Violation[]): Violation[] {
 }
 
 function classify(err: GatewayError, req: FastifyRequest): Classified {
-  if (err.violations) return { reason: "VALIDATION_FAILED", violations: merged(err.violations, err.validationContext === "body" ? bodyViolations(req) : []) };
+  if (err.violations)
+    return {
+      reason: "VALIDATION_FAILED",
+      violations: merged(err.violations, err.validationContext === "body" ? bodyViolations(req) : []),
+    };
   if (err.code && fastifyReasons[err.code]) return { reason: fastifyReasons[err.code]!, details: err.message };
   if (err instanceof ConnectError) {
     const f = errorFacts(err);
@@ -71,12 +75,24 @@ export const errorHandling = fp(async (app) => {
     if (c.reason === "INTERNAL") req.log.error({ err }, "unhandled error");
     if (req.routeOptions.config?.oauth || isOAuthPath(req.url)) {
       if (err instanceof ConnectError) return sendOAuthRpcError(reply, err, false);
-      if (c.reason === "INTERNAL") return reply.code(500).send({ error: "server_error", error_description: "unexpected error" });
+      if (c.reason === "INTERNAL")
+        return reply.code(500).send({ error: "server_error", error_description: "unexpected error" });
       // An oversized body keeps its 413 (contract section 10), in the OAuth form.
-      return sendOAuthError(reply, "INVALID_REQUEST", err.message, false, c.reason === "PAYLOAD_TOO_LARGE" ? 413 : undefined);
+      return sendOAuthError(
+        reply,
+        "INVALID_REQUEST",
+        err.message,
+        false,
+        c.reason === "PAYLOAD_TOO_LARGE" ? 413 : undefined,
+      );
     }
     if (c.retryAfter) reply.header("retry-after", c.retryAfter);
-    return sendError(reply, c.reason, { violations: c.violations, details: c.details, status: c.status, content: c.content });
+    return sendError(reply, c.reason, {
+      violations: c.violations,
+      details: c.details,
+      status: c.status,
+      content: c.content,
+    });
   });
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split("?")[0]!;
@@ -84,7 +100,8 @@ export const errorHandling = fp(async (app) => {
     const allow = oauthAllow(path);
     if (allow) return sendMethodNotAllowed(reply, req.method, allow);
     const details = `${req.method} ${path}`;
-    if (isOAuthPath(req.url)) return sendOAuthError(reply, "INVALID_REQUEST", `there is nothing at ${details}`, false, 404);
+    if (isOAuthPath(req.url))
+      return sendOAuthError(reply, "INVALID_REQUEST", `there is nothing at ${details}`, false, 404);
     return sendError(reply, "ROUTE_NOT_FOUND", { details });
   });
 });

@@ -37,7 +37,9 @@ export const openapi = fp(async (app, opts: { serverUrl: string }) => {
         { name: "admin", description: "Operator API" },
       ],
     },
-    refResolver: { buildLocalReference: (json, _base, _frag, i) => (typeof json.$id === "string" ? json.$id : `def-${i}`) },
+    refResolver: {
+      buildLocalReference: (json, _base, _frag, i) => (typeof json.$id === "string" ? json.$id : `def-${i}`),
+    },
   });
   // Swagger UI loads only its own files (no inline script or style); "Try it out" calls the server URL.
   await app.register(swaggerUi, { routePrefix: "/docs", staticCSP: docsCsp(opts.serverUrl) });

@@ -14,7 +14,12 @@ async function gateway(publicBaseUrl: string) {
   apps.push(app);
   await app.register(securityHeaders, { publicBaseUrl, publicGraphUrl: publicBaseUrl, publicAuthUrl: publicBaseUrl });
   app.get("/json", async () => ({ ok: true }));
-  app.get("/page", async (_req, reply) => reply.header("content-security-policy", "default-src 'none'; style-src 'self'").type("text/html").send("<p>page</p>"));
+  app.get("/page", async (_req, reply) =>
+    reply
+      .header("content-security-policy", "default-src 'none'; style-src 'self'")
+      .type("text/html")
+      .send("<p>page</p>"),
+  );
   return app;
 }
 

@@ -52,10 +52,15 @@ export function crossSiteForm(req: FastifyRequest, ours: Set<string>): boolean {
  */
 export const securityHeaders = fp<Origins>(async (app, config) => {
   const headers = helmetHeaders({
-    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], baseUri: ["'none'"], frameAncestors: ["'none'"] } },
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { defaultSrc: ["'none'"], baseUri: ["'none'"], frameAncestors: ["'none'"] },
+    },
     crossOriginOpenerPolicy: false,
     referrerPolicy: { policy: "no-referrer" },
-    strictTransportSecurity: config.publicBaseUrl.startsWith("https:") ? { maxAge: 31_536_000, includeSubDomains: false } : false,
+    strictTransportSecurity: config.publicBaseUrl.startsWith("https:")
+      ? { maxAge: 31_536_000, includeSubDomains: false }
+      : false,
     xFrameOptions: { action: "deny" },
   });
   // On the raw response, as helmet's middleware would: headers a route sets on the reply win.
@@ -64,7 +69,9 @@ export const securityHeaders = fp<Origins>(async (app, config) => {
     done();
   });
 
-  const ours = new Set([config.publicBaseUrl, config.publicGraphUrl, config.publicAuthUrl].map((u) => new URL(u).origin));
+  const ours = new Set(
+    [config.publicBaseUrl, config.publicGraphUrl, config.publicAuthUrl].map((u) => new URL(u).origin),
+  );
   app.addHook("preHandler", async (req, reply) => {
     if (req.method !== "POST" || !HOSTED_FORMS.has(req.routeOptions.url ?? "")) return;
     if (!req.body || typeof req.body !== "object" || !("form_token" in req.body)) return;

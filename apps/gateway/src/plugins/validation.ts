@@ -22,7 +22,10 @@ export const typeboxValidatorCompiler: FastifySchemaCompiler<unknown> = ({ schem
     const text = httpPart === "body" ? inspectBody(value) : undefined;
     if (valid && !text) return { value };
     const prefix = httpPart === "body" ? "" : httpPart === "querystring" ? "query" : (httpPart ?? "");
-    const violations = [...(valid ? [] : toViolations(validator.Errors(value), prefix)), ...(text?.kind === "text" ? text.violations : [])];
+    const violations = [
+      ...(valid ? [] : toViolations(validator.Errors(value), prefix)),
+      ...(text?.kind === "text" ? text.violations : []),
+    ];
     return { error: Object.assign(new Error("request validation failed"), { violations }) };
   };
 };
@@ -38,15 +41,24 @@ function integerMembers(schema: TSchema): string[] {
  * an integer is digits only, so anything else stays the string it was and
  * fails the check (`?limit=1.5` is 400, not a page of one).
  */
-function convertQuery(validator: { Convert(value: unknown): unknown }, data: unknown, integers: readonly string[]): unknown {
+function convertQuery(
+  validator: { Convert(value: unknown): unknown },
+  data: unknown,
+  integers: readonly string[],
+): unknown {
   const raw = typeof data === "object" && data !== null ? (data as Record<string, unknown>) : {};
-  const kept = integers.filter((k) => typeof raw[k] === "string" && !/^-?\d+$/.test(raw[k])).map((k) => [k, raw[k]] as const);
+  const kept = integers
+    .filter((k) => typeof raw[k] === "string" && !/^-?\d+$/.test(raw[k]))
+    .map((k) => [k, raw[k]] as const);
   const value = validator.Convert(data);
-  if (kept.length > 0 && typeof value === "object" && value !== null) for (const [k, v] of kept) (value as Record<string, unknown>)[k] = v;
+  if (kept.length > 0 && typeof value === "object" && value !== null)
+    for (const [k, v] of kept) (value as Record<string, unknown>)[k] = v;
   return value;
 }
 
-type ValidatorFactory = NonNullable<NonNullable<FastifyServerOptions["schemaController"]>["compilersFactory"]>["buildValidator"];
+type ValidatorFactory = NonNullable<
+  NonNullable<FastifyServerOptions["schemaController"]>["compilersFactory"]
+>["buildValidator"];
 
 /**
  * The same compiler as Fastify's validator factory, so Fastify never loads its

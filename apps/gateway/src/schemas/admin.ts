@@ -7,14 +7,20 @@ const AnyObject = Type.Record(Type.String(), Type.Unknown());
 /** `?limit=` 1-200 (default 50) and `?cursor=` of every admin list (contract section 6). */
 export const PageQuery = {
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, description: "Items per page, 1-200 (default 50)" })),
-  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: "`content.next` of the previous page" })),
+  cursor: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 1024, description: "`content.next` of the previous page" }),
+  ),
   sc: Type.Optional(Type.Boolean()),
 };
 
 /** `{content: {items, next?}, result}`: next is absent on the last page. */
 export const ListOf = (item: TSchema, extra: Record<string, TSchema> = {}) =>
   Type.Object({
-    content: Type.Object({ ...extra, items: Type.Array(item), next: Type.Optional(Type.String({ description: "Opaque cursor of the next page" })) }),
+    content: Type.Object({
+      ...extra,
+      items: Type.Array(item),
+      next: Type.Optional(Type.String({ description: "Opaque cursor of the next page" })),
+    }),
     result: Result,
   });
 

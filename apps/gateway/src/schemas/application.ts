@@ -15,7 +15,10 @@ export const person = (withMobile: boolean) =>
   );
 // Contract section 3; an empty key matches it no more than any other wrong one.
 const Key = Type.String({ pattern: "^[a-z0-9][a-z0-9_-]{0,31}$" });
-export const TypologyRef = Type.Object({ objectType: Type.Literal("typology"), id: Type.Optional(Type.String()) }, closed);
+export const TypologyRef = Type.Object(
+  { objectType: Type.Literal("typology"), id: Type.Optional(Type.String()) },
+  closed,
+);
 
 export const FieldConfig = Type.Object(
   {
@@ -62,11 +65,19 @@ export const ApplicationRequest = Type.Object(
 export const EntrypointOut = Type.Object({ id: Type.String(), ...entrypointProps }, { $id: "Entrypoint" });
 
 export const Application = Type.Object(
-  { id: Type.String(), ...applicationProps, entrypoints: Type.Array(EntrypointOut), created: Type.String({ format: "date-time" }) },
+  {
+    id: Type.String(),
+    ...applicationProps,
+    entrypoints: Type.Array(EntrypointOut),
+    created: Type.String({ format: "date-time" }),
+  },
   { $id: "Application" },
 );
 
 export const CreatedApplication = Type.Object(
-  { ...Application.properties, password: Type.String({ description: "Generated client secret; shown only in this response" }) },
+  {
+    ...Application.properties,
+    password: Type.String({ description: "Generated client secret; shown only in this response" }),
+  },
   { $id: "CreatedApplication" },
 );

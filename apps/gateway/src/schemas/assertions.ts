@@ -17,7 +17,9 @@ export const PublishAssertionBody = Type.Object(
     displayName: DisplayName,
     type: Type.String({ minLength: 1, maxLength: 32 }),
     typology: Type.String({ minLength: 1, maxLength: 64 }),
-    property: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "Property catalog key (default `default`)" })),
+    property: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: "Property catalog key (default `default`)" }),
+    ),
     mandatory: Type.Optional(Type.Boolean({ description: "Default false" })),
     version: Type.String({ minLength: 1, maxLength: 64 }),
   },

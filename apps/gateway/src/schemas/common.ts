@@ -25,8 +25,9 @@ export const ErrorEnvelopeWithUrl = Type.Object({
 });
 
 /** `{content, result}` */
-export const SuccessEnvelope = <T extends Parameters<typeof Type.Object>[0]>(content: ReturnType<typeof Type.Object<T>>) =>
-  Type.Object({ content, result: Result });
+export const SuccessEnvelope = <T extends Parameters<typeof Type.Object>[0]>(
+  content: ReturnType<typeof Type.Object<T>>,
+) => Type.Object({ content, result: Result });
 
 export const errorResponses = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((s) => [s, Type.Ref("ErrorEnvelope")]));

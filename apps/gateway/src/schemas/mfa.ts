@@ -26,12 +26,18 @@ export const MfaLoginBody = Type.Object(
 );
 
 /** Enrolment and confirmation: the user's access token, or (policy `required`, no session yet) the 428's token with the APP_TOKEN. */
-export const TotpEnrollBody = Type.Object({ token: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) }, { additionalProperties: false });
+export const TotpEnrollBody = Type.Object(
+  { token: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) },
+  { additionalProperties: false },
+);
 export const TotpConfirmBody = Type.Object(
   { code: Type.String({ pattern: "^[0-9]{6}$" }), token: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) },
   { additionalProperties: false },
 );
 export const TotpDisableBody = Type.Object(
-  { password: Type.Optional(Type.String({ maxLength: 1024 })), code: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })) },
+  {
+    password: Type.Optional(Type.String({ maxLength: 1024 })),
+    code: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
+  },
   { additionalProperties: false },
 );

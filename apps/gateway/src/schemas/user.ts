@@ -49,7 +49,10 @@ export const ReplaceEnvelope = Type.Object(
  */
 const Person = Type.Object(
   {
-    id: Type.Union([Type.String({ minLength: 1, maxLength: 128 }), Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })]),
+    id: Type.Union([
+      Type.String({ minLength: 1, maxLength: 128 }),
+      Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
+    ]),
     objectType: Type.Literal("person"),
   },
   closed,
@@ -86,7 +89,10 @@ export const PatchQuery = Type.Object(
   { additionalProperties: true },
 );
 
-const IdNode = Type.Object({ objectType: Type.Literal("user_id"), value: Type.String({ minLength: 1, maxLength: 320 }) }, closed);
+const IdNode = Type.Object(
+  { objectType: Type.Literal("user_id"), value: Type.String({ minLength: 1, maxLength: 320 }) },
+  closed,
+);
 
 /**
  * Login (spec endpoint 4). `object.ids` names the user by `email` (the

@@ -2,7 +2,16 @@ import { create, fromJson, type JsonObject } from "@bufbuild/protobuf";
 import { Code } from "@connectrpc/connect";
 import { EntrypointSchema, PersonSchema } from "@gatehouse/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_ADDRESS, application, backends, failure, OPERATOR_ACTOR, startRegistry, validApplicationJson, type Harness } from "../../test/harness.ts";
+import {
+  ADMIN_ADDRESS,
+  application,
+  backends,
+  failure,
+  OPERATOR_ACTOR,
+  startRegistry,
+  validApplicationJson,
+  type Harness,
+} from "../../test/harness.ts";
 
 const entrypoint = (json: JsonObject) => fromJson(EntrypointSchema, json);
 const webEntrypoint = (key?: string): JsonObject => ({
@@ -26,10 +35,12 @@ describe.each(backends)("RegistryAdminService applications on %s", (_name, open)
   });
 
   const audit = async (target: string) =>
-    (await h.db.query<{ actor: string; action: string; address: string; details: Record<string, unknown> }>(
-      "SELECT actor, action, address, details FROM registry.audit_log WHERE target = $1 ORDER BY id",
-      [target],
-    )).rows;
+    (
+      await h.db.query<{ actor: string; action: string; address: string; details: Record<string, unknown> }>(
+        "SELECT actor, action, address, details FROM registry.audit_log WHERE target = $1 ORDER BY id",
+        [target],
+      )
+    ).rows;
 
   it("lists and searches in client_id order, by displayName substring (any case) or client_id prefix, in pages", async () => {
     const all = await h.admin.listApplications({});
@@ -46,7 +57,9 @@ describe.each(backends)("RegistryAdminService applications on %s", (_name, open)
     const second = await h.admin.listApplications({ pageSize: 2, pageToken: first.nextPageToken });
     expect(second.applications.map((a) => a.application!.id)).toEqual([[...created].sort()[2]]);
     expect(second.nextPageToken).toBe("");
-    expect((await failure(h.admin.listApplications({ pageToken: "garbage" }))).violations).toMatchObject([{ field: "cursor", code: "invalid_value" }]);
+    expect((await failure(h.admin.listApplications({ pageToken: "garbage" }))).violations).toMatchObject([
+      { field: "cursor", code: "invalid_value" },
+    ]);
     expect((await failure(h.admin.listApplications({ pageSize: 201 }))).violations).toMatchObject([{ field: "limit" }]);
   });
 
@@ -55,7 +68,8 @@ describe.each(backends)("RegistryAdminService applications on %s", (_name, open)
     expect(got.application?.application?.entrypoints).toHaveLength(1);
     expect(got.application?.settings?.whitelist).toEqual(["https://shop.example.com/callback"]);
     await h.internal.ensureOperatorClient({ clientId: "ops-x", clientSecret: "s".repeat(20) });
-    for (const clientId of ["999999999999", "ops-x"]) expect((await failure(h.admin.getApplicationRecord({ clientId }))).reason).toBe("APPLICATION_NOT_FOUND");
+    for (const clientId of ["999999999999", "ops-x"])
+      expect((await failure(h.admin.getApplicationRecord({ clientId }))).reason).toBe("APPLICATION_NOT_FOUND");
   });
 
   it("updates display name, URL, redirect URIs, a contact person and settings under the creation rules, audited", async () => {
@@ -70,11 +84,20 @@ describe.each(backends)("RegistryAdminService applications on %s", (_name, open)
       mfa: "optional",
     });
     const app = res.application!.application!;
-    expect(app).toMatchObject({ displayName: "Alpha Shop 2", url: "https://alpha.example.com", redirectUris: ["https://alpha.example.com/cb", "com.example.app:/cb"] });
+    expect(app).toMatchObject({
+      displayName: "Alpha Shop 2",
+      url: "https://alpha.example.com",
+      redirectUris: ["https://alpha.example.com/cb", "com.example.app:/cb"],
+    });
     expect(app.contact?.projectManager?.schemaOrg?.email?.value).toBe("new.pm@example.com");
     expect(app.contact?.support?.schemaOrg?.mobile?.value).toBe("+34600000000");
-    expect(res.application!.settings).toMatchObject({ mfa: "optional", whitelist: ["https://shop.example.com/callback"] });
-    expect((await h.admin.listApplications({ query: "Shop 2" })).applications.map((a) => a.application!.id)).toEqual([id]);
+    expect(res.application!.settings).toMatchObject({
+      mfa: "optional",
+      whitelist: ["https://shop.example.com/callback"],
+    });
+    expect((await h.admin.listApplications({ query: "Shop 2" })).applications.map((a) => a.application!.id)).toEqual([
+      id,
+    ]);
     const rows = await audit(id);
     expect(rows.at(-1)).toEqual({
       actor: OPERATOR_ACTOR,
@@ -99,7 +122,9 @@ describe.each(backends)("RegistryAdminService applications on %s", (_name, open)
         displayName: " ",
         url: "ftp://x",
         redirectUris: { values: ["javascript:alert(1)", "https://ok.example.com/cb", "https://ok.example.com/cb"] },
-        contact: { support: create(PersonSchema, { objectType: "person", schemaOrg: { email: { value: "not-an-email" } } }) },
+        contact: {
+          support: create(PersonSchema, { objectType: "person", schemaOrg: { email: { value: "not-an-email" } } }),
+        },
         whitelist: { values: ["http://evil.example.com"] },
       }),
     );
@@ -113,9 +138,15 @@ describe.each(backends)("RegistryAdminService applications on %s", (_name, open)
       "redirectUris.2:duplicate",
       "whitelist.0:invalid_value",
     ]);
-    expect((await failure(h.admin.updateApplication({ clientId: id, redirectUris: { values: [] } }))).violations).toMatchObject([{ field: "redirectUris", code: "too_few" }]);
-    expect((await h.admin.getApplicationRecord({ clientId: id })).application?.application?.displayName).toBe("Beta Store");
-    expect((await failure(h.admin.updateApplication({ clientId: "999999999999", displayName: "x" }))).reason).toBe("APPLICATION_NOT_FOUND");
+    expect(
+      (await failure(h.admin.updateApplication({ clientId: id, redirectUris: { values: [] } }))).violations,
+    ).toMatchObject([{ field: "redirectUris", code: "too_few" }]);
+    expect((await h.admin.getApplicationRecord({ clientId: id })).application?.application?.displayName).toBe(
+      "Beta Store",
+    );
+    expect((await failure(h.admin.updateApplication({ clientId: "999999999999", displayName: "x" }))).reason).toBe(
+      "APPLICATION_NOT_FOUND",
+    );
   });
 
   it("rotates the secret: the new one works, the old one fails at once; audited without the secret", async () => {
@@ -124,30 +155,50 @@ describe.each(backends)("RegistryAdminService applications on %s", (_name, open)
     const rotated = await h.admin.rotateClientSecret({ clientId: id });
     expect(rotated.secretVersion).toBe(2);
     expect(Buffer.from(rotated.clientSecret, "base64url").length).toBe(32);
-    expect((await h.internal.authenticateClient({ clientId: id, clientSecret: rotated.clientSecret })).secretVersion).toBe(2);
-    expect((await failure(h.internal.authenticateClient({ clientId: id, clientSecret: res.password }))).reason).toBe("INVALID_CLIENT");
+    expect(
+      (await h.internal.authenticateClient({ clientId: id, clientSecret: rotated.clientSecret })).secretVersion,
+    ).toBe(2);
+    expect((await failure(h.internal.authenticateClient({ clientId: id, clientSecret: res.password }))).reason).toBe(
+      "INVALID_CLIENT",
+    );
     expect((await h.operator.revealClientSecret({ clientId: id })).clientSecret).toBe(rotated.clientSecret);
     const rows = await audit(id);
     expect(rows.map((r) => r.action)).toEqual(["application.create", "client_secret.rotate", "client_secret.reveal"]);
     expect(rows[1]!.details).toEqual({ secretVersion: 2 });
     expect(JSON.stringify(rows)).not.toContain(rotated.clientSecret);
-    expect((await failure(h.admin.rotateClientSecret({ clientId: "999999999999" }))).reason).toBe("APPLICATION_NOT_FOUND");
+    expect((await failure(h.admin.rotateClientSecret({ clientId: "999999999999" }))).reason).toBe(
+      "APPLICATION_NOT_FOUND",
+    );
   });
 
   it("adds an entry point under every rule, with its id and defaults; refuses a clash and broken rules", async () => {
     const id = created[2]!;
     const added = await h.admin.addEntrypoint({ clientId: id, entrypoint: entrypoint(webEntrypoint("mobile")) });
-    expect(added.entrypoint).toMatchObject({ id: `${id}_mobile`, assisted: false, passwordless: false, typology: { register: { id: "consumer" }, work: { id: "consumer" } } });
+    expect(added.entrypoint).toMatchObject({
+      id: `${id}_mobile`,
+      assisted: false,
+      passwordless: false,
+      typology: { register: { id: "consumer" }, work: { id: "consumer" } },
+    });
     const unkeyed = await h.admin.addEntrypoint({ clientId: id, entrypoint: entrypoint(webEntrypoint("")) });
     expect(unkeyed.entrypoint?.id).toBe(`${id}_2`);
-    const eps = (await h.admin.getApplicationRecord({ clientId: id })).application!.application!.entrypoints.map((e) => e.id);
+    const eps = (await h.admin.getApplicationRecord({ clientId: id })).application!.application!.entrypoints.map(
+      (e) => e.id,
+    );
     expect(eps).toEqual([`${id}_web`, `${id}_mobile`, `${id}_2`]);
-    const clash = await failure(h.admin.addEntrypoint({ clientId: id, entrypoint: entrypoint(webEntrypoint("mobile")) }));
+    const clash = await failure(
+      h.admin.addEntrypoint({ clientId: id, entrypoint: entrypoint(webEntrypoint("mobile")) }),
+    );
     expect(clash.violations).toMatchObject([{ field: "key", code: "duplicate" }]);
     const bad = await failure(
       h.admin.addEntrypoint({
         clientId: id,
-        entrypoint: entrypoint({ objectType: "entrypoint", displayName: "", fields: [{ objectType: "fieldConfig", type: "field", key: "nope" }], typology: {} }),
+        entrypoint: entrypoint({
+          objectType: "entrypoint",
+          displayName: "",
+          fields: [{ objectType: "fieldConfig", type: "field", key: "nope" }],
+          typology: {},
+        }),
       }),
     );
     expect(bad.violations.map((v) => `${v.field}:${v.code}`)).toEqual([
@@ -158,7 +209,10 @@ describe.each(backends)("RegistryAdminService applications on %s", (_name, open)
       "fields:too_few",
     ]);
     expect((await audit(`${id}_mobile`)).map((r) => r.action)).toEqual(["entrypoint.create"]);
-    expect((await failure(h.admin.addEntrypoint({ clientId: "999999999999", entrypoint: entrypoint(webEntrypoint("x")) }))).reason).toBe("APPLICATION_NOT_FOUND");
+    expect(
+      (await failure(h.admin.addEntrypoint({ clientId: "999999999999", entrypoint: entrypoint(webEntrypoint("x")) })))
+        .reason,
+    ).toBe("APPLICATION_NOT_FOUND");
   });
 
   it("changes an entry point's display name, fields and flags; the internal read sees it; 404 for another application's", async () => {
@@ -173,14 +227,25 @@ describe.each(backends)("RegistryAdminService applications on %s", (_name, open)
       entrypointId: epId,
       displayName: "Web 2",
       passwordless: true,
-      fields: { values: fields.map((f) => fromJson(EntrypointSchema, { objectType: "entrypoint", displayName: "x", fields: [f] }).fields[0]!) },
+      fields: {
+        values: fields.map(
+          (f) => fromJson(EntrypointSchema, { objectType: "entrypoint", displayName: "x", fields: [f] }).fields[0]!,
+        ),
+      },
     });
     expect(res.entrypoint).toMatchObject({ id: epId, displayName: "Web 2", passwordless: true, assisted: false });
-    expect(res.entrypoint?.fields[1]).toMatchObject({ key: "birthday", mandatory: false, step: 2, useForValidation: false });
+    expect(res.entrypoint?.fields[1]).toMatchObject({
+      key: "birthday",
+      mandatory: false,
+      step: 2,
+      useForValidation: false,
+    });
     expect((await h.internal.getEntrypoint({ entrypointId: epId })).entrypoint?.displayName).toBe("Web 2");
     const bad = await failure(h.admin.updateEntrypoint({ clientId: id, entrypointId: epId, displayName: "" }));
     expect(bad.violations).toMatchObject([{ field: "displayName", code: "required" }]);
-    const foreign = await failure(h.admin.updateEntrypoint({ clientId: created[0]!, entrypointId: epId, displayName: "x" }));
+    const foreign = await failure(
+      h.admin.updateEntrypoint({ clientId: created[0]!, entrypointId: epId, displayName: "x" }),
+    );
     expect([foreign.code, foreign.reason]).toEqual([Code.NotFound, "ENTRYPOINT_NOT_FOUND"]);
     expect((await audit(epId)).map((r) => r.action)).toEqual(["entrypoint.update"]);
   });

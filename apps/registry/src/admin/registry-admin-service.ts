@@ -11,7 +11,14 @@ import type { FieldRuleOptions } from "../applications/validate/index.ts";
 import { assertionHistory } from "../assertions/history.ts";
 import { toLegalAssertion } from "../assertions/assertions-service.ts";
 import { AUDIT_TABLE } from "../audit/store.ts";
-import { checkNewCatalogEntry, createCatalogEntry, deleteCatalogEntry, getCatalogEntry, listCatalogEntries, updateCatalogEntry } from "../catalogs/admin.ts";
+import {
+  checkNewCatalogEntry,
+  createCatalogEntry,
+  deleteCatalogEntry,
+  getCatalogEntry,
+  listCatalogEntries,
+  updateCatalogEntry,
+} from "../catalogs/admin.ts";
 import { catalogKindName } from "../catalogs/kinds.ts";
 import type { CatalogEntryRow } from "../catalogs/store.ts";
 import { rotateClientSecret } from "../credentials/rotate.ts";
@@ -83,23 +90,43 @@ export function createRegistryAdminService(deps: RegistryAdminDeps): ServiceImpl
 
     async addEntrypoint(req, ctx) {
       if (!req.entrypoint) throw validationError([{ field: "entrypoint", code: "required" }]);
-      const entrypoint = await addEntrypoint(deps, required("clientId", req.clientId), req.entrypoint, auditContext(ctx), { validateOnly: req.validateOnly });
+      const entrypoint = await addEntrypoint(
+        deps,
+        required("clientId", req.clientId),
+        req.entrypoint,
+        auditContext(ctx),
+        { validateOnly: req.validateOnly },
+      );
       if (req.validateOnly) return { entrypoint };
       changed(req.clientId);
       return { entrypoint };
     },
 
     async updateEntrypoint(req, ctx) {
-      const ids = { clientId: required("clientId", req.clientId), entrypointId: required("entrypointId", req.entrypointId) };
-      const change = { displayName: req.displayName, assisted: req.assisted, passwordless: req.passwordless, fields: req.fields?.values, typology: req.typology };
-      const entrypoint = await updateEntrypoint(deps, ids, change, auditContext(ctx), { validateOnly: req.validateOnly });
+      const ids = {
+        clientId: required("clientId", req.clientId),
+        entrypointId: required("entrypointId", req.entrypointId),
+      };
+      const change = {
+        displayName: req.displayName,
+        assisted: req.assisted,
+        passwordless: req.passwordless,
+        fields: req.fields?.values,
+        typology: req.typology,
+      };
+      const entrypoint = await updateEntrypoint(deps, ids, change, auditContext(ctx), {
+        validateOnly: req.validateOnly,
+      });
       if (req.validateOnly) return { entrypoint };
       changed(req.clientId);
       return { entrypoint };
     },
 
     async listCatalogEntries(req) {
-      const page = await listCatalogEntries(db, catalogKindName(req.kind), { size: req.pageSize, cursor: req.pageToken });
+      const page = await listCatalogEntries(db, catalogKindName(req.kind), {
+        size: req.pageSize,
+        cursor: req.pageToken,
+      });
       return { entries: page.items.map(entryOut), nextPageToken: page.next };
     },
 
@@ -119,7 +146,13 @@ export function createRegistryAdminService(deps: RegistryAdminDeps): ServiceImpl
 
     async updateCatalogEntry(req, ctx) {
       const kind = catalogKindName(req.kind);
-      const entry = await updateCatalogEntry(db, kind, required("key", req.key), { displayName: req.displayName, valueType: req.valueType }, auditContext(ctx));
+      const entry = await updateCatalogEntry(
+        db,
+        kind,
+        required("key", req.key),
+        { displayName: req.displayName, valueType: req.valueType },
+        auditContext(ctx),
+      );
       return { entry: entryOut(entry) };
     },
 
@@ -130,7 +163,10 @@ export function createRegistryAdminService(deps: RegistryAdminDeps): ServiceImpl
 
     async listAssertionHistory(req) {
       const page = await assertionHistory(db, { typology: req.typology, size: req.pageSize, cursor: req.pageToken });
-      return { assertions: page.items.map((a) => ({ key: a.key, versions: a.versions.map(toLegalAssertion) })), nextPageToken: page.next };
+      return {
+        assertions: page.items.map((a) => ({ key: a.key, versions: a.versions.map(toLegalAssertion) })),
+        nextPageToken: page.next,
+      };
     },
 
     async listRegistryAuditEntries(req) {

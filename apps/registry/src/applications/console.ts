@@ -24,7 +24,9 @@ function consoleEntrypoint(): Entrypoint {
     key: "console",
     assisted: true,
     passwordless: false,
-    fields: [{ objectType: "fieldConfig", type: "id", key: "email", main: true, mandatory: true, requiresConfirmation: false }],
+    fields: [
+      { objectType: "fieldConfig", type: "id", key: "email", main: true, mandatory: true, requiresConfirmation: false },
+    ],
   });
   fillEntrypointDefaults(ep);
   return ep;
@@ -64,7 +66,8 @@ async function reconcile(q: Queryable, app: Application): Promise<boolean> {
     [app.id],
   );
   const row = rows[0];
-  if (!row || row.kind !== "application") throw domainError("APPLICATION_ID_TAKEN", `client_id ${app.id} belongs to an operator client`);
+  if (!row || row.kind !== "application")
+    throw domainError("APPLICATION_ID_TAKEN", `client_id ${app.id} belongs to an operator client`);
   let changed = false;
   if (!sameJson(row.redirect_uris, app.redirectUris) || row.mfa !== "required") {
     // The document keeps its other members (an operator may have edited them); whitelist gains the new URI.
@@ -80,15 +83,28 @@ async function reconcile(q: Queryable, app: Application): Promise<boolean> {
   }
   const ep = app.entrypoints[0]!;
   const document = JSON.stringify(toJson(EntrypointSchema, ep));
-  const { rows: eps } = await q.query<{ client_id: string; document: unknown }>("SELECT client_id, document FROM registry.entrypoints WHERE id = $1", [ep.id]);
+  const { rows: eps } = await q.query<{ client_id: string; document: unknown }>(
+    "SELECT client_id, document FROM registry.entrypoints WHERE id = $1",
+    [ep.id],
+  );
   const current = eps[0];
-  if (current && current.client_id !== app.id) throw domainError("APPLICATION_ID_TAKEN", `entry point ${ep.id} belongs to another application`);
+  if (current && current.client_id !== app.id)
+    throw domainError("APPLICATION_ID_TAKEN", `entry point ${ep.id} belongs to another application`);
   if (!current) {
-    const { rows: pos } = await q.query<{ next: number }>("SELECT coalesce(max(position) + 1, 0) AS next FROM registry.entrypoints WHERE client_id = $1", [app.id]);
-    await q.query("INSERT INTO registry.entrypoints (id, client_id, position, document) VALUES ($1, $2, $3, $4::jsonb)", [ep.id, app.id, pos[0]!.next, document]);
+    const { rows: pos } = await q.query<{ next: number }>(
+      "SELECT coalesce(max(position) + 1, 0) AS next FROM registry.entrypoints WHERE client_id = $1",
+      [app.id],
+    );
+    await q.query(
+      "INSERT INTO registry.entrypoints (id, client_id, position, document) VALUES ($1, $2, $3, $4::jsonb)",
+      [ep.id, app.id, pos[0]!.next, document],
+    );
     changed = true;
   } else if (!sameJson(current.document, JSON.parse(document))) {
-    await q.query("UPDATE registry.entrypoints SET document = $2::jsonb, updated_at = now() WHERE id = $1", [ep.id, document]);
+    await q.query("UPDATE registry.entrypoints SET document = $2::jsonb, updated_at = now() WHERE id = $1", [
+      ep.id,
+      document,
+    ]);
     changed = true;
   }
   return changed;
@@ -110,10 +126,21 @@ export async function ensureConsoleApplication(
   const app = consoleApplication(redirectUri);
   return deps.db.tx(async (q) => {
     const stored = deps.secrets.protect(app.id, deps.secrets.generate());
-    const record = (action: string) => (who ? auditStore(q).record({ ...who, action, target: app.id, details: { redirectUris: app.redirectUris } }) : undefined);
-    const taken = await q.query("SELECT 1 FROM registry.entrypoints WHERE id = $1 AND client_id <> $2", [CONSOLE_CLIENT_ID, app.id]);
-    if (taken.rowCount) throw domainError("APPLICATION_ID_TAKEN", `entry point ${CONSOLE_CLIENT_ID} belongs to another application`);
-    const inserted = await applicationStore(q).insert({ application: app, secretSealed: stored.sealed, secretMac: stored.mac });
+    const record = (action: string) =>
+      who
+        ? auditStore(q).record({ ...who, action, target: app.id, details: { redirectUris: app.redirectUris } })
+        : undefined;
+    const taken = await q.query("SELECT 1 FROM registry.entrypoints WHERE id = $1 AND client_id <> $2", [
+      CONSOLE_CLIENT_ID,
+      app.id,
+    ]);
+    if (taken.rowCount)
+      throw domainError("APPLICATION_ID_TAKEN", `entry point ${CONSOLE_CLIENT_ID} belongs to another application`);
+    const inserted = await applicationStore(q).insert({
+      application: app,
+      secretSealed: stored.sealed,
+      secretMac: stored.mac,
+    });
     if (inserted) {
       await q.query("UPDATE registry.clients SET mfa = 'required' WHERE client_id = $1", [app.id]);
       await record("console_application.create");

@@ -29,13 +29,20 @@ export interface CreatedApplication {
 }
 
 /** Every rule of an application to create, nothing stored: VALIDATION_FAILED with every violation. */
-export async function checkApplication(deps: Pick<CreateApplicationDeps, "catalogs" | "options">, input: Application): Promise<void> {
+export async function checkApplication(
+  deps: Pick<CreateApplicationDeps, "catalogs" | "options">,
+  input: Application,
+): Promise<void> {
   const violations = validateApplication(input, await deps.catalogs.snapshot(), deps.options);
   if (violations.length) throw validationError(violations);
 }
 
 /** Validates, fills in defaults, assigns ids and a secret, and stores the application with its entry points. */
-export async function createApplication(deps: CreateApplicationDeps, input: Application, who?: AuditContext): Promise<CreatedApplication> {
+export async function createApplication(
+  deps: CreateApplicationDeps,
+  input: Application,
+  who?: AuditContext,
+): Promise<CreatedApplication> {
   await checkApplication(deps, input);
   const password = deps.secrets.generate();
   for (let attempt = 1; ; attempt++) {
@@ -49,7 +56,11 @@ export async function createApplication(deps: CreateApplicationDeps, input: Appl
         await lockCatalogs(q, "reference");
         const stale = validateApplication(input, await catalogStore(q).snapshot(), deps.options);
         if (stale.length) throw validationError(stale);
-        const inserted = await applicationStore(q).insert({ application: app, secretSealed: stored.sealed, secretMac: stored.mac });
+        const inserted = await applicationStore(q).insert({
+          application: app,
+          secretSealed: stored.sealed,
+          secretMac: stored.mac,
+        });
         if (inserted && who) {
           const details = { displayName: app.displayName, entrypoints: app.entrypoints.map((e) => e.id) };
           await auditStore(q).record({ ...who, action: "application.create", target: app.id, details });

@@ -1,5 +1,12 @@
 import { clone, create } from "@bufbuild/protobuf";
-import { ApplicationSchema, TypologiesSchema, TypologyRefSchema, type Application, type Entrypoint, type FieldConfig } from "@gatehouse/proto";
+import {
+  ApplicationSchema,
+  TypologiesSchema,
+  TypologyRefSchema,
+  type Application,
+  type Entrypoint,
+  type FieldConfig,
+} from "@gatehouse/proto";
 
 /** typology.register.id when the caller leaves it out. */
 export const DEFAULT_TYPOLOGY = "consumer";

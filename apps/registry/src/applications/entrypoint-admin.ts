@@ -26,12 +26,16 @@ export interface EntrypointChange {
   typology?: Typologies;
 }
 
-const summary = (ep: Entrypoint) => ({ displayName: ep.displayName, fields: ep.fields.map((f) => `${f.type}:${f.key}`) });
+const summary = (ep: Entrypoint) => ({
+  displayName: ep.displayName,
+  fields: ep.fields.map((f) => `${f.type}:${f.key}`),
+});
 
 async function lockedApplication(q: Queryable, clientId: string) {
   await lockCatalogs(q, "reference");
   const record = await applicationRecords(q).get(clientId, true);
-  if (!record?.application) throw domainError("APPLICATION_NOT_FOUND", undefined, { metadata: { client_id: clientId } });
+  if (!record?.application)
+    throw domainError("APPLICATION_NOT_FOUND", undefined, { metadata: { client_id: clientId } });
   return record.application;
 }
 
@@ -46,10 +50,12 @@ export async function addEntrypoint(
     const app = await lockedApplication(q, clientId);
     const issues = newIssues();
     validateEntrypoint(input, "", await catalogStore(q).snapshot(), deps.options, issues);
-    if (app.entrypoints.length >= MAX_ENTRYPOINTS) issues.add("entrypoints", "too_many", `at most ${MAX_ENTRYPOINTS} entry points`);
+    if (app.entrypoints.length >= MAX_ENTRYPOINTS)
+      issues.add("entrypoints", "too_many", `at most ${MAX_ENTRYPOINTS} entry points`);
     const position = app.entrypoints.length;
     const id = entrypointId(clientId, input, position);
-    if (app.entrypoints.some((e) => e.id === id)) issues.add("key", "duplicate", "another entry point of this application has the same id");
+    if (app.entrypoints.some((e) => e.id === id))
+      issues.add("key", "duplicate", "another entry point of this application has the same id");
     if (issues.list.length) throw validationError(issues.list);
     if (opts.validateOnly) return input;
 
@@ -61,9 +67,15 @@ export async function addEntrypoint(
       [id, clientId, position, JSON.stringify(toJson(EntrypointSchema, ep))],
     );
     // The id of another application's entry point ("{a}_{b}" can be read two ways).
-    if (inserted.rowCount === 0) throw validationError([{ field: "key", code: "duplicate", description: "that entry point id is taken" }]);
+    if (inserted.rowCount === 0)
+      throw validationError([{ field: "key", code: "duplicate", description: "that entry point id is taken" }]);
     await q.query("UPDATE registry.clients SET updated_at = now() WHERE client_id = $1", [clientId]);
-    await auditStore(q).record({ ...who, action: "entrypoint.create", target: id, details: { clientId, ...summary(ep) } });
+    await auditStore(q).record({
+      ...who,
+      action: "entrypoint.create",
+      target: id,
+      details: { clientId, ...summary(ep) },
+    });
     return ep;
   });
 }
@@ -79,7 +91,8 @@ export async function updateEntrypoint(
   return deps.db.tx(async (q) => {
     const app = await lockedApplication(q, ids.clientId);
     const current = app.entrypoints.find((e) => e.id === ids.entrypointId);
-    if (!current) throw domainError("ENTRYPOINT_NOT_FOUND", undefined, { metadata: { entrypoint_id: ids.entrypointId } });
+    if (!current)
+      throw domainError("ENTRYPOINT_NOT_FOUND", undefined, { metadata: { entrypoint_id: ids.entrypointId } });
     if (!members.length) return current;
     const ep = clone(EntrypointSchema, current);
     if (change.displayName !== undefined) ep.displayName = change.displayName;
@@ -94,9 +107,17 @@ export async function updateEntrypoint(
     if (mine.length) throw validationError(mine);
     if (opts.validateOnly) return current;
     fillEntrypointDefaults(ep);
-    await q.query("UPDATE registry.entrypoints SET document = $2::jsonb, updated_at = now() WHERE id = $1", [ep.id, JSON.stringify(toJson(EntrypointSchema, ep))]);
+    await q.query("UPDATE registry.entrypoints SET document = $2::jsonb, updated_at = now() WHERE id = $1", [
+      ep.id,
+      JSON.stringify(toJson(EntrypointSchema, ep)),
+    ]);
     await q.query("UPDATE registry.clients SET updated_at = now() WHERE client_id = $1", [ids.clientId]);
-    await auditStore(q).record({ ...who, action: "entrypoint.update", target: ep.id, details: { clientId: ids.clientId, changed: members, ...summary(ep) } });
+    await auditStore(q).record({
+      ...who,
+      action: "entrypoint.update",
+      target: ep.id,
+      details: { clientId: ids.clientId, changed: members, ...summary(ep) },
+    });
     return ep;
   });
 }

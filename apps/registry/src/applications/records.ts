@@ -30,7 +30,9 @@ export function applicationRecords(q: Queryable) {
     return rows.map((r) => {
       const application = fromJson(ApplicationSchema, r.document, readOptions);
       application.id = r.client_id;
-      application.entrypoints = eps.rows.filter((e) => e.client_id === r.client_id).map((e) => fromJson(EntrypointSchema, e.document, readOptions));
+      application.entrypoints = eps.rows
+        .filter((e) => e.client_id === r.client_id)
+        .map((e) => fromJson(EntrypointSchema, e.document, readOptions));
       application.createTime = timestampFromDate(new Date(r.created_at));
       application.updateTime = timestampFromDate(new Date(r.updated_at));
       const settings = { whitelist: r.whitelist ?? [], defaultCallback: r.default_callback ?? "", mfa: r.mfa };

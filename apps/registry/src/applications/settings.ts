@@ -42,20 +42,32 @@ function urlProblem(value: string): Violation["code"] | undefined {
 export function settingsViolations(c: Omit<SettingsChange, "clientId">): Violation[] {
   const v: Violation[] = [];
   if (c.whitelist) {
-    if (c.whitelist.length > MAX_WHITELIST) v.push({ field: "whitelist", code: "too_many", description: `at most ${MAX_WHITELIST} URLs` });
+    if (c.whitelist.length > MAX_WHITELIST)
+      v.push({ field: "whitelist", code: "too_many", description: `at most ${MAX_WHITELIST} URLs` });
     const seen = new Set<string>();
     c.whitelist.forEach((u, i) => {
       const problem = urlProblem(u);
-      if (problem) v.push({ field: `whitelist.${i}`, code: problem, description: "absolute https URL (http only for loopback), no fragment" });
+      if (problem)
+        v.push({
+          field: `whitelist.${i}`,
+          code: problem,
+          description: "absolute https URL (http only for loopback), no fragment",
+        });
       else if (seen.has(u)) v.push({ field: `whitelist.${i}`, code: "duplicate" });
       seen.add(u);
     });
   }
   if (c.defaultCallback) {
     const problem = urlProblem(c.defaultCallback);
-    if (problem) v.push({ field: "defaultCallback", code: problem, description: "absolute https URL (http only for loopback), no fragment" });
+    if (problem)
+      v.push({
+        field: "defaultCallback",
+        code: problem,
+        description: "absolute https URL (http only for loopback), no fragment",
+      });
   }
-  if (c.mfa !== undefined && !MFA_POLICIES.has(c.mfa)) v.push({ field: "mfa", code: "invalid_value", description: "off, optional or required" });
+  if (c.mfa !== undefined && !MFA_POLICIES.has(c.mfa))
+    v.push({ field: "mfa", code: "invalid_value", description: "off, optional or required" });
   return v;
 }
 
@@ -63,7 +75,11 @@ export function settingsViolations(c: Omit<SettingsChange, "clientId">): Violati
  * Changes the operator-managed settings of an application (each only when
  * given); the audit entry is written in the same transaction.
  */
-export async function updateApplicationSettings(db: Db, c: SettingsChange, who: AuditContext): Promise<ApplicationSettings> {
+export async function updateApplicationSettings(
+  db: Db,
+  c: SettingsChange,
+  who: AuditContext,
+): Promise<ApplicationSettings> {
   const violations = settingsViolations(c);
   if (violations.length) throw validationError(violations);
   const done = await updateApplication(db, c, who);

@@ -44,7 +44,14 @@ export function applicationStore(q: Queryable): ApplicationStore {
          VALUES ($1, 'application', $2, $3::jsonb, $4::text[], $4::text[], $5, $6)
          ON CONFLICT (client_id) DO NOTHING
          RETURNING created_at, updated_at`,
-        [application.id, application.displayName, JSON.stringify(document), application.redirectUris, secretSealed, secretMac],
+        [
+          application.id,
+          application.displayName,
+          JSON.stringify(document),
+          application.redirectUris,
+          secretSealed,
+          secretMac,
+        ],
       );
       const row = rows[0];
       if (!row) return undefined;
@@ -80,7 +87,13 @@ export function applicationStore(q: Queryable): ApplicationStore {
     },
 
     async getEntrypoint(id) {
-      const { rows } = await q.query<{ client_id: string; document: JsonValue; whitelist: string[]; default_callback: string | null; mfa: string }>(
+      const { rows } = await q.query<{
+        client_id: string;
+        document: JsonValue;
+        whitelist: string[];
+        default_callback: string | null;
+        mfa: string;
+      }>(
         `SELECT e.client_id, e.document, c.whitelist, c.default_callback, c.mfa FROM registry.entrypoints e
            JOIN registry.clients c ON c.client_id = e.client_id AND c.kind = 'application'
          WHERE e.id = $1`,

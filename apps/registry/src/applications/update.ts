@@ -32,7 +32,8 @@ export interface ApplicationChange {
 /** The public JSON members a change touches (violations elsewhere are not its doing). */
 function changedMembers(c: ApplicationChange): string[] {
   const out: string[] = [];
-  for (const m of ["displayName", "url", "redirectUris", "whitelist", "defaultCallback", "mfa"] as const) if (c[m] !== undefined) out.push(m);
+  for (const m of ["displayName", "url", "redirectUris", "whitelist", "defaultCallback", "mfa"] as const)
+    if (c[m] !== undefined) out.push(m);
   for (const p of PERSONS) if (c.contact?.[p]) out.push(`contact.${p}`);
   return out;
 }
@@ -48,7 +49,8 @@ export async function updateApplication(db: Db, c: ApplicationChange, who: Audit
   return db.tx(async (q) => {
     const records = applicationRecords(q);
     const current = await records.get(c.clientId, true);
-    if (!current?.application) throw domainError("APPLICATION_NOT_FOUND", undefined, { metadata: { client_id: c.clientId } });
+    if (!current?.application)
+      throw domainError("APPLICATION_NOT_FOUND", undefined, { metadata: { client_id: c.clientId } });
     if (!members.length) return current;
     const app = clone(ApplicationSchema, current.application);
     if (c.displayName !== undefined) app.displayName = c.displayName;
@@ -63,17 +65,32 @@ export async function updateApplication(db: Db, c: ApplicationChange, who: Audit
     if (mine.length || settingsProblems.length) throw validationError([...mine, ...settingsProblems]);
     if (c.validateOnly) return current;
 
-    const document = toJson(ApplicationSchema, { ...app, id: "", entrypoints: [], createTime: undefined, updateTime: undefined });
+    const document = toJson(ApplicationSchema, {
+      ...app,
+      id: "",
+      entrypoints: [],
+      createTime: undefined,
+      updateTime: undefined,
+    });
     await q.query(
       `UPDATE registry.clients SET document = $2::jsonb, display_name = $3, redirect_uris = $4::text[],
               whitelist = COALESCE($5::text[], whitelist),
               default_callback = CASE WHEN $6::text IS NULL THEN default_callback ELSE NULLIF($6::text, '') END,
               mfa = COALESCE($7::text, mfa), updated_at = now()
         WHERE client_id = $1`,
-      [c.clientId, JSON.stringify(document), app.displayName, app.redirectUris, c.whitelist ?? null, c.defaultCallback ?? null, c.mfa ?? null],
+      [
+        c.clientId,
+        JSON.stringify(document),
+        app.displayName,
+        app.redirectUris,
+        c.whitelist ?? null,
+        c.defaultCallback ?? null,
+        c.mfa ?? null,
+      ],
     );
     const details: Record<string, unknown> = { changed: members };
-    for (const m of ["displayName", "url", "redirectUris", "whitelist", "defaultCallback", "mfa"] as const) if (c[m] !== undefined) details[m] = c[m];
+    for (const m of ["displayName", "url", "redirectUris", "whitelist", "defaultCallback", "mfa"] as const)
+      if (c[m] !== undefined) details[m] = c[m];
     await auditStore(q).record({ ...who, action: UPDATE_ACTION, target: c.clientId, details });
     return (await records.get(c.clientId))!;
   });

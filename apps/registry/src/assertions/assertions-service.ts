@@ -60,7 +60,8 @@ export function createAssertionsService(deps: AssertionsServiceDeps): ServiceImp
     },
 
     async listAssertions(req) {
-      if (req.typologies.length > MAX_TYPOLOGY_FILTER) throw validationError([{ field: "typologies", code: "too_many" }]);
+      if (req.typologies.length > MAX_TYPOLOGY_FILTER)
+        throw validationError([{ field: "typologies", code: "too_many" }]);
       const rows = await assertionStore(deps.db).latest(req.typologies);
       return { assertions: rows.map(toLegalAssertion) };
     },

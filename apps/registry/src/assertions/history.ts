@@ -13,5 +13,8 @@ export async function assertionHistory(
   const keys = await assertionStore(q).keys(req.typology, readKeyCursor(req.cursor), size + 1);
   const page = pageOf(keys, size, (k) => k);
   const versions = await assertionStore(q).versionsOf(page.items);
-  return { items: page.items.map((key) => ({ key, versions: versions.filter((v) => v.key === key) })), next: page.next };
+  return {
+    items: page.items.map((key) => ({ key, versions: versions.filter((v) => v.key === key) })),
+    next: page.next,
+  };
 }

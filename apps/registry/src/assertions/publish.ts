@@ -27,7 +27,8 @@ export interface PublishInput {
 
 function keyLike(out: Violation[], field: string, value: string): void {
   if (!value) out.push({ field, code: "required" });
-  else if (!KEY.test(value)) out.push({ field, code: "invalid_format", description: "must match ^[a-z0-9][a-z0-9_-]{0,31}$" });
+  else if (!KEY.test(value))
+    out.push({ field, code: "invalid_format", description: "must match ^[a-z0-9][a-z0-9_-]{0,31}$" });
 }
 
 /** Every rule of a publication, each broken one a violation named by its JSON path. */
@@ -38,7 +39,12 @@ export function checkAssertion(input: PublishInput, catalogs: CatalogSnapshot): 
   const languages = Object.entries(input.displayName);
   if (languages.length > MAX_LANGUAGES) out.push({ field: "displayName", code: "too_many" });
   for (const [lang, text] of languages) {
-    if (!LANGUAGE.test(lang)) out.push({ field: `displayName.${lang}`, code: "invalid_format", description: "a language tag such as en or es" });
+    if (!LANGUAGE.test(lang))
+      out.push({
+        field: `displayName.${lang}`,
+        code: "invalid_format",
+        description: "a language tag such as en or es",
+      });
     else if (!text.trim()) out.push({ field: `displayName.${lang}`, code: "required" });
     else if ([...text].length > MAX_TEXT) out.push({ field: `displayName.${lang}`, code: "too_long" });
   }
@@ -49,7 +55,8 @@ export function checkAssertion(input: PublishInput, catalogs: CatalogSnapshot): 
   if (!input.version.trim()) out.push({ field: "version", code: "required" });
   else if (input.version.length > MAX_VERSION) out.push({ field: "version", code: "too_long" });
   // eslint-disable-next-line no-control-regex
-  else if (/[\u0000-\u001f\u007f]/.test(input.version) || input.version !== input.version.trim()) out.push({ field: "version", code: "invalid_format" });
+  else if (/[\u0000-\u001f\u007f]/.test(input.version) || input.version !== input.version.trim())
+    out.push({ field: "version", code: "invalid_format" });
   return out;
 }
 

@@ -21,8 +21,10 @@ function displayNameViolations(out: Violation[], value: string | undefined): voi
 
 function formatViolations(out: Violation[], kind: CatalogKindName, format: string | undefined): void {
   if (format === undefined || format === "") return;
-  if (kind !== "data_field") out.push({ field: "format", code: "not_allowed", description: "only data fields have a format" });
-  else if (!(FIELD_FORMATS as readonly string[]).includes(format)) out.push({ field: "format", code: "invalid_value", description: FIELD_FORMATS.join(", ") });
+  if (kind !== "data_field")
+    out.push({ field: "format", code: "not_allowed", description: "only data fields have a format" });
+  else if (!(FIELD_FORMATS as readonly string[]).includes(format))
+    out.push({ field: "format", code: "invalid_value", description: FIELD_FORMATS.join(", ") });
 }
 
 export async function listCatalogEntries(db: Db, kind: CatalogKindName, page: { size: number; cursor: string }) {
@@ -40,21 +42,38 @@ export async function getCatalogEntry(db: Db, kind: CatalogKindName, key: string
 export function checkNewCatalogEntry(kind: CatalogKindName, input: CatalogEntryRow): void {
   const v: Violation[] = [];
   if (!input.key) v.push({ field: "key", code: "required" });
-  else if (!KEY_PATTERN.test(input.key)) v.push({ field: "key", code: "invalid_format", description: "must match ^[a-z0-9][a-z0-9_-]{0,31}$" });
+  else if (!KEY_PATTERN.test(input.key))
+    v.push({ field: "key", code: "invalid_format", description: "must match ^[a-z0-9][a-z0-9_-]{0,31}$" });
   else if (kind === "data_field" && RESERVED_DATA_FIELD_KEYS.includes(input.key)) {
-    v.push({ field: "key", code: "invalid_value", description: "reserved: an identifier, a credential or a hosted page's own input" });
+    v.push({
+      field: "key",
+      code: "invalid_value",
+      description: "reserved: an identifier, a credential or a hosted page's own input",
+    });
   }
   displayNameViolations(v, input.displayName);
   formatViolations(v, kind, input.valueType ?? undefined);
   if (v.length) throw validationError(v);
 }
 
-export async function createCatalogEntry(db: Db, kind: CatalogKindName, input: CatalogEntryRow, who: AuditContext): Promise<CatalogEntryRow> {
+export async function createCatalogEntry(
+  db: Db,
+  kind: CatalogKindName,
+  input: CatalogEntryRow,
+  who: AuditContext,
+): Promise<CatalogEntryRow> {
   checkNewCatalogEntry(kind, input);
-  const entry: CatalogEntryRow = { key: input.key, displayName: input.displayName, valueType: kind === "data_field" ? input.valueType || "text" : null };
+  const entry: CatalogEntryRow = {
+    key: input.key,
+    displayName: input.displayName,
+    valueType: kind === "data_field" ? input.valueType || "text" : null,
+  };
   return db.tx(async (q) => {
     if (!(await catalogAdminStore(q).insert(kind, entry))) {
-      throw domainError("CATALOG_KEY_TAKEN", undefined, { metadata: { kind, key: entry.key }, violations: [{ field: "key", code: "duplicate" }] });
+      throw domainError("CATALOG_KEY_TAKEN", undefined, {
+        metadata: { kind, key: entry.key },
+        violations: [{ field: "key", code: "duplicate" }],
+      });
     }
     const details: Record<string, unknown> = { kind, key: entry.key, displayName: entry.displayName };
     if (entry.valueType) details.format = entry.valueType;
@@ -91,9 +110,17 @@ export async function deleteCatalogEntry(db: Db, kind: CatalogKindName, key: str
   await db.tx(async (q) => {
     await lockCatalogs(q, "delete");
     if (await catalogKeyInUse(q, kind, key)) {
-      throw domainError("IN_USE", "An application, entry point or legal assertion still uses this key.", { metadata: { kind, key } });
+      throw domainError("IN_USE", "An application, entry point or legal assertion still uses this key.", {
+        metadata: { kind, key },
+      });
     }
-    if (!(await catalogAdminStore(q).remove(kind, key))) throw domainError("CATALOG_ENTRY_NOT_FOUND", undefined, { metadata: { kind, key } });
-    await auditStore(q).record({ ...who, action: "catalog_entry.delete", target: target(kind, key), details: { kind, key } });
+    if (!(await catalogAdminStore(q).remove(kind, key)))
+      throw domainError("CATALOG_ENTRY_NOT_FOUND", undefined, { metadata: { kind, key } });
+    await auditStore(q).record({
+      ...who,
+      action: "catalog_entry.delete",
+      target: target(kind, key),
+      details: { kind, key },
+    });
   });
 }

@@ -14,7 +14,8 @@ const NAMES: Partial<Record<CatalogKind, CatalogKindName>> = {
 /** The catalog a request names; `kind` is required. */
 export function catalogKindName(kind: CatalogKind): CatalogKindName {
   const name = NAMES[kind];
-  if (!name) throw validationError([{ field: "kind", code: kind === CatalogKind.UNSPECIFIED ? "required" : "invalid_value" }]);
+  if (!name)
+    throw validationError([{ field: "kind", code: kind === CatalogKind.UNSPECIFIED ? "required" : "invalid_value" }]);
   return name;
 }
 
@@ -30,7 +31,20 @@ export const FIELD_FORMATS = ["text", "date", "email", "phone", "number", "boole
 export const RESERVED_DATA_FIELD_KEYS: readonly string[] = [
   ...["email", "phone_number", "national_id", "screen_name"],
   ...["password", "new_password", "code"],
-  ...["form_token", "flow_token", "mfa_token", "enrol_token", "intent", "page", "key", "missing", "shown", "resend", "send_code", "to"],
+  ...[
+    "form_token",
+    "flow_token",
+    "mfa_token",
+    "enrol_token",
+    "intent",
+    "page",
+    "key",
+    "missing",
+    "shown",
+    "resend",
+    "send_code",
+    "to",
+  ],
   ...["totp_secret", "otpauth_url"],
 ];
 

@@ -25,13 +25,21 @@ const toEntry = (r: Row): CatalogEntryRow => ({ key: r.key, displayName: r.displ
 export function catalogStore(db: Queryable): CatalogStore {
   return {
     async snapshot() {
-      const { rows } = await db.query<{ kind: CatalogKindName; key: string }>("SELECT kind, key FROM registry.catalog_entries");
-      const sets = Object.fromEntries(CATALOG_KINDS.map((k) => [k, new Set<string>()])) as Record<CatalogKindName, Set<string>>;
+      const { rows } = await db.query<{ kind: CatalogKindName; key: string }>(
+        "SELECT kind, key FROM registry.catalog_entries",
+      );
+      const sets = Object.fromEntries(CATALOG_KINDS.map((k) => [k, new Set<string>()])) as Record<
+        CatalogKindName,
+        Set<string>
+      >;
       for (const r of rows) sets[r.kind]?.add(r.key);
       return sets;
     },
     async list(kind) {
-      const { rows } = await db.query<Row>("SELECT key, display_name, value_type FROM registry.catalog_entries WHERE kind = $1 ORDER BY key", [kind]);
+      const { rows } = await db.query<Row>(
+        "SELECT key, display_name, value_type FROM registry.catalog_entries WHERE kind = $1 ORDER BY key",
+        [kind],
+      );
       return rows.map(toEntry);
     },
   };
@@ -51,7 +59,10 @@ export function catalogAdminStore(q: Queryable) {
     },
     /** One entry, or undefined when there is no such key. */
     async get(kind: CatalogKindName, key: string): Promise<CatalogEntryRow | undefined> {
-      const { rows } = await q.query<Row>("SELECT key, display_name, value_type FROM registry.catalog_entries WHERE kind = $1 AND key = $2", [kind, key]);
+      const { rows } = await q.query<Row>(
+        "SELECT key, display_name, value_type FROM registry.catalog_entries WHERE kind = $1 AND key = $2",
+        [kind, key],
+      );
       return rows[0] && toEntry(rows[0]);
     },
     /** False when the key is already in the catalog. */
@@ -63,7 +74,11 @@ export function catalogAdminStore(q: Queryable) {
       return rowCount > 0;
     },
     /** The entry after the change, or undefined when there is no such key. */
-    async update(kind: CatalogKindName, key: string, change: { displayName?: string; valueType?: string }): Promise<CatalogEntryRow | undefined> {
+    async update(
+      kind: CatalogKindName,
+      key: string,
+      change: { displayName?: string; valueType?: string },
+    ): Promise<CatalogEntryRow | undefined> {
       const { rows } = await q.query<Row>(
         `UPDATE registry.catalog_entries SET display_name = COALESCE($3, display_name), value_type = COALESCE($4, value_type), updated_at = now()
           WHERE kind = $1 AND key = $2 RETURNING key, display_name, value_type`,
@@ -73,7 +88,10 @@ export function catalogAdminStore(q: Queryable) {
     },
     /** False when there is no such key. */
     async remove(kind: CatalogKindName, key: string): Promise<boolean> {
-      const { rowCount } = await q.query("DELETE FROM registry.catalog_entries WHERE kind = $1 AND key = $2", [kind, key]);
+      const { rowCount } = await q.query("DELETE FROM registry.catalog_entries WHERE kind = $1 AND key = $2", [
+        kind,
+        key,
+      ]);
       return rowCount > 0;
     },
   };

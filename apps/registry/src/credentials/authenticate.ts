@@ -3,7 +3,6 @@ import { CLIENT_SCOPES } from "@gatehouse/rpc";
 import type { ClientSecrets } from "./secrets.ts";
 import type { ClientKindName, CredentialStore } from "./store.ts";
 
-
 const MAX_CLIENT_ID_LENGTH = 256;
 
 export interface AuthenticatedClient {

@@ -1,7 +1,15 @@
 import { Code } from "@connectrpc/connect";
 import { ClientKind } from "@gatehouse/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { application, backends, failure, OPERATOR_ACTOR, startRegistry, validApplicationJson, type Harness } from "../../test/harness.ts";
+import {
+  application,
+  backends,
+  failure,
+  OPERATOR_ACTOR,
+  startRegistry,
+  validApplicationJson,
+  type Harness,
+} from "../../test/harness.ts";
 
 describe.each(backends)("client credentials on %s", (_name, open) => {
   let h: Harness;
@@ -63,10 +71,23 @@ describe.each(backends)("client credentials on %s", (_name, open) => {
     const { clientId, password } = await newApplication();
     const res = await h.operator.revealClientSecret({ clientId, reason: "support ticket 42" });
     expect(res.clientSecret).toBe(password);
-    const { rows } = await h.db.query("SELECT actor, action, target, details FROM registry.audit_log WHERE target = $1 ORDER BY id", [clientId]);
+    const { rows } = await h.db.query(
+      "SELECT actor, action, target, details FROM registry.audit_log WHERE target = $1 ORDER BY id",
+      [clientId],
+    );
     expect(rows).toEqual([
-      { actor: OPERATOR_ACTOR, action: "application.create", target: clientId, details: { displayName: "Shop", entrypoints: [`${clientId}_web`] } },
-      { actor: OPERATOR_ACTOR, action: "client_secret.reveal", target: clientId, details: { reason: "support ticket 42" } },
+      {
+        actor: OPERATOR_ACTOR,
+        action: "application.create",
+        target: clientId,
+        details: { displayName: "Shop", entrypoints: [`${clientId}_web`] },
+      },
+      {
+        actor: OPERATOR_ACTOR,
+        action: "client_secret.reveal",
+        target: clientId,
+        details: { reason: "support ticket 42" },
+      },
     ]);
     const missing = await failure(h.operator.revealClientSecret({ clientId: "999999999999", reason: "x" }));
     expect([missing.code, missing.reason]).toEqual([Code.NotFound, "APPLICATION_NOT_FOUND"]);
@@ -75,7 +96,11 @@ describe.each(backends)("client credentials on %s", (_name, open) => {
   describe("EnsureOperatorClient", () => {
     it("creates an operator client once and is idempotent with the same secret", async () => {
       const secret = "operator-secret-0123456789";
-      const first = await h.internal.ensureOperatorClient({ clientId: "ops.console", clientSecret: secret, displayName: "Console" });
+      const first = await h.internal.ensureOperatorClient({
+        clientId: "ops.console",
+        clientSecret: secret,
+        displayName: "Console",
+      });
       expect(first).toMatchObject({ clientId: "ops.console", clientSecret: secret, created: true });
       const again = await h.internal.ensureOperatorClient({ clientId: "ops.console", clientSecret: secret });
       expect(again).toMatchObject({ clientSecret: secret, created: false });
@@ -85,32 +110,48 @@ describe.each(backends)("client credentials on %s", (_name, open) => {
       expect(auth.kind).toBe(ClientKind.OPERATOR);
       expect(auth.allowedScopes).toEqual(["apps:write", "apps:read", "admin", "admin:read", "admin:write"]);
       expect(auth.secretVersion).toBe(1);
-      const { rows } = await h.db.query<{ n: number }>("SELECT count(*)::int AS n FROM registry.clients WHERE client_id = 'ops.console'");
+      const { rows } = await h.db.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM registry.clients WHERE client_id = 'ops.console'",
+      );
       expect(rows[0]?.n).toBe(1);
     });
 
     it("rotates the secret when a different one is given", async () => {
       await h.internal.ensureOperatorClient({ clientId: "ops-rotate", clientSecret: "first-secret-0123456" });
-      const rotated = await h.internal.ensureOperatorClient({ clientId: "ops-rotate", clientSecret: "second-secret-0123456" });
+      const rotated = await h.internal.ensureOperatorClient({
+        clientId: "ops-rotate",
+        clientSecret: "second-secret-0123456",
+      });
       expect(rotated.created).toBe(true);
-      const auth = await h.internal.authenticateClient({ clientId: "ops-rotate", clientSecret: "second-secret-0123456" });
+      const auth = await h.internal.authenticateClient({
+        clientId: "ops-rotate",
+        clientSecret: "second-secret-0123456",
+      });
       expect(auth.secretVersion).toBe(2);
-      const audit = await h.db.query<{ actor: string; action: string }>("SELECT actor, action FROM registry.audit_log WHERE target = 'ops-rotate' ORDER BY id");
+      const audit = await h.db.query<{ actor: string; action: string }>(
+        "SELECT actor, action FROM registry.audit_log WHERE target = 'ops-rotate' ORDER BY id",
+      );
       expect(audit.rows).toEqual([
         { actor: "service:test", action: "operator_client.create" },
         { actor: "service:test", action: "operator_client.rotate" },
       ]);
-      const old = await failure(h.internal.authenticateClient({ clientId: "ops-rotate", clientSecret: "first-secret-0123456" }));
+      const old = await failure(
+        h.internal.authenticateClient({ clientId: "ops-rotate", clientSecret: "first-secret-0123456" }),
+      );
       expect(old.reason).toBe("INVALID_CLIENT");
     });
 
     it("generates a secret when none is given, and survives concurrent calls", async () => {
-      const runs = await Promise.all([1, 2, 3].map(() => h.internal.ensureOperatorClient({ clientId: "ops-generated", clientSecret: "" })));
+      const runs = await Promise.all(
+        [1, 2, 3].map(() => h.internal.ensureOperatorClient({ clientId: "ops-generated", clientSecret: "" })),
+      );
       expect(runs.filter((r) => r.created)).toHaveLength(1);
       const secret = runs[0]!.clientSecret;
       expect(Buffer.from(secret, "base64url").length).toBe(32);
       expect(runs.every((r) => r.clientSecret === secret)).toBe(true);
-      await expect(h.internal.authenticateClient({ clientId: "ops-generated", clientSecret: secret })).resolves.toBeDefined();
+      await expect(
+        h.internal.authenticateClient({ clientId: "ops-generated", clientSecret: secret }),
+      ).resolves.toBeDefined();
     });
 
     it("validates its input and never takes over an application's client_id", async () => {

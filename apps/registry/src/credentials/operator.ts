@@ -32,10 +32,18 @@ function operatorViolations(input: EnsureOperatorInput): Violation[] {
     violations.push({ field: "clientId", code: "invalid_format", description: "must match ^[A-Za-z0-9._-]{3,64}$" });
   }
   if (input.clientSecret && input.clientSecret.length < MIN_OPERATOR_SECRET_LENGTH) {
-    violations.push({ field: "clientSecret", code: "too_short", description: `at least ${MIN_OPERATOR_SECRET_LENGTH} characters` });
+    violations.push({
+      field: "clientSecret",
+      code: "too_short",
+      description: `at least ${MIN_OPERATOR_SECRET_LENGTH} characters`,
+    });
   }
   if (input.clientSecret.length > MAX_OPERATOR_SECRET_LENGTH) {
-    violations.push({ field: "clientSecret", code: "too_long", description: `at most ${MAX_OPERATOR_SECRET_LENGTH} characters` });
+    violations.push({
+      field: "clientSecret",
+      code: "too_long",
+      description: `at most ${MAX_OPERATOR_SECRET_LENGTH} characters`,
+    });
   }
   if (input.displayName.length > MAX_DISPLAY_NAME) violations.push({ field: "displayName", code: "too_long" });
   return violations;
@@ -46,7 +54,12 @@ function operatorViolations(input: EnsureOperatorInput): Violation[] {
  * creates it, leaves it alone when the secret is the same (or none is given),
  * and rotates the secret when a different one is given.
  */
-export async function ensureOperatorClient(db: Db, secrets: ClientSecrets, input: EnsureOperatorInput, who?: AuditContext): Promise<EnsuredOperator> {
+export async function ensureOperatorClient(
+  db: Db,
+  secrets: ClientSecrets,
+  input: EnsureOperatorInput,
+  who?: AuditContext,
+): Promise<EnsuredOperator> {
   const violations = operatorViolations(input);
   if (violations.length) throw validationError(violations);
   const { clientId } = input;
@@ -63,10 +76,13 @@ export async function ensureOperatorClient(db: Db, secrets: ClientSecrets, input
     // It exists (perhaps inserted concurrently; the insert waited for that commit).
     const existing = await store.findForUpdate(clientId);
     if (!existing) throw new Error(`operator client ${clientId} vanished during upsert`);
-    if (existing.kind !== "operator") throw domainError("APPLICATION_ID_TAKEN", "that client_id belongs to an application");
+    if (existing.kind !== "operator")
+      throw domainError("APPLICATION_ID_TAKEN", "that client_id belongs to an application");
     if (input.displayName.trim()) await store.setDisplayName(clientId, displayName);
-    if (!input.clientSecret) return { clientId, clientSecret: secrets.reveal(clientId, existing.secretSealed), created: false };
-    if (secrets.matches(clientId, input.clientSecret, existing.secretMac)) return { clientId, clientSecret: secret, created: false };
+    if (!input.clientSecret)
+      return { clientId, clientSecret: secrets.reveal(clientId, existing.secretSealed), created: false };
+    if (secrets.matches(clientId, input.clientSecret, existing.secretMac))
+      return { clientId, clientSecret: secret, created: false };
     await store.rotate(clientId, stored.sealed, stored.mac);
     await record("operator_client.rotate");
     return { clientId, clientSecret: secret, created: true };

@@ -18,7 +18,9 @@ export async function revealClientSecret(
   input: { clientId: string; reason: string } & Pick<AuditContext, "actor" | "actorEmail"> & { address?: string },
 ): Promise<string> {
   if (input.reason.length > MAX_REASON_LENGTH) {
-    throw validationError([{ field: "reason", code: "too_long", description: `at most ${MAX_REASON_LENGTH} characters` }]);
+    throw validationError([
+      { field: "reason", code: "too_long", description: `at most ${MAX_REASON_LENGTH} characters` },
+    ]);
   }
   return db.tx(async (q) => {
     const client = await credentialStore(q).find(input.clientId);

@@ -21,11 +21,17 @@ export async function rotateClientSecret(
   return db.tx(async (q) => {
     const store = credentialStore(q);
     const client = await store.findForUpdate(clientId);
-    if (!client || client.kind !== "application") throw domainError("APPLICATION_NOT_FOUND", undefined, { metadata: { client_id: clientId } });
+    if (!client || client.kind !== "application")
+      throw domainError("APPLICATION_NOT_FOUND", undefined, { metadata: { client_id: clientId } });
     const secret = secrets.generate();
     const stored = secrets.protect(clientId, secret);
     const version = await store.rotate(clientId, stored.sealed, stored.mac);
-    await auditStore(q).record({ ...who, action: ROTATE_ACTION, target: clientId, details: { secretVersion: version } });
+    await auditStore(q).record({
+      ...who,
+      action: ROTATE_ACTION,
+      target: clientId,
+      details: { secretVersion: version },
+    });
     return { secret, version };
   });
 }

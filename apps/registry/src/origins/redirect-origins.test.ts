@@ -23,13 +23,27 @@ describe.each(backends)("RedirectOriginsService on %s", (_name, open) => {
   it("lists the distinct browser origins of every application's redirect URIs, and announces each new application", async () => {
     expect((await h.origins.listRedirectOrigins({})).origins).toEqual([]);
     const a = validApplicationJson();
-    a.redirectUris = ["https://shop.example.com/callback", "https://shop.example.com/other", "com.example.shop:/cb", "http://127.0.0.1:8400/cb"];
+    a.redirectUris = [
+      "https://shop.example.com/callback",
+      "https://shop.example.com/other",
+      "com.example.shop:/cb",
+      "http://127.0.0.1:8400/cb",
+    ];
     const b = validApplicationJson();
     b.redirectUris = ["https://spa.example.org/"];
     const first = (await h.operator.createApplication({ application: application(a) })).application!;
     const second = (await h.operator.createApplication({ application: application(b) })).application!;
-    expect((await h.origins.listRedirectOrigins({})).origins).toEqual(["http://127.0.0.1:8400", "https://shop.example.com", "https://spa.example.org"]);
-    expect(h.notices).toEqual(expect.arrayContaining([["application", first.id], ["application", second.id]]));
+    expect((await h.origins.listRedirectOrigins({})).origins).toEqual([
+      "http://127.0.0.1:8400",
+      "https://shop.example.com",
+      "https://spa.example.org",
+    ]);
+    expect(h.notices).toEqual(
+      expect.arrayContaining([
+        ["application", first.id],
+        ["application", second.id],
+      ]),
+    );
   });
 
   it("answers Gatehouse services only (internal scope)", () => {

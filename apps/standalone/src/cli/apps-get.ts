@@ -6,7 +6,10 @@ export const appsGet: CliCommand = {
   arguments: [{ name: "<client_id>", summary: "the application's id" }],
   async run({ args }, ctx) {
     // Imported when run: `serve` (every container) loads only its service (docs/performance.md).
-    const [{ adminApplicationToJson }, { openCliServices }] = await Promise.all([import("@gatehouse/gateway"), import("./services.ts")]);
+    const [{ adminApplicationToJson }, { openCliServices }] = await Promise.all([
+      import("@gatehouse/gateway"),
+      import("./services.ts"),
+    ]);
     const services = await openCliServices(ctx.config(), ctx.logger());
     try {
       const res = await services.registryAdmin.getApplicationRecord({ clientId: args[0]! });

@@ -11,10 +11,17 @@ export const appsList: CliCommand = {
   ],
   async run({ options }, ctx) {
     const pageSize = whole(options.limit, "--limit");
-    const [{ adminApplicationToJson, page }, { openCliServices }] = await Promise.all([import("@gatehouse/gateway"), import("./services.ts")]);
+    const [{ adminApplicationToJson, page }, { openCliServices }] = await Promise.all([
+      import("@gatehouse/gateway"),
+      import("./services.ts"),
+    ]);
     const services = await openCliServices(ctx.config(), ctx.logger());
     try {
-      const res = await services.registryAdmin.listApplications({ query: options.q ?? "", pageSize, pageToken: options.cursor ?? "" });
+      const res = await services.registryAdmin.listApplications({
+        query: options.q ?? "",
+        pageSize,
+        pageToken: options.cursor ?? "",
+      });
       return page(res.applications.map(adminApplicationToJson), res.nextPageToken);
     } finally {
       await services.close();

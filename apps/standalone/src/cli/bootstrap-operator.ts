@@ -14,10 +14,17 @@ export const bootstrapOperator: CliCommand = {
     { flags: "--client-secret <secret>", summary: "its secret (default: generated, or the stored one)" },
   ],
   async run({ options }, ctx) {
-    const [{ bootstrapOperator: ensureOperator }, { openCliServices }] = await Promise.all([import("../bootstrap.ts"), import("./services.ts")]);
+    const [{ bootstrapOperator: ensureOperator }, { openCliServices }] = await Promise.all([
+      import("../bootstrap.ts"),
+      import("./services.ts"),
+    ]);
     const services = await openCliServices(ctx.config(), ctx.logger());
     try {
-      const op = await ensureOperator(services.registry, { clientId: options.clientId!, clientSecret: options.clientSecret }, ctx.logger());
+      const op = await ensureOperator(
+        services.registry,
+        { clientId: options.clientId!, clientSecret: options.clientSecret },
+        ctx.logger(),
+      );
       return { client_id: op.clientId, client_secret: op.clientSecret, created: op.created };
     } finally {
       await services.close();

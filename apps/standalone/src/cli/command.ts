@@ -57,7 +57,8 @@ export const GROUPS: Record<string, string> = {
 /** A positive whole number of an option (`--limit 20`), else a usage error naming the option. */
 export function whole(value: string | undefined, option: string): number {
   if (value === undefined) return 0;
-  if (!/^[1-9][0-9]{0,5}$/.test(value)) throw new UsageError(`option '${option}' must be a whole number from 1, got '${value}'`);
+  if (!/^[1-9][0-9]{0,5}$/.test(value))
+    throw new UsageError(`option '${option}' must be a whole number from 1, got '${value}'`);
   return Number(value);
 }
 

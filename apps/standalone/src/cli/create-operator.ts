@@ -22,9 +22,18 @@ export const createOperator: CliCommand = {
     const services = await openCliServices(config, ctx.logger(), { users: true });
     try {
       await ensureConsoleClient(services.registry, config, ctx.logger());
-      const res = await services.usersAdmin!.createOperator({ email: options.email, password: "", ...CONSOLE_REGISTRATION, ifAbsent: false });
+      const res = await services.usersAdmin!.createOperator({
+        email: options.email,
+        password: "",
+        ...CONSOLE_REGISTRATION,
+        ifAbsent: false,
+      });
       const link = `${config.publicBaseUrl}${ACTIVATE_PATH}?token=${encodeURIComponent(res.activationToken)}`;
-      return { email: options.email.trim().toLowerCase(), link, expiresAt: timestampDate(res.activationExpireTime!).toISOString() };
+      return {
+        email: options.email.trim().toLowerCase(),
+        link,
+        expiresAt: timestampDate(res.activationExpireTime!).toISOString(),
+      };
     } finally {
       await services.close();
     }

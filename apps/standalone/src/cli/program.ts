@@ -41,8 +41,13 @@ function failureLine(name: string, err: unknown): { line: string; code: number }
   if (err instanceof UsageError) return { line: `error: ${err.message} (see ${RUN_AS} ${name} --help)`, code: 2 };
   if (err instanceof ConnectError) {
     const f = errorFacts(err);
-    const fields = f.violations.map((v) => `${v.field}: ${v.code}${v.description && v.description !== v.code ? ` (${v.description})` : ""}`).join("; ");
-    return { line: `${name}: ${errorTable[f.reason].message.en}${fields ? ` (${fields})` : ""} [${f.reason.toLowerCase()}]`, code: 1 };
+    const fields = f.violations
+      .map((v) => `${v.field}: ${v.code}${v.description && v.description !== v.code ? ` (${v.description})` : ""}`)
+      .join("; ");
+    return {
+      line: `${name}: ${errorTable[f.reason].message.en}${fields ? ` (${fields})` : ""} [${f.reason.toLowerCase()}]`,
+      code: 1,
+    };
   }
   const message = err instanceof Error ? err.message : String(err);
   return { line: `${name}: ${message.split("\n")[0]}`, code: 1 };
@@ -53,7 +58,8 @@ const output = (io: CliIo, path: string) => ({
   writeOut: io.out,
   writeErr: io.err,
   // Commander puts its "(Did you mean ...?)" on a line of its own.
-  outputError: (text: string, write: (s: string) => void) => write(`${text.trim().replace(/\n+/g, " ")} (see ${RUN_AS} ${path ? `${path} ` : ""}--help)\n`),
+  outputError: (text: string, write: (s: string) => void) =>
+    write(`${text.trim().replace(/\n+/g, " ")} (see ${RUN_AS} ${path ? `${path} ` : ""}--help)\n`),
 });
 
 /** What the command that ran did: set when its action starts, `result` once it returns. */
@@ -76,10 +82,19 @@ function buildProgram(commands: readonly CliCommand[], ctx: CliContext, io: CliI
     let parent = program;
     if (def.path.length === 2) {
       const [group] = def.path;
-      parent = groups.get(group) ?? program.command(group).description(GROUPS[group] ?? "").usage("<command> [options]").configureOutput(output(io, group));
+      parent =
+        groups.get(group) ??
+        program
+          .command(group)
+          .description(GROUPS[group] ?? "")
+          .usage("<command> [options]")
+          .configureOutput(output(io, group));
       groups.set(group, parent);
     }
-    const cmd = parent.command(def.path.at(-1)!).description(def.summary).configureOutput(output(io, def.path.join(" ")));
+    const cmd = parent
+      .command(def.path.at(-1)!)
+      .description(def.summary)
+      .configureOutput(output(io, def.path.join(" ")));
     for (const a of def.arguments ?? []) {
       const arg = new Argument(a.name, a.summary);
       cmd.addArgument(a.choices ? arg.choices(a.choices) : arg);
@@ -92,7 +107,10 @@ function buildProgram(commands: readonly CliCommand[], ctx: CliContext, io: CliI
     cmd.action(async (...params: unknown[]) => {
       const self = params.at(-1) as Command;
       ran.cmd = def;
-      ran.result = await def.run({ args: self.processedArgs as string[], options: self.opts<Record<string, string | undefined>>() }, ctx);
+      ran.result = await def.run(
+        { args: self.processedArgs as string[], options: self.opts<Record<string, string | undefined>>() },
+        ctx,
+      );
     });
   }
   return program;

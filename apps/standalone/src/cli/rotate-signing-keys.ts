@@ -6,7 +6,10 @@ export const rotateSigningKeys: CliCommand = {
   help: 'Prints {"alg", "active", "next", "retiring": [...]}. Running servers (PostgreSQL) follow within a minute.',
   async run(_input, ctx) {
     const config = ctx.config();
-    const [{ authMigrations, rotateSigningKeysNow }, { closeStores, migrateAll, openStores }] = await Promise.all([import("@gatehouse/auth"), import("../stores.ts")]);
+    const [{ authMigrations, rotateSigningKeysNow }, { closeStores, migrateAll, openStores }] = await Promise.all([
+      import("@gatehouse/auth"),
+      import("../stores.ts"),
+    ]);
     const stores = await openStores(config);
     try {
       await migrateAll(stores.db, [authMigrations]);

@@ -2,9 +2,22 @@ import { createClient, type Client } from "@connectrpc/connect";
 import { createAuth, registryClientDirectory } from "@gatehouse/auth";
 import type { Config } from "@gatehouse/config";
 import type { Logger } from "@gatehouse/logging";
-import { AssertionsService, AuthService, RegistryAdminService, RegistryService, UsersAdminService, UserSessionsService } from "@gatehouse/proto";
+import {
+  AssertionsService,
+  AuthService,
+  RegistryAdminService,
+  RegistryService,
+  UsersAdminService,
+  UserSessionsService,
+} from "@gatehouse/proto";
 import { createRegistry } from "@gatehouse/registry";
-import { ADMIN_READ_SCOPE, callerInterceptors, inProcessTransport, InternalTokens, type ServiceModule } from "@gatehouse/rpc";
+import {
+  ADMIN_READ_SCOPE,
+  callerInterceptors,
+  inProcessTransport,
+  InternalTokens,
+  type ServiceModule,
+} from "@gatehouse/rpc";
 import { closeStores, migrateAll, openStores, type Stores } from "../stores.ts";
 import { wireUsers } from "../users-wiring.ts";
 import { accessTokenVerifier, authSettings, kvRegistryNotify, serverInterceptors } from "../wiring.ts";
@@ -28,7 +41,11 @@ export interface CliServices {
  * registry (and, for `users`, the auth and users services) without a gateway,
  * worker or listener.
  */
-export async function openCliServices(config: Config, logger: Logger, opts: { users?: boolean } = {}): Promise<CliServices> {
+export async function openCliServices(
+  config: Config,
+  logger: Logger,
+  opts: { users?: boolean } = {},
+): Promise<CliServices> {
   const stores = await openStores(config);
   const modules: ServiceModule[] = [];
   let usersClose: (() => Promise<void>) | undefined;
@@ -40,11 +57,19 @@ export async function openCliServices(config: Config, logger: Logger, opts: { us
     const verify = accessTokenVerifier(config, stores.kv, () => authRef.client!);
     // A rotated operator secret reaches the running servers' caches too (Redis pub/sub).
     const notify = kvRegistryNotify(stores.kv, (err) => logger.warn({ err }, "registry notice not published"));
-    const registryMod = await createRegistry({ db: stores.db, keys: stores.keys, logger: logger.child({ service: "registry" }), notify });
+    const registryMod = await createRegistry({
+      db: stores.db,
+      keys: stores.keys,
+      logger: logger.child({ service: "registry" }),
+      notify,
+    });
     modules.push(registryMod);
     const registryServer = serverInterceptors(registryMod, logger, internal, verify);
-    const registryAs = <S extends typeof RegistryService | typeof RegistryAdminService | typeof AssertionsService>(service: S, caller: string, scopes?: readonly string[]) =>
-      createClient(service, inProcessTransport(registryMod.routes, registryServer, as(caller, scopes)));
+    const registryAs = <S extends typeof RegistryService | typeof RegistryAdminService | typeof AssertionsService>(
+      service: S,
+      caller: string,
+      scopes?: readonly string[],
+    ) => createClient(service, inProcessTransport(registryMod.routes, registryServer, as(caller, scopes)));
     const services: CliServices = {
       stores,
       registry: registryAs(RegistryService, "cli"),
@@ -84,7 +109,10 @@ export async function openCliServices(config: Config, logger: Logger, opts: { us
       hostWorker: false,
     });
     usersClose = () => users.close();
-    services.usersAdmin = createClient(UsersAdminService, inProcessTransport(users.module.routes, users.interceptors, as("cli", [ADMIN_READ_SCOPE])));
+    services.usersAdmin = createClient(
+      UsersAdminService,
+      inProcessTransport(users.module.routes, users.interceptors, as("cli", [ADMIN_READ_SCOPE])),
+    );
     return services;
   } catch (err) {
     await usersClose?.().catch(() => undefined);

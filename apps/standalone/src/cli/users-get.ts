@@ -6,7 +6,10 @@ export const usersGet: CliCommand = {
   help: "Sessions live in Redis (REDIS_URL) or in the server's memory: without Redis the CLI counts none.",
   arguments: [{ name: "<id>", summary: "the user's object id or pulse_id" }],
   async run({ args }, ctx) {
-    const [{ adminUserToJson }, { openCliServices }] = await Promise.all([import("@gatehouse/gateway"), import("./services.ts")]);
+    const [{ adminUserToJson }, { openCliServices }] = await Promise.all([
+      import("@gatehouse/gateway"),
+      import("./services.ts"),
+    ]);
     const services = await openCliServices(ctx.config(), ctx.logger(), { users: true });
     try {
       const res = await services.usersAdmin!.getUserAccount({ userId: args[0]! });

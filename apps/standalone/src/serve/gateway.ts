@@ -3,7 +3,16 @@ import type { Config } from "@gatehouse/config";
 import { createGateway } from "@gatehouse/gateway";
 import { openKv } from "@gatehouse/kv";
 import type { Logger } from "@gatehouse/logging";
-import { AssertionsService, AuthService, MfaService, RedirectOriginsService, RegistryAdminService, RegistryService, UsersAdminService, UsersService } from "@gatehouse/proto";
+import {
+  AssertionsService,
+  AuthService,
+  MfaService,
+  RedirectOriginsService,
+  RegistryAdminService,
+  RegistryService,
+  UsersAdminService,
+  UsersService,
+} from "@gatehouse/proto";
 import { callerInterceptors, httpTransport, InternalTokens } from "@gatehouse/rpc";
 import { loadKeyRing } from "@gatehouse/secrets";
 import { CONSOLE_DIST } from "../console-build.ts";
@@ -19,9 +28,15 @@ export async function serveGateway(config: Config, logger: Logger): Promise<() =
   const keys = await loadKeyRing(config.secretKey, config.dataDir);
   const internal = new InternalTokens(keys);
   const caller = callerInterceptors(internal, "gateway");
-  const kv = openKv({ redisUrl: config.redisUrl, prefix: config.redisPrefix, commandTimeoutMs: config.redisCommandTimeoutMs });
+  const kv = openKv({
+    redisUrl: config.redisUrl,
+    prefix: config.redisPrefix,
+    commandTimeoutMs: config.redisCommandTimeoutMs,
+  });
   if (!config.redisUrl) {
-    logger.warn("no REDIS_URL: no shared revocation marks; every access token's revocation is asked of the auth service (development only)");
+    logger.warn(
+      "no REDIS_URL: no shared revocation marks; every access token's revocation is asked of the auth service (development only)",
+    );
   }
   const urls = config.serviceUrls;
   const auth = createClient(AuthService, httpTransport(urls.auth, caller));

@@ -20,7 +20,8 @@ export async function serveUsers(config: Config, logger: Logger): Promise<() => 
   const caller = callerInterceptors(internal, "users");
   const hostWorker = !config.redisUrl;
   const auth = createClient(AuthService, httpTransport(config.serviceUrls.auth, caller));
-  if (hostWorker) logger.info("no REDIS_URL: the confirmation worker runs in the users process, on its in-process queue");
+  if (hostWorker)
+    logger.info("no REDIS_URL: the confirmation worker runs in the users process, on its in-process queue");
   const users = await wireUsers({
     config,
     stores,

@@ -15,7 +15,9 @@ import { wireWorker } from "../worker-wiring.ts";
  */
 export async function serveConfirmationWorker(config: Config, logger: Logger): Promise<() => Promise<void>> {
   if (!config.redisUrl) {
-    throw new ConfigError("serve confirmation-worker needs REDIS_URL (the shared BullMQ queue); without it the users process delivers itself");
+    throw new ConfigError(
+      "serve confirmation-worker needs REDIS_URL (the shared BullMQ queue); without it the users process delivers itself",
+    );
   }
   const keys = await loadKeyRing(config.secretKey, config.dataDir);
   const internal = new InternalTokens(keys);
@@ -25,20 +27,30 @@ export async function serveConfirmationWorker(config: Config, logger: Logger): P
   );
   const worker = await wireWorker({ config, keys, logger, deliveries });
   // Readiness: Redis answers (the worker's own connection only reports its first connect).
-  const kv = openKv({ redisUrl: config.redisUrl, prefix: config.redisPrefix, commandTimeoutMs: config.redisCommandTimeoutMs });
+  const kv = openKv({
+    redisUrl: config.redisUrl,
+    prefix: config.redisPrefix,
+    commandTimeoutMs: config.redisCommandTimeoutMs,
+  });
   const ready = async () => (await kv.ping()) && (await worker.ready());
   const server = createServer((req, res) => {
     probeHandler(req, res, ready)
       .then((handled) => {
-        if (!handled) res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: "not_found" }));
+        if (!handled)
+          res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: "not_found" }));
       })
-      .catch(() => res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: "internal" })));
+      .catch(() =>
+        res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: "internal" })),
+      );
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.servicePorts.worker, config.host, () => resolve());
   });
-  logger.info({ port: config.servicePorts.worker }, "confirmation-worker consuming deliveries; probes and metrics on this port");
+  logger.info(
+    { port: config.servicePorts.worker },
+    "confirmation-worker consuming deliveries; probes and metrics on this port",
+  );
   return async () => {
     await worker.close(); // active deliveries finish first
     await new Promise<void>((resolve) => {

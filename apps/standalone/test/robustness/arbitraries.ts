@@ -35,7 +35,12 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...HOSTILE_STRINGS) },
   { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 12 }) },
   // a plausible value with a NUL or a lone surrogate inside
-  { weight: 2, arbitrary: fc.tuple(fc.string({ maxLength: 8 }), fc.constantFrom("\u0000", "\ud800", "\udfff"), fc.string({ maxLength: 8 })).map((p) => p.join("")) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(fc.string({ maxLength: 8 }), fc.constantFrom("\u0000", "\ud800", "\udfff"), fc.string({ maxLength: 8 }))
+      .map((p) => p.join("")),
+  },
 );
 
 /** Any JSON value that is probably the wrong type, size or depth. */
@@ -64,9 +69,24 @@ const NAMED: Record<string, fc.Arbitrary<string>> = {
 };
 
 /** Members of the contract's open maps (`ids`, `datas`, `addresses`, `assertions`) with their usual shapes. */
-const OPEN_MAP_KEYS = ["email", "phone_number", "national_id", "screen_name", "name", "surname", "birthday", "home", "terms", "privacy", "unknown_key"];
+const OPEN_MAP_KEYS = [
+  "email",
+  "phone_number",
+  "national_id",
+  "screen_name",
+  "name",
+  "surname",
+  "birthday",
+  "home",
+  "terms",
+  "privacy",
+  "unknown_key",
+];
 const openMember: fc.Arbitrary<unknown> = fc.oneof(
-  fc.record({ objectType: fc.constantFrom("user_id", "data"), value: fc.oneof(NAMED.email!, NAMED.phone_number!, fc.string({ maxLength: 20 }), hostileString) }),
+  fc.record({
+    objectType: fc.constantFrom("user_id", "data"),
+    value: fc.oneof(NAMED.email!, NAMED.phone_number!, fc.string({ maxLength: 20 }), hostileString),
+  }),
   fc.record({ objectType: fc.constant("assertion"), value: fc.oneof(fc.boolean(), hostileValue) }),
   fc.record(
     {
@@ -98,7 +118,11 @@ function stringArb(schema: Schema, name: string): fc.Arbitrary<string> {
   if (typeof schema.pattern === "string") {
     const [min, max] = [schema.minLength ?? 0, schema.maxLength ?? 256];
     // stringMatching ignores lengths: repeat a short match (right for the `^[class]+$` patterns of the contract)
-    alternatives.push(fc.stringMatching(new RegExp(schema.pattern)).map((x) => (x.length >= min || !x ? x : x.repeat(Math.ceil(min / x.length))).slice(0, max)));
+    alternatives.push(
+      fc
+        .stringMatching(new RegExp(schema.pattern))
+        .map((x) => (x.length >= min || !x ? x : x.repeat(Math.ceil(min / x.length))).slice(0, max)),
+    );
   }
   if (NAMED[name]) alternatives.push(NAMED[name]);
   const minLength = schema.minLength ?? 0;
@@ -114,7 +138,10 @@ export function schemaArb(schema: Schema | undefined, opts: ArbOptions, path = "
   const chance = isString ? (opts.stringHostility ?? opts.hostility) : opts.hostility;
   if (chance <= 0) return valid;
   const weight = Math.max(1, Math.round(chance * 100));
-  return fc.oneof({ weight: 100 - weight, arbitrary: valid }, { weight, arbitrary: isString ? hostileString : hostileValue });
+  return fc.oneof(
+    { weight: 100 - weight, arbitrary: valid },
+    { weight, arbitrary: isString ? hostileString : hostileValue },
+  );
 }
 
 const child = (path: string, key: string) => (path ? `${path}.${key}` : key);
@@ -181,7 +208,12 @@ function objectArb(schema: Schema, opts: ArbOptions, path: string, depth: number
       : fc.oneof(
           { weight: 9, arbitrary: fc.constant({}) },
           // an unknown member (sometimes a hostile key): always a 400
-          { weight: 1, arbitrary: fc.dictionary(fc.oneof(fc.string({ maxLength: 6 }), hostileString), hostileValue, { maxKeys: 1 }) },
+          {
+            weight: 1,
+            arbitrary: fc.dictionary(fc.oneof(fc.string({ maxLength: 6 }), hostileString), hostileValue, {
+              maxKeys: 1,
+            }),
+          },
         );
   return fc.tuple(filled, extras).map(([base, more]) => ({ ...(more as object), ...base }));
 }

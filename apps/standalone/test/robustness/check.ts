@@ -20,17 +20,21 @@ function envelopeProblem(body: any, status: number): string | undefined {
   if (body?.result?.status !== status) return `result.status ${body?.result?.status} ≠ ${status}`;
   if (typeof body.result.elapsed !== "number") return "result.elapsed missing";
   const e = body.errors;
-  if (!e || typeof e.code !== "string" || !/^[a-z][a-z0-9_]*$/.test(e.code)) return "errors.code missing or not snake_case";
+  if (!e || typeof e.code !== "string" || !/^[a-z][a-z0-9_]*$/.test(e.code))
+    return "errors.code missing or not snake_case";
   if (typeof e.message !== "string" || !e.message) return "errors.message missing";
   if (typeof e.details !== "string") return "errors.details missing";
   if (!Array.isArray(e.items)) return "errors.items missing";
-  for (const i of e.items) if (typeof i?.field !== "string" || typeof i.code !== "string" || typeof i.message !== "string") return "malformed errors.items entry";
+  for (const i of e.items)
+    if (typeof i?.field !== "string" || typeof i.code !== "string" || typeof i.message !== "string")
+      return "malformed errors.items entry";
   return undefined;
 }
 
 function oauthProblem(body: any): string | undefined {
   if (typeof body?.error !== "string" || !/^[a-z_]+$/.test(body.error)) return "no RFC 6749 error";
-  if (body.error_description !== undefined && typeof body.error_description !== "string") return "error_description not a string";
+  if (body.error_description !== undefined && typeof body.error_description !== "string")
+    return "error_description not a string";
   const extra = Object.keys(body).filter((k) => !["error", "error_description", "error_uri"].includes(k));
   return extra.length ? `unexpected members ${extra.join(", ")}` : undefined;
 }
@@ -44,7 +48,8 @@ export function answerProblem(req: FuzzRequest, res: Answer): string | undefined
   const path = req.url.split("?")[0]!;
   const type = String(res.headers["content-type"] ?? "");
   // RFC 6750 section 3: a bearer challenge may come with no body
-  if ((res.statusCode === 401 || res.statusCode === 403) && res.headers["www-authenticate"] && !res.body) return undefined;
+  if ((res.statusCode === 401 || res.statusCode === 403) && res.headers["www-authenticate"] && !res.body)
+    return undefined;
   if (type.startsWith("text/html")) return PAGES.some((p) => p.test(path)) ? undefined : "HTML error on a JSON route";
   if (!type.startsWith("application/json")) return `error with content-type "${type}"`;
   let body: unknown;

@@ -34,7 +34,9 @@ function raw(port: number, chunks: (string | Buffer)[], timeoutMs = 15_000): Pro
       const text = Buffer.concat(received).toString("utf8");
       const [head = "", body = ""] = text.split("\r\n\r\n");
       const [statusLine = "", ...lines] = head.split("\r\n");
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]),
+      );
       resolve({ status: Number(statusLine.split(" ")[1]), headers, body, ms: performance.now() - started });
     });
   });
@@ -67,7 +69,11 @@ describe("errors before routing, over a socket", () => {
   });
 
   it("answers a NUL in a header with 400 in the envelope", async () => {
-    expectEnvelope(await raw(port, ["GET /healthz HTTP/1.1\r\nhost: x\r\nx-a: a\u0000b\r\n\r\n"]), 400, "malformed_request");
+    expectEnvelope(
+      await raw(port, ["GET /healthz HTTP/1.1\r\nhost: x\r\nx-a: a\u0000b\r\n\r\n"]),
+      400,
+      "malformed_request",
+    );
   });
 
   it("answers a malformed request line with 400 in the envelope", async () => {
@@ -77,10 +83,22 @@ describe("errors before routing, over a socket", () => {
   });
 
   it("answers raw bytes that are not UTF-8 or a NUL in the URL with 400", async () => {
-    const bad = await raw(port, [Buffer.concat([Buffer.from("GET /v2/apps/"), Buffer.from([0xff, 0xfe]), Buffer.from(" HTTP/1.1\r\nhost: x\r\n\r\n")])]);
+    const bad = await raw(port, [
+      Buffer.concat([
+        Buffer.from("GET /v2/apps/"),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from(" HTTP/1.1\r\nhost: x\r\n\r\n"),
+      ]),
+    ]);
     expectEnvelope(bad, 400, "malformed_request");
-    expectEnvelope(await raw(port, ["GET /v2/apps/%00 HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n"]), 400, "malformed_request");
-    const oauth = await raw(port, ["GET /oauth2/authorize?client_id=%00 HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n"]);
+    expectEnvelope(
+      await raw(port, ["GET /v2/apps/%00 HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n"]),
+      400,
+      "malformed_request",
+    );
+    const oauth = await raw(port, [
+      "GET /oauth2/authorize?client_id=%00 HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n",
+    ]);
     expect(oauth.status).toBe(400);
     expect(JSON.parse(oauth.body)).toEqual({ error: "invalid_request", error_description: expect.any(String) });
   });
@@ -92,11 +110,21 @@ describe("errors before routing, over a socket", () => {
     expect(JSON.parse(oauth.body)).toEqual({ error: "invalid_request", error_description: expect.any(String) });
     // HTTP/1.0 needs no Host.
     expect((await raw(port, ["GET /healthz HTTP/1.0\r\n\r\n"])).status).toBe(200);
-    expectEnvelope(await raw(port, ["POST /v2/apps HTTP/1.1\r\nhost: x\r\nexpect: 200-ok\r\ncontent-length: 0\r\n\r\n"]), 417, "expectation_failed");
-    const expectOAuth = await raw(port, ["POST /oauth2/token HTTP/1.1\r\nhost: x\r\nexpect: nope\r\ncontent-length: 0\r\n\r\n"]);
+    expectEnvelope(
+      await raw(port, ["POST /v2/apps HTTP/1.1\r\nhost: x\r\nexpect: 200-ok\r\ncontent-length: 0\r\n\r\n"]),
+      417,
+      "expectation_failed",
+    );
+    const expectOAuth = await raw(port, [
+      "POST /oauth2/token HTTP/1.1\r\nhost: x\r\nexpect: nope\r\ncontent-length: 0\r\n\r\n",
+    ]);
     expect(expectOAuth.status).toBe(417);
     expect(JSON.parse(expectOAuth.body)).toEqual({ error: "invalid_request", error_description: expect.any(String) });
-    expectEnvelope(await raw(port, ["CONNECT example.com:443 HTTP/1.1\r\nhost: example.com:443\r\n\r\n"]), 400, "malformed_request");
+    expectEnvelope(
+      await raw(port, ["CONNECT example.com:443 HTTP/1.1\r\nhost: example.com:443\r\n\r\n"]),
+      400,
+      "malformed_request",
+    );
   });
 
   it("cuts off a body that stalls with 408 in the envelope", async () => {
@@ -110,7 +138,10 @@ describe("errors before routing, over a socket", () => {
     // REQUEST_TIMEOUT=2 here; Node checks once a second
     expect(stalled.ms).toBeGreaterThan(1500);
     expect(stalled.ms).toBeLessThan(5000);
-    const oauth = await raw(port, ["POST /oauth2/token HTTP/1.1\r\nhost: x\r\ncontent-type: application/x-www-form-urlencoded\r\ncontent-length: 1000\r\n\r\n", "grant_type="]);
+    const oauth = await raw(port, [
+      "POST /oauth2/token HTTP/1.1\r\nhost: x\r\ncontent-type: application/x-www-form-urlencoded\r\ncontent-length: 1000\r\n\r\n",
+      "grant_type=",
+    ]);
     expect(oauth.status).toBe(408);
     expect(JSON.parse(oauth.body)).toEqual({ error: "invalid_request", error_description: expect.any(String) });
   });

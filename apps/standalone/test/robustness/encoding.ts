@@ -15,7 +15,13 @@ export function pct(s: string): string {
     } else if (c >= 0xd800 && c <= 0xdfff) bytes.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
     else bytes.push(...Buffer.from(s[i]!, "utf8"));
   }
-  return bytes.map((b) => (/[A-Za-z0-9._~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, "0")}`)).join("");
+  return bytes
+    .map((b) =>
+      /[A-Za-z0-9._~-]/.test(String.fromCharCode(b))
+        ? String.fromCharCode(b)
+        : `%${b.toString(16).toUpperCase().padStart(2, "0")}`,
+    )
+    .join("");
 }
 
 /** Percent sequences that decode to nothing valid: NUL, bad UTF-8, an encoded surrogate, an overlong NUL, bad escapes. */

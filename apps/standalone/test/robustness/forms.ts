@@ -53,7 +53,11 @@ function baseForm(ctx: FuzzContext, path: string): Record<string, string> {
     "/oauth2/introspect": { token: ctx.appToken, client_id: ctx.clientId, client_secret: ctx.clientSecret },
     "/oauth2/revoke": { token: ctx.appToken, client_id: ctx.clientId, client_secret: ctx.clientSecret },
     "/oauth2/authorize": authorize,
-    "/oauth2/logout": { id_token_hint: ctx.userToken, post_logout_redirect_uri: ctx.redirectUri, client_id: ctx.clientId },
+    "/oauth2/logout": {
+      id_token_hint: ctx.userToken,
+      post_logout_redirect_uri: ctx.redirectUri,
+      client_id: ctx.clientId,
+    },
     "/activityid/v1/user/terms": { token: "t", shown: ctx.assertionKey, accept: ctx.assertionKey },
     "/activityid/v1/user/activate": { token: "t", password: "correct horse battery" },
   };
@@ -71,10 +75,20 @@ export function formString(ctx: FuzzContext, path: string): fc.Arbitrary<string>
     ),
   );
   const other = fc.oneof(
-    { weight: 9, arbitrary: fc.constantFrom(...Object.keys(params)).chain((k) => component(params[k]!).map((v) => `${k}=${v}`)) },
-    { weight: 1, arbitrary: fc.tuple(component(fc.string({ maxLength: 6 })), component(fc.string({ maxLength: 6 }))).map(([k, v]) => `${k}=${v}`) },
+    {
+      weight: 9,
+      arbitrary: fc.constantFrom(...Object.keys(params)).chain((k) => component(params[k]!).map((v) => `${k}=${v}`)),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(component(fc.string({ maxLength: 6 })), component(fc.string({ maxLength: 6 })))
+        .map(([k, v]) => `${k}=${v}`),
+    },
   );
-  return fc.tuple(fc.tuple(...base), fc.array(other, { maxLength: base.length ? 2 : 6 })).map(([b, o]) => [...b, ...o].filter(Boolean).join("&"));
+  return fc
+    .tuple(fc.tuple(...base), fc.array(other, { maxLength: base.length ? 2 : 6 }))
+    .map(([b, o]) => [...b, ...o].filter(Boolean).join("&"));
 }
 
 /** The fields of each hosted page's form (hosted/dispatch.ts: by `intent`; a `mfa_token` is the second step's). */
@@ -82,7 +96,20 @@ const HOSTED_FIELDS: Record<string, string[]> = {
   login: ["email", "phone_number", "password", "send_code"],
   code: ["email", "phone_number", "code", "send_code", "name"],
   register: ["email", "phone_number", "password", "name", "surname", "birthday", "assertion"],
-  flow: ["flow_token", "page", "key", "to", "code", "resend", "shown", "missing", "assertion", "name", "birthday", "password"],
+  flow: [
+    "flow_token",
+    "page",
+    "key",
+    "to",
+    "code",
+    "resend",
+    "shown",
+    "missing",
+    "assertion",
+    "name",
+    "birthday",
+    "password",
+  ],
   mfa: ["mfa_token", "code"],
 };
 
@@ -120,8 +147,17 @@ export function hostedFormString(ctx: FuzzContext, intent: string): fc.Arbitrary
   const values = hostedValues(ctx);
   const name = (f: string) => (f === "assertion" ? `assertion.${ctx.assertionKey}` : f);
   const field = (f: string) =>
-    fc.oneof({ weight: 7, arbitrary: values[f]!.map(pct) }, { weight: 1, arbitrary: component(values[f]!) }).map((v) => `${name(f)}=${v}`);
-  const fields = fc.uniqueArray(fc.constantFrom(...HOSTED_FIELDS[intent]!), { minLength: 1, maxLength: HOSTED_FIELDS[intent]!.length }).chain((fs) => fc.tuple(...fs.map(field)));
-  const token = fc.oneof({ weight: 9, arbitrary: fc.constant(ctx.formToken) }, { weight: 1, arbitrary: fc.constantFrom("a.b", `${ctx.formToken}x`) });
-  return fc.tuple(token, fields).map(([t, fs]) => [`form_token=${pct(t)}`, ...(intent === "mfa" ? [] : [`intent=${intent}`]), ...fs].join("&"));
+    fc
+      .oneof({ weight: 7, arbitrary: values[f]!.map(pct) }, { weight: 1, arbitrary: component(values[f]!) })
+      .map((v) => `${name(f)}=${v}`);
+  const fields = fc
+    .uniqueArray(fc.constantFrom(...HOSTED_FIELDS[intent]!), { minLength: 1, maxLength: HOSTED_FIELDS[intent]!.length })
+    .chain((fs) => fc.tuple(...fs.map(field)));
+  const token = fc.oneof(
+    { weight: 9, arbitrary: fc.constant(ctx.formToken) },
+    { weight: 1, arbitrary: fc.constantFrom("a.b", `${ctx.formToken}x`) },
+  );
+  return fc
+    .tuple(token, fields)
+    .map(([t, fs]) => [`form_token=${pct(t)}`, ...(intent === "mfa" ? [] : [`intent=${intent}`]), ...fs].join("&"));
 }

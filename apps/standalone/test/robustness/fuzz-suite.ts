@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestStack, type TestStack } from "../stack-helpers.ts";
 import { answerProblem } from "./check.ts";
 import { fuzzContext, openApi } from "./fuzz-context.ts";
-import { hostedFormOperations, operationName, operations, requestArb, undocumentedMethods, type FuzzRequest } from "./requests.ts";
+import {
+  hostedFormOperations,
+  operationName,
+  operations,
+  requestArb,
+  undocumentedMethods,
+  type FuzzRequest,
+} from "./requests.ts";
 
 // Contract section 10: no request causes a 5xx, and every error is in its
 // envelope. Every operation of /openapi.json gets FUZZ_RUNS generated
@@ -61,26 +68,46 @@ export function fuzzEveryRoute(mode: string, embedded: boolean): void {
       let cases = 0;
       const statuses = new Map<string, Map<number, number>>();
       for (const [i, op] of ops.entries()) {
-        for (const request of fc.sample(requestArb(ctx, op, resolve), { seed: SEED + i, numRuns: undocumented.has(op) ? Math.ceil(RUNS / 4) : RUNS })) {
+        for (const request of fc.sample(requestArb(ctx, op, resolve), {
+          seed: SEED + i,
+          numRuns: undocumented.has(op) ? Math.ceil(RUNS / 4) : RUNS,
+        })) {
           cases++;
-          const res = await s.app.inject({ method: request.method as "GET", url: request.url, headers: request.headers, payload: request.payload });
+          const res = await s.app.inject({
+            method: request.method as "GET",
+            url: request.url,
+            headers: request.headers,
+            payload: request.payload,
+          });
           const seen = statuses.get(operationName(op)) ?? new Map<number, number>();
           seen.set(res.statusCode, (seen.get(res.statusCode) ?? 0) + 1);
           statuses.set(operationName(op), seen);
-          if (process.env.FUZZ_VERBOSE === "2" && res.statusCode === 400) console.log(op.method, op.path, res.body.slice(0, 400));
+          if (process.env.FUZZ_VERBOSE === "2" && res.statusCode === 400)
+            console.log(op.method, op.path, res.body.slice(0, 400));
           const problem = answerProblem(request, res);
-          if (problem) failures.push({ route: operationName(op), problem, request, status: res.statusCode, body: res.body.slice(0, 300) });
+          if (problem)
+            failures.push({
+              route: operationName(op),
+              problem,
+              request,
+              status: res.statusCode,
+              body: res.body.slice(0, 300),
+            });
         }
       }
       const fivexx = failures.filter((f) => f.status >= 500).length;
-      console.log(`fuzzing (${embedded ? "embedded" : "postgres"}): ${ops.length} operations, ${cases} cases, ${failures.length} failures (${fivexx} 5xx), seed ${SEED}`);
-      if (process.env.FUZZ_VERBOSE) for (const [r, m] of statuses) console.log(r, JSON.stringify(Object.fromEntries(m)));
+      console.log(
+        `fuzzing (${embedded ? "embedded" : "postgres"}): ${ops.length} operations, ${cases} cases, ${failures.length} failures (${fivexx} 5xx), seed ${SEED}`,
+      );
+      if (process.env.FUZZ_VERBOSE)
+        for (const [r, m] of statuses) console.log(r, JSON.stringify(Object.fromEntries(m)));
       if (failures.length) {
         const byRoute = new Map<string, Failure[]>();
         for (const f of failures) byRoute.set(f.route, [...(byRoute.get(f.route) ?? []), f]);
         const report = [...byRoute].map(([route, fs]) => {
           const f = fs[0]!;
-          const payload = f.request.payload === undefined ? "" : JSON.stringify(String(f.request.payload).slice(0, 200));
+          const payload =
+            f.request.payload === undefined ? "" : JSON.stringify(String(f.request.payload).slice(0, 200));
           return `${route}: ${fs.length} × ${f.problem}\n  e.g. ${f.request.method} ${f.request.url} ${JSON.stringify(f.request.headers)} ${payload}\n  → ${f.status} ${f.body}`;
         });
         console.log(`reproduce with FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS}\n${report.join("\n")}`);

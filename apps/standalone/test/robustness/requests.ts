@@ -44,9 +44,15 @@ const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 /** The undocumented methods of every OAuth endpoint, each with the endpoint's documented parameters. */
 export function undocumentedMethods(ops: Operation[]): Operation[] {
   const byPath = new Map<string, Operation[]>();
-  for (const o of ops) if (o.path.startsWith("/oauth2/") || o.path.startsWith("/.well-known/")) byPath.set(o.path, [...(byPath.get(o.path) ?? []), o]);
+  for (const o of ops)
+    if (o.path.startsWith("/oauth2/") || o.path.startsWith("/.well-known/"))
+      byPath.set(o.path, [...(byPath.get(o.path) ?? []), o]);
   return [...byPath].flatMap(([path, documented]) =>
-    METHODS.filter((m) => !documented.some((o) => o.method === m)).map((method) => ({ method, path, op: documented[0]!.op })),
+    METHODS.filter((m) => !documented.some((o) => o.method === m)).map((method) => ({
+      method,
+      path,
+      op: documented[0]!.op,
+    })),
   );
 }
 
@@ -66,14 +72,18 @@ function hostedFormArb(ctx: FuzzContext, op: Operation): fc.Arbitrary<FuzzReques
       lang: fc.constantFrom("es", "en", "xx;q=abc"),
     })
     .map(({ payload, cookie, origin, lang }) => {
-      const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", accept: "text/html", "accept-language": lang };
+      const headers: Record<string, string> = {
+        "content-type": "application/x-www-form-urlencoded",
+        accept: "text/html",
+        "accept-language": lang,
+      };
       if (cookie) headers.cookie = cookie;
       if (origin) headers.origin = origin;
       return { method: op.method, url: op.path, headers, payload };
     });
 }
 
-const asText = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v) ?? "");
+const asText = (v: unknown) => (typeof v === "string" ? v : (JSON.stringify(v) ?? ""));
 
 /** The token a route expects, by its place in the contract (new routes fall into one of these). */
 function expectedToken(ctx: FuzzContext, op: Operation): string | undefined {
@@ -88,12 +98,22 @@ function authorization(ctx: FuzzContext, op: Operation): fc.Arbitrary<string | u
   const expected = expectedToken(ctx, op);
   return fc.oneof(
     { weight: expected ? 12 : 0, arbitrary: fc.constant(expected ? `Bearer ${expected}` : undefined) },
-    { weight: op.path.startsWith("/oauth2/") ? 6 : 0, arbitrary: fc.constant(`Basic ${b64(`${ctx.clientId}:${ctx.clientSecret}`)}`) },
+    {
+      weight: op.path.startsWith("/oauth2/") ? 6 : 0,
+      arbitrary: fc.constant(`Basic ${b64(`${ctx.clientId}:${ctx.clientSecret}`)}`),
+    },
     { weight: 2, arbitrary: fc.constant(undefined) },
     { weight: 1, arbitrary: fc.constantFrom(ctx.operatorToken, ctx.appToken, ctx.userToken).map((t) => `Bearer ${t}`) },
     {
       weight: 2,
-      arbitrary: fc.constantFrom(`Basic ${b64("\u0000:\u0000")}`, `Basic ${b64("%00:%00")}`, `Basic ${b64("\u00ff\u00fe:x")}`, "Basic !!", "Bearer \u00e9", "Bearer a.b.c"),
+      arbitrary: fc.constantFrom(
+        `Basic ${b64("\u0000:\u0000")}`,
+        `Basic ${b64("%00:%00")}`,
+        `Basic ${b64("\u00ff\u00fe:x")}`,
+        "Basic !!",
+        "Bearer \u00e9",
+        "Bearer a.b.c",
+      ),
     },
   );
 }
@@ -113,12 +133,22 @@ const RAW_JSON_BODIES: (string | Buffer)[] = [
   '{"key":"\\ud800"}',
 ];
 
-function jsonBody(ctx: FuzzContext, path: string, schema: Schema | undefined, resolve: (ref: string) => Schema | undefined): fc.Arbitrary<string | Buffer> {
+function jsonBody(
+  ctx: FuzzContext,
+  path: string,
+  schema: Schema | undefined,
+  resolve: (ref: string) => Schema | undefined,
+): fc.Arbitrary<string | Buffer> {
   const hints = jsonHints(ctx, path);
   // Each case is clean (reaches the services with valid values), carries hostile strings that pass
   // the schema (what reaches the database), or is mangled at any depth (what the validation must catch).
   const value = fc
-    .constantFrom({ hostility: 0, stringHostility: 0 }, { hostility: 0, stringHostility: 0.15 }, { hostility: 0, stringHostility: 0.15 }, { hostility: 0.05, stringHostility: 0.1 })
+    .constantFrom(
+      { hostility: 0, stringHostility: 0 },
+      { hostility: 0, stringHostility: 0.15 },
+      { hostility: 0, stringHostility: 0.15 },
+      { hostility: 0.05, stringHostility: 0.1 },
+    )
     .chain((level) => schemaArb(schema, { resolve, hints, ...level }));
   return fc.oneof(
     { weight: 9, arbitrary: value.map((v) => JSON.stringify(v) ?? "") },
@@ -127,7 +157,11 @@ function jsonBody(ctx: FuzzContext, path: string, schema: Schema | undefined, re
 }
 
 /** An arbitrary request for `op`. */
-export function requestArb(ctx: FuzzContext, op: Operation, resolve: (ref: string) => Schema | undefined): fc.Arbitrary<FuzzRequest> {
+export function requestArb(
+  ctx: FuzzContext,
+  op: Operation,
+  resolve: (ref: string) => Schema | undefined,
+): fc.Arbitrary<FuzzRequest> {
   if (op.form) return hostedFormArb(ctx, op);
   const params = (op.op.parameters ?? []) as Schema[];
   const users = op.path.startsWith("/activityid/") || op.path.startsWith("/admin/v1/users");
@@ -142,7 +176,15 @@ export function requestArb(ctx: FuzzContext, op: Operation, resolve: (ref: strin
   const pathArbs = Object.fromEntries(
     params
       .filter((p) => p.in === "path")
-      .map((p) => [p.name as string, component(fc.oneof(fc.constantFrom(...(known[p.name] ?? ["1"])), schemaArb(p.schema, { resolve, hostility: 0 }).map(asText)))]),
+      .map((p) => [
+        p.name as string,
+        component(
+          fc.oneof(
+            fc.constantFrom(...(known[p.name] ?? ["1"])),
+            schemaArb(p.schema, { resolve, hostility: 0 }).map(asText),
+          ),
+        ),
+      ]),
   );
   const declaredQuery = params.filter((p) => p.in === "query");
   const freeQuery = op.method === "GET" && declaredQuery.length === 0 && !op.path.startsWith("/.well-known");
@@ -151,19 +193,36 @@ export function requestArb(ctx: FuzzContext, op: Operation, resolve: (ref: strin
     : fc
         .tuple(
           ...declaredQuery.map((p) =>
-            fc.option(component(schemaArb(p.schema, { resolve, hostility: 0 }).map(asText)).map((v) => `${p.name}=${v}`), { freq: 2 }),
+            fc.option(
+              component(schemaArb(p.schema, { resolve, hostility: 0 }).map(asText)).map((v) => `${p.name}=${v}`),
+              { freq: 2 },
+            ),
           ),
-          fc.option(fc.tuple(component(fc.constantFrom("token", "x")), component(fc.string({ maxLength: 5 }))).map(([k, v]) => `${k}=${v}`), { freq: 6 }),
+          fc.option(
+            fc
+              .tuple(component(fc.constantFrom("token", "x")), component(fc.string({ maxLength: 5 })))
+              .map(([k, v]) => `${k}=${v}`),
+            { freq: 6 },
+          ),
         )
         .map((parts) => parts.filter((x): x is string => x !== null).join("&"));
 
   const jsonSchema = op.op.requestBody?.content?.["application/json"]?.schema as Schema | undefined;
-  const takesForm = !["GET", "HEAD", "OPTIONS"].includes(op.method) && !jsonSchema && (op.path.startsWith("/oauth2/") || op.path.endsWith("/terms") || op.path.endsWith("/activate"));
+  const takesForm =
+    !["GET", "HEAD", "OPTIONS"].includes(op.method) &&
+    !jsonSchema &&
+    (op.path.startsWith("/oauth2/") || op.path.endsWith("/terms") || op.path.endsWith("/activate"));
   const bodyArb: fc.Arbitrary<{ payload?: string | Buffer; type?: string }> = jsonSchema
     ? jsonBody(ctx, op.path, jsonSchema, resolve).map((payload) => ({ payload, type: "application/json" }))
     : takesForm
       ? fc.oneof(
-          { weight: 9, arbitrary: formString(ctx, op.path).map((payload) => ({ payload, type: "application/x-www-form-urlencoded" })) },
+          {
+            weight: 9,
+            arbitrary: formString(ctx, op.path).map((payload) => ({
+              payload,
+              type: "application/x-www-form-urlencoded",
+            })),
+          },
           { weight: 1, arbitrary: fc.constant({ payload: '{"client_id":"\\u0000"}', type: "application/json" }) },
         )
       : fc.constant({});
@@ -172,20 +231,32 @@ export function requestArb(ctx: FuzzContext, op: Operation, resolve: (ref: strin
   const headerArb = fc.record({
     authorization: authorization(ctx, op),
     from: hasFrom
-      ? fc.oneof({ weight: 8, arbitrary: fc.constant(ctx.entrypoint) }, { weight: 2, arbitrary: fc.constantFrom("web", "x".repeat(300), "caf\u00e9", "%00") })
+      ? fc.oneof(
+          { weight: 8, arbitrary: fc.constant(ctx.entrypoint) },
+          { weight: 2, arbitrary: fc.constantFrom("web", "x".repeat(300), "caf\u00e9", "%00") },
+        )
       : fc.constant(undefined),
-    accept: fc.oneof({ weight: 8, arbitrary: fc.constant("application/json") }, { weight: 1, arbitrary: fc.constantFrom("*/*", "text/html") }),
+    accept: fc.oneof(
+      { weight: 8, arbitrary: fc.constant("application/json") },
+      { weight: 1, arbitrary: fc.constantFrom("*/*", "text/html") },
+    ),
     "accept-language": fc.constantFrom("es", "en", "xx;q=abc"),
     // Ours, a relying party's (its redirect URI's: CORS answers it), another site's.
     origin: fc.constantFrom(ctx.origin, ctx.origin, new URL(ctx.redirectUri).origin, "https://evil.example", "null"),
-    "access-control-request-method": op.method === "OPTIONS" ? fc.constantFrom("POST", "GET", "DELETE", "caf\u00e9", undefined) : fc.constant(undefined),
+    "access-control-request-method":
+      op.method === "OPTIONS"
+        ? fc.constantFrom("POST", "GET", "DELETE", "caf\u00e9", undefined)
+        : fc.constant(undefined),
   });
 
-  return fc.record({ path: fc.record(pathArbs), query: queryArb, body: bodyArb, headers: headerArb }).map(({ path, query, body, headers }) => {
-    const url = op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => path[name] ?? "1") + (query ? `?${query}` : "");
-    const h: Record<string, string> = {};
-    for (const [k, v] of Object.entries(headers)) if (v !== undefined && (k !== "origin" || op.method !== "GET")) h[k] = v;
-    if (body.type) h["content-type"] = body.type;
-    return { method: op.method, url, headers: h, payload: body.payload };
-  });
+  return fc
+    .record({ path: fc.record(pathArbs), query: queryArb, body: bodyArb, headers: headerArb })
+    .map(({ path, query, body, headers }) => {
+      const url = op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => path[name] ?? "1") + (query ? `?${query}` : "");
+      const h: Record<string, string> = {};
+      for (const [k, v] of Object.entries(headers))
+        if (v !== undefined && (k !== "origin" || op.method !== "GET")) h[k] = v;
+      if (body.type) h["content-type"] = body.type;
+      return { method: op.method, url, headers: h, payload: body.payload };
+    });
 }

@@ -1,7 +1,15 @@
 import { createServer, type Server } from "node:http";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authorizePath, confirmedUser, createOAuthApp, formOf, pkce, postLogin, validAuthorize } from "../oauth-flow.ts";
+import {
+  authorizePath,
+  confirmedUser,
+  createOAuthApp,
+  formOf,
+  pkce,
+  postLogin,
+  validAuthorize,
+} from "../oauth-flow.ts";
 import { freePort } from "../processes.ts";
 import { startTestStack, type TestStack } from "../stack-helpers.ts";
 import { PASSWORD, type FlowApp, type LoggedUser } from "../user-flows.ts";
@@ -11,7 +19,15 @@ import { PASSWORD, type FlowApp, type LoggedUser } from "../user-flows.ts";
 // in Chromium); the hosted login refuses a cross-site form POST even with a
 // valid cookie and form token, and keeps working without JavaScript.
 
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 function expectPageHeaders(res: { headers: Record<string, unknown> }) {
   const csp = String(res.headers["content-security-policy"]);
@@ -39,7 +55,11 @@ describe("security headers and the hosted login's origin check", () => {
     app = await createOAuthApp(s);
     user = await confirmedUser(s, app);
     // Another site on the same host (another port: same site, another origin): the attacker's and the application's.
-    other = createServer((req, res) => res.writeHead(200, { "content-type": "text/html" }).end(req.url === "/attack" ? attackerPage : "<p>application</p>"));
+    other = createServer((req, res) =>
+      res
+        .writeHead(200, { "content-type": "text/html" })
+        .end(req.url === "/attack" ? attackerPage : "<p>application</p>"),
+    );
     await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
     otherBase = `http://127.0.0.1:${(other.address() as { port: number }).port}`;
     browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
@@ -80,7 +100,12 @@ describe("security headers and the hosted login's origin check", () => {
   it("refuses a cross-site login form POST even with a valid cookie and form token", async () => {
     const page = await s.app.inject({ method: "GET", url: authorizePath(validAuthorize(app, pkce().challenge)) });
     const form = formOf(page);
-    const foreign: Record<string, string>[] = [{ origin: "https://evil.example" }, { origin: otherBase }, { "sec-fetch-site": "cross-site", origin: "null" }, { "sec-fetch-site": "same-site" }];
+    const foreign: Record<string, string>[] = [
+      { origin: "https://evil.example" },
+      { origin: otherBase },
+      { "sec-fetch-site": "cross-site", origin: "null" },
+      { "sec-fetch-site": "same-site" },
+    ];
     for (const headers of foreign) {
       const res = await postLogin(s, form, user.email, PASSWORD, headers);
       expect(res.statusCode, JSON.stringify(headers)).toBe(403);
@@ -99,7 +124,11 @@ describe("security headers and the hosted login's origin check", () => {
     const res = await s.app.inject({
       method: "POST",
       url: "/oauth2/authorize",
-      headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://shop.example.com", "sec-fetch-site": "cross-site" },
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        origin: "https://shop.example.com",
+        "sec-fetch-site": "cross-site",
+      },
       payload: new URLSearchParams(params as Record<string, string>).toString(),
     });
     expect(res.statusCode).toBe(200);
@@ -109,10 +138,14 @@ describe("security headers and the hosted login's origin check", () => {
   it("in Chromium: another site cannot submit the login form with the victim's cookie and token", async () => {
     const context = await browser.newContext({ javaScriptEnabled: true });
     const page = await context.newPage();
-    await page.goto(`${base}${authorizePath(validAuthorize(app, pkce().challenge, { redirect_uri: "http://127.0.0.1/callback" }))}`);
+    await page.goto(
+      `${base}${authorizePath(validAuthorize(app, pkce().challenge, { redirect_uri: "http://127.0.0.1/callback" }))}`,
+    );
     const token = await page.getAttribute('input[name="form_token"]', "value");
     attackerPage = `<!doctype html><form method="post" action="${base}/oauth2/authorize"><input name="form_token" value="${token}"><input name="email" value="${user.email}"><input name="password" value="${PASSWORD}"></form><script>document.forms[0].submit()</script>`;
-    const answer = page.waitForResponse((r) => r.url() === `${base}/oauth2/authorize` && r.request().method() === "POST");
+    const answer = page.waitForResponse(
+      (r) => r.url() === `${base}/oauth2/authorize` && r.request().method() === "POST",
+    );
     await page.goto(`${otherBase}/attack`);
     expect((await answer).status()).toBe(403);
     await context.close();
@@ -121,10 +154,14 @@ describe("security headers and the hosted login's origin check", () => {
   it("in Chromium without JavaScript: the login form still signs in", async () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
-    await page.goto(`${base}${authorizePath(validAuthorize(app, pkce().challenge, { redirect_uri: "http://127.0.0.1/callback" }))}`);
+    await page.goto(
+      `${base}${authorizePath(validAuthorize(app, pkce().challenge, { redirect_uri: "http://127.0.0.1/callback" }))}`,
+    );
     await page.getByLabel("Email").fill(user.email);
     await page.getByLabel("Password").fill(PASSWORD);
-    const redirected = page.waitForResponse((r) => r.url() === `${base}/oauth2/authorize` && r.request().method() === "POST");
+    const redirected = page.waitForResponse(
+      (r) => r.url() === `${base}/oauth2/authorize` && r.request().method() === "POST",
+    );
     await page.getByRole("button").first().click();
     const res = await redirected;
     expect(res.status()).toBe(303);

@@ -32,9 +32,18 @@ function identifierOf(ep: Entrypoint, key: string, value: string): { key: "email
   const path = `ids.${key}.value`;
   const field = ep.fields.find((f) => f.type === "id" && f.key === key);
   if (!CONFIRMABLE_KEYS.includes(key as IdKey)) {
-    throw validationError([{ field: `ids.${key}`, code: "not_allowed", description: "a sign-in code goes to an email or a phone_number" }]);
+    throw validationError([
+      { field: `ids.${key}`, code: "not_allowed", description: "a sign-in code goes to an email or a phone_number" },
+    ]);
   }
-  if (!field) throw validationError([{ field: `ids.${key}`, code: "not_in_entrypoint", description: "not one of this entry point's identifier fields" }]);
+  if (!field)
+    throw validationError([
+      {
+        field: `ids.${key}`,
+        code: "not_in_entrypoint",
+        description: "not one of this entry point's identifier fields",
+      },
+    ]);
   if (!value.trim()) throw validationError([{ field: path, code: "required" }]);
   const ctx = newCtx();
   const canonical = idValue(ctx, key as IdKey, value);
@@ -54,13 +63,22 @@ export async function requestAccessCode(deps: RequestAccessCodeDeps, req: Access
   const id = identifierOf(req.entrypoint, req.key, req.value);
   const counted = await deps.kv.incr(sendKey(id.key, id.value), deps.accessCodes.sendWindowSeconds);
   if (counted.count > deps.accessCodes.sendLimit) {
-    throw domainError("RATE_LIMITED", "Too many sign-in codes were asked for; try again later.", { metadata: { retry_after: String(counted.ttlSeconds) } });
+    throw domainError("RATE_LIMITED", "Too many sign-in codes were asked for; try again later.", {
+      metadata: { retry_after: String(counted.ttlSeconds) },
+    });
   }
   deps.background.run("sign-in code", async () => {
     const user = await userStore(deps.db).byIdentifier(id.key, id.value);
     if (!user || user.awaitingActivation) return;
     await deps.db.tx((q) =>
-      issueAccessCode(q, deps, { userId: user.id, key: id.key, value: id.value, locale: req.locale, clientId: req.clientId, entrypointId: req.entrypoint.id }),
+      issueAccessCode(q, deps, {
+        userId: user.id,
+        key: id.key,
+        value: id.value,
+        locale: req.locale,
+        clientId: req.clientId,
+        entrypointId: req.entrypoint.id,
+      }),
     );
   });
 }

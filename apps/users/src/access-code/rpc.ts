@@ -9,7 +9,10 @@ import { DEFAULT_ACCESS_CODE_OPTIONS } from "./options.ts";
 import { requestAccessCode } from "./request.ts";
 
 /** RequestAccessCode: code sign-in's first half (the login with the code is LoginUser). */
-export function accessCodeRpc(deps: UsersDeps, background: BackgroundTasks): Pick<ServiceImpl<typeof UsersService>, "requestAccessCode"> {
+export function accessCodeRpc(
+  deps: UsersDeps,
+  background: BackgroundTasks,
+): Pick<ServiceImpl<typeof UsersService>, "requestAccessCode"> {
   const accessCodes = deps.accessCodes ?? DEFAULT_ACCESS_CODE_OPTIONS;
   return {
     async requestAccessCode(req) {

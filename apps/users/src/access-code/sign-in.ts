@@ -23,7 +23,8 @@ export interface CodeSignInDeps {
 }
 
 /** The entry point's `useForValidation` data fields: code sign-in must repeat their values. */
-export const validationFields = (ep: Entrypoint) => ep.fields.filter((f) => f.type === "field" && f.useForValidation).map((f) => f.key);
+export const validationFields = (ep: Entrypoint) =>
+  ep.fields.filter((f) => f.type === "field" && f.useForValidation).map((f) => f.key);
 
 /**
  * `object.datas` of a code sign-in, read before anything is checked: only
@@ -38,7 +39,11 @@ export function readValidationData(ep: Entrypoint, raw: JsonObject | undefined):
   for (const [key, node] of Object.entries(raw ?? {})) {
     if (!wanted.has(key)) {
       const fields = [...wanted].join(", ") || "it has none";
-      ctx.violations.push({ field: `object.datas.${key}`, code: "not_allowed", description: `only this entry point's useForValidation fields go with a code (${fields})` });
+      ctx.violations.push({
+        field: `object.datas.${key}`,
+        code: "not_allowed",
+        description: `only this entry point's useForValidation fields go with a code (${fields})`,
+      });
       continue;
     }
     const value = nodeValue(ctx, `object.datas.${key}`, node, "data");
@@ -69,7 +74,12 @@ function validationDataMatches(ep: Entrypoint, user: UserRecord, sent: Map<strin
  * (how a passwordless registration signs in). A code that cannot match ("-")
  * still spends a try.
  */
-async function confirmationCodeSignsIn(deps: CodeSignInDeps, userId: string, key: string, code: string): Promise<boolean> {
+async function confirmationCodeSignsIn(
+  deps: CodeSignInDeps,
+  userId: string,
+  key: string,
+  code: string,
+): Promise<boolean> {
   try {
     await confirmIdentifier(deps, { userId, key, code });
     return true;
@@ -105,7 +115,8 @@ export async function checkCodeCredentials(
     // The code reached the value: that proves it as a confirmation would.
     await deps.db.tx(async (q) => {
       const store = userStore(q);
-      if (await store.confirmActive(user.id, req.id.key, identifier.value)) await store.supersedeConfirmations(user.id, req.id.key);
+      if (await store.confirmActive(user.id, req.id.key, identifier.value))
+        await store.supersedeConfirmations(user.id, req.id.key);
     });
   } else if (!ok && user && identifier && !identifier.confirmed) {
     ok = await confirmationCodeSignsIn(deps, user.id, req.id.key, allowed ? req.code : "-");

@@ -36,18 +36,30 @@ export async function issueAccessCode(q: Queryable, deps: AccessCodeDeps, req: N
   await q.query(
     `INSERT INTO users.access_codes (id, user_id, key, value, code_hash, client_id, entrypoint_id, expires_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(secs => $8))`,
-    [id, req.userId, req.key, req.value, deps.keys.mac(ACCESS_CODE_MAC)(`${id}:${code}`), req.clientId, req.entrypointId, deps.accessCodes.ttlSeconds],
+    [
+      id,
+      req.userId,
+      req.key,
+      req.value,
+      deps.keys.mac(ACCESS_CODE_MAC)(`${id}:${code}`),
+      req.clientId,
+      req.entrypointId,
+      deps.accessCodes.ttlSeconds,
+    ],
   );
   try {
-    await deps.enqueue({
-      deliveryId: id,
-      userId: req.userId,
-      channel: req.key === "email" ? "email" : "sms",
-      to: req.value,
-      locale: req.locale,
-      purpose: "access_code",
-      sealedSecrets: sealJobSecrets(deps.keys, id, { code, linkToken: "" }),
-    }, q);
+    await deps.enqueue(
+      {
+        deliveryId: id,
+        userId: req.userId,
+        channel: req.key === "email" ? "email" : "sms",
+        to: req.value,
+        locale: req.locale,
+        purpose: "access_code",
+        sealedSecrets: sealJobSecrets(deps.keys, id, { code, linkToken: "" }),
+      },
+      q,
+    );
   } catch (err) {
     const failure = domainError("CONFIRMATION_NOT_QUEUED", undefined, { metadata: { key: req.key } });
     failure.cause = err;
@@ -87,13 +99,14 @@ export async function useAccessCode(
     if (constantTimeEqual(mac(`${row.id}:${req.code}`), row.code_hash) && !match) match = row;
   }
   if (!match || !req.allowed) return false;
-  const used = await q.query(`UPDATE users.access_codes SET used_at = now() WHERE id = $1 AND used_at IS NULL AND superseded_at IS NULL RETURNING id`, [
-    match.id,
-  ]);
+  const used = await q.query(
+    `UPDATE users.access_codes SET used_at = now() WHERE id = $1 AND used_at IS NULL AND superseded_at IS NULL RETURNING id`,
+    [match.id],
+  );
   if (used.rowCount === 0) return false;
-  await q.query(`UPDATE users.access_codes SET superseded_at = now() WHERE user_id = $1 AND key = $2 AND used_at IS NULL AND superseded_at IS NULL`, [
-    req.userId,
-    req.key,
-  ]);
+  await q.query(
+    `UPDATE users.access_codes SET superseded_at = now() WHERE user_id = $1 AND key = $2 AND used_at IS NULL AND superseded_at IS NULL`,
+    [req.userId, req.key],
+  );
   return true;
 }

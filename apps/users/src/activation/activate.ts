@@ -64,7 +64,10 @@ export async function readActivation(deps: ActivateDeps, token: string): Promise
  * sent to is confirmed, and the account leaves "awaiting activation"; the
  * link and its siblings stop working. One use: of parallel requests one wins.
  */
-export async function activateUser(deps: ActivateDeps, req: { token: string; password: string }): Promise<{ user: UserRecord; activation: Activation }> {
+export async function activateUser(
+  deps: ActivateDeps,
+  req: { token: string; password: string },
+): Promise<{ user: UserRecord; activation: Activation }> {
   const activation = await readActivation(deps, req.token);
   if (activation.passwordless) {
     if (req.password) throw validationError([{ field: "password", code: "not_allowed" }]);
@@ -77,11 +80,15 @@ export async function activateUser(deps: ActivateDeps, req: { token: string; pas
   const user = await deps.db.tx(async (q) => {
     const store = userStore(q);
     if (!(await store.lock(activation.userId))) throw invalid();
-    const used = await q.query(`UPDATE users.activations SET used_at = now() WHERE id = $1 AND used_at IS NULL AND superseded_at IS NULL RETURNING id`, [
-      activation.id,
-    ]);
+    const used = await q.query(
+      `UPDATE users.activations SET used_at = now() WHERE id = $1 AND used_at IS NULL AND superseded_at IS NULL RETURNING id`,
+      [activation.id],
+    );
     if (used.rowCount === 0) throw invalid();
-    await q.query(`UPDATE users.activations SET superseded_at = now() WHERE user_id = $1 AND used_at IS NULL AND superseded_at IS NULL`, [activation.userId]);
+    await q.query(
+      `UPDATE users.activations SET superseded_at = now() WHERE user_id = $1 AND used_at IS NULL AND superseded_at IS NULL`,
+      [activation.userId],
+    );
     // The identifier changed since the link was sent: the link activates nothing.
     if (!(await store.confirmActive(activation.userId, activation.key, activation.value))) throw invalid();
     await store.supersedeConfirmations(activation.userId, activation.key);

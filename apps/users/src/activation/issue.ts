@@ -33,15 +33,18 @@ export interface NewActivation {
 export async function issueActivation(q: Queryable, deps: ActivationDeps, req: NewActivation): Promise<void> {
   const { id, token } = await storeActivation(q, deps.keys, req);
   try {
-    await deps.enqueue({
-      deliveryId: id,
-      userId: req.userId,
-      channel: req.key === "email" ? "email" : "sms",
-      to: req.value,
-      locale: req.locale,
-      purpose: "activation",
-      sealedSecrets: sealJobSecrets(deps.keys, id, { code: "", linkToken: token }),
-    }, q);
+    await deps.enqueue(
+      {
+        deliveryId: id,
+        userId: req.userId,
+        channel: req.key === "email" ? "email" : "sms",
+        to: req.value,
+        locale: req.locale,
+        purpose: "activation",
+        sealedSecrets: sealJobSecrets(deps.keys, id, { code: "", linkToken: token }),
+      },
+      q,
+    );
   } catch (err) {
     const failure = domainError("CONFIRMATION_NOT_QUEUED", undefined, { metadata: { key: req.key } });
     failure.cause = err;
@@ -65,7 +68,16 @@ export async function storeActivation(
     `INSERT INTO users.activations (id, user_id, key, value, token_hash, client_id, entrypoint_id, expires_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(secs => $8))
      RETURNING expires_at`,
-    [id, req.userId, req.key, req.value, keys.mac(ACTIVATION_MAC)(token), req.clientId, req.entrypointId, ACTIVATION_TTL_SECONDS],
+    [
+      id,
+      req.userId,
+      req.key,
+      req.value,
+      keys.mac(ACTIVATION_MAC)(token),
+      req.clientId,
+      req.entrypointId,
+      ACTIVATION_TTL_SECONDS,
+    ],
   );
   return { id, token, expiresAt: new Date(rows[0]!.expires_at) };
 }
@@ -84,7 +96,12 @@ export async function latestActivation(
 }
 
 /** A new activation link to the identifier of the latest one (the 412's resend for an account awaiting activation). */
-export async function resendActivation(q: Queryable, deps: ActivationDeps, userId: string, locale: DeliveryLocale): Promise<boolean> {
+export async function resendActivation(
+  q: Queryable,
+  deps: ActivationDeps,
+  userId: string,
+  locale: DeliveryLocale,
+): Promise<boolean> {
   const latest = await latestActivation(q, userId);
   if (!latest) return false;
   await issueActivation(q, deps, { userId, ...latest, locale });

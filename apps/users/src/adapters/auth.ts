@@ -44,7 +44,12 @@ export function authUserSessions(auth: Client<typeof UserSessionsService>): User
   return {
     async list(userId) {
       const res = await auth.listUserSessions({ userId });
-      return res.sessions.map((s) => ({ clientId: s.clientId, created: date(s.createTime), refreshed: date(s.refreshTime), expires: date(s.expireTime) }));
+      return res.sessions.map((s) => ({
+        clientId: s.clientId,
+        created: date(s.createTime),
+        refreshed: date(s.refreshTime),
+        expires: date(s.expireTime),
+      }));
     },
     async endAll(userId) {
       return (await auth.revokeUserSessions({ userId })).revokedCount;

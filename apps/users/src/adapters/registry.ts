@@ -1,7 +1,14 @@
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type Client } from "@connectrpc/connect";
 import type { Kv } from "@gatehouse/kv";
-import { CatalogKind, PendingAssertionSchema, type AssertionsService, type LegalAssertion, type PendingAssertion, type RegistryService } from "@gatehouse/proto";
+import {
+  CatalogKind,
+  PendingAssertionSchema,
+  type AssertionsService,
+  type LegalAssertion,
+  type PendingAssertion,
+  type RegistryService,
+} from "@gatehouse/proto";
 import { registryChannel } from "@gatehouse/rpc";
 import type { AssertionCatalog, DataFieldCatalog, EntrypointDirectory, ResolvedEntrypoint } from "../ports.ts";
 
@@ -12,7 +19,11 @@ import type { AssertionCatalog, DataFieldCatalog, EntrypointDirectory, ResolvedE
 // notice (pub/sub is fire and forget) and for start:services without Redis.
 
 /** Entry points with their application's settings, by entry point id; dropped when their application changes. */
-export async function registryEntrypoints(registry: Client<typeof RegistryService>, kv: Kv, ttlMs = 30_000): Promise<EntrypointDirectory> {
+export async function registryEntrypoints(
+  registry: Client<typeof RegistryService>,
+  kv: Kv,
+  ttlMs = 30_000,
+): Promise<EntrypointDirectory> {
   const cache = new Map<string, { value: ResolvedEntrypoint | undefined; until: number }>();
   await kv.subscribe(registryChannel("application"), (clientId) => {
     for (const [id, hit] of cache) if (!hit.value || hit.value.clientId === clientId) cache.delete(id);
@@ -23,7 +34,13 @@ export async function registryEntrypoints(registry: Client<typeof RegistryServic
     let value: ResolvedEntrypoint | undefined;
     try {
       const res = await registry.getEntrypoint({ entrypointId: id });
-      value = { entrypoint: res.entrypoint!, clientId: res.clientId, whitelist: res.whitelist, defaultCallback: res.defaultCallback, mfa: res.mfa };
+      value = {
+        entrypoint: res.entrypoint!,
+        clientId: res.clientId,
+        whitelist: res.whitelist,
+        defaultCallback: res.defaultCallback,
+        mfa: res.mfa,
+      };
     } catch (err) {
       const code = ConnectError.from(err).code;
       if (code !== Code.NotFound && code !== Code.InvalidArgument) throw err;
@@ -50,7 +67,11 @@ const toPending = (a: LegalAssertion): PendingAssertion =>
  * The legal-assertion catalog (latest versions) by typology set, kept for
  * `ttlMs` (ASSERTIONS_CACHE_TTL) or until the registry publishes a new one.
  */
-export async function registryAssertions(assertions: Client<typeof AssertionsService>, kv: Kv, ttlMs = 30_000): Promise<AssertionCatalog> {
+export async function registryAssertions(
+  assertions: Client<typeof AssertionsService>,
+  kv: Kv,
+  ttlMs = 30_000,
+): Promise<AssertionCatalog> {
   const cache = new Map<string, { value: PendingAssertion[]; until: number }>();
   await kv.subscribe(registryChannel("assertions"), () => cache.clear());
   return async (typologies) => {

@@ -31,16 +31,23 @@ const phonePrefix = (raw: string) => {
 /** Accounts as operators see them: by object_id or pulse_id, or by search. */
 export function accountStore(q: Queryable) {
   async function factsOf(ids: string[]): Promise<Map<string, AccountFacts>> {
-    const { rows } = await q.query<{ id: string; locked_at: Date | null; last_login_at: Date | null; mfa_enabled_at: Date | null }>(
-      "SELECT id, locked_at, last_login_at, mfa_enabled_at FROM users.users WHERE id = ANY($1::text[])",
-      [ids],
+    const { rows } = await q.query<{
+      id: string;
+      locked_at: Date | null;
+      last_login_at: Date | null;
+      mfa_enabled_at: Date | null;
+    }>("SELECT id, locked_at, last_login_at, mfa_enabled_at FROM users.users WHERE id = ANY($1::text[])", [ids]);
+    return new Map(
+      rows.map((r) => [r.id, { lockedAt: r.locked_at, lastLoginAt: r.last_login_at, mfaEnabledAt: r.mfa_enabled_at }]),
     );
-    return new Map(rows.map((r) => [r.id, { lockedAt: r.locked_at, lastLoginAt: r.last_login_at, mfaEnabledAt: r.mfa_enabled_at }]));
   }
 
   async function withFacts(users: UserRecord[]): Promise<Account[]> {
     const facts = await factsOf(users.map((u) => u.id));
-    return users.map((user) => ({ user, facts: facts.get(user.id) ?? { lockedAt: null, lastLoginAt: null, mfaEnabledAt: null } }));
+    return users.map((user) => ({
+      user,
+      facts: facts.get(user.id) ?? { lockedAt: null, lastLoginAt: null, mfaEnabledAt: null },
+    }));
   }
 
   return {
@@ -70,7 +77,16 @@ export function accountStore(q: Queryable) {
         `SELECT u.id FROM users.users u JOIN (${hits}) hit ON hit.id = u.id
           WHERE u.deleted_at IS NULL AND ($1::text IS NULL OR u.id > $1)
           ORDER BY u.id LIMIT $2`,
-        raw ? [after ?? null, limit, prefix(raw), prefix(raw.toLowerCase()), prefix(raw.toLowerCase()), prefix(phonePrefix(raw))] : [after ?? null, limit],
+        raw
+          ? [
+              after ?? null,
+              limit,
+              prefix(raw),
+              prefix(raw.toLowerCase()),
+              prefix(raw.toLowerCase()),
+              prefix(phonePrefix(raw)),
+            ]
+          : [after ?? null, limit],
       );
       const store = userStore(q);
       const users = await Promise.all(rows.map((r) => store.byId(r.id)));

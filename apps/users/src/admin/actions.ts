@@ -27,13 +27,22 @@ export function sessionsOf(deps: AdminDeps): UserSessions {
  * "not before" mark. Should that call fail, the lock stands and the caller
  * answers 503: locking again ends the sessions.
  */
-export async function lockAccount(deps: AdminDeps, id: string, who: AuditContext): Promise<{ account: Account; ended: number }> {
+export async function lockAccount(
+  deps: AdminDeps,
+  id: string,
+  who: AuditContext,
+): Promise<{ account: Account; ended: number }> {
   const sessions = sessionsOf(deps);
   const account = await deps.db.tx(async (q) => {
     const found = await accountStore(q).find(id, true);
     const wasLocked = found.facts.lockedAt !== null;
     await q.query("UPDATE users.users SET locked_at = COALESCE(locked_at, now()) WHERE id = $1", [found.user.id]);
-    await audit(q).record({ ...who, action: "user.lock", target: found.user.id, details: { alreadyLocked: wasLocked } });
+    await audit(q).record({
+      ...who,
+      action: "user.lock",
+      target: found.user.id,
+      details: { alreadyLocked: wasLocked },
+    });
     return accountStore(q).find(found.user.id);
   });
   return { account, ended: await sessions.endAll(account.user.id) };
@@ -43,16 +52,30 @@ export async function unlockAccount(deps: AdminDeps, id: string, who: AuditConte
   return deps.db.tx(async (q) => {
     const found = await accountStore(q).find(id, true);
     await q.query("UPDATE users.users SET locked_at = NULL WHERE id = $1", [found.user.id]);
-    await audit(q).record({ ...who, action: "user.unlock", target: found.user.id, details: { wasLocked: found.facts.lockedAt !== null } });
+    await audit(q).record({
+      ...who,
+      action: "user.unlock",
+      target: found.user.id,
+      details: { wasLocked: found.facts.lockedAt !== null },
+    });
     return accountStore(q).find(found.user.id);
   });
 }
 
 /** Logs the user out everywhere (every session and its tokens), then records how many sessions were ended. */
-export async function endUserSessions(deps: AdminDeps, id: string, who: AuditContext): Promise<{ account: Account; ended: number }> {
+export async function endUserSessions(
+  deps: AdminDeps,
+  id: string,
+  who: AuditContext,
+): Promise<{ account: Account; ended: number }> {
   const sessions = sessionsOf(deps);
   const account = await accountStore(deps.db).find(id);
   const ended = await sessions.endAll(account.user.id);
-  await audit(deps.db).record({ ...who, action: "user.logout", target: account.user.id, details: { sessionsEnded: ended } });
+  await audit(deps.db).record({
+    ...who,
+    action: "user.logout",
+    target: account.user.id,
+    details: { sessionsEnded: ended },
+  });
   return { account, ended };
 }

@@ -2,7 +2,18 @@ import { create, toJson } from "@bufbuild/protobuf";
 import { Code } from "@connectrpc/connect";
 import { AccountStatus, ExportUserDataResponseSchema, SessionSchema, type User } from "@gatehouse/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_ADDRESS, backends, caller, failure, loggedIn, startUsers, uniqueEmail, userObject, type AdminClients, type Harness } from "../../test/harness.ts";
+import {
+  ADMIN_ADDRESS,
+  backends,
+  caller,
+  failure,
+  loggedIn,
+  startUsers,
+  uniqueEmail,
+  userObject,
+  type AdminClients,
+  type Harness,
+} from "../../test/harness.ts";
 import type { LoginGrants, UserSessions } from "../ports.ts";
 
 const PASSWORD = "correct horse battery";
@@ -13,7 +24,11 @@ function memorySessions() {
   const sessions: UserSessions & { ended: string[] } = {
     ended: [],
     async list(userId) {
-      return (live.get(userId) ?? []).map((s) => ({ ...s, refreshed: s.created, expires: new Date(Date.now() + 86_400_000) }));
+      return (live.get(userId) ?? []).map((s) => ({
+        ...s,
+        refreshed: s.created,
+        expires: new Date(Date.now() + 86_400_000),
+      }));
     },
     async endAll(userId) {
       sessions.ended.push(userId);
@@ -51,10 +66,12 @@ describe.each(backends)("UsersAdminService on %s", (_name, open) => {
   }
   const login = (email: string, password = PASSWORD) => c.users.loginUser({ caller: caller("open"), email, password });
   const auditOf = async (target: string) =>
-    (await h.db.query<{ actor: string; action: string; address: string; details: Record<string, unknown> }>(
-      "SELECT actor, action, address, details FROM users.audit_log WHERE target = $1 ORDER BY id",
-      [target],
-    )).rows;
+    (
+      await h.db.query<{ actor: string; action: string; address: string; details: Record<string, unknown> }>(
+        "SELECT actor, action, address, details FROM users.audit_log WHERE target = $1 ORDER BY id",
+        [target],
+      )
+    ).rows;
 
   it("searches by exact value or prefix of email, phone, screen name, object id and pulse id, in pages", async () => {
     const tag = `s${Date.now().toString(36)}`;
@@ -62,10 +79,17 @@ describe.each(backends)("UsersAdminService on %s", (_name, open) => {
     const b = await openUser(`${tag}-bea@example.com`);
     const web = await c.users.registerUser({
       caller: caller("web"),
-      object: userObject(`${tag}-carla@example.com`, { ids: { email: { objectType: "user_id", value: `${tag}-carla@example.com` }, phone_number: { objectType: "user_id", value: "+34 611 22 33 44" } } }),
+      object: userObject(`${tag}-carla@example.com`, {
+        ids: {
+          email: { objectType: "user_id", value: `${tag}-carla@example.com` },
+          phone_number: { objectType: "user_id", value: "+34 611 22 33 44" },
+        },
+      }),
     });
     const ids = (r: { users: { user?: User }[] }) => r.users.map((u) => u.user!.id);
-    expect(ids(await c.reader.searchUserAccounts({ query: tag.toUpperCase() }))).toEqual([a.user.id, b.user.id, web.user!.id].sort());
+    expect(ids(await c.reader.searchUserAccounts({ query: tag.toUpperCase() }))).toEqual(
+      [a.user.id, b.user.id, web.user!.id].sort(),
+    );
     expect(ids(await c.reader.searchUserAccounts({ query: `${tag}-ana@example.com` }))).toEqual([a.user.id]);
     expect(ids(await c.reader.searchUserAccounts({ query: "+34 611 22" }))).toContain(web.user!.id);
     expect(ids(await c.reader.searchUserAccounts({ query: " 34611223" }))).toContain(web.user!.id);
@@ -133,9 +157,14 @@ describe.each(backends)("UsersAdminService on %s", (_name, open) => {
     expect(records.sessions).toHaveLength(2);
     expect(records.account.lastLogin).toEqual(expect.any(String));
     const again = await c.reader.exportUserData({ userId: user.id });
-    expect((again.records as Record<string, any>).audit.map((e: { action: string }) => e.action)).toEqual(["user.export"]);
+    expect((again.records as Record<string, any>).audit.map((e: { action: string }) => e.action)).toEqual([
+      "user.export",
+    ]);
     const json = JSON.stringify(toJson(ExportUserDataResponseSchema, res));
-    const { rows } = await h.db.query<{ password_hash: string }>("SELECT password_hash FROM users.users WHERE id = $1", [user.id]);
+    const { rows } = await h.db.query<{ password_hash: string }>(
+      "SELECT password_hash FROM users.users WHERE id = $1",
+      [user.id],
+    );
     expect(json).not.toContain(rows[0]!.password_hash);
     expect(json).not.toMatch(/argon2|code_hash|link_token/);
   });
@@ -149,12 +178,24 @@ describe.each(backends)("UsersAdminService on %s", (_name, open) => {
     const again = await openUser(email);
     expect(again.user.id).not.toBe(user.id);
     const { rows } = await h.db.query<Record<string, unknown>>("SELECT * FROM users.users WHERE id = $1", [user.id]);
-    expect(rows[0]).toMatchObject({ password_hash: null, datas: {}, addresses: {}, assertions: {}, registered_client_id: null });
+    expect(rows[0]).toMatchObject({
+      password_hash: null,
+      datas: {},
+      addresses: {},
+      assertions: {},
+      registered_client_id: null,
+    });
     expect(rows[0]!.deleted_at).not.toBeNull();
-    const left = await h.db.query("SELECT 1 FROM users.identifiers WHERE user_id = $1 UNION ALL SELECT 1 FROM users.assertion_acceptances WHERE user_id = $1", [user.id]);
+    const left = await h.db.query(
+      "SELECT 1 FROM users.identifiers WHERE user_id = $1 UNION ALL SELECT 1 FROM users.assertion_acceptances WHERE user_id = $1",
+      [user.id],
+    );
     expect(left.rows).toEqual([]);
     const [entry] = await auditOf(user.id);
-    expect(entry).toMatchObject({ action: "user.delete", details: { pulseId: user.pulseId, erased: { identifiers: ["email"], datas: 1 }, sessionsEnded: 1 } });
+    expect(entry).toMatchObject({
+      action: "user.delete",
+      details: { pulseId: user.pulseId, erased: { identifiers: ["email"], datas: 1 }, sessionsEnded: 1 },
+    });
     expect(entry!.details.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(entry)).not.toContain(email);
     expect((await failure(c.admin.eraseUser({ userId: user.id }))).reason).toBe("USER_NOT_FOUND");
@@ -163,12 +204,16 @@ describe.each(backends)("UsersAdminService on %s", (_name, open) => {
   it("lists its audit log with filters; the database refuses to change it; scopes hold", async () => {
     const { user } = await openUser();
     await c.admin.lockUserAccount({ userId: user.id });
-    const page = await c.reader.listUsersAuditEntries({ filter: { target: user.id, actor: "ops", action: "user.lock" } });
+    const page = await c.reader.listUsersAuditEntries({
+      filter: { target: user.id, actor: "ops", action: "user.lock" },
+    });
     expect(page.entries.map((e) => [e.action, e.target, e.address])).toEqual([["user.lock", user.id, ADMIN_ADDRESS]]);
     await expect(h.db.query("UPDATE users.audit_log SET actor = 'x'")).rejects.toThrow(/append-only/);
     await expect(h.db.query("DELETE FROM users.audit_log")).rejects.toThrow(/append-only/);
     expect((await failure(c.reader.lockUserAccount({ userId: user.id }))).reason).toBe("INSUFFICIENT_SCOPE");
     expect((await failure(c.internal.getUserAccount({ userId: user.id }))).reason).toBe("INSUFFICIENT_SCOPE");
-    expect((await failure(c.reader.searchUserAccounts({ pageSize: 500 }))).violations).toMatchObject([{ field: "limit" }]);
+    expect((await failure(c.reader.searchUserAccounts({ pageSize: 500 }))).violations).toMatchObject([
+      { field: "limit" },
+    ]);
   });
 });

@@ -42,7 +42,11 @@ interface AnswerRow {
 export async function exportRecords(q: Queryable, a: Account, sessions: UserSessionInfo[]): Promise<JsonObject> {
   const id = a.user.id;
   // One after the other: the queries share the transaction's connection.
-  const user = await q.query<{ registered_client_id: string | null; registered_entrypoint: string | null; totp_enrolled: boolean }>(
+  const user = await q.query<{
+    registered_client_id: string | null;
+    registered_entrypoint: string | null;
+    totp_enrolled: boolean;
+  }>(
     "SELECT registered_client_id, registered_entrypoint, mfa_totp_sealed IS NOT NULL AS totp_enrolled FROM users.users WHERE id = $1",
     [id],
   );
@@ -63,14 +67,26 @@ export async function exportRecords(q: Queryable, a: Account, sessions: UserSess
   const u = user.rows[0];
   return {
     registration: { clientId: u?.registered_client_id ?? null, entrypointId: u?.registered_entrypoint ?? null },
-    account: { passwordless: a.user.passwordHash === null, lockedAt: iso(a.facts.lockedAt), lastLogin: iso(a.facts.lastLoginAt) },
+    account: {
+      passwordless: a.user.passwordHash === null,
+      lockedAt: iso(a.facts.lockedAt),
+      lastLogin: iso(a.facts.lastLoginAt),
+    },
     mfa: {
       totp: a.facts.mfaEnabledAt !== null,
       enabledAt: iso(a.facts.mfaEnabledAt),
       enrolmentPending: (u?.totp_enrolled ?? false) && a.facts.mfaEnabledAt === null,
       recoveryCodes: { total: recovery.rows[0]?.total ?? 0, used: recovery.rows[0]?.used ?? 0 },
     },
-    assertionAnswers: answers.rows.map((r) => ({ key: r.key, version: r.version, value: r.value, clientId: r.client_id, sourceId: r.source_id, via: r.via, answeredAt: iso(r.answered_at) })),
+    assertionAnswers: answers.rows.map((r) => ({
+      key: r.key,
+      version: r.version,
+      value: r.value,
+      clientId: r.client_id,
+      sourceId: r.source_id,
+      via: r.via,
+      answeredAt: iso(r.answered_at),
+    })),
     confirmations: confirmations.rows.map((r) => ({
       key: r.key,
       value: r.value,
@@ -84,16 +100,32 @@ export async function exportRecords(q: Queryable, a: Account, sessions: UserSess
       used: iso(r.used_at),
       superseded: iso(r.superseded_at),
     })),
-    sessions: sessions.map((s) => ({ clientId: s.clientId, created: iso(s.created), refreshed: iso(s.refreshed), expires: iso(s.expires) })),
+    sessions: sessions.map((s) => ({
+      clientId: s.clientId,
+      created: iso(s.created),
+      refreshed: iso(s.refreshed),
+      expires: iso(s.expires),
+    })),
     audit: entries.map((e) => {
       const t = timestampOfMicros(e.timeUs);
-      return { id: `users-${e.id}`, time: new Date(Number(t.seconds) * 1000 + t.nanos / 1e6).toISOString(), actor: e.actor, action: e.action, address: e.address, details: e.details as JsonObject };
+      return {
+        id: `users-${e.id}`,
+        time: new Date(Number(t.seconds) * 1000 + t.nanos / 1e6).toISOString(),
+        actor: e.actor,
+        action: e.action,
+        address: e.address,
+        details: e.details as JsonObject,
+      };
     }),
   };
 }
 
 /** The export of a user (contract section 6), recorded in the audit log in the same transaction as it is read. */
-export async function exportUser(deps: AdminDeps, id: string, who: AuditContext): Promise<{ account: Account; sessionCount: number; records: JsonObject }> {
+export async function exportUser(
+  deps: AdminDeps,
+  id: string,
+  who: AuditContext,
+): Promise<{ account: Account; sessionCount: number; records: JsonObject }> {
   const sessions = await sessionsOf(deps).list((await accountStore(deps.db).find(id)).user.id);
   return deps.db.tx(async (q) => {
     const account = await accountStore(q).find(id);

@@ -6,7 +6,9 @@ import type { LoginGrants } from "../ports.ts";
 import { recordingLogins } from "./login-record.ts";
 
 /** Grants whose session opening is `open` (codes are not issued here). */
-const grantsOpening = (open: (userId: string) => Promise<ReturnType<typeof create<typeof SessionSchema>>>): LoginGrants => ({
+const grantsOpening = (
+  open: (userId: string) => Promise<ReturnType<typeof create<typeof SessionSchema>>>,
+): LoginGrants => ({
   openSession: (userId) => open(userId),
   issueCode: async () => create(AuthorizationCodeSchema, { code: "c" }),
 });
@@ -31,13 +33,18 @@ describe.each(backends)("opening sessions on %s", (_name, open) => {
     return user;
   };
   const lastLogin = async (id: string) =>
-    (await h.db.query<{ last_login_at: Date | null }>("SELECT last_login_at FROM users.users WHERE id = $1", [id])).rows[0]!.last_login_at;
+    (await h.db.query<{ last_login_at: Date | null }>("SELECT last_login_at FROM users.users WHERE id = $1", [id]))
+      .rows[0]!.last_login_at;
 
   it("records the last login and opens the session", async () => {
     const user = await newUser();
     expect(await lastLogin(user.id)).toBeNull();
     const opened: string[] = [];
-    const grants = recordingLogins(h.db, grantsOpening(async (id) => (opened.push(id), create(SessionSchema, { accessToken: "t" }))), undefined);
+    const grants = recordingLogins(
+      h.db,
+      grantsOpening(async (id) => (opened.push(id), create(SessionSchema, { accessToken: "t" }))),
+      undefined,
+    );
     expect((await grants.openSession(user.id, "shop")).accessToken).toBe("t");
     expect(opened).toEqual([user.id]);
     expect(await lastLogin(user.id)).not.toBeNull();
@@ -47,7 +54,11 @@ describe.each(backends)("opening sessions on %s", (_name, open) => {
     const user = await newUser();
     await h.db.query("UPDATE users.users SET locked_at = now() WHERE id = $1", [user.id]);
     let opened = 0;
-    const grants = recordingLogins(h.db, grantsOpening(async () => (opened++, create(SessionSchema, {}))), undefined);
+    const grants = recordingLogins(
+      h.db,
+      grantsOpening(async () => (opened++, create(SessionSchema, {}))),
+      undefined,
+    );
     expect((await failure(grants.openSession(user.id, "shop"))).reason).toBe("ACCOUNT_LOCKED");
     expect(opened).toBe(0);
   });
@@ -70,7 +81,10 @@ describe.each(backends)("opening sessions on %s", (_name, open) => {
 
   it("a hosted login's code: refused for a locked account, never handed out when the lock lands meanwhile", async () => {
     const user = await newUser();
-    const request = create(AuthorizationRequestSchema, { clientId: "shop", redirectUri: "https://shop.example.com/cb" });
+    const request = create(AuthorizationRequestSchema, {
+      clientId: "shop",
+      redirectUri: "https://shop.example.com/cb",
+    });
     let issued = 0;
     const issuing = (lockMeanwhile: boolean): LoginGrants => ({
       openSession: () => Promise.reject(new Error("no session here")),
@@ -80,10 +94,16 @@ describe.each(backends)("opening sessions on %s", (_name, open) => {
         return create(AuthorizationCodeSchema, { code: "c" });
       },
     });
-    expect((await recordingLogins(h.db, issuing(false), undefined).issueCode(request, user.id, new Date())).code).toBe("c");
+    expect((await recordingLogins(h.db, issuing(false), undefined).issueCode(request, user.id, new Date())).code).toBe(
+      "c",
+    );
     expect(await lastLogin(user.id)).not.toBeNull();
-    expect((await failure(recordingLogins(h.db, issuing(true), undefined).issueCode(request, user.id, new Date()))).reason).toBe("ACCOUNT_LOCKED");
-    expect((await failure(recordingLogins(h.db, issuing(false), undefined).issueCode(request, user.id, new Date()))).reason).toBe("ACCOUNT_LOCKED");
+    expect(
+      (await failure(recordingLogins(h.db, issuing(true), undefined).issueCode(request, user.id, new Date()))).reason,
+    ).toBe("ACCOUNT_LOCKED");
+    expect(
+      (await failure(recordingLogins(h.db, issuing(false), undefined).issueCode(request, user.id, new Date()))).reason,
+    ).toBe("ACCOUNT_LOCKED");
     expect(issued).toBe(2);
   });
 });

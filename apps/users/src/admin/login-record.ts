@@ -21,7 +21,10 @@ export function recordingLogins(db: Db, grants: LoginGrants, sessions: UserSessi
     if (rowCount === 0) throw domainError("ACCOUNT_LOCKED");
   };
   const locked = async (userId: string) => {
-    const { rows } = await db.query<{ locked: boolean }>("SELECT locked_at IS NOT NULL AS locked FROM users.users WHERE id = $1", [userId]);
+    const { rows } = await db.query<{ locked: boolean }>(
+      "SELECT locked_at IS NOT NULL AS locked FROM users.users WHERE id = $1",
+      [userId],
+    );
     return rows[0]?.locked !== false;
   };
   return {

@@ -37,7 +37,9 @@ function userId(req: { userId: string }): string {
 }
 
 /** UsersAdminService over the admin domain modules: maps requests in and results out. */
-export function createUsersAdminService(deps: AdminDeps & CreateOperatorDeps & { logger: Logger }): ServiceImpl<typeof UsersAdminService> {
+export function createUsersAdminService(
+  deps: AdminDeps & CreateOperatorDeps & { logger: Logger },
+): ServiceImpl<typeof UsersAdminService> {
   const { db, logger } = deps;
   return {
     async searchUserAccounts(req) {
@@ -50,8 +52,19 @@ export function createUsersAdminService(deps: AdminDeps & CreateOperatorDeps & {
 
     async createOperator(req, ctx) {
       const who = auditContext(ctx);
-      const op = await createOperator(deps, { email: req.email, password: req.password, clientId: req.clientId, entrypointId: req.entrypointId, ifAbsent: req.ifAbsent }, who);
-      if (op.created) logger.info({ userId: op.userId, actor: who.actor, activation: Boolean(op.activation) }, "operator created");
+      const op = await createOperator(
+        deps,
+        {
+          email: req.email,
+          password: req.password,
+          clientId: req.clientId,
+          entrypointId: req.entrypointId,
+          ifAbsent: req.ifAbsent,
+        },
+        who,
+      );
+      if (op.created)
+        logger.info({ userId: op.userId, actor: who.actor, activation: Boolean(op.activation) }, "operator created");
       return {
         userId: op.userId,
         created: op.created,
@@ -83,7 +96,10 @@ export function createUsersAdminService(deps: AdminDeps & CreateOperatorDeps & {
     async endUserSessions(req, ctx) {
       const who = auditContext(ctx);
       const done = await endUserSessions(deps, userId(req), who);
-      logger.info({ userId: done.account.user.id, actor: who.actor, sessionsEnded: done.ended }, "user logged out everywhere");
+      logger.info(
+        { userId: done.account.user.id, actor: who.actor, sessionsEnded: done.ended },
+        "user logged out everywhere",
+      );
       return { account: toAccount(done.account, 0), revokedCount: done.ended };
     },
 

@@ -41,7 +41,8 @@ const invalid = (metadata: Record<string, string> = {}) => domainError("INVALID_
 
 const LIVE = "used_at IS NULL AND superseded_at IS NULL AND expires_at > now() AND attempts < $2";
 
-const COLUMNS = "id, user_id, key, value, code_hash, link_token_hash, context_url, client_id, entrypoint_id, attempts, created_at";
+const COLUMNS =
+  "id, user_id, key, value, code_hash, link_token_hash, context_url, client_id, entrypoint_id, attempts, created_at";
 
 /**
  * Spends one try of the live confirmation a link token names. The increment
@@ -117,9 +118,12 @@ export async function confirmIdentifier(deps: ConfirmDeps, req: ConfirmRequest):
     const store = userStore(q);
     let applied: boolean;
     try {
-      applied = (await store.promotePending(row.user_id, row.key, row.value)) || (await store.confirmActive(row.user_id, row.key, row.value));
+      applied =
+        (await store.promotePending(row.user_id, row.key, row.value)) ||
+        (await store.confirmActive(row.user_id, row.key, row.value));
     } catch (err) {
-      if (isUniqueViolation(err, IDENTIFIER_UNIQUE)) throw domainError("IDENTIFIER_TAKEN", undefined, { metadata: { key: row.key } });
+      if (isUniqueViolation(err, IDENTIFIER_UNIQUE))
+        throw domainError("IDENTIFIER_TAKEN", undefined, { metadata: { key: row.key } });
       throw err;
     }
     // The identifier changed since the code was sent: the code confirms nothing.

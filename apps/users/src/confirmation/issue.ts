@@ -35,7 +35,11 @@ export interface IssueDeps {
  * enqueue rolls the whole change back (502), and the worker waits for the
  * commit before sending (jobs' gatedProcessor).
  */
-export async function issueConfirmation(q: Queryable, deps: IssueDeps, req: IssueRequest): Promise<{ deliveryId: string }> {
+export async function issueConfirmation(
+  q: Queryable,
+  deps: IssueDeps,
+  req: IssueRequest,
+): Promise<{ deliveryId: string }> {
   const mac = deps.keys.mac(CONFIRMATION_MAC);
   const code = randomDigits(6);
   const linkToken = randomSecret(32);

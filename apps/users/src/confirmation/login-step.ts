@@ -22,7 +22,9 @@ export function keysToBeConfirmed(ep: Entrypoint): IdKey[] {
 /** The identifiers that block this login: those to be confirmed and not confirmed, or, awaiting activation, the activation's. */
 async function blocking(deps: ResendDeps, ctx: LoginContext): Promise<IdKey[]> {
   if (ctx.user.awaitingActivation) return [(await latestActivation(deps.db, ctx.user.id))?.key ?? "email"];
-  return keysToBeConfirmed(ctx.resolved.entrypoint).filter((key) => !ctx.user.identifiers.find((i) => i.key === key)?.confirmed);
+  return keysToBeConfirmed(ctx.resolved.entrypoint).filter(
+    (key) => !ctx.user.identifiers.find((i) => i.key === key)?.confirmed,
+  );
 }
 
 /**
@@ -41,7 +43,11 @@ export function confirmationStep(deps: ResendDeps & { logger: Logger }): LoginSt
     const activation = ctx.user.awaitingActivation;
     const skip = ctx.resend === "skip";
     const resent = await resendAtLogin(deps, { userId: ctx.user.id, unconfirmed, locale: localeOf(ctx.caller), skip });
-    if (resent.notQueued) deps.logger.error({ err: (resent.notQueued as ConnectError).cause, userId: ctx.user.id }, "confirmation resend not queued");
+    if (resent.notQueued)
+      deps.logger.error(
+        { err: (resent.notQueued as ConnectError).cause, userId: ctx.user.id },
+        "confirmation resend not queued",
+      );
     const codeSent = skip || (resent.limitedForSeconds === undefined && !resent.notQueued);
     return {
       case: "confirmationRequired",

@@ -44,9 +44,11 @@ describe.each([
     if (db.kind === "pg") await dropTestDatabases();
   });
   const rows = async () =>
-    (await db.query<{ delivery_id: string; attempts_made: number; failed: boolean }>(
-      "SELECT delivery_id, attempts_made, failed_at IS NOT NULL AS failed FROM users.delivery_outbox ORDER BY enqueued_at",
-    )).rows;
+    (
+      await db.query<{ delivery_id: string; attempts_made: number; failed: boolean }>(
+        "SELECT delivery_id, attempts_made, failed_at IS NOT NULL AS failed FROM users.delivery_outbox ORDER BY enqueued_at",
+      )
+    ).rows;
 
   it("writes the job in the producer's transaction: a rollback leaves nothing, a commit a row until it is sent", async () => {
     await db.exec("DELETE FROM users.delivery_outbox");
@@ -54,10 +56,12 @@ describe.each([
     const kept = job();
     const rolledBack = job();
     await db.tx((tx) => queue.enqueue(kept, tx));
-    await db.tx(async (tx) => {
-      await queue.enqueue(rolledBack, tx);
-      throw new Error("the change failed");
-    }).catch(() => undefined);
+    await db
+      .tx(async (tx) => {
+        await queue.enqueue(rolledBack, tx);
+        throw new Error("the change failed");
+      })
+      .catch(() => undefined);
     expect((await rows()).map((r) => r.delivery_id)).toEqual([kept.deliveryId]);
     const sent: string[] = [];
     workers.push(queue.process({ processor: async (j) => void sent.push(j.deliveryId), logger }));

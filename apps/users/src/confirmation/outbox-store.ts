@@ -16,7 +16,9 @@ export function deliveryOutboxStore(db: Queryable): DeliveryStore {
     },
 
     async pending(): Promise<StoredDelivery[]> {
-      await db.query(`DELETE FROM users.delivery_outbox WHERE failed_at < now() - make_interval(days => $1)`, [DEAD_LETTER_DAYS]);
+      await db.query(`DELETE FROM users.delivery_outbox WHERE failed_at < now() - make_interval(days => $1)`, [
+        DEAD_LETTER_DAYS,
+      ]);
       const r = await db.query<{ job: ConfirmationJob | string; enqueued_ms: number; attempts_made: number }>(
         `SELECT job, floor(extract(epoch FROM enqueued_at) * 1000)::bigint AS enqueued_ms, attempts_made
            FROM users.delivery_outbox WHERE failed_at IS NULL ORDER BY enqueued_at`,

@@ -4,7 +4,20 @@ import { Code } from "@connectrpc/connect";
 import { FieldConfigSchema } from "@gatehouse/proto";
 import { KeyRing } from "@gatehouse/secrets";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { backends, caller, CLIENT_ID, entrypoint, ENTRYPOINTS, failure, startUsers, uniqueEmail, userObject, type Harness, loggedIn, outcomeOf } from "../../test/harness.ts";
+import {
+  backends,
+  caller,
+  CLIENT_ID,
+  entrypoint,
+  ENTRYPOINTS,
+  failure,
+  startUsers,
+  uniqueEmail,
+  userObject,
+  type Harness,
+  loggedIn,
+  outcomeOf,
+} from "../../test/harness.ts";
 import { DEFAULT_CONFIRMATION_OPTIONS } from "./options.ts";
 import { openResendToken, sealResendToken } from "./resend.ts";
 
@@ -15,8 +28,22 @@ const loginLimits = { perAddressAccount: 1000, perAccount: 1000, perAddress: 100
 // Phone is the main id and needs confirmation; email does not: a 412 resends by SMS.
 const phoneMain = entrypoint("phone", {
   fields: [
-    create(FieldConfigSchema, { objectType: "fieldConfig", type: "id", key: "phone_number", main: true, mandatory: true, requiresConfirmation: true }),
-    create(FieldConfigSchema, { objectType: "fieldConfig", type: "id", key: "email", main: false, mandatory: true, requiresConfirmation: false }),
+    create(FieldConfigSchema, {
+      objectType: "fieldConfig",
+      type: "id",
+      key: "phone_number",
+      main: true,
+      mandatory: true,
+      requiresConfirmation: true,
+    }),
+    create(FieldConfigSchema, {
+      objectType: "fieldConfig",
+      type: "id",
+      key: "email",
+      main: false,
+      mandatory: true,
+      requiresConfirmation: false,
+    }),
     create(FieldConfigSchema, { objectType: "fieldConfig", type: "field", key: "name", mandatory: false }),
   ],
 });
@@ -59,10 +86,16 @@ describe.each(backends)("resending confirmation codes on %s", (_name, open) => {
     const a = await registered();
     const token = (await unconfirmedLogin(a.email)).resendToken;
     await users.resendConfirmation({ caller: caller("web", { locale: "es" }), resendToken: token });
-    expect(deliveriesTo(a.email).map((j) => [j.purpose, j.locale])).toEqual([["register", "en"], ["resend", "en"], ["resend", "es"]]);
+    expect(deliveriesTo(a.email).map((j) => [j.purpose, j.locale])).toEqual([
+      ["register", "en"],
+      ["resend", "en"],
+      ["resend", "es"],
+    ]);
     const res = await users.confirmIdentifier({ userId: a.userId, key: "email", code: a.first.code });
     expect(res.user?.ids.email).toMatchObject({ value: a.email, confirmed: true });
-    expect(loggedIn(await users.loginUser({ caller: caller("web"), email: a.email, password: PASSWORD })).user?.id).toBe(a.userId);
+    expect(
+      loggedIn(await users.loginUser({ caller: caller("web"), email: a.email, password: PASSWORD })).user?.id,
+    ).toBe(a.userId);
 
     const b = await registered();
     await unconfirmedLogin(b.email);
@@ -74,7 +107,9 @@ describe.each(backends)("resending confirmation codes on %s", (_name, open) => {
     await unconfirmedLogin(email);
     const latest = h.lastDelivery(email).secrets;
     await users.confirmIdentifier({ userId, key: "email", code: latest.code });
-    expect((await failure(users.confirmIdentifier({ userId, key: "email", code: first.code }))).reason).toBe("INVALID_CODE");
+    expect((await failure(users.confirmIdentifier({ userId, key: "email", code: first.code }))).reason).toBe(
+      "INVALID_CODE",
+    );
     expect((await failure(users.confirmIdentifier({ linkToken: first.linkToken }))).reason).toBe("INVALID_CODE");
   });
 
@@ -84,7 +119,10 @@ describe.each(backends)("resending confirmation codes on %s", (_name, open) => {
     const second = h.lastDelivery(email).secrets;
     const wrong = ["111111", "222222", "333333"].find((c) => c !== first.code && c !== second.code)!;
     const left: string[] = [];
-    for (let i = 0; i < 5; i++) left.push((await failure(users.confirmIdentifier({ userId, key: "email", code: wrong }))).metadata.attempts_left ?? "");
+    for (let i = 0; i < 5; i++)
+      left.push(
+        (await failure(users.confirmIdentifier({ userId, key: "email", code: wrong }))).metadata.attempts_left ?? "",
+      );
     expect(left).toEqual(["4", "3", "2", "1", "0"]);
     for (const code of [first.code, second.code]) {
       expect((await failure(users.confirmIdentifier({ userId, key: "email", code }))).reason).toBe("INVALID_CODE");
@@ -96,7 +134,9 @@ describe.each(backends)("resending confirmation codes on %s", (_name, open) => {
     await unconfirmedLogin(email);
     const second = h.lastDelivery(email).secrets;
     const results = await Promise.allSettled(
-      Array.from({ length: 16 }, (_, i) => users.confirmIdentifier({ userId, key: "email", code: i % 2 ? first.code : second.code })),
+      Array.from({ length: 16 }, (_, i) =>
+        users.confirmIdentifier({ userId, key: "email", code: i % 2 ? first.code : second.code }),
+      ),
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
   });
@@ -145,14 +185,19 @@ describe.each(backends)("resending confirmation codes on %s", (_name, open) => {
       expect(err.code).toBe(Code.InvalidArgument);
       expect(err.reason).toBe("INVALID_CODE");
     }
-    expect((await failure(users.resendConfirmation({ caller: caller("web"), userId }))).reason).toBe("VALIDATION_FAILED");
+    expect((await failure(users.resendConfirmation({ caller: caller("web"), userId }))).reason).toBe(
+      "VALIDATION_FAILED",
+    );
   });
 
   it("a resend of a pending change goes to the new value, keeps its context.url and the change's own link", async () => {
     const { email, userId, first } = await registered();
     await users.confirmIdentifier({ userId, key: "email", code: first.code });
     const next = uniqueEmail();
-    await h.db.query("UPDATE users.identifiers SET pending_value = $3, pending_requested_at = now() WHERE user_id = $1 AND key = $2", [userId, "email", next]);
+    await h.db.query(
+      "UPDATE users.identifiers SET pending_value = $3, pending_requested_at = now() WHERE user_id = $1 AND key = $2",
+      [userId, "email", next],
+    );
     await h.db.query(
       `INSERT INTO users.confirmations (id, user_id, key, value, purpose, code_hash, link_token_hash, context_url, expires_at)
        VALUES ($1, $2, 'email', $3, 'change', 'x', $4, 'https://shop.example.com/done', now() + interval '1 hour')`,
@@ -181,7 +226,9 @@ describe.each(backends)("resending confirmation codes on %s", (_name, open) => {
     } finally {
       h.failEnqueue = false;
     }
-    const rows = await h.db.query("SELECT 1 FROM users.confirmations WHERE user_id = $1 AND purpose = 'resend'", [userId]);
+    const rows = await h.db.query("SELECT 1 FROM users.confirmations WHERE user_id = $1 AND purpose = 'resend'", [
+      userId,
+    ]);
     expect(rows.rowCount).toBe(0);
     await limited.resendConfirmation({ caller: caller("web"), userId, key: "email" });
     expect(deliveriesTo(email).map((j) => j.purpose)).toEqual(["register", "resend"]);
@@ -191,15 +238,25 @@ describe.each(backends)("resending confirmation codes on %s", (_name, open) => {
     const phoneUsers = await h.serve({
       loginLimits,
       entrypoints: async (id) =>
-        id === phoneMain.id ? { entrypoint: phoneMain, clientId: CLIENT_ID } : { entrypoint: ENTRYPOINTS.web!, clientId: CLIENT_ID },
+        id === phoneMain.id
+          ? { entrypoint: phoneMain, clientId: CLIENT_ID }
+          : { entrypoint: ENTRYPOINTS.web!, clientId: CLIENT_ID },
     });
     const email = uniqueEmail();
     const phone = `+3460${String(Date.now()).slice(-7)}`;
-    const object = userObject(email, { ids: { email: { objectType: "user_id", value: email }, phone_number: { objectType: "user_id", value: phone } } });
+    const object = userObject(email, {
+      ids: { email: { objectType: "user_id", value: email }, phone_number: { objectType: "user_id", value: phone } },
+    });
     await phoneUsers.registerUser({ caller: caller("phone"), object });
-    const err = outcomeOf(await phoneUsers.loginUser({ caller: caller("phone"), email, password: PASSWORD }), "confirmationRequired");
+    const err = outcomeOf(
+      await phoneUsers.loginUser({ caller: caller("phone"), email, password: PASSWORD }),
+      "confirmationRequired",
+    );
     expect(err).toMatchObject({ key: "phone_number", keys: ["phone_number"] });
-    expect(deliveriesTo(phone).map((j) => [j.purpose, j.channel])).toEqual([["register", "sms"], ["resend", "sms"]]);
+    expect(deliveriesTo(phone).map((j) => [j.purpose, j.channel])).toEqual([
+      ["register", "sms"],
+      ["resend", "sms"],
+    ]);
     expect(deliveriesTo(email)).toHaveLength(0);
   });
 });

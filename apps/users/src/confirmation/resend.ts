@@ -32,7 +32,13 @@ const TOKEN_AAD = "resend-token-v1";
 const counterKey = (userId: string, key: string) => `users:resend:${userId}:${key}`;
 
 /** The stateless token of the 412 `content.url`: user, key and expiry sealed (AES-256-GCM) with the service key. */
-export function sealResendToken(keys: KeyRing, options: ConfirmationOptions, userId: string, key: IdKey, now = Date.now()): string {
+export function sealResendToken(
+  keys: KeyRing,
+  options: ConfirmationOptions,
+  userId: string,
+  key: IdKey,
+  now = Date.now(),
+): string {
   const expires = Math.floor(now / 1000) + options.resendTokenTtlSeconds;
   return keys.box(TOKEN_BOX).seal(JSON.stringify({ u: userId, k: key, x: expires }), TOKEN_AAD);
 }
@@ -47,7 +53,12 @@ export function openResendToken(keys: KeyRing, token: string, now = Date.now()):
   } catch {
     throw domainError("INVALID_CODE", "The resend link is not valid.");
   }
-  if (typeof parsed.u !== "string" || typeof parsed.k !== "string" || typeof parsed.x !== "number" || parsed.x * 1000 <= now) {
+  if (
+    typeof parsed.u !== "string" ||
+    typeof parsed.k !== "string" ||
+    typeof parsed.x !== "number" ||
+    parsed.x * 1000 <= now
+  ) {
     throw domainError("INVALID_CODE", "The resend link is not valid or has expired.");
   }
   return { userId: parsed.u, key: parsed.k };
@@ -69,7 +80,9 @@ export async function resendConfirmation(deps: ResendDeps, req: ResendRequest): 
   const user = await userStore(deps.db).byId(req.userId);
   // An account awaiting activation gets its activation link again (it confirms the identifier and sets the password).
   if (user?.awaitingActivation) {
-    return (await sendOrGiveBack(deps, req.userId, key, (q) => resendActivation(q, deps, req.userId, req.locale))) ? { status: "sent" } : { status: "nothing" };
+    return (await sendOrGiveBack(deps, req.userId, key, (q) => resendActivation(q, deps, req.userId, req.locale)))
+      ? { status: "sent" }
+      : { status: "nothing" };
   }
   const id = user?.identifiers.find((i) => i.key === key);
   const value = id && (!id.confirmed ? id.value : id.pendingValue);
@@ -77,7 +90,11 @@ export async function resendConfirmation(deps: ResendDeps, req: ResendRequest): 
 
   await sendOrGiveBack(deps, req.userId, key, async (q) => {
     // Where the earlier message for this value came from (the patch's context.url, its application).
-    const earlier = await q.query<{ context_url: string | null; client_id: string | null; entrypoint_id: string | null }>(
+    const earlier = await q.query<{
+      context_url: string | null;
+      client_id: string | null;
+      entrypoint_id: string | null;
+    }>(
       `SELECT context_url, client_id, entrypoint_id FROM users.confirmations
         WHERE user_id = $1 AND key = $2 AND value = $3 ORDER BY created_at DESC LIMIT 1`,
       [req.userId, key, value],
@@ -99,7 +116,12 @@ export async function resendConfirmation(deps: ResendDeps, req: ResendRequest): 
 }
 
 /** Sends in one transaction; a delivery the queue refused gives its count back. */
-async function sendOrGiveBack(deps: ResendDeps, userId: string, key: string, send: (q: Queryable) => Promise<boolean>): Promise<boolean> {
+async function sendOrGiveBack(
+  deps: ResendDeps,
+  userId: string,
+  key: string,
+  send: (q: Queryable) => Promise<boolean>,
+): Promise<boolean> {
   try {
     return await deps.db.tx(send);
   } catch (err) {
@@ -133,7 +155,9 @@ export async function resendAtLogin(
   if (req.skip) return { key, resendToken };
   try {
     const outcome = await resendConfirmation(deps, { userId: req.userId, key, locale: req.locale });
-    return outcome.status === "limited" ? { key, resendToken, limitedForSeconds: outcome.retryAfterSeconds } : { key, resendToken };
+    return outcome.status === "limited"
+      ? { key, resendToken, limitedForSeconds: outcome.retryAfterSeconds }
+      : { key, resendToken };
   } catch (err) {
     if (errorFacts(err).reason !== "CONFIRMATION_NOT_QUEUED") throw err;
     return { key, resendToken, notQueued: err };

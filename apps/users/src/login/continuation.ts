@@ -67,14 +67,23 @@ export function createContinuation(deps: UsersDeps, pieces: FlowPieces) {
 
   /** The code confirms the identifier that blocks the login (the email first); INVALID_CODE when wrong. */
   async function confirmBlocking(user: UserRecord, resolved: ResolvedEntrypoint, code: string): Promise<UserRecord> {
-    const unconfirmed = keysToBeConfirmed(resolved.entrypoint).filter((k) => !user.identifiers.find((i) => i.key === k)?.confirmed);
+    const unconfirmed = keysToBeConfirmed(resolved.entrypoint).filter(
+      (k) => !user.identifiers.find((i) => i.key === k)?.confirmed,
+    );
     const key = unconfirmed.includes("email") ? "email" : unconfirmed[0];
     if (!key) return user;
-    return (await confirmIdentifier({ db: deps.db, keys: deps.keys, options: pieces.options }, { userId: user.id, key, code })).user;
+    return (
+      await confirmIdentifier({ db: deps.db, keys: deps.keys, options: pieces.options }, { userId: user.id, key, code })
+    ).user;
   }
 
   /** Data fields saved as a patch of this user through the flow's entry point (its rules, 416 on a broken one). */
-  async function saveData(user: UserRecord, resolved: ResolvedEntrypoint, req: ContinueRequest, datas: JsonObject): Promise<UserRecord> {
+  async function saveData(
+    user: UserRecord,
+    resolved: ResolvedEntrypoint,
+    req: ContinueRequest,
+    datas: JsonObject,
+  ): Promise<UserRecord> {
     const done = await updateUser(updateDeps, {
       mode: "patch",
       entrypoint: resolved.entrypoint,
@@ -107,7 +116,11 @@ export function createContinuation(deps: UsersDeps, pieces: FlowPieces) {
       if (!user) throw domainError("LOGIN_FLOW_INVALID");
       if (req.confirmationCode) user = await confirmBlocking(user, resolved, req.confirmationCode);
       if (req.datas && Object.keys(req.datas).length) user = await saveData(user, resolved, req, req.datas);
-      await pieces.terms.recordLoginAnswers(user, answers, { clientId: resolved.clientId, sourceId: req.caller?.sourceId ?? "", via: "page" });
+      await pieces.terms.recordLoginAnswers(user, answers, {
+        clientId: resolved.clientId,
+        sourceId: req.caller?.sourceId ?? "",
+        via: "page",
+      });
       const ctx: LoginContext = {
         user,
         resolved,

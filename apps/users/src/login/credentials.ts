@@ -26,7 +26,10 @@ export interface LoginIdentifier {
  * goes on to its 412 whatever was typed (contract section 8: "until then
  * login answers 412"); nothing but the activation link is sent then.
  */
-export async function checkCredentials(deps: CredentialDeps, req: { id: LoginIdentifier; password: string; clientAddress: string }): Promise<UserRecord> {
+export async function checkCredentials(
+  deps: CredentialDeps,
+  req: { id: LoginIdentifier; password: string; clientAddress: string },
+): Promise<UserRecord> {
   await countLoginAttempt(deps.kv, deps.limits, req.id.value, req.clientAddress);
 
   const store = userStore(deps.db);

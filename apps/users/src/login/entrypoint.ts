@@ -10,17 +10,26 @@ import type { EntrypointDirectory, ResolvedEntrypoint } from "../ports.ts";
  * entry point", so the entry point's key within the caller's application
  * (`web` for `{client_id}_web`) is accepted as well as its id.
  */
-export async function entrypointOf(entrypoints: EntrypointDirectory, caller: Caller | undefined): Promise<ResolvedEntrypoint> {
+export async function entrypointOf(
+  entrypoints: EntrypointDirectory,
+  caller: Caller | undefined,
+): Promise<ResolvedEntrypoint> {
   const id = caller?.entrypointId ?? "";
   const found = id ? ((await entrypoints(id)) ?? (await byKey(entrypoints, caller?.clientId, id))) : undefined;
   if (!found || found.clientId !== caller?.clientId) {
-    throw domainError("PERMISSION_DENIED", "From is not an entry point of this application", { metadata: { entrypoint_id: id } });
+    throw domainError("PERMISSION_DENIED", "From is not an entry point of this application", {
+      metadata: { entrypoint_id: id },
+    });
   }
   return found;
 }
 
 const ENTRYPOINT_KEY = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 
-function byKey(entrypoints: EntrypointDirectory, clientId: string | undefined, key: string): Promise<ResolvedEntrypoint | undefined> {
+function byKey(
+  entrypoints: EntrypointDirectory,
+  clientId: string | undefined,
+  key: string,
+): Promise<ResolvedEntrypoint | undefined> {
   return clientId && ENTRYPOINT_KEY.test(key) ? entrypoints(`${clientId}_${key}`) : Promise.resolve(undefined);
 }

@@ -4,7 +4,21 @@ import type { ConfirmationJob } from "@gatehouse/jobs";
 import { createLogger } from "@gatehouse/logging";
 import { totpSteps } from "@gatehouse/testing";
 import { AuthorizationRequestSchema, type Caller, type PendingAssertion } from "@gatehouse/proto";
-import { backends, caller, catalogAssertion, CLIENT_ID, ENTRYPOINTS, failure, fakeGrants, outcomeOf, startUsers, uniqueEmail, userObject, type FakeGrants, type Harness } from "../../test/harness.ts";
+import {
+  backends,
+  caller,
+  catalogAssertion,
+  CLIENT_ID,
+  ENTRYPOINTS,
+  failure,
+  fakeGrants,
+  outcomeOf,
+  startUsers,
+  uniqueEmail,
+  userObject,
+  type FakeGrants,
+  type Harness,
+} from "../../test/harness.ts";
 import { confirmTotp, enrollTotp } from "../mfa/enrolment.ts";
 import { DEFAULT_MFA_LIMITS } from "../mfa/factor.ts";
 import { totpCode } from "../mfa/totp.ts";
@@ -54,11 +68,25 @@ describe.each(backends)("the login flow on %s", (_name, open) => {
   });
 
   const login = (email: string, extra: Partial<Parameters<LoginFlow["login"]>[0]> = {}, from: Caller = caller("web")) =>
-    flow.login({ caller: from, email, password: PASSWORD, fca: false, assertions: undefined, authorization: undefined, ...extra });
+    flow.login({
+      caller: from,
+      email,
+      password: PASSWORD,
+      fca: false,
+      assertions: undefined,
+      authorization: undefined,
+      ...extra,
+    });
   const completeMfa = (mfaToken: string, code: string, extra: Partial<Parameters<LoginFlow["completeMfa"]>[0]> = {}) =>
     flow.completeMfa({ caller: caller("web"), mfaToken, code, fca: false, authorization: undefined, ...extra });
   const authorization = (clientId = CLIENT_ID) =>
-    create(AuthorizationRequestSchema, { clientId, redirectUri: "https://shop.example.com/cb", scope: "openid", codeChallenge: "c".repeat(43), nonce: "n1" });
+    create(AuthorizationRequestSchema, {
+      clientId,
+      redirectUri: "https://shop.example.com/cb",
+      scope: "openid",
+      codeChallenge: "c".repeat(43),
+      nonce: "n1",
+    });
 
   /** A user of the `web` entry point (email to confirm, name mandatory, birthday not). */
   async function registered() {
@@ -87,7 +115,10 @@ describe.each(backends)("the login flow on %s", (_name, open) => {
       expect(grants.sessions.filter((s) => s.userId === u.id)).toHaveLength(0);
 
       // Answers sent with the login are recorded before the MFA step; the terms step then lets it through.
-      const again = outcomeOf(await login(u.email, { assertions: { "flow-tos": { objectType: "assertion", value: true } } }), "mfaRequired");
+      const again = outcomeOf(
+        await login(u.email, { assertions: { "flow-tos": { objectType: "assertion", value: true } } }),
+        "mfaRequired",
+      );
       const done = outcomeOf(await completeMfa(again.mfaToken, totp.fresh(), { fca: true }), "session");
       expect(done.user?.id).toBe(u.id);
       expect(grants.sessions.at(-1)).toEqual({ userId: u.id, clientId: CLIENT_ID });
@@ -98,14 +129,20 @@ describe.each(backends)("the login flow on %s", (_name, open) => {
 
   it("fca: the grant and the missing mandatory fields, computed once, as ProfileIncomplete; a hosted login asks before its code", async () => {
     const email = uniqueEmail();
-    await h.users.registerUser({ caller: caller("open"), object: userObject(email, { datas: { surname: { objectType: "data", value: "P" } } }) });
+    await h.users.registerUser({
+      caller: caller("open"),
+      object: userObject(email, { datas: { surname: { objectType: "data", value: "P" } } }),
+    });
     const incomplete = outcomeOf(await login(email, { fca: true }, caller("profile")), "profileIncomplete");
     expect(incomplete.missingFields).toEqual(["name", "birthday"]);
     expect(incomplete.grant.case).toBe("session");
     const quiet = outcomeOf(await login(email, {}, caller("profile")), "session");
     expect(quiet.session?.accessToken).toMatch(/^access-/);
     const codes = grants.codes.length;
-    const hosted = outcomeOf(await login(email, { fca: true, authorization: authorization() }, caller("profile")), "profileRequired");
+    const hosted = outcomeOf(
+      await login(email, { fca: true, authorization: authorization() }, caller("profile")),
+      "profileRequired",
+    );
     expect(hosted.missingFields).toEqual(["name", "birthday"]);
     expect(hosted.flowToken).toBeTruthy();
     expect(grants.codes).toHaveLength(codes);
@@ -141,7 +178,10 @@ describe.each(backends)("the login flow on %s", (_name, open) => {
     expect(code.code).toMatch(new RegExp(`-for-${u.id}$`));
     expect(grants.sessions).toHaveLength(sessions);
     const issued = grants.codes.at(-1)!;
-    expect(issued).toMatchObject({ userId: u.id, request: { clientId: CLIENT_ID, redirectUri: "https://shop.example.com/cb", nonce: "n1" } });
+    expect(issued).toMatchObject({
+      userId: u.id,
+      request: { clientId: CLIENT_ID, redirectUri: "https://shop.example.com/cb", nonce: "n1" },
+    });
     expect(issued.authTime.getTime()).toBeGreaterThanOrEqual(before);
     expect(issued.authTime.getTime()).toBeLessThanOrEqual(Date.now());
 
@@ -151,7 +191,10 @@ describe.each(backends)("the login flow on %s", (_name, open) => {
     await confirmTotp(factor, u.id, totpCode(secret));
     const mfa = outcomeOf(await login(u.email, { authorization: authorization() }), "mfaRequired");
     const passedAfter = Date.now();
-    outcomeOf(await completeMfa(mfa.mfaToken, totpCode(secret, Date.now() + STEP), { authorization: authorization() }), "authorizationCode");
+    outcomeOf(
+      await completeMfa(mfa.mfaToken, totpCode(secret, Date.now() + STEP), { authorization: authorization() }),
+      "authorizationCode",
+    );
     expect(grants.codes.at(-1)!.authTime.getTime()).toBeGreaterThanOrEqual(passedAfter);
     expect(grants.sessions).toHaveLength(sessions);
   });
@@ -165,7 +208,9 @@ describe.each(backends)("the login flow on %s", (_name, open) => {
     const mfa = outcomeOf(await login(u.email), "mfaRequired");
     await h.db.query("UPDATE users.users SET locked_at = now() WHERE id = $1", [u.id]);
     const sessions = grants.sessions.length;
-    expect((await failure(completeMfa(mfa.mfaToken, totpCode(secret, Date.now() + STEP)))).reason).toBe("ACCOUNT_LOCKED");
+    expect((await failure(completeMfa(mfa.mfaToken, totpCode(secret, Date.now() + STEP)))).reason).toBe(
+      "ACCOUNT_LOCKED",
+    );
     expect((await failure(login(u.email))).reason).toBe("ACCOUNT_LOCKED");
     // A wrong password does not tell that the account is locked.
     expect((await failure(login(u.email, { password: "wrong password" }))).reason).toBe("INVALID_CREDENTIALS");
@@ -176,9 +221,13 @@ describe.each(backends)("the login flow on %s", (_name, open) => {
 
   it("refuses, before the password, an authorization request of another client and an entry point that is unknown or another application's", async () => {
     const u = await registered();
-    const foreign = await failure(login(u.email, { password: "wrong password", authorization: authorization("100000000002") }));
+    const foreign = await failure(
+      login(u.email, { password: "wrong password", authorization: authorization("100000000002") }),
+    );
     expect(foreign.reason).toBe("VALIDATION_FAILED");
-    expect(foreign.violations).toEqual([expect.objectContaining({ field: "authorization_request.client_id", code: "invalid_value" })]);
+    expect(foreign.violations).toEqual([
+      expect.objectContaining({ field: "authorization_request.client_id", code: "invalid_value" }),
+    ]);
     const unknown = await failure(login(u.email, {}, caller("nope")));
     const other = await failure(login(u.email, {}, caller("web", { clientId: "100000000002" })));
     for (const f of [unknown, other]) {
@@ -198,7 +247,9 @@ describe.each(backends)("the login flow on %s", (_name, open) => {
     for (const foreign of [OTHER_APP_ENTRYPOINT, `${CLIENT_ID}_nope`]) {
       const f = await failure(login(u.email, { password: "wrong password", authorization: authorization(foreign) }));
       expect(f.reason).toBe("VALIDATION_FAILED");
-      expect(f.violations).toEqual([expect.objectContaining({ field: "authorization_request.client_id", code: "invalid_value" })]);
+      expect(f.violations).toEqual([
+        expect.objectContaining({ field: "authorization_request.client_id", code: "invalid_value" }),
+      ]);
     }
   });
 });

@@ -1,6 +1,12 @@
 import { create, type JsonObject } from "@bufbuild/protobuf";
 import { validationError } from "@gatehouse/errors";
-import { LoginOutcomeSchema, ProfileRequiredSchema, type AuthorizationRequest, type Caller, type LoginOutcome } from "@gatehouse/proto";
+import {
+  LoginOutcomeSchema,
+  ProfileRequiredSchema,
+  type AuthorizationRequest,
+  type Caller,
+  type LoginOutcome,
+} from "@gatehouse/proto";
 import { DEFAULT_ACCESS_CODE_OPTIONS } from "../access-code/options.ts";
 import { checkCodeCredentials, readValidationData } from "../access-code/sign-in.ts";
 import { confirmationStep } from "../confirmation/login-step.ts";
@@ -59,9 +65,12 @@ function loginIdentifier(req: LoginRequest): LoginIdentifier {
   const violations = [];
   if (req.email && req.phoneNumber) violations.push({ field: "object.ids.phone_number", code: "not_allowed" });
   if (req.code && req.password) violations.push({ field: "object.code", code: "not_allowed" });
-  if (!req.code && req.datas && Object.keys(req.datas).length) violations.push({ field: "object.datas", code: "not_allowed" });
+  if (!req.code && req.datas && Object.keys(req.datas).length)
+    violations.push({ field: "object.datas", code: "not_allowed" });
   if (violations.length) throw validationError(violations);
-  return req.phoneNumber ? { key: "phone_number", value: canonicalPhone(req.phoneNumber) } : { key: "email", value: canonicalEmail(req.email) };
+  return req.phoneNumber
+    ? { key: "phone_number", value: canonicalPhone(req.phoneNumber) }
+    : { key: "email", value: canonicalEmail(req.email) };
 }
 
 /**
@@ -88,12 +97,23 @@ export function createLoginFlow(deps: UsersDeps) {
   const limits = deps.loginLimits ?? DEFAULT_LOGIN_LIMITS;
   const options = deps.confirmation ?? DEFAULT_CONFIRMATION_OPTIONS;
   const credentials = { db: deps.db, kv: deps.kv, passwords, limits };
-  const codes = { db: deps.db, kv: deps.kv, keys: deps.keys, limits, accessCodes: deps.accessCodes ?? DEFAULT_ACCESS_CODE_OPTIONS, options };
+  const codes = {
+    db: deps.db,
+    kv: deps.kv,
+    keys: deps.keys,
+    limits,
+    accessCodes: deps.accessCodes ?? DEFAULT_ACCESS_CODE_OPTIONS,
+    options,
+  };
   const factor = { db: deps.db, kv: deps.kv, keys: deps.keys, limits: deps.mfaLimits ?? DEFAULT_MFA_LIMITS };
   const resend = { db: deps.db, kv: deps.kv, keys: deps.keys, enqueue: deps.enqueue, options, logger: deps.logger };
 
   // The steps after the credentials, in order; each may end the login with its interruption.
-  const steps = { confirmation: confirmationStep(resend), mfa: mfaStep(deps), terms: termsStep({ keys: deps.keys, catalog }) };
+  const steps = {
+    confirmation: confirmationStep(resend),
+    mfa: mfaStep(deps),
+    terms: termsStep({ keys: deps.keys, catalog }),
+  };
   const ORDER: (keyof typeof steps)[] = ["confirmation", "mfa", "terms"];
   const after = (name: keyof typeof steps): LoginStep[] => ORDER.slice(ORDER.indexOf(name) + 1).map((n) => steps[n]);
 
@@ -110,7 +130,10 @@ export function createLoginFlow(deps: UsersDeps) {
     }
     const missing = ctx.fca ? missingMandatoryFields(ctx.resolved.entrypoint, ctx.user) : [];
     if (missing.length && ctx.authorization) {
-      return outcome({ case: "profileRequired", value: create(ProfileRequiredSchema, { missingFields: missing, flowToken: flowTokenOf(deps.keys, ctx) }) });
+      return outcome({
+        case: "profileRequired",
+        value: create(ProfileRequiredSchema, { missingFields: missing, flowToken: flowTokenOf(deps.keys, ctx) }),
+      });
     }
     if (ctx.flowId) await finishFlow(deps.kv, ctx.flowId);
     const grant = await grantOf(deps.grants, ctx);
@@ -129,12 +152,21 @@ export function createLoginFlow(deps: UsersDeps) {
       if (req.code) refuseConsoleCode(resolved.entrypoint.id, "object.code");
       const clientAddress = req.caller?.clientAddress ?? "";
       const user = req.code
-        ? await checkCodeCredentials(codes, { id, code: req.code, datas: readValidationData(resolved.entrypoint, req.datas), entrypoint: resolved.entrypoint, clientAddress })
+        ? await checkCodeCredentials(codes, {
+            id,
+            code: req.code,
+            datas: readValidationData(resolved.entrypoint, req.datas),
+            entrypoint: resolved.entrypoint,
+            clientAddress,
+          })
         : await checkCredentials(credentials, { id, password: req.password, clientAddress });
       // Right after the credentials, so only the password's holder learns it, and before anything is recorded or sent.
       checkAccountStatus(user);
       checkConsoleAccess(req.authorization, user);
-      await terms.recordLoginAnswers(user, answers, { clientId: resolved.clientId, sourceId: req.caller?.sourceId ?? "" });
+      await terms.recordLoginAnswers(user, answers, {
+        clientId: resolved.clientId,
+        sourceId: req.caller?.sourceId ?? "",
+      });
       const ctx: LoginContext = {
         user,
         resolved,
@@ -144,13 +176,21 @@ export function createLoginFlow(deps: UsersDeps) {
         authenticatedAt: new Date(),
         ...(req.authorization ? { flowId: newFlowId() } : {}),
       };
-      return finish(ctx, ORDER.map((n) => steps[n]));
+      return finish(
+        ctx,
+        ORDER.map((n) => steps[n]),
+      );
     },
 
     async completeMfa(req: MfaCompletion): Promise<LoginOutcome> {
       const resolved = await entrypointOf(deps.entrypoints, req.caller);
       await checkAuthorizationRequest(deps.entrypoints, req.authorization, resolved);
-      const passed = await passMfaStep(factor, { mfaToken: req.mfaToken, code: req.code, clientId: resolved.clientId, entrypointId: resolved.entrypoint.id });
+      const passed = await passMfaStep(factor, {
+        mfaToken: req.mfaToken,
+        code: req.code,
+        clientId: resolved.clientId,
+        entrypointId: resolved.entrypoint.id,
+      });
       if ("again" in passed) return outcome({ case: "mfaRequired", value: passed.again });
       checkAccountStatus(passed.user);
       checkConsoleAccess(req.authorization, passed.user);

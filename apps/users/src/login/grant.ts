@@ -22,16 +22,26 @@ export async function checkAuthorizationRequest(
   resolved: ResolvedEntrypoint,
 ): Promise<void> {
   if (!request || request.clientId === resolved.clientId) return;
-  const publicClient = request.clientId === resolved.entrypoint.id ? resolved : request.clientId ? await entrypoints(request.clientId) : undefined;
+  const publicClient =
+    request.clientId === resolved.entrypoint.id
+      ? resolved
+      : request.clientId
+        ? await entrypoints(request.clientId)
+        : undefined;
   if (publicClient?.clientId === resolved.clientId) return;
-  throw validationError([{ field: "authorization_request.client_id", code: "invalid_value", description: "not the caller's application" }]);
+  throw validationError([
+    { field: "authorization_request.client_id", code: "invalid_value", description: "not the caller's application" },
+  ]);
 }
 
 /** The session of the caller's application, or the code of the authorization request: the auth service's part. */
 export async function grantOf(grants: LoginGrants, ctx: LoginContext): Promise<Grant> {
   if (ctx.authorization) {
     const operatorEmail = operatorEmailOf(ctx.authorization, ctx.user);
-    return { case: "authorizationCode", value: await grants.issueCode(ctx.authorization, ctx.user.id, ctx.authenticatedAt, operatorEmail) };
+    return {
+      case: "authorizationCode",
+      value: await grants.issueCode(ctx.authorization, ctx.user.id, ctx.authenticatedAt, operatorEmail),
+    };
   }
   const session = await grants.openSession(ctx.user.id, ctx.resolved.clientId);
   return { case: "session", value: create(LoginSessionSchema, { user: toUser(ctx.user), session }) };

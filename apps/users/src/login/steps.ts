@@ -30,7 +30,10 @@ export interface LoginContext {
 export type LoginOutcomeCase = Exclude<LoginOutcome["outcome"], { case: undefined }>;
 
 /** An interruption of the login: the case that ends it before the grant. */
-export type Interruption = Extract<LoginOutcomeCase, { case: "confirmationRequired" | "mfaRequired" | "termsRequired" | "profileRequired" }>;
+export type Interruption = Extract<
+  LoginOutcomeCase,
+  { case: "confirmationRequired" | "mfaRequired" | "termsRequired" | "profileRequired" }
+>;
 
 /** A step of the login: an interruption ends the login there; undefined lets the next step run. */
 export type LoginStep = (ctx: LoginContext) => Promise<Interruption | undefined>;

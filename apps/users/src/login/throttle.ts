@@ -20,7 +20,12 @@ export interface LoginLimits {
   windowSeconds: number;
 }
 
-export const DEFAULT_LOGIN_LIMITS: LoginLimits = { perAddressAccount: 5, perAccount: 20, perAddress: 100, windowSeconds: 900 };
+export const DEFAULT_LOGIN_LIMITS: LoginLimits = {
+  perAddressAccount: 5,
+  perAccount: 20,
+  perAddress: 100,
+  windowSeconds: 900,
+};
 
 /**
  * Which limits can refuse an attempt. A password is guarded by all three. A
@@ -50,7 +55,13 @@ const where = (address: string) => address || "unknown";
  * password and is taken back from every counter: refusals never push another
  * limit (hammering one's own blocked pair cannot lock the account for others).
  */
-export async function countLoginAttempt(kv: Kv, limits: LoginLimits, account: string, address: string, guard: LoginGuard = "password"): Promise<void> {
+export async function countLoginAttempt(
+  kv: Kv,
+  limits: LoginLimits,
+  account: string,
+  address: string,
+  guard: LoginGuard = "password",
+): Promise<void> {
   const keys = [pairKey(account, where(address)), accountKey(account), addressKey(where(address))];
   // One round trip for the three counters; the known-address mark is read only when the account limit asks for it.
   const [pair, acct, addr] = await kv.incrMany(keys, limits.windowSeconds);
@@ -58,8 +69,14 @@ export async function countLoginAttempt(kv: Kv, limits: LoginLimits, account: st
   let retryAfter = 0;
   if (accountLimits && pair!.count > limits.perAddressAccount) retryAfter = pair!.ttlSeconds;
   // Over the address limit, only an account with failures (or attempts in flight) from this address waits.
-  else if (addr!.count > limits.perAddress && pair!.count > 1) retryAfter = Math.min(pair!.ttlSeconds, addr!.ttlSeconds);
-  else if (accountLimits && acct!.count > limits.perAccount && (await kv.get(knownKey(account, where(address)))) === null) retryAfter = acct!.ttlSeconds;
+  else if (addr!.count > limits.perAddress && pair!.count > 1)
+    retryAfter = Math.min(pair!.ttlSeconds, addr!.ttlSeconds);
+  else if (
+    accountLimits &&
+    acct!.count > limits.perAccount &&
+    (await kv.get(knownKey(account, where(address)))) === null
+  )
+    retryAfter = acct!.ttlSeconds;
   if (retryAfter === 0) return;
   await kv.batch(keys.map((key) => ({ op: "decr", key })));
   throw domainError("RATE_LIMITED", undefined, { metadata: { retry_after: String(retryAfter) } });

@@ -1,7 +1,17 @@
 import { domainError, validationError } from "@gatehouse/errors";
 import type { Passwords } from "../credentials/passwords.ts";
 import { countLoginAttempt, clearAccountAttempts, type LoginLimits } from "../login/throttle.ts";
-import { checkTotp, clearUserGuesses, countUserGuess, newRecoveryCodes, openTotp, recoveryMac, requireFactor, sealTotp, type FactorDeps } from "./factor.ts";
+import {
+  checkTotp,
+  clearUserGuesses,
+  countUserGuess,
+  newRecoveryCodes,
+  openTotp,
+  recoveryMac,
+  requireFactor,
+  sealTotp,
+  type FactorDeps,
+} from "./factor.ts";
 import { mfaStore, type MfaState } from "./store.ts";
 import { newTotpSecret, otpauthUrl } from "./totp.ts";
 
@@ -14,11 +24,16 @@ async function stateOf(deps: FactorDeps, userId: string): Promise<MfaState> {
 }
 
 /** A new secret, stored sealed and off until confirmed; a later enrolment replaces an unconfirmed one. */
-export async function enrollTotp(deps: FactorDeps, userId: string, issuer: string): Promise<{ secret: string; otpauthUrl: string }> {
+export async function enrollTotp(
+  deps: FactorDeps,
+  userId: string,
+  issuer: string,
+): Promise<{ secret: string; otpauthUrl: string }> {
   const state = await stateOf(deps, userId);
   if (state.enabledAt) throw conflict("TOTP is already on; disable it first.");
   const secret = newTotpSecret();
-  if (!(await mfaStore(deps.db).enroll(userId, sealTotp(deps.keys, userId, secret)))) throw conflict("TOTP is already on; disable it first.");
+  if (!(await mfaStore(deps.db).enroll(userId, sealTotp(deps.keys, userId, secret))))
+    throw conflict("TOTP is already on; disable it first.");
   return { secret, otpauthUrl: otpauthUrl(secret, state.email ?? userId, issuer) };
 }
 
@@ -34,7 +49,11 @@ export async function confirmTotp(deps: FactorDeps, userId: string, code: string
   }
   await clearUserGuesses(deps, userId);
   const codes = newRecoveryCodes();
-  const enabled = await mfaStore(deps.db).enable(userId, state.totpSealed, codes.map((c) => recoveryMac(deps.keys, userId, c)));
+  const enabled = await mfaStore(deps.db).enable(
+    userId,
+    state.totpSealed,
+    codes.map((c) => recoveryMac(deps.keys, userId, c)),
+  );
   if (!enabled) throw conflict("The enrolment changed meanwhile; confirm the newest secret.");
   return codes;
 }
@@ -45,7 +64,10 @@ export interface DisableDeps extends FactorDeps {
 }
 
 /** Turns TOTP off after re-authentication: the current password (throttled like a login) or a code. */
-export async function disableTotp(deps: DisableDeps, req: { userId: string; password: string; code: string; clientAddress: string }): Promise<void> {
+export async function disableTotp(
+  deps: DisableDeps,
+  req: { userId: string; password: string; code: string; clientAddress: string },
+): Promise<void> {
   if (!req.password && !req.code) throw validationError([{ field: "password", code: "required" }]);
   const state = await stateOf(deps, req.userId);
   if (!state.enabledAt) throw conflict("TOTP is not on.");
@@ -54,7 +76,8 @@ export async function disableTotp(deps: DisableDeps, req: { userId: string; pass
   if (req.password) {
     const account = state.email ?? `id:${state.userId}`;
     await countLoginAttempt(deps.kv, deps.loginLimits, account, req.clientAddress);
-    if (!(await deps.passwords.verify(state.passwordHash ?? undefined, req.password))) throw domainError("INVALID_CREDENTIALS");
+    if (!(await deps.passwords.verify(state.passwordHash ?? undefined, req.password)))
+      throw domainError("INVALID_CREDENTIALS");
     await clearAccountAttempts(deps.kv, account, req.clientAddress);
   } else {
     await requireFactor(deps, state, req.code, "code");

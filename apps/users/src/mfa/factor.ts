@@ -28,11 +28,14 @@ const RECOVERY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
 export const RECOVERY_CODES = 10;
 
 /** The secret is sealed with the user id as associated data: a row copied to another user does not open. */
-export const sealTotp = (keys: KeyRing, userId: string, secret: string) => keys.box(TOTP_BOX).seal(secret, `totp:${userId}`);
-export const openTotp = (keys: KeyRing, userId: string, sealed: string) => keys.box(TOTP_BOX).open(sealed, `totp:${userId}`);
+export const sealTotp = (keys: KeyRing, userId: string, secret: string) =>
+  keys.box(TOTP_BOX).seal(secret, `totp:${userId}`);
+export const openTotp = (keys: KeyRing, userId: string, sealed: string) =>
+  keys.box(TOTP_BOX).open(sealed, `totp:${userId}`);
 
 const normalizeRecovery = (code: string) => code.toLowerCase().replace(/[\s-]/g, "");
-export const recoveryMac = (keys: KeyRing, userId: string, code: string) => keys.mac(RECOVERY_MAC)(`${userId}:${normalizeRecovery(code)}`);
+export const recoveryMac = (keys: KeyRing, userId: string, code: string) =>
+  keys.mac(RECOVERY_MAC)(`${userId}:${normalizeRecovery(code)}`);
 
 /** Ten codes of 10 characters (about 49 bits each), shown as `xxxxx-xxxxx`. */
 export function newRecoveryCodes(): string[] {
@@ -50,7 +53,8 @@ const userGuessKey = (userId: string) => `users:mfa:guess:${userId}`;
  */
 export async function countUserGuess(deps: FactorDeps, userId: string): Promise<void> {
   const n = await deps.kv.incr(userGuessKey(userId), deps.limits.windowSeconds);
-  if (n.count > deps.limits.perUser) throw domainError("RATE_LIMITED", undefined, { metadata: { retry_after: String(n.ttlSeconds) } });
+  if (n.count > deps.limits.perUser)
+    throw domainError("RATE_LIMITED", undefined, { metadata: { retry_after: String(n.ttlSeconds) } });
 }
 
 export const clearUserGuesses = (deps: FactorDeps, userId: string) => deps.kv.del(userGuessKey(userId));
@@ -67,14 +71,20 @@ export async function checkTotp(deps: FactorDeps, userId: string, secret: string
  * A code of a user whose TOTP is on: a 6-digit TOTP code or a recovery code
  * (spent by this call). The caller has counted the guess.
  */
-export async function checkFactor(deps: FactorDeps, state: MfaState, code: string): Promise<"totp" | "recovery" | undefined> {
+export async function checkFactor(
+  deps: FactorDeps,
+  state: MfaState,
+  code: string,
+): Promise<"totp" | "recovery" | undefined> {
   if (!state.enabledAt || !state.totpSealed) return undefined;
   if (/^\d{6}$/.test(code.trim())) {
     const ok = await checkTotp(deps, state.userId, openTotp(deps.keys, state.userId, state.totpSealed), code.trim());
     return ok ? "totp" : undefined;
   }
   if (normalizeRecovery(code).length !== 10) return undefined;
-  return (await mfaStore(deps.db).spendRecovery(state.userId, recoveryMac(deps.keys, state.userId, code))) ? "recovery" : undefined;
+  return (await mfaStore(deps.db).spendRecovery(state.userId, recoveryMac(deps.keys, state.userId, code)))
+    ? "recovery"
+    : undefined;
 }
 
 /**
@@ -90,7 +100,8 @@ export async function requireFactor(
 ): Promise<"totp" | "recovery"> {
   await countUserGuess(deps, state.userId);
   const used = await checkFactor(deps, state, code);
-  if (!used) throw domainError("MFA_CODE_INVALID", undefined, { metadata, violations: [{ field, code: "invalid_value" }] });
+  if (!used)
+    throw domainError("MFA_CODE_INVALID", undefined, { metadata, violations: [{ field, code: "invalid_value" }] });
   await clearUserGuesses(deps, state.userId);
   return used;
 }

@@ -11,10 +11,12 @@ export type MfaPolicy = "off" | "optional" | "required";
 
 export const MFA_METHODS = ["totp"];
 
-export const policyOf = (mfa: string | undefined): MfaPolicy => (mfa === "optional" || mfa === "required" ? mfa : "off");
+export const policyOf = (mfa: string | undefined): MfaPolicy =>
+  mfa === "optional" || mfa === "required" ? mfa : "off";
 
 /** The 428 answer: the token of this login attempt (none on a step-up) and whether the user must enrol first. */
-export const mfaRequired = (mfaToken: string, enroll: boolean): MfaRequired => create(MfaRequiredSchema, { mfaToken, methods: MFA_METHODS, enroll });
+export const mfaRequired = (mfaToken: string, enroll: boolean): MfaRequired =>
+  create(MfaRequiredSchema, { mfaToken, methods: MFA_METHODS, enroll });
 
 /**
  * The login's MFA step (after the confirmation, before terms): with TOTP on,

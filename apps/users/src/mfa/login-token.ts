@@ -30,7 +30,11 @@ export async function issueMfaToken(kv: Kv, binding: MfaBinding): Promise<string
 }
 
 /** The live binding of a token presented by `clientId` (and its entry point, when given). */
-export async function readMfaToken(kv: Kv, token: string, caller: { clientId: string; entrypointId?: string }): Promise<{ binding: MfaBinding; raw: string }> {
+export async function readMfaToken(
+  kv: Kv,
+  token: string,
+  caller: { clientId: string; entrypointId?: string },
+): Promise<{ binding: MfaBinding; raw: string }> {
   const raw = token && token.length <= 100 ? await kv.get(tokenKey(token)) : null;
   if (!raw) throw mfaTokenInvalid();
   const binding = JSON.parse(raw) as MfaBinding;
@@ -68,6 +72,10 @@ export async function extendForEnrolment(kv: Kv, token: string, current: { raw: 
 }
 
 /** Marks the token proven by an enrolment code; keeps its lifetime. */
-export async function markMfaTokenProven(kv: Kv, token: string, current: { binding: MfaBinding; raw: string }): Promise<void> {
+export async function markMfaTokenProven(
+  kv: Kv,
+  token: string,
+  current: { binding: MfaBinding; raw: string },
+): Promise<void> {
   await kv.compareAndSet(tokenKey(token), current.raw, JSON.stringify({ ...current.binding, proven: true }));
 }

@@ -20,7 +20,12 @@ export const mfaPolicy: ScopePolicy = {
 
 /** MfaService: TOTP enrolment, confirmation, disabling, and finishing a login's 428 (through the login flow). */
 export function createMfaService(deps: UsersDeps, flow: LoginFlow): ServiceImpl<typeof MfaService> {
-  const factor: FactorDeps = { db: deps.db, kv: deps.kv, keys: deps.keys, limits: deps.mfaLimits ?? DEFAULT_MFA_LIMITS };
+  const factor: FactorDeps = {
+    db: deps.db,
+    kv: deps.kv,
+    keys: deps.keys,
+    limits: deps.mfaLimits ?? DEFAULT_MFA_LIMITS,
+  };
   const passwords = deps.passwords ?? argon2Passwords();
 
   /** The user named by user_id, or by the MFA token of a login that must enrol (policy `required`). */

@@ -24,7 +24,13 @@ const CODE_FIELD = "object.mfaCode";
  * happen, so that is an error; it carries the 428's MfaRequired (no token:
  * the code goes with the change itself) for the answer's `content.mfa`.
  */
-export async function requireStepUp(deps: FactorDeps, ep: Entrypoint, user: UserRecord, input: UpdateInput, mode: UpdateMode): Promise<void> {
+export async function requireStepUp(
+  deps: FactorDeps,
+  ep: Entrypoint,
+  user: UserRecord,
+  input: UpdateInput,
+  mode: UpdateMode,
+): Promise<void> {
   if (!changesCredentials(ep, user, input, mode)) return;
   const state = await mfaStore(deps.db).state(user.id);
   if (!state?.enabledAt) return;

@@ -18,19 +18,38 @@ export function mfaStore(db: Db) {
   const q: Queryable = db;
   return {
     async state(userId: string): Promise<MfaState | undefined> {
-      const { rows } = await q.query<{ id: string; mfa_totp_sealed: string | null; mfa_enabled_at: Date | null; password_hash: string | null; email: string | null; role: string }>(
+      const { rows } = await q.query<{
+        id: string;
+        mfa_totp_sealed: string | null;
+        mfa_enabled_at: Date | null;
+        password_hash: string | null;
+        email: string | null;
+        role: string;
+      }>(
         `SELECT u.id, u.mfa_totp_sealed, u.mfa_enabled_at, u.password_hash, i.value AS email, u.role
            FROM users.users u LEFT JOIN users.identifiers i ON i.user_id = u.id AND i.key = 'email'
           WHERE u.id = $1 AND u.deleted_at IS NULL`,
         [userId],
       );
       const r = rows[0];
-      return r && { userId: r.id, totpSealed: r.mfa_totp_sealed, enabledAt: r.mfa_enabled_at, passwordHash: r.password_hash, email: r.email ?? undefined, operator: r.role === "operator" };
+      return (
+        r && {
+          userId: r.id,
+          totpSealed: r.mfa_totp_sealed,
+          enabledAt: r.mfa_enabled_at,
+          passwordHash: r.password_hash,
+          email: r.email ?? undefined,
+          operator: r.role === "operator",
+        }
+      );
     },
 
     /** Stores a new, not yet active secret; false when TOTP is already on. */
     async enroll(userId: string, sealed: string): Promise<boolean> {
-      const r = await q.query(`UPDATE users.users SET mfa_totp_sealed = $2 WHERE id = $1 AND mfa_enabled_at IS NULL`, [userId, sealed]);
+      const r = await q.query(`UPDATE users.users SET mfa_totp_sealed = $2 WHERE id = $1 AND mfa_enabled_at IS NULL`, [
+        userId,
+        sealed,
+      ]);
       return (r.rowCount ?? 0) > 0;
     },
 
@@ -44,7 +63,8 @@ export function mfaStore(db: Db) {
         );
         if ((r.rowCount ?? 0) === 0) return false;
         await t.query(`DELETE FROM users.mfa_recovery_codes WHERE user_id = $1`, [userId]);
-        for (const mac of recoveryMacs) await t.query(`INSERT INTO users.mfa_recovery_codes (user_id, code_mac) VALUES ($1, $2)`, [userId, mac]);
+        for (const mac of recoveryMacs)
+          await t.query(`INSERT INTO users.mfa_recovery_codes (user_id, code_mac) VALUES ($1, $2)`, [userId, mac]);
         return true;
       });
     },

@@ -7,7 +7,14 @@ const DIGITS = 6;
 const WINDOW = 1;
 
 const totp = (secret: string, label = "user", issuer = "Gatehouse") =>
-  new TOTP({ issuer, label, algorithm: "SHA1", digits: DIGITS, period: TOTP_PERIOD_SECONDS, secret: Secret.fromBase32(secret) });
+  new TOTP({
+    issuer,
+    label,
+    algorithm: "SHA1",
+    digits: DIGITS,
+    period: TOTP_PERIOD_SECONDS,
+    secret: Secret.fromBase32(secret),
+  });
 
 /** A new 160-bit secret from the CSPRNG, base32 (RFC 4648). */
 export function newTotpSecret(): string {

@@ -13,7 +13,13 @@ const asksAdmin = (request: AuthorizationRequest) => scopesOf(request).some((s) 
  */
 export function checkAdminScopes(request: AuthorizationRequest | undefined): void {
   if (request && asksAdmin(request) && request.clientId !== CONSOLE_CLIENT_ID) {
-    throw validationError([{ field: "authorization_request.scope", code: "not_allowed", description: "admin scopes only through the console" }]);
+    throw validationError([
+      {
+        field: "authorization_request.scope",
+        code: "not_allowed",
+        description: "admin scopes only through the console",
+      },
+    ]);
   }
 }
 
@@ -35,7 +41,9 @@ export function checkConsoleAccess(request: AuthorizationRequest | undefined, us
  */
 export function refuseConsoleCode(entrypointId: string, field: string): void {
   if (entrypointId === CONSOLE_CLIENT_ID) {
-    throw validationError([{ field, code: "not_allowed", description: "the console signs in with the password (and TOTP), not with a code" }]);
+    throw validationError([
+      { field, code: "not_allowed", description: "the console signs in with the password (and TOTP), not with a code" },
+    ]);
   }
 }
 

@@ -46,7 +46,12 @@ async function existing(db: Db, email: string, ifAbsent: boolean): Promise<Creat
   const holder = await userStore(db).byIdentifier("email", email);
   if (!holder) return undefined;
   if (ifAbsent && holder.operator) return { userId: holder.id, created: false };
-  throw domainError("IDENTIFIER_TAKEN", holder.operator ? "an operator with this email already exists" : "this email belongs to a user who is not an operator");
+  throw domainError(
+    "IDENTIFIER_TAKEN",
+    holder.operator
+      ? "an operator with this email already exists"
+      : "this email belongs to a user who is not an operator",
+  );
 }
 
 /**
@@ -59,7 +64,11 @@ async function existing(db: Db, email: string, ifAbsent: boolean): Promise<Creat
  * same transaction; of concurrent creations of one email one wins (the
  * identifier is unique) and, with `ifAbsent`, the others find it.
  */
-export async function createOperator(deps: CreateOperatorDeps, req: NewOperator, who: AuditContext): Promise<CreatedOperator> {
+export async function createOperator(
+  deps: CreateOperatorDeps,
+  req: NewOperator,
+  who: AuditContext,
+): Promise<CreatedOperator> {
   const email = canonicalEmail(req.email);
   const violations = violationsOf(req, email);
   if (violations.length) throw validationError(violations);
@@ -71,12 +80,39 @@ export async function createOperator(deps: CreateOperatorDeps, req: NewOperator,
   try {
     return await deps.db.tx(async (q) => {
       const users = userStore(q);
-      await users.insertUser({ id, pulseId: newPulseId(), passwordHash, datas: {}, addresses: {}, assertions: {}, clientId: req.clientId, entrypointId: req.entrypointId, awaitingActivation: !passwordHash });
+      await users.insertUser({
+        id,
+        pulseId: newPulseId(),
+        passwordHash,
+        datas: {},
+        addresses: {},
+        assertions: {},
+        clientId: req.clientId,
+        entrypointId: req.entrypointId,
+        awaitingActivation: !passwordHash,
+      });
       await q.query("UPDATE users.users SET role = 'operator' WHERE id = $1", [id]);
       await users.insertIdentifier(id, "email", email, passwordHash !== null);
-      const activation = passwordHash ? undefined : await storeActivation(q, deps.keys, { userId: id, key: "email", value: email, clientId: req.clientId, entrypointId: req.entrypointId });
-      await audit(q).record({ ...who, action: "operator.create", target: id, details: { activation: activation !== undefined } });
-      return { userId: id, created: true, ...(activation ? { activation: { token: activation.token, expiresAt: activation.expiresAt } } : {}) };
+      const activation = passwordHash
+        ? undefined
+        : await storeActivation(q, deps.keys, {
+            userId: id,
+            key: "email",
+            value: email,
+            clientId: req.clientId,
+            entrypointId: req.entrypointId,
+          });
+      await audit(q).record({
+        ...who,
+        action: "operator.create",
+        target: id,
+        details: { activation: activation !== undefined },
+      });
+      return {
+        userId: id,
+        created: true,
+        ...(activation ? { activation: { token: activation.token, expiresAt: activation.expiresAt } } : {}),
+      };
     });
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;

@@ -9,7 +9,12 @@ import type { Registered } from "./register.ts";
  * having just registered in this flow (auth_time = now); the codes of the
  * registration were just sent, so the confirmation page does not send more.
  */
-export function registrationFlowToken(keys: KeyRing, done: Registered, resolved: ResolvedEntrypoint, authorization: AuthorizationRequest): string {
+export function registrationFlowToken(
+  keys: KeyRing,
+  done: Registered,
+  resolved: ResolvedEntrypoint,
+  authorization: AuthorizationRequest,
+): string {
   return sealFlowToken(keys, {
     flowId: newFlowId(),
     userId: done.user.id,

@@ -18,7 +18,15 @@ describe.each(backends)("registration on %s", (_name, open) => {
       caller: caller(),
       object: userObject(`  ${email.toUpperCase()} `, {
         datas: { name: { objectType: "data", value: "Ana" }, birthday: { objectType: "data", value: "1990-02-28" } },
-        addresses: { home: { objectType: "address", streetAddress: "Calle 1", postalCode: "28001", addressLocality: "Madrid", addressCountry: "ES" } },
+        addresses: {
+          home: {
+            objectType: "address",
+            streetAddress: "Calle 1",
+            postalCode: "28001",
+            addressLocality: "Madrid",
+            addressCountry: "ES",
+          },
+        },
         assertions: { terms: { objectType: "assertion", value: true } },
       }),
     });
@@ -37,7 +45,9 @@ describe.each(backends)("registration on %s", (_name, open) => {
     expect(res.session).toBeUndefined();
     const got = await h.users.getUser({ pulseId: user.pulseId });
     expect(got.user?.id).toBe(user.id);
-    const stored = await h.db.query<{ password_hash: string }>("SELECT password_hash FROM users.users WHERE id = $1", [user.id]);
+    const stored = await h.db.query<{ password_hash: string }>("SELECT password_hash FROM users.users WHERE id = $1", [
+      user.id,
+    ]);
     expect(stored.rows[0]?.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
   });
 
@@ -49,7 +59,10 @@ describe.each(backends)("registration on %s", (_name, open) => {
           objectType: "person",
           password: "short",
           nickname: "x",
-          ids: { email: { objectType: "user_id", value: "not-an-email" }, screen_name: { objectType: "user_id", value: "ana" } },
+          ids: {
+            email: { objectType: "user_id", value: "not-an-email" },
+            screen_name: { objectType: "user_id", value: "ana" },
+          },
           datas: { birthday: { objectType: "data", value: "1990-02-30" }, gender: { objectType: "data", value: "f" } },
         },
       }),
@@ -83,22 +96,36 @@ describe.each(backends)("registration on %s", (_name, open) => {
       }),
     );
     expect(err.violations.map((v) => `${v.field}:${v.code}`).sort()).toEqual(
-      ["object.password:required", "object.ids.email.value:required", "object.ids.phone_number.value:invalid_format", "object.datas.name.value:too_long"].sort(),
+      [
+        "object.password:required",
+        "object.ids.email.value:required",
+        "object.ids.phone_number.value:invalid_format",
+        "object.datas.name.value:too_long",
+      ].sort(),
     );
-    const long = await failure(h.users.registerUser({ caller: caller(), object: userObject(uniqueEmail(), { password: "p".repeat(129) }) }));
+    const long = await failure(
+      h.users.registerUser({ caller: caller(), object: userObject(uniqueEmail(), { password: "p".repeat(129) }) }),
+    );
     expect(long.violations).toEqual([expect.objectContaining({ field: "object.password", code: "too_long" })]);
   });
 
   it("passwordless entry points take no password", async () => {
-    const ok = await h.users.registerUser({ caller: caller("nopass"), object: { ...userObject(), password: undefined } as never });
+    const ok = await h.users.registerUser({
+      caller: caller("nopass"),
+      object: { ...userObject(), password: undefined } as never,
+    });
     expect(ok.user?.passwordless).toBe(true);
     const err = await failure(h.users.registerUser({ caller: caller("nopass"), object: userObject() }));
     expect(err.violations).toEqual([expect.objectContaining({ field: "object.password", code: "not_allowed" })]);
   });
 
   it("rejects unknown entry points and entry points of another application", async () => {
-    expect((await failure(h.users.registerUser({ caller: caller("nope"), object: userObject() }))).reason).toBe("PERMISSION_DENIED");
-    const other = await failure(h.users.registerUser({ caller: caller("web", { clientId: "999_other" }), object: userObject() }));
+    expect((await failure(h.users.registerUser({ caller: caller("nope"), object: userObject() }))).reason).toBe(
+      "PERMISSION_DENIED",
+    );
+    const other = await failure(
+      h.users.registerUser({ caller: caller("web", { clientId: "999_other" }), object: userObject() }),
+    );
     expect(other.code).toBe(Code.PermissionDenied);
   });
 
@@ -113,13 +140,21 @@ describe.each(backends)("registration on %s", (_name, open) => {
 
   it("16 parallel registrations of one email: exactly one succeeds, the rest are IDENTIFIER_TAKEN", async () => {
     const email = uniqueEmail();
-    const results = await Promise.allSettled(Array.from({ length: 16 }, () => h.users.registerUser({ caller: caller(), object: userObject(email) })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 16 }, () => h.users.registerUser({ caller: caller(), object: userObject(email) })),
+    );
     const ok = results.filter((r) => r.status === "fulfilled");
     expect(ok).toHaveLength(1);
-    for (const r of results) if (r.status === "rejected") expect((await failure(Promise.reject(r.reason))).reason).toBe("IDENTIFIER_TAKEN");
-    const rows = await h.db.query<{ n: number }>("SELECT count(*)::int AS n FROM users.identifiers WHERE value = $1", [email]);
+    for (const r of results)
+      if (r.status === "rejected") expect((await failure(Promise.reject(r.reason))).reason).toBe("IDENTIFIER_TAKEN");
+    const rows = await h.db.query<{ n: number }>("SELECT count(*)::int AS n FROM users.identifiers WHERE value = $1", [
+      email,
+    ]);
     expect(rows.rows[0]?.n).toBe(1);
-    const users = await h.db.query<{ n: number }>("SELECT count(*)::int AS n FROM users.confirmations WHERE value = $1", [email]);
+    const users = await h.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM users.confirmations WHERE value = $1",
+      [email],
+    );
     expect(users.rows[0]?.n).toBe(1);
   });
 
@@ -130,7 +165,9 @@ describe.each(backends)("registration on %s", (_name, open) => {
     expect(job).toMatchObject({ userId: res.user!.id, channel: "email", to: email, locale: "es", purpose: "register" });
     expect(secrets.code).toMatch(/^\d{6}$/);
     expect(secrets.linkToken.length).toBeGreaterThanOrEqual(43);
-    const rows = await h.db.query<Record<string, unknown>>("SELECT * FROM users.confirmations WHERE user_id = $1", [res.user!.id]);
+    const rows = await h.db.query<Record<string, unknown>>("SELECT * FROM users.confirmations WHERE user_id = $1", [
+      res.user!.id,
+    ]);
     expect(rows.rows).toHaveLength(1);
     const row = rows.rows[0]!;
     expect(row.id).toBe(job.deliveryId);

@@ -59,9 +59,14 @@ export interface Registered {
  * identifier when it can carry a message, else the first of email and phone
  * the user has; none is a 400 (nobody could activate the account).
  */
-function activationTarget(ep: Entrypoint, ids: { key: IdKey; value: string }[]): { key: "email" | "phone_number"; value: string } {
+function activationTarget(
+  ep: Entrypoint,
+  ids: { key: IdKey; value: string }[],
+): { key: "email" | "phone_number"; value: string } {
   const main = ep.fields.find((f) => f.type === "id" && f.main)?.key;
-  const target = ids.find((i) => i.key === main && CONFIRMABLE_KEYS.includes(i.key)) ?? ids.find((i) => CONFIRMABLE_KEYS.includes(i.key));
+  const target =
+    ids.find((i) => i.key === main && CONFIRMABLE_KEYS.includes(i.key)) ??
+    ids.find((i) => CONFIRMABLE_KEYS.includes(i.key));
   if (!target) throw validationError([{ field: "object.ids.email.value", code: "required" }]);
   return target as { key: "email" | "phone_number"; value: string };
 }
@@ -74,8 +79,13 @@ function activationTarget(ep: Entrypoint, ids: { key: IdKey; value: string }[]):
 export async function registerUser(deps: RegisterDeps, req: RegisterRequest): Promise<Registered> {
   const checked = validateRegistration(req.entrypoint, req.object, req.step ?? 0);
   // A hosted registration page asks for each mandatory legal assertion; every error is reported at once.
-  const unaccepted = req.requireMandatoryAssertions ? await unacceptedMandatory(deps.catalog, req.entrypoint, req.object) : [];
-  if (!checked.ok || unaccepted.length) throw validationError(await sortOutsideKeys([...(checked.ok ? [] : checked.violations), ...unaccepted], deps.dataFields));
+  const unaccepted = req.requireMandatoryAssertions
+    ? await unacceptedMandatory(deps.catalog, req.entrypoint, req.object)
+    : [];
+  if (!checked.ok || unaccepted.length)
+    throw validationError(
+      await sortOutsideKeys([...(checked.ok ? [] : checked.violations), ...unaccepted], deps.dataFields),
+    );
   const valid = checked.value;
   // Answers name assertions of the catalog of the entry point's typologies and record their latest versions.
   const wanted = new Map(Object.entries(valid.assertions));
@@ -88,7 +98,9 @@ export async function registerUser(deps: RegisterDeps, req: RegisterRequest): Pr
   // Assisted (contract section 8): the account waits for its activation link, which confirms its identifier.
   const activation = req.entrypoint.assisted ? activationTarget(req.entrypoint, valid.ids) : undefined;
   const needsConfirmation = valid.ids
-    .filter((i) => fields.get(i.key)?.requiresConfirmation && CONFIRMABLE_KEYS.includes(i.key) && i.key !== activation?.key)
+    .filter(
+      (i) => fields.get(i.key)?.requiresConfirmation && CONFIRMABLE_KEYS.includes(i.key) && i.key !== activation?.key,
+    )
     .map((i) => i.key);
   const now = new Date();
   const answers = answersToRecord({}, wanted, catalog);
@@ -132,7 +144,14 @@ export async function registerUser(deps: RegisterDeps, req: RegisterRequest): Pr
         entrypointId: req.entrypoint.id,
       });
     }
-    if (activation) await issueActivation(q, deps, { userId: id, ...activation, locale: req.locale, clientId: req.clientId, entrypointId: req.entrypoint.id });
+    if (activation)
+      await issueActivation(q, deps, {
+        userId: id,
+        ...activation,
+        locale: req.locale,
+        clientId: req.clientId,
+        entrypointId: req.entrypoint.id,
+      });
     return store.byId(id);
   });
   if (!user) throw new Error("registered user vanished");

@@ -2,7 +2,17 @@ import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import type { Violation } from "@gatehouse/errors";
 import type { Entrypoint } from "@gatehouse/proto";
 import { passwordPolicy } from "../credentials/passwords.ts";
-import { addressValue, assertionValue, dataValue, idValue, isBlank, isObject, newCtx, nodeValue, type Ctx } from "../users/fields.ts";
+import {
+  addressValue,
+  assertionValue,
+  dataValue,
+  idValue,
+  isBlank,
+  isObject,
+  newCtx,
+  nodeValue,
+  type Ctx,
+} from "../users/fields.ts";
 import { isIdKey, type IdKey } from "../users/identifiers.ts";
 import { outsideKey } from "../users/outside-keys.ts";
 import type { StoredAddress } from "../users/model.ts";
@@ -23,7 +33,8 @@ function checkIds(ctx: Ctx, ep: Entrypoint, raw: JsonValue | undefined, out: Val
   const fields = new Map(ep.fields.filter((f) => f.type === "id").map((f) => [f.key, f]));
   const ids = raw === undefined || raw === null ? {} : raw;
   if (!isObject(ids)) return ctx.add("object.ids", "invalid_type");
-  for (const key of Object.keys(ids)) if (!fields.has(key) || !isIdKey(key)) ctx.violations.push(outsideKey(ep, "ids", key));
+  for (const key of Object.keys(ids))
+    if (!fields.has(key) || !isIdKey(key)) ctx.violations.push(outsideKey(ep, "ids", key));
   for (const [key, field] of fields) {
     if (!isIdKey(key)) continue;
     const value = nodeValue(ctx, `object.ids.${key}`, ids[key], "user_id");
@@ -46,7 +57,8 @@ function checkDatas(ctx: Ctx, ep: Entrypoint, raw: JsonValue | undefined, out: V
     if (isBlank(value)) {
       // Data fields are mandatory unless the entry point says otherwise (spec default true);
       // the first page of a two-step form requires only those of step 1.
-      if ((field.mandatory ?? true) && (step !== 1 || (field.step ?? 1) <= 1)) ctx.add(`object.datas.${key}.value`, "required");
+      if ((field.mandatory ?? true) && (step !== 1 || (field.step ?? 1) <= 1))
+        ctx.add(`object.datas.${key}.value`, "required");
       continue;
     }
     const stored = dataValue(ctx, key, value!);

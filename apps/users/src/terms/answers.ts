@@ -20,11 +20,17 @@ export interface AnswerOrigin {
 
 /** Keys outside the catalog of the entry point's typologies: one violation each. */
 export function unknownKeys(keys: Iterable<string>, catalog: ReadonlyMap<string, PendingAssertion>): Violation[] {
-  return [...keys].filter((k) => !catalog.has(k)).map((k) => ({ field: `object.assertions.${k}`, code: "unknown_key" }));
+  return [...keys]
+    .filter((k) => !catalog.has(k))
+    .map((k) => ({ field: `object.assertions.${k}`, code: "unknown_key" }));
 }
 
 /** The answers that change the stored map: a new value, or the same value for a newer version. */
-export function answersToRecord(stored: JsonMap, wanted: ReadonlyMap<string, boolean>, catalog: ReadonlyMap<string, PendingAssertion>): Answer[] {
+export function answersToRecord(
+  stored: JsonMap,
+  wanted: ReadonlyMap<string, boolean>,
+  catalog: ReadonlyMap<string, PendingAssertion>,
+): Answer[] {
   const out: Answer[] = [];
   for (const [key, value] of wanted) {
     const latest = catalog.get(key);
@@ -39,12 +45,19 @@ export function answersToRecord(stored: JsonMap, wanted: ReadonlyMap<string, boo
 /** The assertions map with the answers applied (the latest answer of each key is the one shown). */
 export function applyAnswers(stored: JsonMap, answers: readonly Answer[], at: Date): JsonMap {
   const next: JsonMap = { ...stored };
-  for (const a of answers) next[a.key] = { value: a.value, version: a.version, accepted: at.toISOString() } satisfies StoredAssertion;
+  for (const a of answers)
+    next[a.key] = { value: a.value, version: a.version, accepted: at.toISOString() } satisfies StoredAssertion;
   return next;
 }
 
 /** Appends the answers to the user's acceptance history (every answer, declines too). */
-export async function insertAcceptances(q: Queryable, userId: string, answers: readonly Answer[], origin: AnswerOrigin, at: Date): Promise<void> {
+export async function insertAcceptances(
+  q: Queryable,
+  userId: string,
+  answers: readonly Answer[],
+  origin: AnswerOrigin,
+  at: Date,
+): Promise<void> {
   for (const a of answers) {
     await q.query(
       `INSERT INTO users.assertion_acceptances (user_id, key, version, value, client_id, source_id, via, answered_at)

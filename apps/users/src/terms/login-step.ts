@@ -23,7 +23,14 @@ export function termsStep(deps: { keys: KeyRing; catalog: AssertionCatalog }): L
     if (ctx.user.operator && ctx.resolved.entrypoint.id === CONSOLE_CLIENT_ID) return undefined;
     const pending = pendingAssertions(ctx.user.assertions, await deps.catalog(typologiesOf(ctx.resolved.entrypoint)));
     if (!blocksLogin(pending)) return undefined;
-    const termsToken = sealTermsToken(deps.keys, { userId: ctx.user.id, clientId: ctx.resolved.clientId, entrypointId: ctx.resolved.entrypoint.id });
-    return { case: "termsRequired", value: create(TermsRequiredSchema, { assertions: pending, termsToken, flowToken: flowTokenOf(deps.keys, ctx) }) };
+    const termsToken = sealTermsToken(deps.keys, {
+      userId: ctx.user.id,
+      clientId: ctx.resolved.clientId,
+      entrypointId: ctx.resolved.entrypoint.id,
+    });
+    return {
+      case: "termsRequired",
+      value: create(TermsRequiredSchema, { assertions: pending, termsToken, flowToken: flowTokenOf(deps.keys, ctx) }),
+    };
   };
 }

@@ -44,14 +44,21 @@ export function createTerms(deps: TermsDeps) {
      * Records the login's answers once the password is right, before MFA and
      * terms run (so a user who must also pass MFA does not lose them).
      */
-    async recordLoginAnswers(user: UserRecord, sent: LoginAnswers | undefined, origin: Omit<AnswerOrigin, "via"> & Partial<AnswerOrigin>): Promise<void> {
+    async recordLoginAnswers(
+      user: UserRecord,
+      sent: LoginAnswers | undefined,
+      origin: Omit<AnswerOrigin, "via"> & Partial<AnswerOrigin>,
+    ): Promise<void> {
       if (!sent) return;
       const stored = await recordAnswers(deps.db, user.id, sent.answers, sent.catalog, { via: "login", ...origin });
       if (stored) user.assertions = stored;
     },
 
     /** What the hosted page shows: the assertions the token's user still has to answer. */
-    async pendingByToken(token: string, entrypointOf: (id: string) => Promise<Entrypoint | undefined>): Promise<PendingAssertion[]> {
+    async pendingByToken(
+      token: string,
+      entrypointOf: (id: string) => Promise<Entrypoint | undefined>,
+    ): Promise<PendingAssertion[]> {
       const target = openTermsToken(deps.keys, token);
       const ep = await entrypointOf(target.entrypointId);
       const user = await userStore(deps.db).byId(target.userId);
@@ -84,7 +91,11 @@ export function createTerms(deps: TermsDeps) {
       });
       if (violations.length) throw domainError("CONSTRAINT_VIOLATION", undefined, { violations });
       const wanted = new Map(answers.map((a) => [a.key, a.value]));
-      const stored = await recordAnswers(deps.db, target.userId, wanted, catalog, { clientId: target.clientId, sourceId, via: "page" });
+      const stored = await recordAnswers(deps.db, target.userId, wanted, catalog, {
+        clientId: target.clientId,
+        sourceId,
+        via: "page",
+      });
       if (!stored) throw domainError("INVALID_CODE", "The terms link is not valid.");
       return pendingAssertions(stored, catalog.values());
     },

@@ -16,7 +16,9 @@ export interface TermsTarget {
 /** The stateless token of the 451 `content.url`: user, application, entry point and expiry sealed (AES-256-GCM). */
 export function sealTermsToken(keys: KeyRing, t: TermsTarget, now = Date.now()): string {
   const expires = Math.floor(now / 1000) + TERMS_TOKEN_TTL_SECONDS;
-  return keys.box(TOKEN_BOX).seal(JSON.stringify({ u: t.userId, c: t.clientId, e: t.entrypointId, x: expires }), TOKEN_AAD);
+  return keys
+    .box(TOKEN_BOX)
+    .seal(JSON.stringify({ u: t.userId, c: t.clientId, e: t.entrypointId, x: expires }), TOKEN_AAD);
 }
 
 /** The target of a terms token; INVALID_CODE when it is forged, damaged or expired. */
@@ -29,7 +31,13 @@ export function openTermsToken(keys: KeyRing, token: string, now = Date.now()): 
   } catch {
     throw domainError("INVALID_CODE", "The terms link is not valid.");
   }
-  if (typeof p.u !== "string" || typeof p.c !== "string" || typeof p.e !== "string" || typeof p.x !== "number" || p.x * 1000 <= now) {
+  if (
+    typeof p.u !== "string" ||
+    typeof p.c !== "string" ||
+    typeof p.e !== "string" ||
+    typeof p.x !== "number" ||
+    p.x * 1000 <= now
+  ) {
     throw domainError("INVALID_CODE", "The terms link is not valid or has expired.");
   }
   return { userId: p.u, clientId: p.c, entrypointId: p.e };

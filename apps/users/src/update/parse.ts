@@ -2,7 +2,17 @@ import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import type { Violation } from "@gatehouse/errors";
 import type { Entrypoint } from "@gatehouse/proto";
 import { passwordPolicy } from "../credentials/passwords.ts";
-import { addressValue, assertionValue, dataValue, idValue, isBlank, isObject, newCtx, nodeValue, type Ctx } from "../users/fields.ts";
+import {
+  addressValue,
+  assertionValue,
+  dataValue,
+  idValue,
+  isBlank,
+  isObject,
+  newCtx,
+  nodeValue,
+  type Ctx,
+} from "../users/fields.ts";
 import { isIdKey, type IdKey } from "../users/identifiers.ts";
 import { outsideKey } from "../users/outside-keys.ts";
 import type { StoredAddress } from "../users/model.ts";
@@ -37,7 +47,16 @@ export interface ParsedUpdate {
   constraints: Violation[];
 }
 
-const OBJECT_MEMBERS = new Set(["objectType", "password", "newPassword", "mfaCode", "ids", "datas", "addresses", "assertions"]);
+const OBJECT_MEMBERS = new Set([
+  "objectType",
+  "password",
+  "newPassword",
+  "mfaCode",
+  "ids",
+  "datas",
+  "addresses",
+  "assertions",
+]);
 const MALFORMED_CODES = new Set(["invalid_type", "unknown_member", "invalid_value", "required"]);
 
 function readMap<T>(
@@ -68,8 +87,11 @@ export function parseUpdate(ep: Entrypoint, object: JsonObject | undefined, mode
   const dataFields = new Set(ep.fields.filter((f) => f.type === "field").map((f) => f.key));
 
   for (const member of Object.keys(obj)) if (!OBJECT_MEMBERS.has(member)) ctx.add(`object.${member}`, "unknown_member");
-  if (obj.objectType !== "user") ctx.add("object.objectType", obj.objectType === undefined ? "required" : "invalid_value");
-  if (mode === "replace") for (const m of ["ids", "datas", "assertions"]) if (obj[m] === undefined || obj[m] === null) ctx.add(`object.${m}`, "required");
+  if (obj.objectType !== "user")
+    ctx.add("object.objectType", obj.objectType === undefined ? "required" : "invalid_value");
+  if (mode === "replace")
+    for (const m of ["ids", "datas", "assertions"])
+      if (obj[m] === undefined || obj[m] === null) ctx.add(`object.${m}`, "required");
 
   const text = (member: "password" | "newPassword" | "mfaCode"): string | undefined => {
     const v = obj[member];
@@ -95,10 +117,13 @@ export function parseUpdate(ep: Entrypoint, object: JsonObject | undefined, mode
     const value = nodeValue(ctx, `object.datas.${key}`, node, "data");
     return isBlank(value) ? null : dataValue(ctx, key, value!);
   });
-  const addresses = readMap(ctx, "addresses", obj.addresses ?? undefined, (name, node) => (node === null ? null : addressValue(ctx, name, node)));
+  const addresses = readMap(ctx, "addresses", obj.addresses ?? undefined, (name, node) =>
+    node === null ? null : addressValue(ctx, name, node),
+  );
   const assertions = readMap(ctx, "assertions", obj.assertions ?? undefined, (key, node) => {
     // An answer cannot be withdrawn by null: it is a record of what the user said.
-    if (node === null || (isObject(node) && node.value === null)) return void ctx.add(`object.assertions.${key}`, "not_allowed");
+    if (node === null || (isObject(node) && node.value === null))
+      return void ctx.add(`object.assertions.${key}`, "not_allowed");
     return assertionValue(ctx, key, node);
   }) as Map<string, boolean> | undefined;
 

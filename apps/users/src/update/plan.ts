@@ -37,7 +37,13 @@ export interface UpdatePlan {
 const idPath = (key: string) => `object.ids.${key}.value`;
 
 /** Identifier changes: confirmed values are protected, replaced ones wait for their code. */
-function planIds(ep: Entrypoint, user: UserRecord, wanted: Map<IdKey, string | null>, mode: UpdateMode, out: UpdatePlan): void {
+function planIds(
+  ep: Entrypoint,
+  user: UserRecord,
+  wanted: Map<IdKey, string | null>,
+  mode: UpdateMode,
+  out: UpdatePlan,
+): void {
   const fields = new Map(ep.fields.filter((f) => f.type === "id" && isIdKey(f.key)).map((f) => [f.key as IdKey, f]));
   const target = new Map(wanted);
   // Replacement covers the entry point's identifier fields: those not sent are removed.
@@ -69,7 +75,13 @@ function planIds(ep: Entrypoint, user: UserRecord, wanted: Map<IdKey, string | n
 }
 
 /** Data fields of the entry point: patch sets or removes (null); replace rewrites them all. */
-function planDatas(ep: Entrypoint, user: UserRecord, wanted: Map<string, string | null>, mode: UpdateMode, out: UpdatePlan): void {
+function planDatas(
+  ep: Entrypoint,
+  user: UserRecord,
+  wanted: Map<string, string | null>,
+  mode: UpdateMode,
+  out: UpdatePlan,
+): void {
   const fields = ep.fields.filter((f) => f.type === "field");
   const next: JsonMap = { ...user.datas };
   if (mode === "replace") for (const f of fields) delete next[f.key];
@@ -101,7 +113,13 @@ function planAddresses(user: UserRecord, wanted: Map<string, unknown>, mode: Upd
  * catalog (an unknown key is a 416), recorded with the time; re-sending the
  * same answer to the same version changes nothing.
  */
-function planAssertions(user: UserRecord, wanted: Map<string, boolean>, catalog: ReadonlyMap<string, PendingAssertion>, now: Date, out: UpdatePlan): void {
+function planAssertions(
+  user: UserRecord,
+  wanted: Map<string, boolean>,
+  catalog: ReadonlyMap<string, PendingAssertion>,
+  now: Date,
+  out: UpdatePlan,
+): void {
   out.violations.push(...unknownKeys(wanted.keys(), catalog));
   out.answers = answersToRecord(user.assertions, wanted, catalog);
   if (out.answers.length) out.assertions = applyAnswers(user.assertions, out.answers, now);
@@ -126,6 +144,10 @@ export function planUpdate(
   if (input.addresses || mode === "replace") planAddresses(user, input.addresses ?? new Map(), mode, out);
   if (input.assertions) planAssertions(user, input.assertions, catalog, now, out);
   out.changed =
-    out.ids.length > 0 || out.datas !== undefined || out.addresses !== undefined || out.assertions !== undefined || input.newPassword !== undefined;
+    out.ids.length > 0 ||
+    out.datas !== undefined ||
+    out.addresses !== undefined ||
+    out.assertions !== undefined ||
+    input.newPassword !== undefined;
   return out;
 }

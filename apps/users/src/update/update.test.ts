@@ -2,7 +2,18 @@ import { Code } from "@connectrpc/connect";
 import type { JsonObject } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UpdateMode } from "@gatehouse/proto";
-import { backends, caller, CLIENT_ID, ENTRYPOINTS, failure, startUsers, uniqueEmail, userObject, type Harness, loggedIn } from "../../test/harness.ts";
+import {
+  backends,
+  caller,
+  CLIENT_ID,
+  ENTRYPOINTS,
+  failure,
+  startUsers,
+  uniqueEmail,
+  userObject,
+  type Harness,
+  loggedIn,
+} from "../../test/harness.ts";
 
 const PASSWORD = "correct horse battery";
 const data = (value: string | null) => ({ objectType: "data", value });
@@ -50,7 +61,10 @@ describe.each(backends)("replace and patch on %s", (_name, open) => {
 
   it("null removes optional data; mandatory data cannot be emptied (416)", async () => {
     const { userId } = await confirmedUser();
-    await patch(userId, { datas: { birthday: data("2000-01-01") }, addresses: { home: { objectType: "address", addressCountry: "ES" } } });
+    await patch(userId, {
+      datas: { birthday: data("2000-01-01") },
+      addresses: { home: { objectType: "address", addressCountry: "ES" } },
+    });
     const removed = await patch(userId, { datas: { birthday: null }, addresses: { home: null } });
     expect(removed.user?.datas.birthday).toBeUndefined();
     expect(removed.user?.addresses.home).toBeUndefined();
@@ -62,7 +76,9 @@ describe.each(backends)("replace and patch on %s", (_name, open) => {
 
   it("re-authenticates: a wrong password is 403, a missing one 400; nothing changes", async () => {
     const { userId } = await confirmedUser();
-    const wrong = await failure(patch(userId, { password: "not my password", datas: { birthday: data("2000-01-01") } }));
+    const wrong = await failure(
+      patch(userId, { password: "not my password", datas: { birthday: data("2000-01-01") } }),
+    );
     expect(wrong.reason).toBe("INVALID_CREDENTIALS");
     expect(wrong.code).toBe(Code.PermissionDenied);
     const missing = await failure(patch(userId, { password: undefined, datas: { birthday: data("2000-01-01") } }));
@@ -70,7 +86,11 @@ describe.each(backends)("replace and patch on %s", (_name, open) => {
     expect(missing.violations[0]?.field).toBe("object.password");
     expect((await h.users.getUser({ userId })).user?.datas.birthday).toBeUndefined();
     // A CHALLENGE_CODE_TOKEN with its verifier stands in for the password.
-    const byChallenge = await patch(userId, { password: undefined, datas: { birthday: data("2000-01-01") } }, { reauthenticatedByChallenge: true });
+    const byChallenge = await patch(
+      userId,
+      { password: undefined, datas: { birthday: data("2000-01-01") } },
+      { reauthenticatedByChallenge: true },
+    );
     expect(byChallenge.changed).toBe(true);
   });
 
@@ -85,9 +105,15 @@ describe.each(backends)("replace and patch on %s", (_name, open) => {
       object: { objectType: "user", password: PASSWORD, datas: { birthday: data("1999-12-31") } },
     });
     expect(byPulse.user?.id).toBe(a.userId);
-    expect((await failure(patch(a.userId, { datas: {} }, { targetUserId: "1234567890123456" }))).reason).toBe("USER_NOT_FOUND");
-    expect((await failure(patch(a.userId, { datas: {} }, { targetUserId: "", targetPulseId: "f".repeat(32) }))).reason).toBe("USER_NOT_FOUND");
-    const other = await failure(patch(a.userId, { datas: { birthday: data("2001-01-01") } }, { targetUserId: b.userId }));
+    expect((await failure(patch(a.userId, { datas: {} }, { targetUserId: "1234567890123456" }))).reason).toBe(
+      "USER_NOT_FOUND",
+    );
+    expect(
+      (await failure(patch(a.userId, { datas: {} }, { targetUserId: "", targetPulseId: "f".repeat(32) }))).reason,
+    ).toBe("USER_NOT_FOUND");
+    const other = await failure(
+      patch(a.userId, { datas: { birthday: data("2001-01-01") } }, { targetUserId: b.userId }),
+    );
     expect(other.reason).toBe("PERMISSION_DENIED");
     expect((await h.users.getUser({ userId: b.userId })).user?.datas.birthday).toBeUndefined();
   });
@@ -95,14 +121,20 @@ describe.each(backends)("replace and patch on %s", (_name, open) => {
   it("a confirmed email changes only once the new value is confirmed; the old one keeps working meanwhile", async () => {
     const { userId, email } = await confirmedUser();
     const next = uniqueEmail();
-    const res = await patch(userId, { ids: { email: id(next.toUpperCase()) } }, { contextUrl: "https://shop.example.com/done" });
+    const res = await patch(
+      userId,
+      { ids: { email: id(next.toUpperCase()) } },
+      { contextUrl: "https://shop.example.com/done" },
+    );
     expect(res.changed).toBe(true);
     expect(res.pendingFields).toEqual(["object.ids.email.value"]);
     expect(res.user?.ids.email).toMatchObject({ value: email, confirmed: true, pending: { value: next } });
     const { job, secrets } = h.lastDelivery(next);
     expect(job.purpose).toBe("change");
     // Login still uses the active value.
-    expect(loggedIn(await h.users.loginUser({ caller: caller("web"), email, password: PASSWORD })).user?.id).toBe(userId);
+    expect(loggedIn(await h.users.loginUser({ caller: caller("web"), email, password: PASSWORD })).user?.id).toBe(
+      userId,
+    );
     // Sending the pending value again changes nothing and sends nothing.
     const jobs = h.jobs.length;
     expect((await patch(userId, { ids: { email: id(next) } })).changed).toBe(false);
@@ -113,13 +145,22 @@ describe.each(backends)("replace and patch on %s", (_name, open) => {
     expect(confirmed.user?.ids.email?.pending).toBeUndefined();
     // context.url was not on the (empty) whitelist: the default callback is used.
     expect(confirmed.redirectUrl).toBe("");
-    expect(loggedIn(await h.users.loginUser({ caller: caller("web"), email: next, password: PASSWORD })).user?.id).toBe(userId);
-    expect((await failure(h.users.loginUser({ caller: caller("web"), email, password: PASSWORD }))).reason).toBe("INVALID_CREDENTIALS");
+    expect(loggedIn(await h.users.loginUser({ caller: caller("web"), email: next, password: PASSWORD })).user?.id).toBe(
+      userId,
+    );
+    expect((await failure(h.users.loginUser({ caller: caller("web"), email, password: PASSWORD }))).reason).toBe(
+      "INVALID_CREDENTIALS",
+    );
   });
 
   it("keeps a whitelisted context.url for the confirmation redirect", async () => {
     const whitelisted = await h.serve({
-      entrypoints: async (epId) => ({ entrypoint: ENTRYPOINTS.web!, clientId: CLIENT_ID, whitelist: ["https://shop.example.com/done"], ...(epId ? {} : {}) }),
+      entrypoints: async (epId) => ({
+        entrypoint: ENTRYPOINTS.web!,
+        clientId: CLIENT_ID,
+        whitelist: ["https://shop.example.com/done"],
+        ...(epId ? {} : {}),
+      }),
     });
     const { userId } = await confirmedUser();
     const next = uniqueEmail();
@@ -150,14 +191,22 @@ describe.each(backends)("replace and patch on %s", (_name, open) => {
     const b = await confirmedUser();
     const removal = await failure(patch(a.userId, { ids: { email: null } }));
     expect(removal.reason).toBe("CONSTRAINT_VIOLATION");
-    expect(removal.violations).toEqual([expect.objectContaining({ field: "object.ids.email.value", code: "confirmed_identifier" })]);
+    expect(removal.violations).toEqual([
+      expect.objectContaining({ field: "object.ids.email.value", code: "confirmed_identifier" }),
+    ]);
     const taken = await failure(patch(a.userId, { ids: { email: id(b.email) } }));
     expect(taken.violations).toEqual([expect.objectContaining({ field: "object.ids.email.value", code: "duplicate" })]);
-    const bad = await failure(patch(a.userId, { ids: { email: id("not-an-email"), national_id: id("X") }, datas: { shoe_size: data("42") } }));
+    const bad = await failure(
+      patch(a.userId, { ids: { email: id("not-an-email"), national_id: id("X") }, datas: { shoe_size: data("42") } }),
+    );
     expect(bad.reason).toBe("CONSTRAINT_VIOLATION");
     expect(bad.violations.map((v) => `${v.field}:${v.code}`).sort()).toEqual(
       // Without the registry's catalog (this harness has none) a data key outside the entry point is not_in_entrypoint.
-      ["object.datas.shoe_size:not_in_entrypoint", "object.ids.email.value:invalid_format", "object.ids.national_id:not_in_entrypoint"].sort(),
+      [
+        "object.datas.shoe_size:not_in_entrypoint",
+        "object.ids.email.value:invalid_format",
+        "object.ids.national_id:not_in_entrypoint",
+      ].sort(),
     );
     // A malformed node (unknown member, wrong type) is a 400, not a 416.
     const malformed = await failure(patch(a.userId, { datas: { name: { objectType: "data", value: "x", extra: 1 } } }));
@@ -168,9 +217,18 @@ describe.each(backends)("replace and patch on %s", (_name, open) => {
 
   it("replace removes what is not sent; mandatory fields must be sent", async () => {
     const { userId, email } = await confirmedUser();
-    await patch(userId, { datas: { birthday: data("1990-01-01") }, ids: { phone_number: id("+34 600 000 001") }, addresses: { home: { addressCountry: "ES" } } });
+    await patch(userId, {
+      datas: { birthday: data("1990-01-01") },
+      ids: { phone_number: id("+34 600 000 001") },
+      addresses: { home: { addressCountry: "ES" } },
+    });
     const replace = (object: JsonObject) =>
-      h.users.updateUser({ caller: caller("web"), mode: UpdateMode.REPLACE, actorUserId: userId, object: { objectType: "user", password: PASSWORD, assertions: {}, ...object } });
+      h.users.updateUser({
+        caller: caller("web"),
+        mode: UpdateMode.REPLACE,
+        actorUserId: userId,
+        object: { objectType: "user", password: PASSWORD, assertions: {}, ...object },
+      });
     const res = await replace({ ids: { email: id(email) }, datas: { name: data("Eva") } });
     expect(res.changed).toBe(true);
     expect(Object.keys(res.user!.datas)).toEqual(["name"]);
@@ -178,9 +236,13 @@ describe.each(backends)("replace and patch on %s", (_name, open) => {
     expect(res.user?.addresses).toEqual({});
     const missing = await failure(replace({ ids: { email: id(email) }, datas: {} }));
     expect(missing.reason).toBe("CONSTRAINT_VIOLATION");
-    expect(missing.violations).toEqual([expect.objectContaining({ field: "object.datas.name.value", code: "required" })]);
+    expect(missing.violations).toEqual([
+      expect.objectContaining({ field: "object.datas.name.value", code: "required" }),
+    ]);
     const noEmail = await failure(replace({ ids: {}, datas: { name: data("Eva") } }));
-    expect(noEmail.violations).toEqual([expect.objectContaining({ field: "object.ids.email.value", code: "confirmed_identifier" })]);
+    expect(noEmail.violations).toEqual([
+      expect.objectContaining({ field: "object.ids.email.value", code: "confirmed_identifier" }),
+    ]);
     expect((await replace({ ids: { email: id(email) }, datas: { name: data("Eva") } })).changed).toBe(false);
   });
 
@@ -188,7 +250,9 @@ describe.each(backends)("replace and patch on %s", (_name, open) => {
     const { userId, email } = await confirmedUser();
     h.failEnqueue = true;
     try {
-      const err = await failure(patch(userId, { ids: { email: id(uniqueEmail()) }, datas: { birthday: data("1980-02-02") } }));
+      const err = await failure(
+        patch(userId, { ids: { email: id(uniqueEmail()) }, datas: { birthday: data("1980-02-02") } }),
+      );
       expect(err.reason).toBe("CONFIRMATION_NOT_QUEUED");
     } finally {
       h.failEnqueue = false;
@@ -204,8 +268,12 @@ describe.each(backends)("replace and patch on %s", (_name, open) => {
     const short = await failure(patch(userId, { newPassword: "short" }));
     expect(short.violations).toEqual([expect.objectContaining({ field: "object.newPassword", code: "too_short" })]);
     expect((await patch(userId, { newPassword: "a brand new passphrase" })).changed).toBe(true);
-    expect(loggedIn(await h.users.loginUser({ caller: caller("web"), email, password: "a brand new passphrase" })).user?.id).toBe(userId);
-    expect((await failure(h.users.loginUser({ caller: caller("web"), email, password: PASSWORD }))).reason).toBe("INVALID_CREDENTIALS");
+    expect(
+      loggedIn(await h.users.loginUser({ caller: caller("web"), email, password: "a brand new passphrase" })).user?.id,
+    ).toBe(userId);
+    expect((await failure(h.users.loginUser({ caller: caller("web"), email, password: PASSWORD }))).reason).toBe(
+      "INVALID_CREDENTIALS",
+    );
   });
 
   it("parallel patches of one user are applied one after another: none is lost", async () => {
@@ -219,7 +287,10 @@ describe.each(backends)("replace and patch on %s", (_name, open) => {
 
   it("a passwordless user needs no password", async () => {
     const email = uniqueEmail();
-    const reg = await h.users.registerUser({ caller: caller("nopass"), object: { ...userObject(email), password: null } });
+    const reg = await h.users.registerUser({
+      caller: caller("nopass"),
+      object: { ...userObject(email), password: null },
+    });
     const res = await h.users.updateUser({
       caller: caller("nopass"),
       mode: UpdateMode.PATCH,

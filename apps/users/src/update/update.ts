@@ -54,12 +54,19 @@ export interface Updated {
   pending: string[];
 }
 
-const constraintViolation = (violations: UpdatePlan["violations"]) => domainError("CONSTRAINT_VIOLATION", undefined, { violations });
+const constraintViolation = (violations: UpdatePlan["violations"]) =>
+  domainError("CONSTRAINT_VIOLATION", undefined, { violations });
 
 /** Checks the current password like a login does: throttled per account and address, same cost for everyone. */
-async function reauthenticate(deps: UpdateDeps, req: UpdateRequest, user: UserRecord, password: string | undefined): Promise<void> {
+async function reauthenticate(
+  deps: UpdateDeps,
+  req: UpdateRequest,
+  user: UserRecord,
+  password: string | undefined,
+): Promise<void> {
   if (req.reauthenticatedByChallenge || user.passwordHash === null) return;
-  if (password === undefined || password === "") throw validationError([{ field: "object.password", code: "required" }]);
+  if (password === undefined || password === "")
+    throw validationError([{ field: "object.password", code: "required" }]);
   const account = user.identifiers.find((i) => i.key === "email")?.value ?? `id:${user.id}`;
   await countLoginAttempt(deps.kv, deps.limits, account, req.clientAddress);
   if (!(await deps.passwords.verify(user.passwordHash, password))) throw domainError("INVALID_CREDENTIALS");
@@ -121,15 +128,23 @@ export async function updateUser(deps: UpdateDeps, req: UpdateRequest): Promise<
   if (parsed.malformed.length) throw validationError(parsed.malformed);
 
   const store = userStore(deps.db);
-  const found = "userId" in req.target ? await store.byId(req.target.userId) : await store.byPulseId(req.target.pulseId);
+  const found =
+    "userId" in req.target ? await store.byId(req.target.userId) : await store.byPulseId(req.target.pulseId);
   if (!found) throw domainError("USER_NOT_FOUND");
   if (found.id !== req.actorUserId) throw domainError("PERMISSION_DENIED", "The token's user is not the target user.");
   await reauthenticate(deps, req, found, parsed.input.password);
   if (parsed.constraints.length) throw constraintViolation(await sortOutsideKeys(parsed.constraints, deps.dataFields));
   // MFA step-up (428) for changes of email, phone or password.
-  await requireStepUp({ ...deps, limits: deps.mfaLimits ?? DEFAULT_MFA_LIMITS }, req.entrypoint, found, parsed.input, req.mode);
+  await requireStepUp(
+    { ...deps, limits: deps.mfaLimits ?? DEFAULT_MFA_LIMITS },
+    req.entrypoint,
+    found,
+    parsed.input,
+    req.mode,
+  );
   // Hash before the transaction: argon2 must not hold a database connection.
-  const passwordHash = parsed.input.newPassword === undefined ? undefined : await deps.passwords.hash(parsed.input.newPassword);
+  const passwordHash =
+    parsed.input.newPassword === undefined ? undefined : await deps.passwords.hash(parsed.input.newPassword);
   const catalog = parsed.input.assertions ? await catalogFor(deps.catalog, req.entrypoint) : new Map();
 
   return deps.db.tx(async (q) => {
@@ -143,8 +158,19 @@ export async function updateUser(deps: UpdateDeps, req: UpdateRequest): Promise<
     if (!plan.changed) return { user, changed: false, pending: [] };
 
     for (const op of plan.ids) await applyIdOp(q, deps, req, user.id, op);
-    await insertAcceptances(q, user.id, plan.answers, { clientId: req.clientId, sourceId: req.sourceId, via: "update" }, now);
-    await locked.saveProfile(user.id, { datas: plan.datas, addresses: plan.addresses, assertions: plan.assertions, passwordHash });
+    await insertAcceptances(
+      q,
+      user.id,
+      plan.answers,
+      { clientId: req.clientId, sourceId: req.sourceId, via: "update" },
+      now,
+    );
+    await locked.saveProfile(user.id, {
+      datas: plan.datas,
+      addresses: plan.addresses,
+      assertions: plan.assertions,
+      passwordHash,
+    });
     return { user: (await locked.byId(user.id))!, changed: true, pending: plan.pending };
   });
 }

@@ -7,7 +7,13 @@ import type { StoredAddress } from "./model.ts";
 // each checks one node, records violations with their dotted paths and
 // returns the value in stored form, or undefined.
 
-export const ADDRESS_MEMBERS = ["streetAddress", "postalCode", "addressLocality", "addressRegion", "addressCountry"] as const;
+export const ADDRESS_MEMBERS = [
+  "streetAddress",
+  "postalCode",
+  "addressLocality",
+  "addressRegion",
+  "addressCountry",
+] as const;
 export const NAME_KEY = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 const DATA_MAX = 200;
 const ID_MAX = 200;
@@ -36,13 +42,19 @@ export function isIsoDate(s: string): boolean {
  * Reads one `{objectType, value}` node; undefined when absent or null.
  * Unknown members and a wrong objectType are violations.
  */
-export function nodeValue(ctx: Ctx, path: string, node: JsonValue | undefined, objectType: string): JsonValue | undefined {
+export function nodeValue(
+  ctx: Ctx,
+  path: string,
+  node: JsonValue | undefined,
+  objectType: string,
+): JsonValue | undefined {
   if (node === undefined || node === null) return undefined;
   if (!isObject(node)) {
     ctx.add(path, "invalid_type");
     return undefined;
   }
-  for (const member of Object.keys(node)) if (member !== "objectType" && member !== "value") ctx.add(`${path}.${member}`, "unknown_member");
+  for (const member of Object.keys(node))
+    if (member !== "objectType" && member !== "value") ctx.add(`${path}.${member}`, "unknown_member");
   if (node.objectType !== undefined && node.objectType !== objectType) ctx.add(`${path}.objectType`, "invalid_value");
   const value = node.value;
   return value === null ? undefined : value;

@@ -9,7 +9,8 @@ export const CONFIRMABLE_KEYS: readonly IdKey[] = ["email", "phone_number"];
 
 export const isIdKey = (k: string): k is IdKey => (ID_KEYS as readonly string[]).includes(k);
 
-const EMAIL = /^[^\s@"(),:;<>[\\\]]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+const EMAIL =
+  /^[^\s@"(),:;<>[\\\]]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 export const E164 = /^\+[1-9]\d{6,14}$/;
 
 export function canonicalEmail(raw: string): string {

@@ -24,9 +24,17 @@ describe("keys outside the entry point", () => {
   it("a data key is unknown_key only when the operator's catalog lacks it too; the catalog is asked only then", async () => {
     let asked = 0;
     const catalog = async () => (asked++, new Set(["name", "surname"]));
-    const violations = [outsideKey(ep, "datas", "surname"), outsideKey(ep, "datas", "shoe_size"), { field: "object.datas.name.value", code: "required" }];
+    const violations = [
+      outsideKey(ep, "datas", "surname"),
+      outsideKey(ep, "datas", "shoe_size"),
+      { field: "object.datas.name.value", code: "required" },
+    ];
     const sorted = await sortOutsideKeys(violations, catalog);
-    expect(sorted.map((v) => `${v.field}:${v.code}`)).toEqual(["object.datas.surname:not_in_entrypoint", "object.datas.shoe_size:unknown_key", "object.datas.name.value:required"]);
+    expect(sorted.map((v) => `${v.field}:${v.code}`)).toEqual([
+      "object.datas.surname:not_in_entrypoint",
+      "object.datas.shoe_size:unknown_key",
+      "object.datas.name.value:required",
+    ]);
     expect(sorted[0]!.description).toBe("not one of this entry point's data fields (name)");
     expect(asked).toBe(1);
     expect(await sortOutsideKeys([{ field: "object.datas.name.value", code: "required" }], catalog)).toHaveLength(1);
@@ -36,6 +44,8 @@ describe("keys outside the entry point", () => {
   it("without a catalog, or when it cannot be read, the keys stay not_in_entrypoint (true either way)", async () => {
     const violations = [outsideKey(ep, "datas", "shoe_size")];
     expect((await sortOutsideKeys(violations, undefined))[0]!.code).toBe("not_in_entrypoint");
-    expect((await sortOutsideKeys(violations, () => Promise.reject(new Error("registry down"))))[0]!.code).toBe("not_in_entrypoint");
+    expect((await sortOutsideKeys(violations, () => Promise.reject(new Error("registry down"))))[0]!.code).toBe(
+      "not_in_entrypoint",
+    );
   });
 });

@@ -13,10 +13,19 @@ const DATAS = "object.datas.";
  */
 export function outsideKey(ep: Entrypoint, member: "ids" | "datas", key: string): Violation {
   const field = `object.${member}.${key}`;
-  if (member === "ids" && !isIdKey(key)) return { field, code: "unknown_key", description: "not an identifier key (email, phone_number, national_id, screen_name)" };
+  if (member === "ids" && !isIdKey(key))
+    return {
+      field,
+      code: "unknown_key",
+      description: "not an identifier key (email, phone_number, national_id, screen_name)",
+    };
   const keys = ep.fields.filter((f) => f.type === (member === "ids" ? "id" : "field")).map((f) => f.key);
   const kind = member === "ids" ? "identifier" : "data";
-  return { field, code: "not_in_entrypoint", description: `not one of this entry point's ${kind} fields (${keys.join(", ") || "it has none"})` };
+  return {
+    field,
+    code: "not_in_entrypoint",
+    description: `not one of this entry point's ${kind} fields (${keys.join(", ") || "it has none"})`,
+  };
 }
 
 /**
@@ -25,7 +34,10 @@ export function outsideKey(ep: Entrypoint, member: "ids" | "datas", key: string)
  * when there are such keys; when it cannot be read, they stay
  * `not_in_entrypoint` (true either way).
  */
-export async function sortOutsideKeys(violations: Violation[], catalog: DataFieldCatalog | undefined): Promise<Violation[]> {
+export async function sortOutsideKeys(
+  violations: Violation[],
+  catalog: DataFieldCatalog | undefined,
+): Promise<Violation[]> {
   const outside = violations.filter((v) => v.code === "not_in_entrypoint" && v.field.startsWith(DATAS));
   if (!outside.length || !catalog) return violations;
   const known = await catalog().catch(() => undefined);

@@ -77,14 +77,17 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
 
 export const IDENTIFIER_UNIQUE = "identifiers_key_value_unique";
 
-const USER_COLUMNS = "id, pulse_id, password_hash, datas, addresses, assertions, created_at, updated_at, version, locked_at, awaiting_activation, role, mfa_enabled_at";
+const USER_COLUMNS =
+  "id, pulse_id, password_hash, datas, addresses, assertions, created_at, updated_at, version, locked_at, awaiting_activation, role, mfa_enabled_at";
 
 /**
  * The user's columns (of the users row aliased `u`) and its identifiers,
  * ordered by key, aggregated in the same query: a login or an update reads
  * its user in one round trip instead of two.
  */
-const USER_SELECT = `${USER_COLUMNS.split(", ").map((c) => `u.${c}`).join(", ")},
+const USER_SELECT = `${USER_COLUMNS.split(", ")
+  .map((c) => `u.${c}`)
+  .join(", ")},
   (SELECT COALESCE(json_agg(json_build_object('key', ids.key, 'value', ids.value, 'confirmed', ids.confirmed,
             'pending_value', ids.pending_value, 'pending_requested_ms', (extract(epoch FROM ids.pending_requested_at) * 1000)::float8)
             ORDER BY ids.key), '[]'::json)
@@ -123,7 +126,17 @@ export function userStore(q: Queryable) {
       await q.query(
         `INSERT INTO users.users (id, pulse_id, password_hash, datas, addresses, assertions, registered_client_id, registered_entrypoint, awaiting_activation)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-        [u.id, u.pulseId, u.passwordHash, JSON.stringify(u.datas), JSON.stringify(u.addresses), JSON.stringify(u.assertions), u.clientId, u.entrypointId, u.awaitingActivation ?? false],
+        [
+          u.id,
+          u.pulseId,
+          u.passwordHash,
+          JSON.stringify(u.datas),
+          JSON.stringify(u.addresses),
+          JSON.stringify(u.assertions),
+          u.clientId,
+          u.entrypointId,
+          u.awaitingActivation ?? false,
+        ],
       );
     },
 
@@ -139,12 +152,18 @@ export function userStore(q: Queryable) {
     /** With `forUpdate` (in a transaction), the row stays locked until it ends. */
     async byId(id: string, forUpdate = false): Promise<UserRecord | undefined> {
       const lock = forUpdate ? " FOR UPDATE" : "";
-      const r = await q.query<UserSqlRow>(`SELECT ${USER_SELECT} FROM users.users u WHERE u.id = $1 AND u.deleted_at IS NULL${lock}`, [id]);
+      const r = await q.query<UserSqlRow>(
+        `SELECT ${USER_SELECT} FROM users.users u WHERE u.id = $1 AND u.deleted_at IS NULL${lock}`,
+        [id],
+      );
       return toUser(r.rows[0]);
     },
 
     async byPulseId(pulseId: string): Promise<UserRecord | undefined> {
-      const r = await q.query<UserSqlRow>(`SELECT ${USER_SELECT} FROM users.users u WHERE u.pulse_id = $1 AND u.deleted_at IS NULL`, [pulseId]);
+      const r = await q.query<UserSqlRow>(
+        `SELECT ${USER_SELECT} FROM users.users u WHERE u.pulse_id = $1 AND u.deleted_at IS NULL`,
+        [pulseId],
+      );
       return toUser(r.rows[0]);
     },
 
@@ -196,7 +215,10 @@ export function userStore(q: Queryable) {
 
     /** The user whose active value of `key` is `value`, if any. */
     async holderOf(key: IdKey, value: string): Promise<string | undefined> {
-      const r = await q.query<{ user_id: string }>(`SELECT user_id FROM users.identifiers WHERE key = $1 AND value = $2`, [key, value]);
+      const r = await q.query<{ user_id: string }>(
+        `SELECT user_id FROM users.identifiers WHERE key = $1 AND value = $2`,
+        [key, value],
+      );
       return r.rows[0]?.user_id;
     },
 
@@ -233,7 +255,10 @@ export function userStore(q: Queryable) {
     },
 
     /** Writes the profile maps given (and the password hash) and bumps updated/version. */
-    async saveProfile(userId: string, p: { datas?: JsonMap; addresses?: JsonMap; assertions?: JsonMap; passwordHash?: string }): Promise<void> {
+    async saveProfile(
+      userId: string,
+      p: { datas?: JsonMap; addresses?: JsonMap; assertions?: JsonMap; passwordHash?: string },
+    ): Promise<void> {
       const json = (v: JsonMap | undefined) => (v ? JSON.stringify(v) : null);
       await q.query(
         `UPDATE users.users SET datas = COALESCE($2::jsonb, datas), addresses = COALESCE($3::jsonb, addresses),

@@ -7,11 +7,20 @@ import { ActionForm, useAction } from "../../ui/ActionForm.tsx";
 
 const person = (email: string, mobile?: string) => ({
   objectType: "person" as const,
-  schemaOrg: mobile === undefined ? { email: { value: email } } : { email: { value: email }, mobile: { value: mobile } },
+  schemaOrg:
+    mobile === undefined ? { email: { value: email } } : { email: { value: email }, mobile: { value: mobile } },
 });
 
 /** Edits displayName, url, redirect URIs, contacts, whitelist, default callback and MFA (PATCH; only what changed is sent). */
-export function AppSettingsForm({ app, onSaved, onCancel }: { app: Application; onSaved: (a: Application) => void; onCancel: () => void }) {
+export function AppSettingsForm({
+  app,
+  onSaved,
+  onCancel,
+}: {
+  app: Application;
+  onSaved: (a: Application) => void;
+  onCancel: () => void;
+}) {
   const { t } = useI18n();
   const c = app.contact;
   const [f, setF] = useState({
@@ -38,7 +47,8 @@ export function AppSettingsForm({ app, onSaved, onCancel }: { app: Application; 
     if (f.defaultCallback.trim() !== app.defaultCallback) body.defaultCallback = f.defaultCallback.trim();
     if (f.mfa !== app.mfa) body.mfa = f.mfa;
     const contact: Record<string, unknown> = {};
-    if (f.support !== c.support.schemaOrg.email.value || f.mobile !== (c.support.schemaOrg.mobile?.value ?? "")) contact.support = person(f.support, f.mobile);
+    if (f.support !== c.support.schemaOrg.email.value || f.mobile !== (c.support.schemaOrg.mobile?.value ?? ""))
+      contact.support = person(f.support, f.mobile);
     if (f.pm !== c.projectManager.schemaOrg.email.value) contact.projectManager = person(f.pm);
     if (f.po !== c.productOwner.schemaOrg.email.value) contact.productOwner = person(f.po);
     if (Object.keys(contact).length) body.contact = contact;
@@ -52,9 +62,27 @@ export function AppSettingsForm({ app, onSaved, onCancel }: { app: Application; 
     <ActionForm error={error} onSubmit={submit} busy={busy} onCancel={onCancel}>
       <TextField label={t("app.displayName")} value={f.displayName} onChange={set("displayName")} required />
       <TextField label={t("app.url")} type="url" value={f.url} onChange={set("url")} required />
-      <TextArea label={t("app.redirectUris")} hint={t("common.onePerLine")} value={f.redirectUris} onChange={set("redirectUris")} className="mono" />
-      <TextArea label={t("app.whitelist")} hint={t("common.onePerLine")} value={f.whitelist} onChange={set("whitelist")} className="mono" />
-      <TextField label={t("app.defaultCallback")} hint={t("app.defaultCallbackHint")} type="url" value={f.defaultCallback} onChange={set("defaultCallback")} />
+      <TextArea
+        label={t("app.redirectUris")}
+        hint={t("common.onePerLine")}
+        value={f.redirectUris}
+        onChange={set("redirectUris")}
+        className="mono"
+      />
+      <TextArea
+        label={t("app.whitelist")}
+        hint={t("common.onePerLine")}
+        value={f.whitelist}
+        onChange={set("whitelist")}
+        className="mono"
+      />
+      <TextField
+        label={t("app.defaultCallback")}
+        hint={t("app.defaultCallbackHint")}
+        type="url"
+        value={f.defaultCallback}
+        onChange={set("defaultCallback")}
+      />
       <Select label={t("app.mfa")} value={f.mfa} onChange={set("mfa")}>
         {["off", "optional", "required"].map((m) => (
           <option key={m} value={m}>

@@ -21,10 +21,22 @@ export function AppSummary({ app }: { app: Application }) {
   const c = app.contact;
   const rows: [string, ReactNode][] = [
     [t("app.displayName"), app.displayName],
-    [t("app.url"), <a href={app.url} target="_blank" rel="noreferrer noopener">{app.url}</a>],
+    [
+      t("app.url"),
+      <a href={app.url} target="_blank" rel="noreferrer noopener">
+        {app.url}
+      </a>,
+    ],
     [t("app.redirectUris"), <List items={app.redirectUris} />],
     [t("app.whitelist"), <List items={app.whitelist} />],
-    [t("app.defaultCallback"), app.defaultCallback ? <span className="mono">{app.defaultCallback}</span> : <span className="muted">{t("app.defaultCallbackHint")}</span>],
+    [
+      t("app.defaultCallback"),
+      app.defaultCallback ? (
+        <span className="mono">{app.defaultCallback}</span>
+      ) : (
+        <span className="muted">{t("app.defaultCallbackHint")}</span>
+      ),
+    ],
     [t("app.mfa"), <span className={`badge mfa-${app.mfa}`}>{t(`app.mfa.${app.mfa}` as "app.mfa.off")}</span>],
     [t("app.supportEmail"), c.support.schemaOrg.email.value],
     [t("app.supportMobile"), c.support.schemaOrg.mobile?.value ?? "—"],

@@ -14,7 +14,12 @@ export function AppsList() {
   const list = usePaged((cursor) => api<Page<Application>>("GET", `/apps${query({ q, cursor, limit: 25 })}`), [q]);
   return (
     <Layout title={t("apps.title")}>
-      <SearchBar label={t("apps.search")} hint={t("apps.searchHint")} value={q} onSearch={(v) => navigate(`/apps${query({ q: v })}`)} />
+      <SearchBar
+        label={t("apps.search")}
+        hint={t("apps.searchHint")}
+        value={q}
+        onSearch={(v) => navigate(`/apps${query({ q: v })}`)}
+      />
       <PagedTable list={list} empty={q ? t("apps.empty") : t("apps.emptyAll")}>
         {(items) => (
           <>

@@ -7,7 +7,17 @@ import { FieldsTable } from "./FieldsTable.tsx";
 import { FormPreview } from "./FormPreview.tsx";
 
 /** One entry point: its settings, its field configuration and the form it becomes; Edit opens the editor in place. */
-export function EntrypointCard({ clientId, ep, catalogs, onChanged }: { clientId: string; ep: Entrypoint; catalogs: Catalogs; onChanged: () => void }) {
+export function EntrypointCard({
+  clientId,
+  ep,
+  catalogs,
+  onChanged,
+}: {
+  clientId: string;
+  ep: Entrypoint;
+  catalogs: Catalogs;
+  onChanged: () => void;
+}) {
   const { t } = useI18n();
   const [editing, setEditing] = useState(false);
   const yes = (b?: boolean) => (b ? t("common.yes") : t("common.no"));
@@ -19,7 +29,12 @@ export function EntrypointCard({ clientId, ep, catalogs, onChanged }: { clientId
           <p className="mono muted small">{ep.id}</p>
         </div>
         {!editing && (
-          <button type="button" className="button" onClick={() => setEditing(true)} aria-label={`${t("ep.edit")}: ${ep.displayName}`}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => setEditing(true)}
+            aria-label={`${t("ep.edit")}: ${ep.displayName}`}
+          >
             {t("common.edit")}
           </button>
         )}

@@ -38,7 +38,18 @@ export function FieldRow(props: {
           value={f.type}
           onChange={(e) => {
             const type = e.target.value as FieldConfig["type"];
-            props.onChange(type === "id" ? { objectType: "fieldConfig", type, key: "email", main: false, mandatory: false, requiresConfirmation: false } : { objectType: "fieldConfig", type, key: props.catalogs.fields[0]?.key ?? "name", mandatory: true });
+            props.onChange(
+              type === "id"
+                ? {
+                    objectType: "fieldConfig",
+                    type,
+                    key: "email",
+                    main: false,
+                    mandatory: false,
+                    requiresConfirmation: false,
+                  }
+                : { objectType: "fieldConfig", type, key: props.catalogs.fields[0]?.key ?? "name", mandatory: true },
+            );
           }}
         >
           <option value="id">{t("ep.type.id")}</option>
@@ -66,7 +77,12 @@ export function FieldRow(props: {
         ) : (
           <>
             <label className="inline-check">
-              <input type="checkbox" checked={f.mandatory ?? true} onChange={(e) => set({ mandatory: e.target.checked })} /> {t("ep.mandatory")}
+              <input
+                type="checkbox"
+                checked={f.mandatory ?? true}
+                onChange={(e) => set({ mandatory: e.target.checked })}
+              />{" "}
+              {t("ep.mandatory")}
             </label>
             {flag("useForValidation", t("ep.useForValidation"))}
             <label className="compact-field step">
@@ -80,13 +96,31 @@ export function FieldRow(props: {
         )}
       </div>
       <div className="row-actions">
-        <button type="button" className="icon-button" disabled={i === 0} onClick={() => props.onMove(-1)} aria-label={`${t("ep.moveUp")} (${n})`}>
+        <button
+          type="button"
+          className="icon-button"
+          disabled={i === 0}
+          onClick={() => props.onMove(-1)}
+          aria-label={`${t("ep.moveUp")} (${n})`}
+        >
           ↑
         </button>
-        <button type="button" className="icon-button" disabled={i === props.count - 1} onClick={() => props.onMove(1)} aria-label={`${t("ep.moveDown")} (${n})`}>
+        <button
+          type="button"
+          className="icon-button"
+          disabled={i === props.count - 1}
+          onClick={() => props.onMove(1)}
+          aria-label={`${t("ep.moveDown")} (${n})`}
+        >
           ↓
         </button>
-        <button type="button" className="icon-button danger" disabled={props.count === 1} onClick={props.onRemove} aria-label={`${t("ep.remove")} (${n})`}>
+        <button
+          type="button"
+          className="icon-button danger"
+          disabled={props.count === 1}
+          onClick={props.onRemove}
+          aria-label={`${t("ep.remove")} (${n})`}
+        >
           ✕
         </button>
       </div>

@@ -30,7 +30,9 @@ export function FieldsTable({ fields, formats }: { fields: FieldConfig[]; format
             <tr key={`${f.key}-${i}`}>
               <td>
                 <span className="mono">{f.key}</span>
-                {formats.get(f.key)?.displayName && <div className="muted small">{formats.get(f.key)!.displayName}</div>}
+                {formats.get(f.key)?.displayName && (
+                  <div className="muted small">{formats.get(f.key)!.displayName}</div>
+                )}
               </td>
               <td>{t(f.type === "id" ? "ep.type.id" : "ep.type.field")}</td>
               <td>{stepOf(f)}</td>

@@ -4,7 +4,13 @@ import { useI18n } from "../../i18n/index.tsx";
 import { previewOf, type Formats } from "./form-model.ts";
 
 /** The registration form an entry point's fields become, drawn as the hosted page draws it (inert). */
-export function FormPreview({ ep, formats }: { ep: Pick<Entrypoint, "fields" | "passwordless" | "displayName">; formats: Formats }) {
+export function FormPreview({
+  ep,
+  formats,
+}: {
+  ep: Pick<Entrypoint, "fields" | "passwordless" | "displayName">;
+  formats: Formats;
+}) {
   const { t, lang } = useI18n();
   const id = useId();
   const steps = previewOf(ep, formats, lang, t("ep.password"));

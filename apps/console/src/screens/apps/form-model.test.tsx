@@ -5,8 +5,21 @@ import { I18nProvider } from "../../i18n/index.tsx";
 import { FormPreview } from "./FormPreview.tsx";
 import { previewOf } from "./form-model.ts";
 
-const id = (key: string, extra: Partial<FieldConfig> = {}): FieldConfig => ({ objectType: "fieldConfig", type: "id", key, main: false, mandatory: false, requiresConfirmation: false, ...extra });
-const field = (key: string, extra: Partial<FieldConfig> = {}): FieldConfig => ({ objectType: "fieldConfig", type: "field", key, ...extra });
+const id = (key: string, extra: Partial<FieldConfig> = {}): FieldConfig => ({
+  objectType: "fieldConfig",
+  type: "id",
+  key,
+  main: false,
+  mandatory: false,
+  requiresConfirmation: false,
+  ...extra,
+});
+const field = (key: string, extra: Partial<FieldConfig> = {}): FieldConfig => ({
+  objectType: "fieldConfig",
+  type: "field",
+  key,
+  ...extra,
+});
 const formats = new Map([
   ["birthday", { displayName: "Birthday", format: "date" }],
   ["newsletter", { displayName: "Newsletter", format: "boolean" }],
@@ -14,7 +27,19 @@ const formats = new Map([
 
 describe("an entry point's fields as the form they become", () => {
   it("one input per field in order, identifiers in step 1, data fields in their step, a password unless passwordless", () => {
-    const steps = previewOf({ fields: [id("email", { main: true, mandatory: true, requiresConfirmation: true }), field("name"), field("birthday", { mandatory: false, step: 2 })], passwordless: false }, formats, "en", "Password");
+    const steps = previewOf(
+      {
+        fields: [
+          id("email", { main: true, mandatory: true, requiresConfirmation: true }),
+          field("name"),
+          field("birthday", { mandatory: false, step: 2 }),
+        ],
+        passwordless: false,
+      },
+      formats,
+      "en",
+      "Password",
+    );
     expect(steps.map((s) => s.map((i) => [i.key, i.type, i.required]))).toEqual([
       [
         ["email", "email", true],
@@ -27,7 +52,15 @@ describe("an entry point's fields as the form they become", () => {
   });
 
   it("a passwordless one-step entry point has no password and one step; catalog formats pick the input", () => {
-    const steps = previewOf({ fields: [id("phone_number", { mandatory: true }), field("newsletter", { mandatory: false })], passwordless: true }, formats, "es", "Contraseña");
+    const steps = previewOf(
+      {
+        fields: [id("phone_number", { mandatory: true }), field("newsletter", { mandatory: false })],
+        passwordless: true,
+      },
+      formats,
+      "es",
+      "Contraseña",
+    );
     expect(steps).toEqual([
       [
         { key: "phone_number", label: "Teléfono móvil", type: "tel", required: true },
@@ -39,7 +72,17 @@ describe("an entry point's fields as the form they become", () => {
   it("renders inert inputs with their labels, mandatory ones marked, in the console's language", () => {
     const html = renderToStaticMarkup(
       <I18nProvider initial="es">
-        <FormPreview ep={{ displayName: "Alta web", passwordless: false, fields: [id("email", { main: true, mandatory: true, requiresConfirmation: true }), field("birthday", { step: 2 })] }} formats={formats} />
+        <FormPreview
+          ep={{
+            displayName: "Alta web",
+            passwordless: false,
+            fields: [
+              id("email", { main: true, mandatory: true, requiresConfirmation: true }),
+              field("birthday", { step: 2 }),
+            ],
+          }}
+          formats={formats}
+        />
       </I18nProvider>,
     );
     expect(html).toContain("El formulario resultante");

@@ -10,11 +10,22 @@ export const ID_KEYS = ["email", "phone_number", "national_id", "screen_name"] a
 
 const ID_LABELS: Record<Language, Record<string, string>> = {
   en: { email: "Email", phone_number: "Mobile phone", national_id: "National id", screen_name: "Screen name" },
-  es: { email: "Correo electrónico", phone_number: "Teléfono móvil", national_id: "Documento de identidad", screen_name: "Nombre de usuario" },
+  es: {
+    email: "Correo electrónico",
+    phone_number: "Teléfono móvil",
+    national_id: "Documento de identidad",
+    screen_name: "Nombre de usuario",
+  },
 };
 
 const BY_KEY: Record<string, string> = { email: "email", phone_number: "tel", birthday: "date" };
-const BY_FORMAT: Record<string, string> = { date: "date", email: "email", phone: "tel", number: "number", boolean: "checkbox" };
+const BY_FORMAT: Record<string, string> = {
+  date: "date",
+  email: "email",
+  phone: "tel",
+  number: "number",
+  boolean: "checkbox",
+};
 
 export interface PreviewInput {
   key: string;
@@ -32,12 +43,17 @@ export const isMandatory = (f: FieldConfig) => (f.type === "id" ? Boolean(f.mand
 export const stepOf = (f: FieldConfig) => (f.type === "id" ? 1 : Math.max(1, f.step ?? 1));
 
 /** The inputs of each step of the entry point's registration form. */
-export function previewOf(ep: Pick<Entrypoint, "fields" | "passwordless">, formats: Formats, lang: Language, passwordLabel: string): PreviewInput[][] {
+export function previewOf(
+  ep: Pick<Entrypoint, "fields" | "passwordless">,
+  formats: Formats,
+  lang: Language,
+  passwordLabel: string,
+): PreviewInput[][] {
   const steps: PreviewInput[][] = [[], []];
   for (const f of ep.fields) {
     if (!f.key) continue;
     const catalog = formats.get(f.key);
-    const label = f.type === "id" ? (ID_LABELS[lang][f.key] ?? f.key) : (catalog?.displayName || f.key);
+    const label = f.type === "id" ? (ID_LABELS[lang][f.key] ?? f.key) : catalog?.displayName || f.key;
     const input: PreviewInput = {
       key: f.key,
       label,

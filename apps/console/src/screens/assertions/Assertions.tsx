@@ -47,10 +47,16 @@ export function Assertions() {
                   <h2 id={`as-${a.key}`}>{name(a)}</h2>
                   <p className="muted small">
                     <span className="mono">{a.key}</span> · {a.type} · {a.typology}
-                    {a.property && ` · ${a.property}`} {a.mandatory && <span className="badge warn">{t("assertions.mandatory")}</span>}
+                    {a.property && ` · ${a.property}`}{" "}
+                    {a.mandatory && <span className="badge warn">{t("assertions.mandatory")}</span>}
                   </p>
                 </div>
-                <button type="button" className="button" onClick={() => (setPublishing(a), setNotice(""))} aria-label={`${t("assertions.publishNew")}: ${a.key}`}>
+                <button
+                  type="button"
+                  className="button"
+                  onClick={() => (setPublishing(a), setNotice(""))}
+                  aria-label={`${t("assertions.publishNew")}: ${a.key}`}
+                >
                   {t("assertions.publishNew")}
                 </button>
               </div>

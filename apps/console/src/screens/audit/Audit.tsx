@@ -22,7 +22,12 @@ const fromLocal = (v: string) => (v ? new Date(v).toISOString() : "");
 export function Audit() {
   const { t, when } = useI18n();
   const { params } = useLocation();
-  const applied: Filters = { actor: params.get("actor") ?? "", action: params.get("action") ?? "", target: params.get("target") ?? "", since: params.get("since") ?? "" };
+  const applied: Filters = {
+    actor: params.get("actor") ?? "",
+    action: params.get("action") ?? "",
+    target: params.get("target") ?? "",
+    since: params.get("since") ?? "",
+  };
   const [f, setF] = useState<Filters>({ ...applied, since: toLocal(applied.since) });
   const key = JSON.stringify(applied);
   // Filters applied from elsewhere (Back, a link) show in the form.
@@ -31,7 +36,10 @@ export function Audit() {
     setShown(key);
     setF({ ...applied, since: toLocal(applied.since) });
   }
-  const list = usePaged((cursor) => api<Page<AuditItem>>("GET", `/audit${query({ ...applied, cursor, limit: 50 })}`), [key]);
+  const list = usePaged(
+    (cursor) => api<Page<AuditItem>>("GET", `/audit${query({ ...applied, cursor, limit: 50 })}`),
+    [key],
+  );
   const apply = (next: Filters) => navigate(`/audit${query({ ...next, since: fromLocal(next.since) })}`);
 
   return (
@@ -43,15 +51,38 @@ export function Audit() {
           apply(f);
         }}
       >
-        <TextField label={t("audit.actor")} placeholder={t("audit.actorHint")} value={f.actor} onChange={(e) => setF({ ...f, actor: e.target.value })} />
-        <TextField label={t("audit.action")} placeholder="client_secret.reveal" value={f.action} onChange={(e) => setF({ ...f, action: e.target.value })} />
-        <TextField label={t("audit.target")} value={f.target} onChange={(e) => setF({ ...f, target: e.target.value })} />
-        <TextField label={t("audit.since")} type="datetime-local" value={f.since} onChange={(e) => setF({ ...f, since: e.target.value })} />
+        <TextField
+          label={t("audit.actor")}
+          placeholder={t("audit.actorHint")}
+          value={f.actor}
+          onChange={(e) => setF({ ...f, actor: e.target.value })}
+        />
+        <TextField
+          label={t("audit.action")}
+          placeholder="client_secret.reveal"
+          value={f.action}
+          onChange={(e) => setF({ ...f, action: e.target.value })}
+        />
+        <TextField
+          label={t("audit.target")}
+          value={f.target}
+          onChange={(e) => setF({ ...f, target: e.target.value })}
+        />
+        <TextField
+          label={t("audit.since")}
+          type="datetime-local"
+          value={f.since}
+          onChange={(e) => setF({ ...f, since: e.target.value })}
+        />
         <div className="filter-buttons">
           <button type="submit" className="button primary">
             {t("audit.filter")}
           </button>
-          <button type="button" className="button ghost" onClick={() => apply({ actor: "", action: "", target: "", since: "" })}>
+          <button
+            type="button"
+            className="button ghost"
+            onClick={() => apply({ actor: "", action: "", target: "", since: "" })}
+          >
             {t("audit.clear")}
           </button>
         </div>
@@ -74,7 +105,9 @@ export function Audit() {
                 <tr key={e.id}>
                   <td className="nowrap">{when(e.time)}</td>
                   <td className="mono">
-                    {typeof e.details.actorEmail === "string" && <span className="actor-email">{e.details.actorEmail}</span>}
+                    {typeof e.details.actorEmail === "string" && (
+                      <span className="actor-email">{e.details.actorEmail}</span>
+                    )}
                     {e.actor}
                   </td>
                   <td>
@@ -82,7 +115,9 @@ export function Audit() {
                   </td>
                   <td className="mono">{e.target}</td>
                   <td className="mono">{e.address || "—"}</td>
-                  <td className="small details"><code className="mono">{Object.keys(e.details).length ? JSON.stringify(e.details) : "—"}</code></td>
+                  <td className="small details">
+                    <code className="mono">{Object.keys(e.details).length ? JSON.stringify(e.details) : "—"}</code>
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -6,9 +6,23 @@ import { Select, TextField } from "../../ui/fields.tsx";
 import { ActionForm, useAction } from "../../ui/ActionForm.tsx";
 
 /** Adds a catalog item (POST) or changes its display name and format (PATCH). */
-export function CatalogItemForm({ kind, item, onSaved, onCancel }: { kind: CatalogKind; item?: CatalogItem; onSaved: (i: CatalogItem) => void; onCancel: () => void }) {
+export function CatalogItemForm({
+  kind,
+  item,
+  onSaved,
+  onCancel,
+}: {
+  kind: CatalogKind;
+  item?: CatalogItem;
+  onSaved: (i: CatalogItem) => void;
+  onCancel: () => void;
+}) {
   const { t } = useI18n();
-  const [f, setF] = useState({ key: item?.key ?? "", displayName: item?.displayName ?? "", format: item?.format ?? "text" });
+  const [f, setF] = useState({
+    key: item?.key ?? "",
+    displayName: item?.displayName ?? "",
+    format: item?.format ?? "text",
+  });
   const { busy, error, run } = useAction();
   const withFormat = kind === "fields";
 
@@ -25,10 +39,29 @@ export function CatalogItemForm({ kind, item, onSaved, onCancel }: { kind: Catal
   return (
     <ActionForm className="form inline-form" error={error} onSubmit={submit} busy={busy} onCancel={onCancel}>
       <div className="row">
-        {!item && <TextField label={t("catalogs.key")} value={f.key} onChange={(e) => setF({ ...f, key: e.target.value })} required className="mono" autoFocus />}
-        <TextField label={t("catalogs.displayName")} value={f.displayName} onChange={(e) => setF({ ...f, displayName: e.target.value })} required autoFocus={Boolean(item)} />
+        {!item && (
+          <TextField
+            label={t("catalogs.key")}
+            value={f.key}
+            onChange={(e) => setF({ ...f, key: e.target.value })}
+            required
+            className="mono"
+            autoFocus
+          />
+        )}
+        <TextField
+          label={t("catalogs.displayName")}
+          value={f.displayName}
+          onChange={(e) => setF({ ...f, displayName: e.target.value })}
+          required
+          autoFocus={Boolean(item)}
+        />
         {withFormat && (
-          <Select label={t("catalogs.format")} value={f.format} onChange={(e) => setF({ ...f, format: e.target.value })}>
+          <Select
+            label={t("catalogs.format")}
+            value={f.format}
+            onChange={(e) => setF({ ...f, format: e.target.value })}
+          >
             {FIELD_FORMATS.map((x) => (
               <option key={x} value={x}>
                 {x}

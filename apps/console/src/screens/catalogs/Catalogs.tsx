@@ -13,7 +13,10 @@ import { CatalogItemForm } from "./CatalogItemForm.tsx";
 /** /console/catalogs/{kind}: the five operator catalogs; add, rename, delete (409 in_use explained). */
 export function Catalogs({ kind }: { kind: CatalogKind }) {
   const { t } = useI18n();
-  const list = usePaged((cursor) => api<Page<CatalogItem>>("GET", `/catalogs/${kind}${query({ cursor, limit: 50 })}`), [kind]);
+  const list = usePaged(
+    (cursor) => api<Page<CatalogItem>>("GET", `/catalogs/${kind}${query({ cursor, limit: 50 })}`),
+    [kind],
+  );
   const [editing, setEditing] = useState<string>();
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<CatalogItem>();
@@ -25,7 +28,8 @@ export function Catalogs({ kind }: { kind: CatalogKind }) {
     try {
       await api("DELETE", `${base}/${encodeURIComponent(item.key)}`);
     } catch (e) {
-      if (e instanceof ApiError && e.status === 409) throw new ApiError(409, e.code, t("catalogs.inUse", item.key), e.details, e.items);
+      if (e instanceof ApiError && e.status === 409)
+        throw new ApiError(409, e.code, t("catalogs.inUse", item.key), e.details, e.items);
       throw e;
     }
     setNotice(t("catalogs.deleted", item.key));
@@ -36,7 +40,12 @@ export function Catalogs({ kind }: { kind: CatalogKind }) {
     <Layout title={t("catalogs.title")}>
       <nav className="tabs" aria-label={t("catalogs.kinds")}>
         {CATALOG_KINDS.map((k) => (
-          <Link key={k} to={`/catalogs/${k}`} aria-current={k === kind ? "page" : undefined} onClick={() => (setAdding(false), setEditing(undefined), setNotice(""))}>
+          <Link
+            key={k}
+            to={`/catalogs/${k}`}
+            aria-current={k === kind ? "page" : undefined}
+            onClick={() => (setAdding(false), setEditing(undefined), setNotice(""))}
+          >
             {t(`catalogs.${k}`)}
           </Link>
         ))}
@@ -81,7 +90,12 @@ export function Catalogs({ kind }: { kind: CatalogKind }) {
                 editing === item.key ? (
                   <tr key={item.key}>
                     <td colSpan={kind === "fields" ? 4 : 3}>
-                      <CatalogItemForm kind={kind} item={item} onCancel={() => setEditing(undefined)} onSaved={() => (setEditing(undefined), list.reload())} />
+                      <CatalogItemForm
+                        kind={kind}
+                        item={item}
+                        onCancel={() => setEditing(undefined)}
+                        onSaved={() => (setEditing(undefined), list.reload())}
+                      />
                     </td>
                   </tr>
                 ) : (
@@ -90,10 +104,20 @@ export function Catalogs({ kind }: { kind: CatalogKind }) {
                     <td>{item.displayName}</td>
                     {kind === "fields" && <td>{item.format ?? "text"}</td>}
                     <td className="row-buttons">
-                      <button type="button" className="button small" onClick={() => (setEditing(item.key), setNotice(""))} aria-label={`${t("common.edit")} ${item.key}`}>
+                      <button
+                        type="button"
+                        className="button small"
+                        onClick={() => (setEditing(item.key), setNotice(""))}
+                        aria-label={`${t("common.edit")} ${item.key}`}
+                      >
                         {t("common.edit")}
                       </button>
-                      <button type="button" className="button small danger-outline" onClick={() => (setDeleting(item), setNotice(""))} aria-label={`${t("common.delete")} ${item.key}`}>
+                      <button
+                        type="button"
+                        className="button small danger-outline"
+                        onClick={() => (setDeleting(item), setNotice(""))}
+                        aria-label={`${t("common.delete")} ${item.key}`}
+                      >
                         {t("common.delete")}
                       </button>
                     </td>
@@ -104,7 +128,14 @@ export function Catalogs({ kind }: { kind: CatalogKind }) {
           </>
         )}
       </PagedTable>
-      <ConfirmDialog open={deleting !== undefined} title={t("catalogs.deleteTitle", deleting?.key ?? "")} confirmLabel={t("common.delete")} danger onConfirm={remove} onClose={() => setDeleting(undefined)}>
+      <ConfirmDialog
+        open={deleting !== undefined}
+        title={t("catalogs.deleteTitle", deleting?.key ?? "")}
+        confirmLabel={t("common.delete")}
+        danger
+        onConfirm={remove}
+        onClose={() => setDeleting(undefined)}
+      >
         <p>{t("catalogs.deleteConfirm")}</p>
       </ConfirmDialog>
     </Layout>

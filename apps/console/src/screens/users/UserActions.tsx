@@ -44,13 +44,10 @@ export function UserActions({ user, onChanged }: { user: User; onChanged: (u: Us
   const exportData = () => {
     setNotice("");
     setError(undefined);
-    api<unknown>("GET", `${path}/export`).then(
-      (data) => {
-        download(`user-${id.replace(/[^\w-]/g, "")}.json`, data);
-        setNotice(t("user.exported.ok"));
-      },
-      setError,
-    );
+    api<unknown>("GET", `${path}/export`).then((data) => {
+      download(`user-${id.replace(/[^\w-]/g, "")}.json`, data);
+      setNotice(t("user.exported.ok"));
+    }, setError);
   };
   const erase = async () => {
     await api("DELETE", path);
@@ -89,15 +86,42 @@ export function UserActions({ user, onChanged }: { user: User; onChanged: (u: Us
           {t("user.delete")}
         </button>
       </div>
-      <ConfirmDialog open={ask === "lock"} title={t("user.lockTitle")} confirmLabel={t("user.lock")} danger onConfirm={act("lock", t("user.locked.ok"))} onClose={() => setAsk(undefined)}>
+      <ConfirmDialog
+        open={ask === "lock"}
+        title={t("user.lockTitle")}
+        confirmLabel={t("user.lock")}
+        danger
+        onConfirm={act("lock", t("user.locked.ok"))}
+        onClose={() => setAsk(undefined)}
+      >
         <p>{t("user.lockConfirm")}</p>
       </ConfirmDialog>
-      <ConfirmDialog open={ask === "logout"} title={t("user.logoutTitle")} confirmLabel={t("user.logout")} onConfirm={act("logout", t("user.logout.ok"))} onClose={() => setAsk(undefined)}>
+      <ConfirmDialog
+        open={ask === "logout"}
+        title={t("user.logoutTitle")}
+        confirmLabel={t("user.logout")}
+        onConfirm={act("logout", t("user.logout.ok"))}
+        onClose={() => setAsk(undefined)}
+      >
         <p>{t("user.logoutConfirm")}</p>
       </ConfirmDialog>
-      <ConfirmDialog open={ask === "delete"} title={t("user.deleteTitle")} confirmLabel={t("user.delete")} danger canConfirm={typed.trim() === id} onConfirm={erase} onClose={() => setAsk(undefined)}>
+      <ConfirmDialog
+        open={ask === "delete"}
+        title={t("user.deleteTitle")}
+        confirmLabel={t("user.delete")}
+        danger
+        canConfirm={typed.trim() === id}
+        onConfirm={erase}
+        onClose={() => setAsk(undefined)}
+      >
         <p>{t("user.deleteConfirm")}</p>
-        <TextField label={t("user.typeToConfirm", id)} value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" className="mono" />
+        <TextField
+          label={t("user.typeToConfirm", id)}
+          value={typed}
+          onChange={(e) => setTyped(e.target.value)}
+          autoComplete="off"
+          className="mono"
+        />
       </ConfirmDialog>
     </section>
   );

@@ -1,7 +1,8 @@
 import type { User } from "../../api/types.ts";
 import { useI18n } from "../../i18n/index.tsx";
 
-const text = (v: unknown) => (v === null || v === undefined ? "—" : typeof v === "object" ? JSON.stringify(v) : String(v));
+const text = (v: unknown) =>
+  v === null || v === undefined ? "—" : typeof v === "object" ? JSON.stringify(v) : String(v);
 
 /** What the user registered: identifiers (confirmed or pending), data, addresses, accepted assertions. */
 export function UserRecords({ user: u }: { user: User }) {
@@ -11,36 +12,39 @@ export function UserRecords({ user: u }: { user: User }) {
     <div className="grid two">
       <section className="card" aria-labelledby="ids-title">
         <h2 id="ids-title">{t("user.ids")}</h2>
-        {Object.keys(u.ids).length === 0
-          ? none
-          : (
-            <dl className="facts">
-              {Object.entries(u.ids).map(([k, id]) => (
-                <div key={k}>
-                  <dt className="mono">{k}</dt>
-                  <dd>
-                    {id.value} <span className={`badge ${id.confirmed ? "ok" : "warn"}`}>{id.confirmed ? t("user.confirmed") : t("user.unconfirmed")}</span>
-                    {id.pending && <div className="muted small">{t("user.pending", id.pending.value)}</div>}
-                  </dd>
-                </div>
-              ))}
-            </dl>
-          )}
+        {Object.keys(u.ids).length === 0 ? (
+          none
+        ) : (
+          <dl className="facts">
+            {Object.entries(u.ids).map(([k, id]) => (
+              <div key={k}>
+                <dt className="mono">{k}</dt>
+                <dd>
+                  {id.value}{" "}
+                  <span className={`badge ${id.confirmed ? "ok" : "warn"}`}>
+                    {id.confirmed ? t("user.confirmed") : t("user.unconfirmed")}
+                  </span>
+                  {id.pending && <div className="muted small">{t("user.pending", id.pending.value)}</div>}
+                </dd>
+              </div>
+            ))}
+          </dl>
+        )}
       </section>
       <section className="card" aria-labelledby="datas-title">
         <h2 id="datas-title">{t("user.datas")}</h2>
-        {Object.keys(u.datas).length === 0
-          ? none
-          : (
-            <dl className="facts">
-              {Object.entries(u.datas).map(([k, d]) => (
-                <div key={k}>
-                  <dt className="mono">{k}</dt>
-                  <dd>{text(d.value)}</dd>
-                </div>
-              ))}
-            </dl>
-          )}
+        {Object.keys(u.datas).length === 0 ? (
+          none
+        ) : (
+          <dl className="facts">
+            {Object.entries(u.datas).map(([k, d]) => (
+              <div key={k}>
+                <dt className="mono">{k}</dt>
+                <dd>{text(d.value)}</dd>
+              </div>
+            ))}
+          </dl>
+        )}
       </section>
       <section className="card" aria-labelledby="addresses-title">
         <h2 id="addresses-title">{t("user.addresses")}</h2>
@@ -48,26 +52,30 @@ export function UserRecords({ user: u }: { user: User }) {
           ? none
           : Object.entries(u.addresses).map(([k, a]) => (
               <p key={k}>
-                <span className="mono">{k}</span>: {[a.streetAddress, a.postalCode, a.addressLocality, a.addressRegion, a.addressCountry].filter(Boolean).join(", ")}
+                <span className="mono">{k}</span>:{" "}
+                {[a.streetAddress, a.postalCode, a.addressLocality, a.addressRegion, a.addressCountry]
+                  .filter(Boolean)
+                  .join(", ")}
               </p>
             ))}
       </section>
       <section className="card" aria-labelledby="assertions-title">
         <h2 id="assertions-title">{t("user.assertions")}</h2>
-        {Object.keys(u.assertions).length === 0
-          ? none
-          : (
-            <dl className="facts">
-              {Object.entries(u.assertions).map(([k, a]) => (
-                <div key={k}>
-                  <dt className="mono">{k}</dt>
-                  <dd>
-                    {a.value ? t("common.yes") : t("common.no")} {a.version && <span className="mono">v{a.version}</span>} <span className="muted small">{when(a.accepted)}</span>
-                  </dd>
-                </div>
-              ))}
-            </dl>
-          )}
+        {Object.keys(u.assertions).length === 0 ? (
+          none
+        ) : (
+          <dl className="facts">
+            {Object.entries(u.assertions).map(([k, a]) => (
+              <div key={k}>
+                <dt className="mono">{k}</dt>
+                <dd>
+                  {a.value ? t("common.yes") : t("common.no")} {a.version && <span className="mono">v{a.version}</span>}{" "}
+                  <span className="muted small">{when(a.accepted)}</span>
+                </dd>
+              </div>
+            ))}
+          </dl>
+        )}
       </section>
     </div>
   );

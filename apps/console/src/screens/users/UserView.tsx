@@ -12,7 +12,10 @@ import { UserRecords } from "./UserRecords.tsx";
 /** /console/users/{id}: the account (status, last login, sessions, MFA), its data, and the operator's actions. */
 export function UserView({ userId }: { userId: string }) {
   const { t, when } = useI18n();
-  const user = useAsync(() => api<{ user: User }>("GET", `/users/${encodeURIComponent(userId)}`).then((c) => c.user), [userId]);
+  const user = useAsync(
+    () => api<{ user: User }>("GET", `/users/${encodeURIComponent(userId)}`).then((c) => c.user),
+    [userId],
+  );
   const u = user.data;
   const title = u?.ids.email?.value ?? u?.ids.phone_number?.value ?? u?.ids.screen_name?.value ?? userId;
   const back = (
@@ -38,7 +41,12 @@ export function UserView({ userId }: { userId: string }) {
                   <dt>{t("users.status")}</dt>
                   <dd>
                     <StatusBadge status={u.status} />
-                    {u.locked && <span className="muted small"> {t("user.lockedSince")} {when(u.locked)}</span>}
+                    {u.locked && (
+                      <span className="muted small">
+                        {" "}
+                        {t("user.lockedSince")} {when(u.locked)}
+                      </span>
+                    )}
                   </dd>
                 </div>
                 <div>

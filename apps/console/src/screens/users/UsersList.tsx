@@ -19,7 +19,12 @@ export function UsersList() {
   const list = usePaged((cursor) => api<Page<User>>("GET", `/users${query({ q, cursor, limit: 25 })}`), [q]);
   return (
     <Layout title={t("users.title")}>
-      <SearchBar label={t("users.search")} hint={t("users.searchHint")} value={q} onSearch={(v) => navigate(`/users${query({ q: v })}`)} />
+      <SearchBar
+        label={t("users.search")}
+        hint={t("users.searchHint")}
+        value={q}
+        onSearch={(v) => navigate(`/users${query({ q: v })}`)}
+      />
       {flash && <Notice>{flash}</Notice>}
       <PagedTable list={list} empty={q ? t("users.empty") : t("users.emptyAll")}>
         {(items) => (
@@ -38,7 +43,9 @@ export function UsersList() {
               {items.map((u) => (
                 <tr key={String(u.id)}>
                   <td>
-                    <Link to={`/users/${encodeURIComponent(String(u.id))}`}>{u.ids.email?.value ?? u.ids.screen_name?.value ?? String(u.id)}</Link>
+                    <Link to={`/users/${encodeURIComponent(String(u.id))}`}>
+                      {u.ids.email?.value ?? u.ids.screen_name?.value ?? String(u.id)}
+                    </Link>
                   </td>
                   <td className="mono">{u.ids.phone_number?.value ?? "—"}</td>
                   <td className="mono">{String(u.id)}</td>

@@ -18,7 +18,11 @@ function classify(code: string | undefined): { status: number; reason: Reason; d
     case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
       return { status: 413, reason: "PAYLOAD_TOO_LARGE", details: "the chunk extensions are too large" };
     case "HPE_INVALID_HEADER_TOKEN":
-      return { status: 400, reason: "MALFORMED_REQUEST", details: "a header carries a character HTTP does not allow (a NUL byte, a control character)" };
+      return {
+        status: 400,
+        reason: "MALFORMED_REQUEST",
+        details: "a header carries a character HTTP does not allow (a NUL byte, a control character)",
+      };
     case "HPE_INVALID_METHOD":
     case "HPE_INVALID_URL":
     case "HPE_INVALID_VERSION":
@@ -35,7 +39,13 @@ function requestTarget(raw: unknown): string | undefined {
 }
 
 /** An error answered outside Fastify: the envelope, or RFC 6749's form when the target is under /oauth2/. */
-function errorBody(url: string | undefined, acceptLanguage: string | undefined, status: number, reason: Reason, details: string): string {
+function errorBody(
+  url: string | undefined,
+  acceptLanguage: string | undefined,
+  status: number,
+  reason: Reason,
+  details: string,
+): string {
   const body = isOAuthPath(url)
     ? { error: "invalid_request", error_description: details }
     : errorEnvelope({ reason, locale: pickLocale(acceptLanguage), elapsed: 0, details, status });
@@ -74,12 +84,33 @@ export function clientErrorHandler(err: ClientError, socket: Socket): void {
  */
 export function serverEdgeEvents(server: Server): void {
   server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => {
-    const json = errorBody(req.url, req.headers["accept-language"], 417, "EXPECTATION_FAILED", `Expect: ${String(req.headers.expect).slice(0, 100)} cannot be met (only 100-continue)`);
-    const headers = { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(json), "cache-control": "no-store", connection: "close" };
+    const json = errorBody(
+      req.url,
+      req.headers["accept-language"],
+      417,
+      "EXPECTATION_FAILED",
+      `Expect: ${String(req.headers.expect).slice(0, 100)} cannot be met (only 100-continue)`,
+    );
+    const headers = {
+      "content-type": "application/json; charset=utf-8",
+      "content-length": Buffer.byteLength(json),
+      "cache-control": "no-store",
+      connection: "close",
+    };
     res.writeHead(417, headers).end(json);
   });
   server.on("connect", (req: IncomingMessage, socket: Socket) => {
-    writeAndClose(socket, 400, errorBody(undefined, req.headers["accept-language"], 400, "MALFORMED_REQUEST", "CONNECT is not served here (not a proxy)"));
+    writeAndClose(
+      socket,
+      400,
+      errorBody(
+        undefined,
+        req.headers["accept-language"],
+        400,
+        "MALFORMED_REQUEST",
+        "CONNECT is not served here (not a proxy)",
+      ),
+    );
   });
 }
 

@@ -3,7 +3,8 @@ import { isCleanUrlEncoded } from "./text.ts";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-const invalidText = () => Object.assign(new Error("the form carries a NUL byte or text that is not valid UTF-8"), { statusCode: 400 });
+const invalidText = () =>
+  Object.assign(new Error("the form carries a NUL byte or text that is not valid UTF-8"), { statusCode: 400 });
 
 /**
  * Forms this parser made: clean text throughout (the whole body decodes
@@ -12,7 +13,8 @@ const invalidText = () => Object.assign(new Error("the form carries a NUL byte o
  * (inspectBody) has nothing to find in them and skips them.
  */
 const cleanForms = new WeakSet<object>();
-export const isCleanForm = (body: unknown): boolean => typeof body === "object" && body !== null && cleanForms.has(body);
+export const isCleanForm = (body: unknown): boolean =>
+  typeof body === "object" && body !== null && cleanForms.has(body);
 
 /** `a=1&b=2&b=3` as `{a: "1", b: ["2", "3"]}` (a repeated name becomes a list, as @fastify/formbody does). */
 function parseForm(text: string): Record<string, string | string[]> {
@@ -33,17 +35,21 @@ function parseForm(text: string): Record<string, string | string[]> {
  */
 export const formBody = fp<{ bodyLimit?: number }>(
   async (app, opts) => {
-    app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "buffer", bodyLimit: opts.bodyLimit }, (_req, body, done) => {
-      let text: string;
-      try {
-        text = utf8.decode(body as Buffer);
-      } catch {
-        done(invalidText(), undefined);
-        return;
-      }
-      if (!isCleanUrlEncoded(text)) return done(invalidText(), undefined);
-      done(null, parseForm(text));
-    });
+    app.addContentTypeParser(
+      "application/x-www-form-urlencoded",
+      { parseAs: "buffer", bodyLimit: opts.bodyLimit },
+      (_req, body, done) => {
+        let text: string;
+        try {
+          text = utf8.decode(body as Buffer);
+        } catch {
+          done(invalidText(), undefined);
+          return;
+        }
+        if (!isCleanUrlEncoded(text)) return done(invalidText(), undefined);
+        done(null, parseForm(text));
+      },
+    );
   },
   { name: "gatehouse-form-body" },
 );

@@ -21,7 +21,12 @@ export function edgeServerOptions(requestTimeoutSeconds: number) {
   const requestTimeout = requestTimeoutSeconds * 1000;
   return {
     requestTimeout,
-    http: { requireHostHeader: false, headersTimeout: Math.max(1000, Math.floor(requestTimeout / 2)), connectionsCheckingInterval: 1000, maxHeaderSize: 16 * 1024 },
+    http: {
+      requireHostHeader: false,
+      headersTimeout: Math.max(1000, Math.floor(requestTimeout / 2)),
+      connectionsCheckingInterval: 1000,
+      maxHeaderSize: 16 * 1024,
+    },
     clientErrorHandler,
     frameworkErrors,
   };
@@ -48,14 +53,23 @@ export const edge = fp(async (app) => {
       return sendEdgeError(req, reply, "MALFORMED_REQUEST", { details: "an HTTP/1.1 request needs a Host header" });
     }
     if (!isCleanUrlEncoded(req.url)) {
-      return sendEdgeError(req, reply, "MALFORMED_REQUEST", { details: "the URL carries a NUL byte, a bad escape or text that is not valid UTF-8" });
+      return sendEdgeError(req, reply, "MALFORMED_REQUEST", {
+        details: "the URL carries a NUL byte, a bad escape or text that is not valid UTF-8",
+      });
     }
   });
 
   app.addHook("preHandler", async (req, reply) => {
     if (req.body === undefined || req.body === null || req.routeOptions.schema?.body || isCleanForm(req.body)) return;
     const problem = inspectBody(req.body);
-    if (problem?.kind === "depth") return sendEdgeError(req, reply, "MALFORMED_REQUEST", { details: `the body nests deeper than ${MAX_JSON_DEPTH} levels` });
-    if (problem) return sendEdgeError(req, reply, "VALIDATION_FAILED", { details: "the body carries a NUL byte or invalid text", violations: problem.violations });
+    if (problem?.kind === "depth")
+      return sendEdgeError(req, reply, "MALFORMED_REQUEST", {
+        details: `the body nests deeper than ${MAX_JSON_DEPTH} levels`,
+      });
+    if (problem)
+      return sendEdgeError(req, reply, "VALIDATION_FAILED", {
+        details: "the body carries a NUL byte or invalid text",
+        violations: problem.violations,
+      });
   });
 });

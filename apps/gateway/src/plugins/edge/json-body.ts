@@ -12,7 +12,8 @@ export function nestsDeeper(value: unknown, max: number): boolean {
     const [v, depth] = stack.pop()!;
     if (v === null || typeof v !== "object") continue;
     if (depth >= max) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+    for (const child of Array.isArray(v) ? v : Object.values(v))
+      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
   }
   return false;
 }
@@ -36,7 +37,8 @@ export function strictJsonParser(app: FastifyInstance) {
     }
     parse(req, text, (err, value) => {
       if (err) return done(err, undefined);
-      if (nestsDeeper(value, MAX_JSON_DEPTH)) return done(clientError(`the JSON body nests deeper than ${MAX_JSON_DEPTH} levels`), undefined);
+      if (nestsDeeper(value, MAX_JSON_DEPTH))
+        return done(clientError(`the JSON body nests deeper than ${MAX_JSON_DEPTH} levels`), undefined);
       done(null, value);
     });
   });

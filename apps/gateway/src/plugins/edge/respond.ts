@@ -22,7 +22,9 @@ export function sendEdgeError(
     req.locale = pickLocale(req.headers["accept-language"]);
   }
   if (isOAuthPath(req.url)) {
-    const described = opts.violations?.length ? `${opts.details}: ${opts.violations.map((v) => v.field || "(body)").join(", ")}` : opts.details;
+    const described = opts.violations?.length
+      ? `${opts.details}: ${opts.violations.map((v) => v.field || "(body)").join(", ")}`
+      : opts.details;
     return sendOAuthError(reply, "INVALID_REQUEST", described);
   }
   return sendError(reply, reason, opts);

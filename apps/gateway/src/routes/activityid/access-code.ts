@@ -38,7 +38,9 @@ export const accessCodeRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (ap
       const principal = req.principal!;
       const { email, phone_number: phone } = req.body.ids;
       if (!email === !phone) {
-        return sendError(reply, "VALIDATION_FAILED", { violations: [{ field: email ? "ids.phone_number" : "ids.email", code: email ? "not_allowed" : "required" }] });
+        return sendError(reply, "VALIDATION_FAILED", {
+          violations: [{ field: email ? "ids.phone_number" : "ids.email", code: email ? "not_allowed" : "required" }],
+        });
       }
       const res = await deps.users!.requestAccessCode({
         caller: callerOf(req, principal.clientId!, "unknown"),

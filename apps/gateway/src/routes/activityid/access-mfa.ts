@@ -27,7 +27,12 @@ export const accessMfaRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app
         headers: UserHeaders,
         querystring: LoginQuery,
         body: MfaLoginBody,
-        response: { 200: UserContent, 206: UserContentIncomplete, 428: MfaRequiredEnvelope, ...errorResponses(400, 401, 403, 429) },
+        response: {
+          200: UserContent,
+          206: UserContentIncomplete,
+          428: MfaRequiredEnvelope,
+          ...errorResponses(400, 401, 403, 429),
+        },
       },
     },
     async (req, reply) => {

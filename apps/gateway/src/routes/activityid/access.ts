@@ -18,8 +18,12 @@ function loginBodyChecks(req: FastifyRequest) {
   const ids = membersOf(object?.ids);
   return [
     ...actorIdMismatch(req.body, req.principal?.clientId),
-    ...(ids && ids.email === undefined && ids.phone_number === undefined ? [{ field: "object.ids.email", code: "required" }] : []),
-    ...(object && object.password === undefined && object.code === undefined ? [{ field: "object.password", code: "required" }] : []),
+    ...(ids && ids.email === undefined && ids.phone_number === undefined
+      ? [{ field: "object.ids.email", code: "required" }]
+      : []),
+    ...(object && object.password === undefined && object.code === undefined
+      ? [{ field: "object.password", code: "required" }]
+      : []),
   ];
 }
 
@@ -44,7 +48,14 @@ export const accessRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, d
         headers: UserHeaders,
         querystring: LoginQuery,
         body: LoginEnvelope,
-        response: { 200: UserContent, 206: UserContentIncomplete, ...errorResponses(400, 401, 403, 429), 412: ErrorEnvelopeWithUrl, 451: TermsRequired, 428: MfaRequiredEnvelope },
+        response: {
+          200: UserContent,
+          206: UserContentIncomplete,
+          ...errorResponses(400, 401, 403, 429),
+          412: ErrorEnvelopeWithUrl,
+          451: TermsRequired,
+          428: MfaRequiredEnvelope,
+        },
       },
     },
     async (req, reply) => {

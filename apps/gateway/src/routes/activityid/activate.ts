@@ -47,7 +47,12 @@ export const activateRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps)
   };
 
   /** The form: the identifier shown (and given to password managers), the new password, the token hidden. */
-  async function showForm(reply: FastifyReply, lang: Locale, token: string, opts: { status?: number; violations?: { field: string; code: string }[] } = {}) {
+  async function showForm(
+    reply: FastifyReply,
+    lang: Locale,
+    token: string,
+    opts: { status?: number; violations?: { field: string; code: string }[] } = {},
+  ) {
     const t = HOSTED_TEXTS[lang];
     let activation;
     try {
@@ -56,8 +61,21 @@ export const activateRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps)
       if (errorFacts(err).reason === "INVALID_CODE") return invalid(reply, lang);
       throw err;
     }
-    const who: FormField = { name: "username", id: "username", type: activation.key === "email" ? "email" : "tel", label: labelOf(lang, activation.key), required: false, value: activation.value, readonly: true, autocomplete: "username" };
-    const { fields } = withErrors(activation.passwordless ? [who] : [{ ...who, required: true }, passwordField(lang, "new")], opts.violations ?? [], lang);
+    const who: FormField = {
+      name: "username",
+      id: "username",
+      type: activation.key === "email" ? "email" : "tel",
+      label: labelOf(lang, activation.key),
+      required: false,
+      value: activation.value,
+      readonly: true,
+      autocomplete: "username",
+    };
+    const { fields } = withErrors(
+      activation.passwordless ? [who] : [{ ...who, required: true }, passwordField(lang, "new")],
+      opts.violations ?? [],
+      lang,
+    );
     const html = renderForm({
       lang,
       appName: (await appOf(activation.clientId)).name,
@@ -71,32 +89,59 @@ export const activateRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps)
     return sendPage(reply, opts.status ?? 200, html);
   }
 
-  app.get(ACTIVATE_PATH, { exposeHeadRoute: false, schema: { summary: "Hosted activation page (assisted registration)", tags: ["users"] } }, async (req, reply) => {
-    const token = (req.query as { token?: unknown }).token;
-    const lang = pageLang(req);
-    if (typeof token !== "string" || !token || token.length > MAX_TOKEN) return invalid(reply, lang);
-    return showForm(reply, lang, token);
-  });
+  app.get(
+    ACTIVATE_PATH,
+    { exposeHeadRoute: false, schema: { summary: "Hosted activation page (assisted registration)", tags: ["users"] } },
+    async (req, reply) => {
+      const token = (req.query as { token?: unknown }).token;
+      const lang = pageLang(req);
+      if (typeof token !== "string" || !token || token.length > MAX_TOKEN) return invalid(reply, lang);
+      return showForm(reply, lang, token);
+    },
+  );
 
-  app.post(ACTIVATE_PATH, { schema: { summary: "Activate an account: set its password (assisted registration)", tags: ["users"] } }, async (req, reply) => {
-    const lang = pageLang(req);
-    const t = HOSTED_TEXTS[lang];
-    if (crossSite(req, deps.config.publicBaseUrl)) return sendPage(reply, 403, renderMessage({ lang, title: t.activateTitle, text: t.forbidden }));
-    const form = (req.body ?? {}) as Record<string, unknown>;
-    const token = typeof form.token === "string" ? form.token : "";
-    const password = typeof form.password === "string" ? form.password : "";
-    if (!token || token.length > MAX_TOKEN) return invalid(reply, lang);
-    try {
-      const done = await users.activateUser({ caller: { clientAddress: req.ip, locale: lang, sourceId: "unknown" }, activationToken: token, password });
-      const target = await appOf(done.clientId);
-      // Only a web address becomes a link (the application's url is the operator's data, not ours to trust as a scheme).
-      const links = /^https?:\/\//i.test(target.url) ? [{ href: target.url, label: t.continueTo(target.name || target.url) }] : [];
-      return sendPage(reply, 200, renderMessage({ lang, appName: target.name, title: t.activatedTitle, text: t.activatedText(target.name || ""), links, primaryLink: true }));
-    } catch (err) {
-      const f = errorFacts(err);
-      if (f.reason === "INVALID_CODE") return invalid(reply, lang);
-      if (f.reason === "VALIDATION_FAILED") return showForm(reply, lang, token, { status: 400, violations: f.violations });
-      throw err;
-    }
-  });
+  app.post(
+    ACTIVATE_PATH,
+    { schema: { summary: "Activate an account: set its password (assisted registration)", tags: ["users"] } },
+    async (req, reply) => {
+      const lang = pageLang(req);
+      const t = HOSTED_TEXTS[lang];
+      if (crossSite(req, deps.config.publicBaseUrl))
+        return sendPage(reply, 403, renderMessage({ lang, title: t.activateTitle, text: t.forbidden }));
+      const form = (req.body ?? {}) as Record<string, unknown>;
+      const token = typeof form.token === "string" ? form.token : "";
+      const password = typeof form.password === "string" ? form.password : "";
+      if (!token || token.length > MAX_TOKEN) return invalid(reply, lang);
+      try {
+        const done = await users.activateUser({
+          caller: { clientAddress: req.ip, locale: lang, sourceId: "unknown" },
+          activationToken: token,
+          password,
+        });
+        const target = await appOf(done.clientId);
+        // Only a web address becomes a link (the application's url is the operator's data, not ours to trust as a scheme).
+        const links = /^https?:\/\//i.test(target.url)
+          ? [{ href: target.url, label: t.continueTo(target.name || target.url) }]
+          : [];
+        return sendPage(
+          reply,
+          200,
+          renderMessage({
+            lang,
+            appName: target.name,
+            title: t.activatedTitle,
+            text: t.activatedText(target.name || ""),
+            links,
+            primaryLink: true,
+          }),
+        );
+      } catch (err) {
+        const f = errorFacts(err);
+        if (f.reason === "INVALID_CODE") return invalid(reply, lang);
+        if (f.reason === "VALIDATION_FAILED")
+          return showForm(reply, lang, token, { status: 400, violations: f.violations });
+        throw err;
+      }
+    },
+  );
 };

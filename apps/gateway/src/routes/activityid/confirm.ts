@@ -25,8 +25,12 @@ const CONFIRMED_PATH = "/activityid/v1/user/confirmed";
 /** The hosted page after a confirmation link (or of an invalid one), in the hosted pages' layout. */
 const page = (lang: "en" | "es", ok: boolean) => {
   const t = {
-    en: ok ? ["Confirmed", "Your address is confirmed. You can close this page."] : ["Link not valid", "This confirmation link is not valid, was used or has expired."],
-    es: ok ? ["Confirmado", "Tu dirección está confirmada. Puedes cerrar esta página."] : ["Enlace no válido", "Este enlace de confirmación no es válido, ya se usó o ha caducado."],
+    en: ok
+      ? ["Confirmed", "Your address is confirmed. You can close this page."]
+      : ["Link not valid", "This confirmation link is not valid, was used or has expired."],
+    es: ok
+      ? ["Confirmado", "Tu dirección está confirmada. Puedes cerrar esta página."]
+      : ["Enlace no válido", "Este enlace de confirmación no es válido, ya se usó o ha caducado."],
   }[lang];
   return renderMessage({ lang, title: t[0]!, text: t[1]! });
 };
@@ -43,14 +47,19 @@ export const confirmRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app,
       schema: {
         summary: "Confirm an identifier by the emailed link",
         tags: ["users"],
-        querystring: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: true }),
+        querystring: Type.Object(
+          { token: Type.String({ minLength: 1, maxLength: 200 }) },
+          { additionalProperties: true },
+        ),
         response: errorResponses(400, 429),
       },
     },
     async (req, reply) => {
       try {
         const res = await deps.users!.confirmIdentifier({ linkToken: req.query.token });
-        return reply.header("cache-control", "no-store").redirect(res.redirectUrl || `${deps.config.publicBaseUrl}${CONFIRMED_PATH}`, 302);
+        return reply
+          .header("cache-control", "no-store")
+          .redirect(res.redirectUrl || `${deps.config.publicBaseUrl}${CONFIRMED_PATH}`, 302);
       } catch (err) {
         const f = errorFacts(err);
         if (f.reason === "INVALID_CODE") return sendPage(reply, 400, page(req.locale, false));
@@ -77,7 +86,11 @@ export const confirmRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app,
     async (req, reply) => {
       const principal = req.principal!;
       try {
-        const res = await deps.users!.confirmIdentifier({ userId: principal.subject, key: req.body.id, code: req.body.code });
+        const res = await deps.users!.confirmIdentifier({
+          userId: principal.subject,
+          key: req.body.id,
+          code: req.body.code,
+        });
         return sendContent(reply, 200, { user: userToJson(res.user!) });
       } catch (err) {
         if (errorFacts(err).reason === "INVALID_CODE") {
@@ -88,5 +101,9 @@ export const confirmRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app,
     },
   );
 
-  app.get(CONFIRMED_PATH, { schema: { summary: "Hosted page shown after a confirmation", tags: ["users"] } }, async (req, reply) => sendPage(reply, 200, page(req.locale, true)));
+  app.get(
+    CONFIRMED_PATH,
+    { schema: { summary: "Hosted page shown after a confirmation", tags: ["users"] } },
+    async (req, reply) => sendPage(reply, 200, page(req.locale, true)),
+  );
 };

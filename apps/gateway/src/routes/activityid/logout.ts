@@ -18,7 +18,12 @@ import { errorResponses, Result } from "../../schemas/common.ts";
 const sessionToken: BearerRule = (p, req) => {
   const user = userToken(p, req);
   if (user !== true) return user;
-  return typeof p.claims.sid === "string" || { error: "invalid_token", description: "the ACCESS_TOKEN of a login session is required" };
+  return (
+    typeof p.claims.sid === "string" || {
+      error: "invalid_token",
+      description: "the ACCESS_TOKEN of a login session is required",
+    }
+  );
 };
 
 export const logoutRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, deps) => {
@@ -31,7 +36,15 @@ export const logoutRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, d
         tags: ["users"],
         security: [{ bearer: [] }],
         response: {
-          200: Type.Object({ content: Type.Object({ login_status: Type.Object({ uid: Type.Union([Type.Integer(), Type.String()]), connect_state: Type.String() }) }), result: Result }),
+          200: Type.Object({
+            content: Type.Object({
+              login_status: Type.Object({
+                uid: Type.Union([Type.Integer(), Type.String()]),
+                connect_state: Type.String(),
+              }),
+            }),
+            result: Result,
+          }),
           ...errorResponses(401),
         },
       },
@@ -45,7 +58,9 @@ export const logoutRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, d
         if (errorFacts(err).reason !== "SESSION_NOT_FOUND") throw err;
       }
       reply.header("cache-control", "no-store");
-      return sendContent(reply, 200, { login_status: { uid: userIdJson(user.subject), connect_state: "notConnected" } });
+      return sendContent(reply, 200, {
+        login_status: { uid: userIdJson(user.subject), connect_state: "notConnected" },
+      });
     },
   );
 };

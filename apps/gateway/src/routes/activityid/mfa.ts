@@ -12,7 +12,11 @@ import { TotpConfirmBody, TotpDisableBody, TotpEnrollBody } from "../../schemas/
 
 /** Enrolment takes the user's ACCESS_TOKEN, or the APP_TOKEN of a login that answered 428 (with that 428's token in the body). */
 const userOrAppToken: BearerRule = (p) =>
-  isUserToken(p) || isAppToken(p) || { error: "invalid_token", description: "the ACCESS_TOKEN of the user, or an APP_TOKEN with the 428's token, is required" };
+  isUserToken(p) ||
+  isAppToken(p) || {
+    error: "invalid_token",
+    description: "the ACCESS_TOKEN of the user, or an APP_TOKEN with the 428's token, is required",
+  };
 
 /** Who enrols: the user of an access token, or the user of a 428's MFA token presented with the APP_TOKEN of that login. */
 function subjectOf(p: Principal, mfaToken: string | undefined) {
@@ -22,7 +26,9 @@ function subjectOf(p: Principal, mfaToken: string | undefined) {
 }
 
 const unauthenticated = (reply: FastifyReply) =>
-  sendError(reply, "UNAUTHENTICATED", { details: "Authorization: Bearer <ACCESS_TOKEN> of the user (or <APP_TOKEN> with the 428's token) required" });
+  sendError(reply, "UNAUTHENTICATED", {
+    details: "Authorization: Bearer <ACCESS_TOKEN> of the user (or <APP_TOKEN> with the 428's token) required",
+  });
 
 /**
  * {base_url}/activityid/v1/user/mfa/totp: enrol (secret and otpauth URL, off
@@ -42,7 +48,10 @@ export const mfaRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, dep
         summary: "Enrol a TOTP authenticator",
         body: Type.Optional(TotpEnrollBody),
         response: {
-          200: Type.Object({ content: Type.Object({ totp: Type.Object({ secret: Type.String(), otpauth_url: Type.String() }) }), result: Result }),
+          200: Type.Object({
+            content: Type.Object({ totp: Type.Object({ secret: Type.String(), otpauth_url: Type.String() }) }),
+            result: Result,
+          }),
           ...errorResponses(400, 401, 403, 409),
         },
       },
@@ -65,7 +74,12 @@ export const mfaRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, dep
         summary: "Turn TOTP on with a first code",
         body: TotpConfirmBody,
         response: {
-          200: Type.Object({ content: Type.Object({ mfa: Type.Object({ methods: Type.Array(Type.String()), recovery_codes: Type.Array(Type.String()) }) }), result: Result }),
+          200: Type.Object({
+            content: Type.Object({
+              mfa: Type.Object({ methods: Type.Array(Type.String()), recovery_codes: Type.Array(Type.String()) }),
+            }),
+            result: Result,
+          }),
           ...errorResponses(400, 401, 403, 409, 429),
         },
       },
@@ -86,12 +100,19 @@ export const mfaRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, dep
         ...common,
         summary: "Turn TOTP off (password or code)",
         body: TotpDisableBody,
-        response: { 200: Type.Object({ content: Type.Object({ mfa: Type.Object({ methods: Type.Array(Type.String()) }) }), result: Result }), ...errorResponses(400, 401, 403, 409, 429) },
+        response: {
+          200: Type.Object({
+            content: Type.Object({ mfa: Type.Object({ methods: Type.Array(Type.String()) }) }),
+            result: Result,
+          }),
+          ...errorResponses(400, 401, 403, 409, 429),
+        },
       },
     },
     async (req, reply) => {
       const user = req.principal!;
-      if (!req.body.password && !req.body.code) return sendError(reply, "VALIDATION_FAILED", { violations: [{ field: "password", code: "required" }] });
+      if (!req.body.password && !req.body.code)
+        return sendError(reply, "VALIDATION_FAILED", { violations: [{ field: "password", code: "required" }] });
       await deps.mfa!.disableTotp({
         userId: user.subject,
         password: req.body.password ?? "",

@@ -4,7 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { domainError } from "@gatehouse/errors";
 import { createLogger } from "@gatehouse/logging";
 import { create } from "@bufbuild/protobuf";
-import { AuthService, LoginOutcomeSchema, RegistryService, UsersService, type LoginOutcome, type ResendConfirmationRequest } from "@gatehouse/proto";
+import {
+  AuthService,
+  LoginOutcomeSchema,
+  RegistryService,
+  UsersService,
+  type LoginOutcome,
+  type ResendConfirmationRequest,
+} from "@gatehouse/proto";
 import { USERS_ACCESS_SCOPE, type Principal } from "@gatehouse/rpc";
 import { createGateway } from "../../app.ts";
 
@@ -21,7 +28,10 @@ const LOGINS: Record<string, LoginOutcome> = {
     outcome: { case: "confirmationRequired", value: { keys: ["email"], key: "email", resendToken: TOKEN } },
   }),
   "limited@example.com": create(LoginOutcomeSchema, {
-    outcome: { case: "confirmationRequired", value: { keys: ["email"], key: "email", resendToken: TOKEN, resendLimited: true, retryAfterSeconds: 1800n } },
+    outcome: {
+      case: "confirmationRequired",
+      value: { keys: ["email"], key: "email", resendToken: TOKEN, resendLimited: true, retryAfterSeconds: 1800n },
+    },
   }),
 };
 const RESENDS: Record<string, Error | undefined> = {
@@ -49,12 +59,28 @@ describe("resend routes", () => {
         return {};
       },
     };
-    const appPrincipal: Principal = { subject: "100_shop", clientId: "100_shop", scopes: new Set([USERS_ACCESS_SCOPE]), internal: false, token: "app", claims: {} };
+    const appPrincipal: Principal = {
+      subject: "100_shop",
+      clientId: "100_shop",
+      scopes: new Set([USERS_ACCESS_SCOPE]),
+      internal: false,
+      token: "app",
+      claims: {},
+    };
     app = await createGateway(
       {
-        registry: createClient(RegistryService, createRouterTransport(() => {})),
-        auth: createClient(AuthService, createRouterTransport(() => {})),
-        users: createClient(UsersService, createRouterTransport((r) => r.service(UsersService, users))),
+        registry: createClient(
+          RegistryService,
+          createRouterTransport(() => {}),
+        ),
+        auth: createClient(
+          AuthService,
+          createRouterTransport(() => {}),
+        ),
+        users: createClient(
+          UsersService,
+          createRouterTransport((r) => r.service(UsersService, users)),
+        ),
         verifyAccessToken: async (token) => (token === "app" ? appPrincipal : undefined),
         config: { publicBaseUrl: BASE, publicGraphUrl: BASE, publicAuthUrl: BASE, bodyLimitBytes: 65536 },
         ready: async () => true,
@@ -68,11 +94,20 @@ describe("resend routes", () => {
     app.inject({
       method: "POST",
       url: "/activityid/v1/user/access",
-      headers: { authorization: "Bearer app", "content-type": "application/json", from: "100_shop_web", "accept-language": lang },
+      headers: {
+        authorization: "Bearer app",
+        "content-type": "application/json",
+        from: "100_shop_web",
+        "accept-language": lang,
+      },
       payload: JSON.stringify({
         actor: { id: "100_shop", objectType: "application" },
         verb: "access",
-        object: { objectType: "user", password: "correct horse battery", ids: { email: { objectType: "user_id", value: email } } },
+        object: {
+          objectType: "user",
+          password: "correct horse battery",
+          ids: { email: { objectType: "user_id", value: email } },
+        },
         source: { id: "pc", objectType: "device" },
       }),
     });
@@ -106,7 +141,10 @@ describe("resend routes", () => {
   });
 
   it("GET of the link: 200 page in the Accept-Language locale, the token and locale passed on", async () => {
-    for (const [lang, title] of [["en", "Code sent"], ["es", "Código enviado"]] as const) {
+    for (const [lang, title] of [
+      ["en", "Code sent"],
+      ["es", "Código enviado"],
+    ] as const) {
       const res = await resend(TOKEN, lang);
       expect(res.statusCode).toBe(200);
       expect(res.headers["content-type"]).toBe("text/html; charset=utf-8");
@@ -136,7 +174,10 @@ describe("resend routes", () => {
 
   it("a HEAD of the link sends nothing", async () => {
     const before = resends.length;
-    const res = await app.inject({ method: "HEAD", url: `/activityid/v1/user/confirm/resend?token=${encodeURIComponent(TOKEN)}` });
+    const res = await app.inject({
+      method: "HEAD",
+      url: `/activityid/v1/user/confirm/resend?token=${encodeURIComponent(TOKEN)}`,
+    });
     expect(res.statusCode).not.toBe(200);
     expect(resends.length).toBe(before);
   });

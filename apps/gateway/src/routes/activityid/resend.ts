@@ -13,13 +13,19 @@ type Outcome = "sent" | "limited" | "invalid" | "failed";
 
 const TEXTS: Record<Locale, Record<Outcome, [title: string, text: string]>> = {
   en: {
-    sent: ["Code sent", "If your address still needs to be confirmed, a new confirmation code is on its way. Earlier codes and links keep working."],
+    sent: [
+      "Code sent",
+      "If your address still needs to be confirmed, a new confirmation code is on its way. Earlier codes and links keep working.",
+    ],
     limited: ["Too many requests", "Too many confirmation messages were sent. Please try again later."],
     invalid: ["Link not valid", "This link is not valid or has expired. Log in again to get a new one."],
     failed: ["Not sent", "The confirmation code could not be sent right now. Please try again later."],
   },
   es: {
-    sent: ["Código enviado", "Si tu dirección aún debe confirmarse, te hemos enviado un código de confirmación nuevo. Los códigos y enlaces anteriores siguen valiendo."],
+    sent: [
+      "Código enviado",
+      "Si tu dirección aún debe confirmarse, te hemos enviado un código de confirmación nuevo. Los códigos y enlaces anteriores siguen valiendo.",
+    ],
     limited: ["Demasiadas solicitudes", "Se han enviado demasiados mensajes de confirmación. Inténtalo más tarde."],
     invalid: ["Enlace no válido", "Este enlace no es válido o ha caducado. Vuelve a iniciar sesión para obtener otro."],
     failed: ["No enviado", "No se ha podido enviar el código de confirmación ahora. Inténtalo más tarde."],
@@ -50,14 +56,20 @@ export const resendRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, d
       schema: {
         summary: "Send the confirmation code again (the 412 login answer's content.url)",
         tags: ["users"],
-        querystring: Type.Object({ token: Type.Optional(Type.String({ maxLength: 1000 })) }, { additionalProperties: true }),
+        querystring: Type.Object(
+          { token: Type.Optional(Type.String({ maxLength: 1000 })) },
+          { additionalProperties: true },
+        ),
       },
     },
     async (req, reply) => {
       const token = req.query.token ?? "";
       if (!token) return sendPage(reply, req.locale, "invalid");
       try {
-        await deps.users!.resendConfirmation({ caller: { locale: req.locale, clientAddress: req.ip }, resendToken: token });
+        await deps.users!.resendConfirmation({
+          caller: { locale: req.locale, clientAddress: req.ip },
+          resendToken: token,
+        });
         return sendPage(reply, req.locale, "sent");
       } catch (err) {
         const f = errorFacts(err);

@@ -55,32 +55,52 @@ export const termsRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) =>
     }
   }
 
-  app.get(TERMS_PATH, { exposeHeadRoute: false, schema: { summary: "Hosted terms page (the 451 login answer's content.url)", tags: ["users"] } }, async (req, reply) => {
-    const token = (req.query as { token?: unknown }).token;
-    if (typeof token !== "string" || !token || token.length > MAX_TOKEN) return invalid(req, reply);
-    return guarded(req, reply, () => showForm(req, reply, token));
-  });
+  app.get(
+    TERMS_PATH,
+    {
+      exposeHeadRoute: false,
+      schema: { summary: "Hosted terms page (the 451 login answer's content.url)", tags: ["users"] },
+    },
+    async (req, reply) => {
+      const token = (req.query as { token?: unknown }).token;
+      if (typeof token !== "string" || !token || token.length > MAX_TOKEN) return invalid(req, reply);
+      return guarded(req, reply, () => showForm(req, reply, token));
+    },
+  );
 
-  app.post(TERMS_PATH, { schema: { summary: "Answers of the hosted terms page", tags: ["users"] } }, async (req, reply) => {
-    const t = TERMS_TEXTS[req.locale];
-    if (crossSite(req, deps.config.publicBaseUrl)) return sendTermsPage(reply, 403, termsMessage(req.locale, t.invalidTitle, t.forbidden));
-    const form = (req.body ?? {}) as Record<string, unknown>;
-    const [token] = list(form.token);
-    if (!token || token.length > MAX_TOKEN) return invalid(req, reply);
-    const shown = [...new Set(list(form.shown))].slice(0, MAX_ITEMS);
-    const accepted = new Set(list(form.accept));
-    const answers = shown.map((key) => ({ key, version: list(form[`version.${key}`])[0] ?? "", value: accepted.has(key) }));
-    return guarded(req, reply, async () => {
-      try {
-        await users.answerTerms({ caller: { sourceId: "unknown", clientAddress: req.ip, locale: req.locale }, termsToken: token, answers });
-      } catch (err) {
-        const f = errorFacts(err);
-        if (f.reason !== "CONSTRAINT_VIOLATION") throw err;
-        const changed = f.violations.some((v) => v.code !== "required");
-        return showForm(req, reply, token, 400, changed ? t.changed : t.mandatoryMissing);
-      }
-      // Something may have been published meanwhile: the form again, or done.
-      return showForm(req, reply, token);
-    });
-  });
+  app.post(
+    TERMS_PATH,
+    { schema: { summary: "Answers of the hosted terms page", tags: ["users"] } },
+    async (req, reply) => {
+      const t = TERMS_TEXTS[req.locale];
+      if (crossSite(req, deps.config.publicBaseUrl))
+        return sendTermsPage(reply, 403, termsMessage(req.locale, t.invalidTitle, t.forbidden));
+      const form = (req.body ?? {}) as Record<string, unknown>;
+      const [token] = list(form.token);
+      if (!token || token.length > MAX_TOKEN) return invalid(req, reply);
+      const shown = [...new Set(list(form.shown))].slice(0, MAX_ITEMS);
+      const accepted = new Set(list(form.accept));
+      const answers = shown.map((key) => ({
+        key,
+        version: list(form[`version.${key}`])[0] ?? "",
+        value: accepted.has(key),
+      }));
+      return guarded(req, reply, async () => {
+        try {
+          await users.answerTerms({
+            caller: { sourceId: "unknown", clientAddress: req.ip, locale: req.locale },
+            termsToken: token,
+            answers,
+          });
+        } catch (err) {
+          const f = errorFacts(err);
+          if (f.reason !== "CONSTRAINT_VIOLATION") throw err;
+          const changed = f.violations.some((v) => v.code !== "required");
+          return showForm(req, reply, token, 400, changed ? t.changed : t.mandatoryMissing);
+        }
+        // Something may have been published meanwhile: the form again, or done.
+        return showForm(req, reply, token);
+      });
+    },
+  );
 };

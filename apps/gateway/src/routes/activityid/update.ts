@@ -14,7 +14,14 @@ import { actorIdMismatch, bodyViolations } from "../../http/body-checks.ts";
 import { applicationOf, userToken } from "../../http/user-token.ts";
 import { errorResponses } from "../../schemas/common.ts";
 import { MfaRequiredEnvelope } from "../../schemas/mfa.ts";
-import { PatchEnvelope, PatchQuery, ReplaceEnvelope, UserContent, UserContentIncomplete, UserHeaders } from "../../schemas/user.ts";
+import {
+  PatchEnvelope,
+  PatchQuery,
+  ReplaceEnvelope,
+  UserContent,
+  UserContentIncomplete,
+  UserHeaders,
+} from "../../schemas/user.ts";
 
 const responses = {
   200: UserContent,
@@ -38,7 +45,12 @@ function sendUpdated(reply: FastifyReply, res: UpdateUserResponse) {
   if (!res.changed) return reply.code(304).header("cache-control", "no-store").send();
   const content = { user: userToJson(res.user!) };
   if (!res.pendingFields.length) return sendContent(reply, 200, content);
-  return sendPartial(reply, content, "confirmation_pending", res.pendingFields.map((field) => ({ field, code: "confirmation_pending" })));
+  return sendPartial(
+    reply,
+    content,
+    "confirmation_pending",
+    res.pendingFields.map((field) => ({ field, code: "confirmation_pending" })),
+  );
 }
 
 /** The `code_verifier` query parameter when given once. */
@@ -68,7 +80,11 @@ const updateToken: BearerRule = (p, req) => {
  * (403), the entry point's rules (416), the confirmation queue (502).
  */
 export const updateRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, deps) => {
-  async function update(req: FastifyRequest, reply: FastifyReply, call: (p: { clientId: string; subject: string }) => UpdateCall) {
+  async function update(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    call: (p: { clientId: string; subject: string }) => UpdateCall,
+  ) {
     const principal = req.principal!;
     const violations = bodyViolations(req);
     if (violations.length) return sendError(reply, "VALIDATION_FAILED", { violations });
@@ -97,34 +113,58 @@ export const updateRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, 
     {
       onRequest,
       // actor.id is the token's application.
-      config: { bodyChecks: (req) => actorIdMismatch(req.body, req.principal ? applicationOf(req.principal) : undefined) },
+      config: {
+        bodyChecks: (req) => actorIdMismatch(req.body, req.principal ? applicationOf(req.principal) : undefined),
+      },
       schema: { ...common, summary: "Replace the logged user's data", body: ReplaceEnvelope },
     },
     (req, reply) =>
-      update(req, reply, (p) => ({ mode: UpdateMode.REPLACE, actorId: req.body.actor.id, target: { targetUserId: p.subject }, object: req.body.object, sourceId: req.body.source.id })),
+      update(req, reply, (p) => ({
+        mode: UpdateMode.REPLACE,
+        actorId: req.body.actor.id,
+        target: { targetUserId: p.subject },
+        object: req.body.object,
+        sourceId: req.body.source.id,
+      })),
   );
 
-  const patch = (target: (id: string) => UpdateCall["target"]) => (req: FastifyRequest<{ Params: { id: string }; Body: Static<typeof PatchEnvelope> }>, reply: FastifyReply) =>
-    update(req, reply, () => ({
-      mode: UpdateMode.PATCH,
-      actorId: String(req.body.actor.id),
-      target: target(req.params.id),
-      object: req.body.object,
-      sourceId: req.body.source.id,
-      contextUrl: req.body.context?.url,
-    }));
+  const patch =
+    (target: (id: string) => UpdateCall["target"]) =>
+    (req: FastifyRequest<{ Params: { id: string }; Body: Static<typeof PatchEnvelope> }>, reply: FastifyReply) =>
+      update(req, reply, () => ({
+        mode: UpdateMode.PATCH,
+        actorId: String(req.body.actor.id),
+        target: target(req.params.id),
+        object: req.body.object,
+        sourceId: req.body.source.id,
+        contextUrl: req.body.context?.url,
+      }));
   // actor.id is the path's id (object_id or pulse_id).
-  const patchChecks = { bodyChecks: (req: FastifyRequest) => actorIdMismatch(req.body, (req.params as { id?: string }).id, true) };
+  const patchChecks = {
+    bodyChecks: (req: FastifyRequest) => actorIdMismatch(req.body, (req.params as { id?: string }).id, true),
+  };
 
-  const params = { type: "object", properties: { id: { type: "string", minLength: 1, maxLength: 64 } }, required: ["id"] } as const;
+  const params = {
+    type: "object",
+    properties: { id: { type: "string", minLength: 1, maxLength: 64 } },
+    required: ["id"],
+  } as const;
   app.patch(
     "/activityid/v1/user/update/:id",
-    { onRequest, config: patchChecks, schema: { ...common, summary: "Patch a user by object_id", params, querystring: PatchQuery, body: PatchEnvelope } },
+    {
+      onRequest,
+      config: patchChecks,
+      schema: { ...common, summary: "Patch a user by object_id", params, querystring: PatchQuery, body: PatchEnvelope },
+    },
     patch((id) => ({ targetUserId: id })),
   );
   app.patch(
     "/activityid/v1/user/update/pulse-id/:id",
-    { onRequest, config: patchChecks, schema: { ...common, summary: "Patch a user by pulse_id", params, querystring: PatchQuery, body: PatchEnvelope } },
+    {
+      onRequest,
+      config: patchChecks,
+      schema: { ...common, summary: "Patch a user by pulse_id", params, querystring: PatchQuery, body: PatchEnvelope },
+    },
     patch((id) => ({ targetPulseId: id })),
   );
 };

@@ -22,7 +22,14 @@ const AppPatch = Type.Object(
     url: Type.Optional(Url),
     redirectUris: Type.Optional(Type.Array(Url, { maxItems: 1000 })),
     contact: Type.Optional(
-      Type.Object({ support: Type.Optional(person(true)), projectManager: Type.Optional(person(false)), productOwner: Type.Optional(person(false)) }, closed),
+      Type.Object(
+        {
+          support: Type.Optional(person(true)),
+          projectManager: Type.Optional(person(false)),
+          productOwner: Type.Optional(person(false)),
+        },
+        closed,
+      ),
     ),
     whitelist: Type.Optional(Type.Array(Url, { maxItems: 1000 })),
     defaultCallback: Type.Optional(Url),
@@ -45,13 +52,19 @@ export const adminAppsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (ap
       schema: {
         ...admin,
         summary: "List or search applications (client_id prefix or displayName substring)",
-        querystring: Type.Object({ q: Type.Optional(Type.String({ maxLength: 200 })), ...PageQuery }, { additionalProperties: true }),
+        querystring: Type.Object(
+          { q: Type.Optional(Type.String({ maxLength: 200 })), ...PageQuery },
+          { additionalProperties: true },
+        ),
         response: { 200: ListOf(AdminApplication), ...errorResponses(400, 401, 403) },
       },
     },
     async (req, reply) => {
       const q = req.query;
-      const res = await registryAdmin.listApplications({ query: q.q ?? "", pageSize: q.limit ?? 0, pageToken: q.cursor ?? "" }, asOperator(req));
+      const res = await registryAdmin.listApplications(
+        { query: q.q ?? "", pageSize: q.limit ?? 0, pageToken: q.cursor ?? "" },
+        asOperator(req),
+      );
       return sendContent(reply, 200, page(res.applications.map(adminApplicationToJson), res.nextPageToken));
     },
   );
@@ -79,8 +92,10 @@ export const adminAppsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (ap
       attachValidation: true,
       schema: {
         ...admin,
-        summary: "Change an application: displayName, url, redirectUris, contact, whitelist, defaultCallback, mfa (audited)",
-        description: "Only the members sent change, under every rule of application creation. `redirectUris` and `whitelist` replace their lists; each contact person sent replaces that person.",
+        summary:
+          "Change an application: displayName, url, redirectUris, contact, whitelist, defaultCallback, mfa (audited)",
+        description:
+          "Only the members sent change, under every rule of application creation. `redirectUris` and `whitelist` replace their lists; each contact person sent replaces that person.",
         params: ClientId,
         body: AppPatch,
         response: { 200: ContentOf(AdminApplication), ...errorResponses(400, 401, 403, 404) },
@@ -93,11 +108,26 @@ export const adminAppsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (ap
           projectManager: b.contact.projectManager && fromJson(PersonSchema, b.contact.projectManager as JsonObject),
           productOwner: b.contact.productOwner && fromJson(PersonSchema, b.contact.productOwner as JsonObject),
         };
-        const lists = { redirectUris: b.redirectUris && { values: b.redirectUris }, whitelist: b.whitelist && { values: b.whitelist } };
-        const members = { displayName: b.displayName, url: b.url, contact, defaultCallback: b.defaultCallback, mfa: b.mfa };
-        return registryAdmin.updateApplication({ clientId: req.params.client_id, ...members, ...lists, validateOnly }, asOperator(req));
+        const lists = {
+          redirectUris: b.redirectUris && { values: b.redirectUris },
+          whitelist: b.whitelist && { values: b.whitelist },
+        };
+        const members = {
+          displayName: b.displayName,
+          url: b.url,
+          contact,
+          defaultCallback: b.defaultCallback,
+          mfa: b.mfa,
+        };
+        return registryAdmin.updateApplication(
+          { clientId: req.params.client_id, ...members, ...lists, validateOnly },
+          asOperator(req),
+        );
       };
-      if (req.validationError) throw await withRuleViolations(req.validationError, req.body, (rest) => change(rest as Static<typeof AppPatch>, true));
+      if (req.validationError)
+        throw await withRuleViolations(req.validationError, req.body, (rest) =>
+          change(rest as Static<typeof AppPatch>, true),
+        );
       const res = await change(req.body);
       return sendContent(reply, 200, adminApplicationToJson(res.application!));
     },
@@ -106,10 +136,18 @@ export const adminAppsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (ap
   app.get(
     "/admin/v1/apps/:client_id/password",
     {
-      schema: { ...admin, summary: "Reveal an application's password (audited)", params: ClientId, response: { 200: Password, ...errorResponses(401, 403, 404) } },
+      schema: {
+        ...admin,
+        summary: "Reveal an application's password (audited)",
+        params: ClientId,
+        response: { 200: Password, ...errorResponses(401, 403, 404) },
+      },
     },
     async (req, reply) => {
-      const res = await deps.registry.revealClientSecret({ clientId: req.params.client_id, reason: "" }, asOperator(req));
+      const res = await deps.registry.revealClientSecret(
+        { clientId: req.params.client_id, reason: "" },
+        asOperator(req),
+      );
       return sendContent(reply, 200, { id: req.params.client_id, password: res.clientSecret });
     },
   );
@@ -120,7 +158,8 @@ export const adminAppsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (ap
       ...bodyless,
       schema: {
         ...admin,
-        summary: "Rotate an application's password: the new one is shown once, the old one stops working at once (audited)",
+        summary:
+          "Rotate an application's password: the new one is shown once, the old one stops working at once (audited)",
         params: ClientId,
         response: { 200: Password, ...errorResponses(401, 403, 404) },
       },

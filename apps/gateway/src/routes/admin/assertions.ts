@@ -8,7 +8,12 @@ import { withRuleViolations } from "../../http/all-violations.ts";
 import { page } from "../../http/admin-json.ts";
 import { sendContent } from "../../http/envelope.ts";
 import { PageQuery } from "../../schemas/admin.ts";
-import { AssertionContent, AssertionHistoryList, AssertionVersions, PublishAssertionBody } from "../../schemas/assertions.ts";
+import {
+  AssertionContent,
+  AssertionHistoryList,
+  AssertionVersions,
+  PublishAssertionBody,
+} from "../../schemas/assertions.ts";
 import { errorResponses, ScQuery } from "../../schemas/common.ts";
 
 /** One version of a legal assertion in the admin API's JSON. */
@@ -43,7 +48,8 @@ export const adminAssertionsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = asy
       attachValidation: true,
       schema: {
         summary: "Publish a legal assertion or a new version of one",
-        description: "Operator token with admin:write (or admin). The version must be new for the key (409 otherwise) and becomes the latest.",
+        description:
+          "Operator token with admin:write (or admin). The version must be new for the key (409 otherwise) and becomes the latest.",
         tags: ["admin"],
         security: [{ bearer: [] }],
         querystring: ScQuery,
@@ -54,10 +60,21 @@ export const adminAssertionsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = asy
     async (req, reply) => {
       const publish = (b: Static<typeof PublishAssertionBody>, validateOnly = false) => {
         const displayName = typeof b.displayName === "string" ? { en: b.displayName } : b.displayName;
-        const assertion = { key: b.key, displayName, type: b.type, typology: b.typology, property: b.property ?? "", mandatory: b.mandatory ?? false, version: b.version };
+        const assertion = {
+          key: b.key,
+          displayName,
+          type: b.type,
+          typology: b.typology,
+          property: b.property ?? "",
+          mandatory: b.mandatory ?? false,
+          version: b.version,
+        };
         return assertions.publishAssertion({ assertion, validateOnly }, asOperator(req));
       };
-      if (req.validationError) throw await withRuleViolations(req.validationError, req.body, (rest) => publish(rest as Static<typeof PublishAssertionBody>, true));
+      if (req.validationError)
+        throw await withRuleViolations(req.validationError, req.body, (rest) =>
+          publish(rest as Static<typeof PublishAssertionBody>, true),
+        );
       const b = req.body;
       const res = await publish(b);
       reply.header("location", `/admin/v1/assertions/${encodeURIComponent(b.key)}`);
@@ -75,14 +92,23 @@ export const adminAssertionsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = asy
           description: "Each item is the latest version with `versions` (latest first); in key order, in pages.",
           tags: ["admin"],
           security: [{ bearer: [] }],
-          querystring: Type.Object({ typology: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })), ...PageQuery }, { additionalProperties: true }),
+          querystring: Type.Object(
+            { typology: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })), ...PageQuery },
+            { additionalProperties: true },
+          ),
           response: { 200: AssertionHistoryList, ...errorResponses(400, 401, 403) },
         },
       },
       async (req, reply) => {
         const q = req.query;
-        const res = await registryAdmin.listAssertionHistory({ typology: q.typology ?? "", pageSize: q.limit ?? 0, pageToken: q.cursor ?? "" }, asOperator(req));
-        const items = res.assertions.map((a) => ({ ...assertionToJson(a.versions[0]!), versions: a.versions.map(assertionToJson) }));
+        const res = await registryAdmin.listAssertionHistory(
+          { typology: q.typology ?? "", pageSize: q.limit ?? 0, pageToken: q.cursor ?? "" },
+          asOperator(req),
+        );
+        const items = res.assertions.map((a) => ({
+          ...assertionToJson(a.versions[0]!),
+          versions: a.versions.map(assertionToJson),
+        }));
         return sendContent(reply, 200, { objectType: "assertions", ...page(items, res.nextPageToken) });
       },
     );

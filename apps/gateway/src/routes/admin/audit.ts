@@ -12,7 +12,10 @@ import { AuditItem, ListOf, PageQuery } from "../../schemas/admin.ts";
 import { errorResponses } from "../../schemas/common.ts";
 
 type Init<T> = Omit<T, "$typeName">;
-type Lister = (req: { filter: Init<AuditFilter>; after?: Init<AuditPosition>; pageSize: number }, opts: ReturnType<typeof asOperator>) => Promise<{ entries: AuditEntry[]; more: boolean }>;
+type Lister = (
+  req: { filter: Init<AuditFilter>; after?: Init<AuditPosition>; pageSize: number },
+  opts: ReturnType<typeof asOperator>,
+) => Promise<{ entries: AuditEntry[]; more: boolean }>;
 
 const Filter = Type.String({ minLength: 1, maxLength: 256 });
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
@@ -34,11 +37,18 @@ export const adminAuditRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (a
     {
       schema: {
         summary: "The audit log of every service, newest first",
-        description: "Filters: `actor` (client:<id>, user:<id>, or the bare id), `action`, `target`, `since` (RFC 3339). Pages with `limit` and `cursor`.",
+        description:
+          "Filters: `actor` (client:<id>, user:<id>, or the bare id), `action`, `target`, `since` (RFC 3339). Pages with `limit` and `cursor`.",
         tags: ["admin"],
         security: [{ bearer: [] }],
         querystring: Type.Object(
-          { actor: Type.Optional(Filter), action: Type.Optional(Filter), target: Type.Optional(Filter), since: Type.Optional(Type.String({ maxLength: 64 })), ...PageQuery },
+          {
+            actor: Type.Optional(Filter),
+            action: Type.Optional(Filter),
+            target: Type.Optional(Filter),
+            since: Type.Optional(Type.String({ maxLength: 64 })),
+            ...PageQuery,
+          },
           { additionalProperties: true },
         ),
         response: { 200: ListOf(AuditItem), ...errorResponses(400, 401, 403) },
@@ -52,12 +62,27 @@ export const adminAuditRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (a
       }
       const cursor = q.cursor ? decodeAuditCursor(q.cursor, names) : undefined;
       const limit = q.limit ?? 50;
-      const filter = { actor: q.actor ?? "", action: q.action ?? "", target: q.target ?? "", ...(since === undefined ? {} : { since: timestampFromMs(since) }) };
+      const filter = {
+        actor: q.actor ?? "",
+        action: q.action ?? "",
+        target: q.target ?? "",
+        ...(since === undefined ? {} : { since: timestampFromMs(since) }),
+      };
       const pages = await Promise.all(
-        names.map(async (source) => ({ source, ...(await sources[source]!({ filter, after: positionFor(source, cursor), pageSize: limit }, asOperator(req))) })),
+        names.map(async (source) => ({
+          source,
+          ...(await sources[source]!({ filter, after: positionFor(source, cursor), pageSize: limit }, asOperator(req))),
+        })),
       );
       const merged = mergeAuditPages(pages, limit);
-      return sendContent(reply, 200, page(merged.items.map((i) => auditItemToJson(i.source, i.entry)), merged.next));
+      return sendContent(
+        reply,
+        200,
+        page(
+          merged.items.map((i) => auditItemToJson(i.source, i.entry)),
+          merged.next,
+        ),
+      );
     },
   );
 };

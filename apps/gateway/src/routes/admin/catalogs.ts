@@ -21,10 +21,22 @@ const KINDS = {
 } as const;
 type KindName = keyof typeof KINDS;
 
-const Kind = Type.Union(Object.keys(KINDS).map((k) => Type.Literal(k)), { description: "organizations, brands, properties, fields or typologies" });
-const Format = Type.String({ maxLength: 16, description: "Data fields only: text (default), date, email, phone, number, boolean" });
-const NewItem = Type.Object({ key: Type.String({ maxLength: 64 }), displayName: Type.String({ maxLength: 1000 }), format: Type.Optional(Format) }, { ...closed, $id: "CatalogItemNew" });
-const ItemPatch = Type.Object({ displayName: Type.Optional(Type.String({ maxLength: 1000 })), format: Type.Optional(Format) }, { ...closed, $id: "CatalogItemPatch" });
+const Kind = Type.Union(
+  Object.keys(KINDS).map((k) => Type.Literal(k)),
+  { description: "organizations, brands, properties, fields or typologies" },
+);
+const Format = Type.String({
+  maxLength: 16,
+  description: "Data fields only: text (default), date, email, phone, number, boolean",
+});
+const NewItem = Type.Object(
+  { key: Type.String({ maxLength: 64 }), displayName: Type.String({ maxLength: 1000 }), format: Type.Optional(Format) },
+  { ...closed, $id: "CatalogItemNew" },
+);
+const ItemPatch = Type.Object(
+  { displayName: Type.Optional(Type.String({ maxLength: 1000 })), format: Type.Optional(Format) },
+  { ...closed, $id: "CatalogItemPatch" },
+);
 const KindParams = Type.Object({ kind: Kind });
 const ItemParams = Type.Object({ kind: Kind, key: Type.String({ minLength: 1, maxLength: 64 }) });
 const admin = { tags: ["admin"], security: [{ bearer: [] }] };
@@ -48,7 +60,10 @@ export const adminCatalogRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async 
       },
     },
     async (req, reply) => {
-      const res = await registryAdmin.listCatalogEntries({ kind: kindOf(req.params.kind), pageSize: req.query.limit ?? 0, pageToken: req.query.cursor ?? "" }, asOperator(req));
+      const res = await registryAdmin.listCatalogEntries(
+        { kind: kindOf(req.params.kind), pageSize: req.query.limit ?? 0, pageToken: req.query.cursor ?? "" },
+        asOperator(req),
+      );
       return sendContent(reply, 200, page(res.entries.map(catalogItemToJson), res.nextPageToken));
     },
   );
@@ -69,8 +84,18 @@ export const adminCatalogRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async 
     },
     async (req, reply) => {
       const add = (b: Static<typeof NewItem>, validateOnly = false) =>
-        registryAdmin.createCatalogEntry({ kind: kindOf(req.params.kind), entry: { key: b.key, displayName: b.displayName, valueType: b.format ?? "" }, validateOnly }, asOperator(req));
-      if (req.validationError) throw await withRuleViolations(req.validationError, req.body, (rest) => add(rest as Static<typeof NewItem>, true));
+        registryAdmin.createCatalogEntry(
+          {
+            kind: kindOf(req.params.kind),
+            entry: { key: b.key, displayName: b.displayName, valueType: b.format ?? "" },
+            validateOnly,
+          },
+          asOperator(req),
+        );
+      if (req.validationError)
+        throw await withRuleViolations(req.validationError, req.body, (rest) =>
+          add(rest as Static<typeof NewItem>, true),
+        );
       const b = req.body;
       const res = await add(b);
       reply.header("location", `/admin/v1/catalogs/${req.params.kind}/${encodeURIComponent(b.key)}`);
@@ -81,10 +106,18 @@ export const adminCatalogRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async 
   app.get(
     "/admin/v1/catalogs/:kind/:key",
     {
-      schema: { ...admin, summary: "Read one catalog item (the Location of its creation)", params: ItemParams, response: { 200: ContentOf(CatalogItem), ...errorResponses(400, 401, 403, 404) } },
+      schema: {
+        ...admin,
+        summary: "Read one catalog item (the Location of its creation)",
+        params: ItemParams,
+        response: { 200: ContentOf(CatalogItem), ...errorResponses(400, 401, 403, 404) },
+      },
     },
     async (req, reply) => {
-      const res = await registryAdmin.getCatalogEntry({ kind: kindOf(req.params.kind), key: req.params.key }, asOperator(req));
+      const res = await registryAdmin.getCatalogEntry(
+        { kind: kindOf(req.params.kind), key: req.params.key },
+        asOperator(req),
+      );
       return sendContent(reply, 200, catalogItemToJson(res.entry!));
     },
   );
@@ -103,7 +136,12 @@ export const adminCatalogRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async 
     },
     async (req, reply) => {
       const res = await registryAdmin.updateCatalogEntry(
-        { kind: kindOf(req.params.kind), key: req.params.key, displayName: req.body.displayName, valueType: req.body.format },
+        {
+          kind: kindOf(req.params.kind),
+          key: req.params.key,
+          displayName: req.body.displayName,
+          valueType: req.body.format,
+        },
         asOperator(req),
       );
       return sendContent(reply, 200, catalogItemToJson(res.entry!));
@@ -116,7 +154,8 @@ export const adminCatalogRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async 
       ...bodyless,
       schema: {
         ...admin,
-        summary: "Remove a catalog item that no application, entry point or legal assertion uses (409 in_use otherwise; audited)",
+        summary:
+          "Remove a catalog item that no application, entry point or legal assertion uses (409 in_use otherwise; audited)",
         params: ItemParams,
         response: { 204: Type.Null({ description: "Removed" }), ...errorResponses(401, 403, 404, 409) },
       },

@@ -13,7 +13,10 @@ import { errorResponses, ScQuery } from "../../schemas/common.ts";
 
 const closed = { additionalProperties: false } as const;
 const ClientId = Type.Object({ client_id: Type.String({ minLength: 1, maxLength: 128 }) });
-const Ids = Type.Object({ client_id: Type.String({ minLength: 1, maxLength: 128 }), entrypoint_id: Type.String({ minLength: 1, maxLength: 200 }) });
+const Ids = Type.Object({
+  client_id: Type.String({ minLength: 1, maxLength: 128 }),
+  entrypoint_id: Type.String({ minLength: 1, maxLength: 200 }),
+});
 
 /** One entry point as in the `entrypoints` of contract section 3. */
 const NewEntrypoint = Type.Object(entrypointProps, { ...closed, $id: "NewEntrypoint" });
@@ -54,7 +57,14 @@ export const adminEntrypointRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = asy
     async (req, reply) => {
       if (req.validationError) {
         const check = (rest: Record<string, unknown>) =>
-          registryAdmin.addEntrypoint({ clientId: req.params.client_id, entrypoint: fromJson(EntrypointSchema, rest as JsonObject), validateOnly: true }, asOperator(req));
+          registryAdmin.addEntrypoint(
+            {
+              clientId: req.params.client_id,
+              entrypoint: fromJson(EntrypointSchema, rest as JsonObject),
+              validateOnly: true,
+            },
+            asOperator(req),
+          );
         throw await withRuleViolations(req.validationError, req.body, check);
       }
       const entrypoint = fromJson(EntrypointSchema, req.body as JsonObject);
@@ -86,13 +96,18 @@ export const adminEntrypointRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = asy
             displayName: b.displayName,
             assisted: b.assisted,
             passwordless: b.passwordless,
-            fields: b.fields ? { values: b.fields.map((f) => fromJson(FieldConfigSchema, f as JsonObject)) } : undefined,
+            fields: b.fields
+              ? { values: b.fields.map((f) => fromJson(FieldConfigSchema, f as JsonObject)) }
+              : undefined,
             typology: b.typology ? fromJson(TypologiesSchema, b.typology as JsonObject) : undefined,
             validateOnly,
           },
           asOperator(req),
         );
-      if (req.validationError) throw await withRuleViolations(req.validationError, req.body, (rest) => update(rest as Static<typeof EntrypointPatch>, true));
+      if (req.validationError)
+        throw await withRuleViolations(req.validationError, req.body, (rest) =>
+          update(rest as Static<typeof EntrypointPatch>, true),
+        );
       const res = await update(req.body);
       return sendContent(reply, 200, entrypointToJson(res.entrypoint!));
     },

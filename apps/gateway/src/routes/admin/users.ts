@@ -22,13 +22,19 @@ export const adminUsersRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (a
       schema: {
         ...admin,
         summary: "Search users by exact value or prefix of email, phone_number, screen_name, object id or pulse_id",
-        querystring: Type.Object({ q: Type.Optional(Type.String({ maxLength: 320 })), ...PageQuery }, { additionalProperties: true }),
+        querystring: Type.Object(
+          { q: Type.Optional(Type.String({ maxLength: 320 })), ...PageQuery },
+          { additionalProperties: true },
+        ),
         response: { 200: ListOf(AdminUser), ...errorResponses(400, 401, 403) },
       },
     },
     async (req, reply) => {
       const q = req.query;
-      const res = await usersAdmin.searchUserAccounts({ query: q.q ?? "", pageSize: q.limit ?? 0, pageToken: q.cursor ?? "" }, asOperator(req));
+      const res = await usersAdmin.searchUserAccounts(
+        { query: q.q ?? "", pageSize: q.limit ?? 0, pageToken: q.cursor ?? "" },
+        asOperator(req),
+      );
       return sendContent(reply, 200, page(res.users.map(adminUserToJson), res.nextPageToken));
     },
   );
@@ -36,7 +42,12 @@ export const adminUsersRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (a
   app.get(
     "/admin/v1/users/:id",
     {
-      schema: { ...admin, summary: "Read a user with status, last login, live sessions and MFA", params: UserId, response: { 200: UserContent, ...errorResponses(401, 403, 404) } },
+      schema: {
+        ...admin,
+        summary: "Read a user with status, last login, live sessions and MFA",
+        params: UserId,
+        response: { 200: UserContent, ...errorResponses(401, 403, 404) },
+      },
     },
     async (req, reply) => {
       const res = await usersAdmin.getUserAccount({ userId: req.params.id }, asOperator(req));
@@ -44,20 +55,39 @@ export const adminUsersRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (a
     },
   );
 
-  const action = (path: string, summary: string, call: (userId: string, opts: ReturnType<typeof asOperator>) => Promise<{ account?: Parameters<typeof adminUserToJson>[0] }>) =>
+  const action = (
+    path: string,
+    summary: string,
+    call: (
+      userId: string,
+      opts: ReturnType<typeof asOperator>,
+    ) => Promise<{ account?: Parameters<typeof adminUserToJson>[0] }>,
+  ) =>
     app.post(
       `/admin/v1/users/:id/${path}`,
-      { ...bodyless, schema: { ...admin, summary, params: UserId, response: { 200: UserContent, ...errorResponses(401, 403, 404, 503) } } },
+      {
+        ...bodyless,
+        schema: {
+          ...admin,
+          summary,
+          params: UserId,
+          response: { 200: UserContent, ...errorResponses(401, 403, 404, 503) },
+        },
+      },
       async (req, reply) => {
         const res = await call(req.params.id, asOperator(req));
         return sendContent(reply, 200, { user: adminUserToJson(res.account!) });
       },
     );
-  action("lock", "Lock an account: login answers 403 account_locked (after the password check); every session ends at once (audited)", (userId, o) =>
-    usersAdmin.lockUserAccount({ userId }, o),
+  action(
+    "lock",
+    "Lock an account: login answers 403 account_locked (after the password check); every session ends at once (audited)",
+    (userId, o) => usersAdmin.lockUserAccount({ userId }, o),
   );
   action("unlock", "Unlock an account (audited)", (userId, o) => usersAdmin.unlockUserAccount({ userId }, o));
-  action("logout", "Log a user out everywhere: every session and its tokens end at once (audited)", (userId, o) => usersAdmin.endUserSessions({ userId }, o));
+  action("logout", "Log a user out everywhere: every session and its tokens end at once (audited)", (userId, o) =>
+    usersAdmin.endUserSessions({ userId }, o),
+  );
 
   app.get(
     "/admin/v1/users/:id/export",

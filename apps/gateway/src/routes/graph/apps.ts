@@ -26,16 +26,26 @@ export const appsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, de
         security: [{ bearer: [] }],
         querystring: ScQuery,
         body: ApplicationRequest,
-        response: { 201: Type.Object({ content: CreatedApplication, result: Result }), ...errorResponses(400, 401, 403, 415, 500) },
+        response: {
+          201: Type.Object({ content: CreatedApplication, result: Result }),
+          ...errorResponses(400, 401, 403, 415, 500),
+        },
       },
     },
     async (req, reply) => {
       if (req.validationError) {
-        const check = (rest: Record<string, unknown>) => deps.registry.createApplication({ application: applicationFromJson(rest), validateOnly: true }, asOperator(req));
+        const check = (rest: Record<string, unknown>) =>
+          deps.registry.createApplication(
+            { application: applicationFromJson(rest), validateOnly: true },
+            asOperator(req),
+          );
         throw await withRuleViolations(req.validationError, req.body, check);
       }
       // The operator's token and the client address (the audit entry's `address`).
-      const res = await deps.registry.createApplication({ application: applicationFromJson(req.body) }, asOperator(req));
+      const res = await deps.registry.createApplication(
+        { application: applicationFromJson(req.body) },
+        asOperator(req),
+      );
       const created = { ...applicationToJson(res.application!), password: res.password };
       reply.header("location", `/v2/apps/${encodeURIComponent(res.application!.id)}`);
       return sendContent(reply, 201, created);

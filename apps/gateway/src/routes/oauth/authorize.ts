@@ -4,7 +4,14 @@ import type { GatewayDeps } from "../../deps.ts";
 import type { OAuthClients } from "../../oauth/applications.ts";
 import { authorizationParams, checkAuthorizationRequest } from "../../oauth/authorization-request.ts";
 import { formTokens } from "../../oauth/form-token.ts";
-import { pageLocale, redirectToClient, sendMessage, showEntryPage, submitLogin, type HostedLoginDeps } from "../../oauth/hosted-login.ts";
+import {
+  pageLocale,
+  redirectToClient,
+  sendMessage,
+  showEntryPage,
+  submitLogin,
+  type HostedLoginDeps,
+} from "../../oauth/hosted-login.ts";
 import { otherMethods } from "../../oauth/methods.ts";
 import { redirectUriAllowed } from "../../oauth/redirect-uri.ts";
 import { TEXTS } from "../../pages/texts.ts";
@@ -16,7 +23,9 @@ export const AUTHORIZE_PATH = "/oauth2/authorize";
  * authorization code flow with PKCE and the hosted login of an entry point.
  * A POST carrying `form_token` is the login form coming back.
  */
-export const authorizeRoutes: FastifyPluginAsync<GatewayDeps & { hostedLoginKey: (data: string) => string; clients: OAuthClients }> = async (app, deps) => {
+export const authorizeRoutes: FastifyPluginAsync<
+  GatewayDeps & { hostedLoginKey: (data: string) => string; clients: OAuthClients }
+> = async (app, deps) => {
   const { clients } = deps;
   const forms = formTokens(deps.hostedLoginKey, { secureCookie: deps.config.publicAuthUrl.startsWith("https:") });
   const h: HostedLoginDeps = { deps, forms };
@@ -53,7 +62,11 @@ export const authorizeRoutes: FastifyPluginAsync<GatewayDeps & { hostedLoginKey:
     if (!pending) return sendMessage(reply, 400, lang, TEXTS[lang].formExpired);
     const found = (await clients.client(pending.clientId))?.app;
     // The application may have changed since the form was shown: check again, and never redirect if it did.
-    if (!found || !redirectUriAllowed(pending.redirectUri, found.redirectUris) || !found.entrypoints.some((e) => e.id === pending.entrypointId)) {
+    if (
+      !found ||
+      !redirectUriAllowed(pending.redirectUri, found.redirectUris) ||
+      !found.entrypoints.some((e) => e.id === pending.entrypointId)
+    ) {
       return sendMessage(reply, 400, lang, TEXTS[lang].formExpired);
     }
     return submitLogin(h, req, reply, found, pending, form);

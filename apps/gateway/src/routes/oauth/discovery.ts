@@ -5,8 +5,24 @@ import { otherMethods } from "../../oauth/methods.ts";
 
 /** Claims of the ID token and the UserInfo response. */
 const CLAIMS_SUPPORTED = [
-  "iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "at_hash", "sid",
-  "email", "email_verified", "name", "family_name", "nickname", "birthdate", "gender", "locale", "updated_at",
+  "iss",
+  "sub",
+  "aud",
+  "exp",
+  "iat",
+  "auth_time",
+  "nonce",
+  "at_hash",
+  "sid",
+  "email",
+  "email_verified",
+  "name",
+  "family_name",
+  "nickname",
+  "birthdate",
+  "gender",
+  "locale",
+  "updated_at",
 ];
 
 /** Public clients (entry points) authenticate with none; introspection needs a confidential client. */
@@ -51,23 +67,28 @@ export const discoveryRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps
   };
   const send = (reply: FastifyReply, body: unknown) => reply.header("cache-control", "public, max-age=300").send(body);
 
-  app.get("/.well-known/oauth-authorization-server", { config: { oauth: true }, schema: { summary: "RFC 8414 metadata", tags: ["oauth"] } }, async (_req, reply) =>
-    send(reply, await oauthMetadata()),
+  app.get(
+    "/.well-known/oauth-authorization-server",
+    { config: { oauth: true }, schema: { summary: "RFC 8414 metadata", tags: ["oauth"] } },
+    async (_req, reply) => send(reply, await oauthMetadata()),
   );
-  app.get("/.well-known/openid-configuration", { config: { oauth: true }, schema: { summary: "OpenID Connect discovery", tags: ["oauth"] } }, async (_req, reply) =>
-    send(reply, {
-      ...(await oauthMetadata()),
-      userinfo_endpoint: `${auth}/oauth2/userinfo`,
-      end_session_endpoint: `${auth}/oauth2/logout`,
-      subject_types_supported: ["public"],
-      // The configured SIGNING_ALG: every ID token is signed with it.
-      id_token_signing_alg_values_supported: (await metadata()).signingAlgValuesSupported,
-      claims_supported: CLAIMS_SUPPORTED,
-      claims_parameter_supported: false,
-      // none answers login_required (no single sign-on session); login is what always happens;
-      // create (OpenID Connect Prompt Create) opens the entry point's registration page.
-      prompt_values_supported: ["none", "login", "create"],
-    }),
+  app.get(
+    "/.well-known/openid-configuration",
+    { config: { oauth: true }, schema: { summary: "OpenID Connect discovery", tags: ["oauth"] } },
+    async (_req, reply) =>
+      send(reply, {
+        ...(await oauthMetadata()),
+        userinfo_endpoint: `${auth}/oauth2/userinfo`,
+        end_session_endpoint: `${auth}/oauth2/logout`,
+        subject_types_supported: ["public"],
+        // The configured SIGNING_ALG: every ID token is signed with it.
+        id_token_signing_alg_values_supported: (await metadata()).signingAlgValuesSupported,
+        claims_supported: CLAIMS_SUPPORTED,
+        claims_parameter_supported: false,
+        // none answers login_required (no single sign-on session); login is what always happens;
+        // create (OpenID Connect Prompt Create) opens the entry point's registration page.
+        prompt_values_supported: ["none", "login", "create"],
+      }),
   );
   otherMethods(app, "/.well-known/oauth-authorization-server", ["GET"]);
   otherMethods(app, "/.well-known/openid-configuration", ["GET"]);

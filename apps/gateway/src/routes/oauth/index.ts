@@ -41,5 +41,6 @@ export const oauthRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) =>
   });
   await app.register(introspectRoute, deps);
   await app.register(logoutRoutes, withClients);
-  if (deps.users && deps.hostedLoginKey) await app.register(authorizeRoutes, { ...withClients, hostedLoginKey: deps.hostedLoginKey });
+  if (deps.users && deps.hostedLoginKey)
+    await app.register(authorizeRoutes, { ...withClients, hostedLoginKey: deps.hostedLoginKey });
 };

@@ -25,7 +25,11 @@ export const introspectRoute: FastifyPluginAsync<GatewayDeps> = async (app, deps
     "/oauth2/introspect",
     {
       config: { oauth: true },
-      schema: { summary: "Token introspection (RFC 7662)", tags: ["oauth"], response: { 200: IntrospectionResponse, 400: OAuthError, 401: OAuthError } },
+      schema: {
+        summary: "Token introspection (RFC 7662)",
+        tags: ["oauth"],
+        response: { 200: IntrospectionResponse, 400: OAuthError, 401: OAuthError },
+      },
     },
     async (req, reply) => {
       const r = oauthRequest(req, reply);

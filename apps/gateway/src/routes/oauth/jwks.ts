@@ -10,8 +10,14 @@ import { otherMethods } from "../../oauth/methods.ts";
  */
 export const jwksRoute: FastifyPluginAsync<GatewayDeps> = async (app, deps) => {
   const jwks = cached(10_000, async () => (await deps.auth.getJwks({})).jwksJson);
-  app.get("/oauth2/jwks", { config: { oauth: true }, schema: { summary: "JWK Set of the token signing keys", tags: ["oauth"] } }, async (_req, reply) =>
-    reply.type("application/jwk-set+json").header("cache-control", "public, max-age=60").send(await jwks()),
+  app.get(
+    "/oauth2/jwks",
+    { config: { oauth: true }, schema: { summary: "JWK Set of the token signing keys", tags: ["oauth"] } },
+    async (_req, reply) =>
+      reply
+        .type("application/jwk-set+json")
+        .header("cache-control", "public, max-age=60")
+        .send(await jwks()),
   );
   otherMethods(app, "/oauth2/jwks", ["GET"]);
 };

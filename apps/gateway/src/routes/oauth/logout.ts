@@ -21,7 +21,11 @@ export const logoutRoutes: FastifyPluginAsync<GatewayDeps & { clients: OAuthClie
 
   async function logout(req: FastifyRequest, reply: FastifyReply, raw: unknown) {
     const { params: p, repeated } = authorizationParams(raw);
-    const lang = p.ui_locales?.split(" ").map((l) => l.split("-")[0]).find((l) => l === "en" || l === "es") ?? req.locale;
+    const lang =
+      p.ui_locales
+        ?.split(" ")
+        .map((l) => l.split("-")[0])
+        .find((l) => l === "en" || l === "es") ?? req.locale;
     const t = TEXTS[lang];
     const invalid = () => sendPage(reply, 400, messagePage(lang, t.errorTitle, t.logoutInvalid));
     if (repeated.length) return invalid();
@@ -39,7 +43,10 @@ export const logoutRoutes: FastifyPluginAsync<GatewayDeps & { clients: OAuthClie
       const client = clientId ? (await clients.client(clientId))?.app : undefined;
       if (!client || !client.redirectUris.includes(p.post_logout_redirect_uri)) return invalid();
       const location = withResponseParams(p.post_logout_redirect_uri, { state: p.state });
-      return reply.code(302).headers({ location, "cache-control": "no-store", "referrer-policy": "no-referrer" }).send();
+      return reply
+        .code(302)
+        .headers({ location, "cache-control": "no-store", "referrer-policy": "no-referrer" })
+        .send();
     }
     return sendPage(reply, 200, messagePage(lang, t.loggedOutTitle, t.loggedOutText));
   }

@@ -19,7 +19,11 @@ export const revokeRoute: FastifyPluginAsync<GatewayDeps> = async (app, deps) =>
       schema: {
         summary: "Token revocation (RFC 7009)",
         tags: ["oauth"],
-        response: { 200: Type.Object({}, { description: "Revoked, or was not valid" }), 400: OAuthError, 401: OAuthError },
+        response: {
+          200: Type.Object({}, { description: "Revoked, or was not valid" }),
+          400: OAuthError,
+          401: OAuthError,
+        },
       },
     },
     async (req, reply) => {
@@ -29,7 +33,11 @@ export const revokeRoute: FastifyPluginAsync<GatewayDeps> = async (app, deps) =>
       if (!token) return sendOAuthError(reply, "INVALID_REQUEST", "token is required");
       try {
         await deps.auth.revokeToken({ client: r.client, token, tokenTypeHint: hint });
-        return reply.code(200).type("application/json").headers({ "cache-control": "no-store", pragma: "no-cache" }).send({});
+        return reply
+          .code(200)
+          .type("application/json")
+          .headers({ "cache-control": "no-store", pragma: "no-cache" })
+          .send({});
       } catch (err) {
         return sendOAuthRpcError(reply, err, r.usedBasic);
       }

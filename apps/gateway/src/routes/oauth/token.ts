@@ -37,7 +37,11 @@ export const tokenRoute: FastifyPluginAsync<GatewayDeps> = async (app, deps) => 
       if (!grantType) return sendOAuthError(reply, "INVALID_REQUEST", "grant_type is required");
       try {
         const t = await deps.auth.issueToken({ client: r.client, grantType, parameters });
-        const body: Record<string, unknown> = { access_token: t.accessToken, token_type: t.tokenType, expires_in: Number(t.expiresIn) };
+        const body: Record<string, unknown> = {
+          access_token: t.accessToken,
+          token_type: t.tokenType,
+          expires_in: Number(t.expiresIn),
+        };
         if (t.scope) body.scope = t.scope;
         if (t.refreshToken) body.refresh_token = t.refreshToken;
         if (t.idToken) body.id_token = t.idToken;

@@ -58,13 +58,16 @@ export const userinfoRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps)
     if (!token) return bearerError(reply, 401, "invalid_token", "an access token is required (Authorization: Bearer)");
     const p = deps.verifyAccessToken ? await deps.verifyAccessToken(token) : undefined;
     // An application's own token (subject = client) is not a user's.
-    if (!p || !isUserToken(p)) return bearerError(reply, 401, "invalid_token", "the access token is invalid, expired or revoked");
-    if (!p.scopes.has("openid")) return bearerError(reply, 403, "insufficient_scope", "the openid scope is required", "openid");
+    if (!p || !isUserToken(p))
+      return bearerError(reply, 401, "invalid_token", "the access token is invalid, expired or revoked");
+    if (!p.scopes.has("openid"))
+      return bearerError(reply, 403, "insufficient_scope", "the openid scope is required", "openid");
     try {
       const { user } = await deps.users!.getUser({ userId: p.subject });
       return reply.header("cache-control", "no-store").send(userClaims(user!, p.scopes));
     } catch (err) {
-      if (errorFacts(err).reason === "USER_NOT_FOUND") return bearerError(reply, 401, "invalid_token", "the user no longer exists");
+      if (errorFacts(err).reason === "USER_NOT_FOUND")
+        return bearerError(reply, 401, "invalid_token", "the user no longer exists");
       return sendOAuthRpcError(reply, err, false);
     }
   }

@@ -9,7 +9,8 @@ export const MAX_REDIRECT_URIS = 20;
 /** The rules of the Application table, except its entry points. */
 export function validateApplicationFields(app: Application, catalogs: CatalogSnapshot, issues: Issues): void {
   checkObjectType(issues, "objectType", app.objectType, "application");
-  if (app.key && !KEY_PATTERN.test(app.key)) issues.add("key", "invalid_format", "must match ^[a-z0-9][a-z0-9_-]{0,31}$");
+  if (app.key && !KEY_PATTERN.test(app.key))
+    issues.add("key", "invalid_format", "must match ^[a-z0-9][a-z0-9_-]{0,31}$");
   checkText(issues, "displayName", app.displayName, MAX_DISPLAY_NAME);
   if (!app.url) issues.add("url", "required");
   else if (app.url.length > MAX_URL_LENGTH) issues.add("url", "too_long", `at most ${MAX_URL_LENGTH} characters`);
@@ -23,8 +24,10 @@ export function validateApplicationFields(app: Application, catalogs: CatalogSna
 
   const org = app.organizationSchemaOrg;
   if (!org?.identifier) issues.add("organizationSchemaOrg.identifier", "required");
-  else if (!catalogs.organization.has(org.identifier)) issues.add("organizationSchemaOrg.identifier", "unknown_key", "not in the organisation catalog");
-  if (org?.brand !== undefined && !catalogs.brand.has(org.brand)) issues.add("organizationSchemaOrg.brand", "unknown_key", "not in the brand catalog");
+  else if (!catalogs.organization.has(org.identifier))
+    issues.add("organizationSchemaOrg.identifier", "unknown_key", "not in the organisation catalog");
+  if (org?.brand !== undefined && !catalogs.brand.has(org.brand))
+    issues.add("organizationSchemaOrg.brand", "unknown_key", "not in the brand catalog");
   const category = app.schemaOrg?.applicationCategory;
   if (category !== undefined && !catalogs.property.has(category)) {
     issues.add("schemaOrg.applicationCategory", "unknown_key", "not in the property catalog");
@@ -46,13 +49,15 @@ function checkPerson(issues: Issues, path: string, person: Person | undefined, m
 
 function checkRedirectUris(issues: Issues, uris: string[]): void {
   if (uris.length === 0) issues.add("redirectUris", "too_few", "at least one redirect URI is required");
-  if (uris.length > MAX_REDIRECT_URIS) issues.add("redirectUris", "too_many", `at most ${MAX_REDIRECT_URIS} redirect URIs`);
+  if (uris.length > MAX_REDIRECT_URIS)
+    issues.add("redirectUris", "too_many", `at most ${MAX_REDIRECT_URIS} redirect URIs`);
   const seen = new Set<string>();
   uris.forEach((uri, n) => {
     const path = `redirectUris.${n}`;
     if (!uri) issues.add(path, "required");
     else if (uri.length > MAX_URL_LENGTH) issues.add(path, "too_long", `at most ${MAX_URL_LENGTH} characters`);
-    else if (!isRedirectUri(uri)) issues.add(path, "invalid_format", "must be an absolute URI without fragment or wildcard host");
+    else if (!isRedirectUri(uri))
+      issues.add(path, "invalid_format", "must be an absolute URI without fragment or wildcard host");
     else if (seen.has(uri)) issues.add(path, "duplicate");
     seen.add(uri);
   });

@@ -25,21 +25,35 @@ export function validateEntrypoints(
 }
 
 /** The rules of the Entrypoint table for one entry point at `path` ("" when it is the whole document). */
-export function validateEntrypoint(ep: Entrypoint, path: string, catalogs: CatalogSnapshot, options: FieldRuleOptions, issues: Issues): void {
+export function validateEntrypoint(
+  ep: Entrypoint,
+  path: string,
+  catalogs: CatalogSnapshot,
+  options: FieldRuleOptions,
+  issues: Issues,
+): void {
   const at = (member: string) => (path ? `${path}.${member}` : member);
   checkObjectType(issues, at("objectType"), ep.objectType, "entrypoint");
   checkText(issues, at("displayName"), ep.displayName, MAX_DISPLAY_NAME);
-  if (ep.key && !KEY_PATTERN.test(ep.key)) issues.add(at("key"), "invalid_format", "must match ^[a-z0-9][a-z0-9_-]{0,31}$");
+  if (ep.key && !KEY_PATTERN.test(ep.key))
+    issues.add(at("key"), "invalid_format", "must match ^[a-z0-9][a-z0-9_-]{0,31}$");
   checkTypology(issues, at("typology"), ep.typology, catalogs);
   validateFields(ep.fields, at("fields"), catalogs, options, issues);
 }
 
-function checkTypology(issues: Issues, path: string, typology: Typologies | undefined, catalogs: CatalogSnapshot): void {
+function checkTypology(
+  issues: Issues,
+  path: string,
+  typology: Typologies | undefined,
+  catalogs: CatalogSnapshot,
+): void {
   checkObjectType(issues, `${path}.register.objectType`, typology?.register?.objectType, "typology");
   checkObjectType(issues, `${path}.work.objectType`, typology?.work?.objectType, "typology");
   const registerId = typology?.register?.id ?? DEFAULT_TYPOLOGY;
-  if (!catalogs.typology.has(registerId)) issues.add(`${path}.register.id`, "unknown_key", "not in the typology catalog");
+  if (!catalogs.typology.has(registerId))
+    issues.add(`${path}.register.id`, "unknown_key", "not in the typology catalog");
   // An unset work id takes the register id, which is checked above.
   const workId = typology?.work?.id;
-  if (workId !== undefined && !catalogs.typology.has(workId)) issues.add(`${path}.work.id`, "unknown_key", "not in the typology catalog");
+  if (workId !== undefined && !catalogs.typology.has(workId))
+    issues.add(`${path}.work.id`, "unknown_key", "not in the typology catalog");
 }

@@ -43,7 +43,8 @@ export function validateFields(
       return;
     }
     const unique = `${field.type}:${field.key}`;
-    if (field.key && seen.has(unique)) issues.add(`${p}.key`, "duplicate", "this key is already a field of the entry point");
+    if (field.key && seen.has(unique))
+      issues.add(`${p}.key`, "duplicate", "this key is already a field of the entry point");
     seen.add(unique);
   });
   if (idFields.length === 0) issues.add(path, "too_few", "an entry point needs an identifier field");
@@ -67,7 +68,8 @@ function checkIdField(issues: Issues, p: string, f: FieldConfig, options: FieldR
       f.key === "national_id" ? "face verification is not available" : "only national_id can require verification",
     );
   }
-  if (f.useForValidation !== undefined) issues.add(`${p}.useForValidation`, "not_allowed", "only data fields take useForValidation");
+  if (f.useForValidation !== undefined)
+    issues.add(`${p}.useForValidation`, "not_allowed", "only data fields take useForValidation");
   if (f.step !== undefined) issues.add(`${p}.step`, "not_allowed", "only data fields take a step");
 }
 

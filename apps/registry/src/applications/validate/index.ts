@@ -9,7 +9,11 @@ import { newIssues } from "./issues.ts";
 export type { FieldRuleOptions } from "./fields.ts";
 
 /** Every violation of the Application, Entrypoint and fieldConfig rules (empty when valid). */
-export function validateApplication(app: Application, catalogs: CatalogSnapshot, options: FieldRuleOptions): Violation[] {
+export function validateApplication(
+  app: Application,
+  catalogs: CatalogSnapshot,
+  options: FieldRuleOptions,
+): Violation[] {
   const issues = newIssues();
   validateApplicationFields(app, catalogs, issues);
   validateEntrypoints(app.entrypoints, catalogs, options, issues);

@@ -1,6 +1,13 @@
 import { Code } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { application, backends, failure, startRegistry, validApplicationJson, type Harness } from "../../../test/harness.ts";
+import {
+  application,
+  backends,
+  failure,
+  startRegistry,
+  validApplicationJson,
+  type Harness,
+} from "../../../test/harness.ts";
 
 // One case per rule of the Application, Entrypoint and fieldConfig tables:
 // a valid application with one change, and the exact violations it yields.
@@ -31,31 +38,106 @@ const applicationCases: Case[] = [
   ["url missing", (a) => delete a.url, [["url", "required"]]],
   ["url not http(s)", (a) => (a.url = "ftp://shop.example.com"), [["url", "invalid_format"]]],
   ["url relative", (a) => (a.url = "/shop"), [["url", "invalid_format"]]],
-  ["url longer than 2048 characters", (a) => (a.url = `https://shop.example.com/${"x".repeat(2048)}`), [["url", "too_long"]]],
-  ["support not a person", (a) => (a.contact.support.objectType = "org"), [["contact.support.objectType", "invalid_value"]]],
-  ["projectManager objectType missing", (a) => delete a.contact.projectManager.objectType, [["contact.projectManager.objectType", "required"]]],
-  ["productOwner not a person", (a) => (a.contact.productOwner.objectType = "team"), [["contact.productOwner.objectType", "invalid_value"]]],
-  ["support email missing", (a) => delete a.contact.support.schemaOrg.email, [["contact.support.schemaOrg.email.value", "required"]]],
-  ["support email invalid", (a) => (a.contact.support.schemaOrg.email.value = "support"), [["contact.support.schemaOrg.email.value", "invalid_format"]]],
-  ["projectManager email invalid", (a) => (a.contact.projectManager.schemaOrg.email.value = "pm@"), [["contact.projectManager.schemaOrg.email.value", "invalid_format"]]],
-  ["productOwner email missing", (a) => delete a.contact.productOwner, [["contact.productOwner.objectType", "required"], ["contact.productOwner.schemaOrg.email.value", "required"]]],
-  ["productOwner email invalid", (a) => (a.contact.productOwner.schemaOrg.email.value = "po at example.com"), [["contact.productOwner.schemaOrg.email.value", "invalid_format"]]],
-  ["support mobile missing", (a) => delete a.contact.support.schemaOrg.mobile, [["contact.support.schemaOrg.mobile.value", "required"]]],
-  ["support mobile not E.164", (a) => (a.contact.support.schemaOrg.mobile.value = "600000000"), [["contact.support.schemaOrg.mobile.value", "invalid_format"]]],
+  [
+    "url longer than 2048 characters",
+    (a) => (a.url = `https://shop.example.com/${"x".repeat(2048)}`),
+    [["url", "too_long"]],
+  ],
+  [
+    "support not a person",
+    (a) => (a.contact.support.objectType = "org"),
+    [["contact.support.objectType", "invalid_value"]],
+  ],
+  [
+    "projectManager objectType missing",
+    (a) => delete a.contact.projectManager.objectType,
+    [["contact.projectManager.objectType", "required"]],
+  ],
+  [
+    "productOwner not a person",
+    (a) => (a.contact.productOwner.objectType = "team"),
+    [["contact.productOwner.objectType", "invalid_value"]],
+  ],
+  [
+    "support email missing",
+    (a) => delete a.contact.support.schemaOrg.email,
+    [["contact.support.schemaOrg.email.value", "required"]],
+  ],
+  [
+    "support email invalid",
+    (a) => (a.contact.support.schemaOrg.email.value = "support"),
+    [["contact.support.schemaOrg.email.value", "invalid_format"]],
+  ],
+  [
+    "projectManager email invalid",
+    (a) => (a.contact.projectManager.schemaOrg.email.value = "pm@"),
+    [["contact.projectManager.schemaOrg.email.value", "invalid_format"]],
+  ],
+  [
+    "productOwner email missing",
+    (a) => delete a.contact.productOwner,
+    [
+      ["contact.productOwner.objectType", "required"],
+      ["contact.productOwner.schemaOrg.email.value", "required"],
+    ],
+  ],
+  [
+    "productOwner email invalid",
+    (a) => (a.contact.productOwner.schemaOrg.email.value = "po at example.com"),
+    [["contact.productOwner.schemaOrg.email.value", "invalid_format"]],
+  ],
+  [
+    "support mobile missing",
+    (a) => delete a.contact.support.schemaOrg.mobile,
+    [["contact.support.schemaOrg.mobile.value", "required"]],
+  ],
+  [
+    "support mobile not E.164",
+    (a) => (a.contact.support.schemaOrg.mobile.value = "600000000"),
+    [["contact.support.schemaOrg.mobile.value", "invalid_format"]],
+  ],
   ["redirectUris empty", (a) => (a.redirectUris = []), [["redirectUris", "too_few"]]],
   ["redirectUri relative", (a) => (a.redirectUris = ["/callback"]), [["redirectUris.0", "invalid_format"]]],
-  ["redirectUri with fragment", (a) => (a.redirectUris = ["https://shop.example.com/cb#x"]), [["redirectUris.0", "invalid_format"]]],
-  ["redirectUri with a wildcard host", (a) => a.redirectUris.push("https://*.shop.example.com/cb"), [["redirectUris.1", "invalid_format"]]],
-  ["redirectUri javascript:", (a) => a.redirectUris.push("javascript:alert(1)"), [["redirectUris.1", "invalid_format"]]],
+  [
+    "redirectUri with fragment",
+    (a) => (a.redirectUris = ["https://shop.example.com/cb#x"]),
+    [["redirectUris.0", "invalid_format"]],
+  ],
+  [
+    "redirectUri with a wildcard host",
+    (a) => a.redirectUris.push("https://*.shop.example.com/cb"),
+    [["redirectUris.1", "invalid_format"]],
+  ],
+  [
+    "redirectUri javascript:",
+    (a) => a.redirectUris.push("javascript:alert(1)"),
+    [["redirectUris.1", "invalid_format"]],
+  ],
   ["redirectUri data:", (a) => a.redirectUris.push("data:text/html,hi"), [["redirectUris.1", "invalid_format"]]],
   ["redirectUri vbscript:", (a) => a.redirectUris.push("VBScript:msgbox"), [["redirectUris.1", "invalid_format"]]],
   ["redirectUri file:", (a) => a.redirectUris.push("file:///etc/passwd"), [["redirectUris.1", "invalid_format"]]],
   ["redirectUri repeated", (a) => a.redirectUris.push(a.redirectUris[0]), [["redirectUris.1", "duplicate"]]],
-  ["more than 20 redirectUris", (a) => (a.redirectUris = Array.from({ length: 21 }, (_, i) => `https://shop.example.com/${i}`)), [["redirectUris", "too_many"]]],
-  ["organisation missing", (a) => delete a.organizationSchemaOrg.identifier, [["organizationSchemaOrg.identifier", "required"]]],
-  ["organisation unknown", (a) => (a.organizationSchemaOrg.identifier = "acme"), [["organizationSchemaOrg.identifier", "unknown_key"]]],
+  [
+    "more than 20 redirectUris",
+    (a) => (a.redirectUris = Array.from({ length: 21 }, (_, i) => `https://shop.example.com/${i}`)),
+    [["redirectUris", "too_many"]],
+  ],
+  [
+    "organisation missing",
+    (a) => delete a.organizationSchemaOrg.identifier,
+    [["organizationSchemaOrg.identifier", "required"]],
+  ],
+  [
+    "organisation unknown",
+    (a) => (a.organizationSchemaOrg.identifier = "acme"),
+    [["organizationSchemaOrg.identifier", "unknown_key"]],
+  ],
   ["brand unknown", (a) => (a.organizationSchemaOrg.brand = "acme"), [["organizationSchemaOrg.brand", "unknown_key"]]],
-  ["applicationCategory unknown", (a) => (a.schemaOrg.applicationCategory = "games"), [["schemaOrg.applicationCategory", "unknown_key"]]],
+  [
+    "applicationCategory unknown",
+    (a) => (a.schemaOrg.applicationCategory = "games"),
+    [["schemaOrg.applicationCategory", "unknown_key"]],
+  ],
   ["entrypoints empty", (a) => (a.entrypoints = []), [["entrypoints", "too_few"]]],
 ];
 
@@ -65,57 +147,144 @@ const entrypointCases: Case[] = [
   ["entrypoint displayName missing", (a) => delete ep(a).displayName, [["entrypoints.0.displayName", "required"]]],
   ["entrypoint key bad", (a) => (ep(a).key = "Web App"), [["entrypoints.0.key", "invalid_format"]]],
   ["entrypoint keys repeated", (a) => a.entrypoints.push({ ...ep(a) }), [["entrypoints.1.key", "duplicate"]]],
-  ["entrypoint key equal to another's index", (a) => {
-    const { key: _key, ...unkeyed } = ep(a);
-    ep(a).key = "1";
-    a.entrypoints.push(unkeyed);
-  }, [["entrypoints.0.key", "duplicate"]]],
+  [
+    "entrypoint key equal to another's index",
+    (a) => {
+      const { key: _key, ...unkeyed } = ep(a);
+      ep(a).key = "1";
+      a.entrypoints.push(unkeyed);
+    },
+    [["entrypoints.0.key", "duplicate"]],
+  ],
   ["fields empty", (a) => (ep(a).fields = []), [["entrypoints.0.fields", "too_few"]]],
   ["no identifier field", (a) => (ep(a).fields = [dataField("name")]), [["entrypoints.0.fields", "too_few"]]],
-  ["register objectType missing", (a) => delete ep(a).typology.register.objectType, [["entrypoints.0.typology.register.objectType", "required"]]],
-  ["work objectType wrong", (a) => (ep(a).typology.work.objectType = "kind"), [["entrypoints.0.typology.work.objectType", "invalid_value"]]],
-  ["typology missing", (a) => delete ep(a).typology, [["entrypoints.0.typology.register.objectType", "required"], ["entrypoints.0.typology.work.objectType", "required"]]],
-  ["register id unknown", (a) => (ep(a).typology.register.id = "vip"), [["entrypoints.0.typology.register.id", "unknown_key"]]],
+  [
+    "register objectType missing",
+    (a) => delete ep(a).typology.register.objectType,
+    [["entrypoints.0.typology.register.objectType", "required"]],
+  ],
+  [
+    "work objectType wrong",
+    (a) => (ep(a).typology.work.objectType = "kind"),
+    [["entrypoints.0.typology.work.objectType", "invalid_value"]],
+  ],
+  [
+    "typology missing",
+    (a) => delete ep(a).typology,
+    [
+      ["entrypoints.0.typology.register.objectType", "required"],
+      ["entrypoints.0.typology.work.objectType", "required"],
+    ],
+  ],
+  [
+    "register id unknown",
+    (a) => (ep(a).typology.register.id = "vip"),
+    [["entrypoints.0.typology.register.id", "unknown_key"]],
+  ],
   ["work id unknown", (a) => (ep(a).typology.work.id = "vip"), [["entrypoints.0.typology.work.id", "unknown_key"]]],
 ];
 
 const fieldCases: Case[] = [
-  ["field objectType wrong", (a) => (ep(a).fields[1].objectType = "field"), [["entrypoints.0.fields.1.objectType", "invalid_value"]]],
+  [
+    "field objectType wrong",
+    (a) => (ep(a).fields[1].objectType = "field"),
+    [["entrypoints.0.fields.1.objectType", "invalid_value"]],
+  ],
   ["field type unknown", (a) => (ep(a).fields[1].type = "data"), [["entrypoints.0.fields.1.type", "invalid_value"]]],
   ["field type missing", (a) => delete ep(a).fields[1].type, [["entrypoints.0.fields.1.type", "required"]]],
   ["field key missing", (a) => delete ep(a).fields[1].key, [["entrypoints.0.fields.1.key", "required"]]],
-  ["id key not an identifier", (a) => ep(a).fields.push(idField("username")), [["entrypoints.0.fields.2.key", "invalid_value"]]],
+  [
+    "id key not an identifier",
+    (a) => ep(a).fields.push(idField("username")),
+    [["entrypoints.0.fields.2.key", "invalid_value"]],
+  ],
   ["confirmed id key missing", (a) => delete ep(a).fields[0].key, [["entrypoints.0.fields.0.key", "required"]]],
-  ["confirmed id key not an identifier", (a) => (ep(a).fields[0].key = "username"), [["entrypoints.0.fields.0.key", "invalid_value"]]],
+  [
+    "confirmed id key not an identifier",
+    (a) => (ep(a).fields[0].key = "username"),
+    [["entrypoints.0.fields.0.key", "invalid_value"]],
+  ],
   ["id main missing", (a) => delete ep(a).fields[0].main, [["entrypoints.0.fields.0.main", "required"]]],
   ["id mandatory missing", (a) => delete ep(a).fields[0].mandatory, [["entrypoints.0.fields.0.mandatory", "required"]]],
-  ["id requiresConfirmation missing", (a) => delete ep(a).fields[0].requiresConfirmation, [["entrypoints.0.fields.0.requiresConfirmation", "required"]]],
-  ["requiresConfirmation on screen_name", (a) => ep(a).fields.push(idField("screen_name", { requiresConfirmation: true })), [["entrypoints.0.fields.2.requiresConfirmation", "not_allowed"]]],
-  ["requiresConfirmation on national_id", (a) => ep(a).fields.push(idField("national_id", { requiresConfirmation: true })), [["entrypoints.0.fields.2.requiresConfirmation", "not_allowed"]]],
-  ["requiresVerification without face verification", (a) => ep(a).fields.push(idField("national_id", { requiresVerification: true })), [["entrypoints.0.fields.2.requiresVerification", "not_allowed"]]],
-  ["requiresVerification on email", (a) => (ep(a).fields[0].requiresVerification = true), [["entrypoints.0.fields.0.requiresVerification", "not_allowed"]]],
-  ["useForValidation on an id field", (a) => (ep(a).fields[0].useForValidation = false), [["entrypoints.0.fields.0.useForValidation", "not_allowed"]]],
+  [
+    "id requiresConfirmation missing",
+    (a) => delete ep(a).fields[0].requiresConfirmation,
+    [["entrypoints.0.fields.0.requiresConfirmation", "required"]],
+  ],
+  [
+    "requiresConfirmation on screen_name",
+    (a) => ep(a).fields.push(idField("screen_name", { requiresConfirmation: true })),
+    [["entrypoints.0.fields.2.requiresConfirmation", "not_allowed"]],
+  ],
+  [
+    "requiresConfirmation on national_id",
+    (a) => ep(a).fields.push(idField("national_id", { requiresConfirmation: true })),
+    [["entrypoints.0.fields.2.requiresConfirmation", "not_allowed"]],
+  ],
+  [
+    "requiresVerification without face verification",
+    (a) => ep(a).fields.push(idField("national_id", { requiresVerification: true })),
+    [["entrypoints.0.fields.2.requiresVerification", "not_allowed"]],
+  ],
+  [
+    "requiresVerification on email",
+    (a) => (ep(a).fields[0].requiresVerification = true),
+    [["entrypoints.0.fields.0.requiresVerification", "not_allowed"]],
+  ],
+  [
+    "useForValidation on an id field",
+    (a) => (ep(a).fields[0].useForValidation = false),
+    [["entrypoints.0.fields.0.useForValidation", "not_allowed"]],
+  ],
   ["step on an id field", (a) => (ep(a).fields[0].step = 1), [["entrypoints.0.fields.0.step", "not_allowed"]]],
   ["id key repeated", (a) => ep(a).fields.push(idField("email")), [["entrypoints.0.fields.2.key", "duplicate"]]],
-  ["several ids, none main", (a) => {
-    ep(a).fields[0].main = false;
-    ep(a).fields.push(idField("phone_number"));
-  }, [["entrypoints.0.fields", "main_required"]]],
-  ["several ids, two main", (a) => ep(a).fields.push(idField("phone_number", { main: true, mandatory: true, requiresConfirmation: true })), [["entrypoints.0.fields", "main_required"]]],
-  ["main id not mandatory", (a) => {
-    ep(a).fields[0].mandatory = false;
-    ep(a).fields.push(idField("screen_name"));
-  }, [["entrypoints.0.fields.0.main", "main_rules"]]],
-  ["main id without confirmation", (a) => {
-    ep(a).fields[0].requiresConfirmation = false;
-    ep(a).fields.push(idField("national_id"));
-  }, [["entrypoints.0.fields.0.main", "main_rules"]]],
-  ["data key not in the catalog", (a) => (ep(a).fields[1].key = "favourite_colour"), [["entrypoints.0.fields.1.key", "unknown_key"]]],
+  [
+    "several ids, none main",
+    (a) => {
+      ep(a).fields[0].main = false;
+      ep(a).fields.push(idField("phone_number"));
+    },
+    [["entrypoints.0.fields", "main_required"]],
+  ],
+  [
+    "several ids, two main",
+    (a) => ep(a).fields.push(idField("phone_number", { main: true, mandatory: true, requiresConfirmation: true })),
+    [["entrypoints.0.fields", "main_required"]],
+  ],
+  [
+    "main id not mandatory",
+    (a) => {
+      ep(a).fields[0].mandatory = false;
+      ep(a).fields.push(idField("screen_name"));
+    },
+    [["entrypoints.0.fields.0.main", "main_rules"]],
+  ],
+  [
+    "main id without confirmation",
+    (a) => {
+      ep(a).fields[0].requiresConfirmation = false;
+      ep(a).fields.push(idField("national_id"));
+    },
+    [["entrypoints.0.fields.0.main", "main_rules"]],
+  ],
+  [
+    "data key not in the catalog",
+    (a) => (ep(a).fields[1].key = "favourite_colour"),
+    [["entrypoints.0.fields.1.key", "unknown_key"]],
+  ],
   ["data step 3", (a) => (ep(a).fields[1].step = 3), [["entrypoints.0.fields.1.step", "invalid_value"]]],
   ["data step 0", (a) => (ep(a).fields[1].step = 0), [["entrypoints.0.fields.1.step", "invalid_value"]]],
   ["main on a data field", (a) => (ep(a).fields[1].main = false), [["entrypoints.0.fields.1.main", "not_allowed"]]],
-  ["requiresConfirmation on a data field", (a) => (ep(a).fields[1].requiresConfirmation = true), [["entrypoints.0.fields.1.requiresConfirmation", "not_allowed"]]],
-  ["requiresVerification on a data field", (a) => (ep(a).fields[1].requiresVerification = false), [["entrypoints.0.fields.1.requiresVerification", "not_allowed"]]],
+  [
+    "requiresConfirmation on a data field",
+    (a) => (ep(a).fields[1].requiresConfirmation = true),
+    [["entrypoints.0.fields.1.requiresConfirmation", "not_allowed"]],
+  ],
+  [
+    "requiresVerification on a data field",
+    (a) => (ep(a).fields[1].requiresVerification = false),
+    [["entrypoints.0.fields.1.requiresVerification", "not_allowed"]],
+  ],
   ["data key repeated", (a) => ep(a).fields.push(dataField("name")), [["entrypoints.0.fields.2.key", "duplicate"]]],
 ];
 
@@ -178,7 +347,15 @@ describe.each(backends)("application rules on %s", (_name, open) => {
     expect(err.code).toBe(Code.InvalidArgument);
     const fields = err.violations.map((v) => v.field);
     expect(fields).toEqual(
-      expect.arrayContaining(["objectType", "displayName", "url", "contact.support.schemaOrg.mobile.value", "redirectUris", "organizationSchemaOrg.identifier", "entrypoints"]),
+      expect.arrayContaining([
+        "objectType",
+        "displayName",
+        "url",
+        "contact.support.schemaOrg.mobile.value",
+        "redirectUris",
+        "organizationSchemaOrg.identifier",
+        "entrypoints",
+      ]),
     );
   });
 
@@ -187,10 +364,19 @@ describe.each(backends)("application rules on %s", (_name, open) => {
     ep(json).fields.push(idField("national_id", { requiresVerification: true }));
     const res = await h.withFaceVerification.operator.createApplication({ application: application(json) });
     expect(res.application?.entrypoints[0]?.fields[2]?.requiresVerification).toBe(true);
-    const err = await failure(h.withFaceVerification.operator.createApplication({
-      application: application({ ...json, entrypoints: [{ ...ep(json), fields: [ep(json).fields[0], idField("screen_name", { requiresVerification: true })] }] }),
-    }));
-    expect(err.violations.map((v) => [v.field, v.code])).toEqual([["entrypoints.0.fields.1.requiresVerification", "not_allowed"]]);
+    const err = await failure(
+      h.withFaceVerification.operator.createApplication({
+        application: application({
+          ...json,
+          entrypoints: [
+            { ...ep(json), fields: [ep(json).fields[0], idField("screen_name", { requiresVerification: true })] },
+          ],
+        }),
+      }),
+    );
+    expect(err.violations.map((v) => [v.field, v.code])).toEqual([
+      ["entrypoints.0.fields.1.requiresVerification", "not_allowed"],
+    ]);
   });
 
   it("accepts one non-main identifier, and several with a confirmed mandatory main", async () => {
@@ -198,7 +384,11 @@ describe.each(backends)("application rules on %s", (_name, open) => {
     ep(single).fields = [idField("screen_name", { mandatory: true })];
     await expect(h.operator.createApplication({ application: application(single) })).resolves.toBeDefined();
     const several = validApplicationJson();
-    ep(several).fields.push(idField("phone_number", { requiresConfirmation: true }), idField("national_id"), idField("screen_name"));
+    ep(several).fields.push(
+      idField("phone_number", { requiresConfirmation: true }),
+      idField("national_id"),
+      idField("screen_name"),
+    );
     await expect(h.operator.createApplication({ application: application(several) })).resolves.toBeDefined();
   });
 });
