@@ -1,6 +1,6 @@
 import { CONSOLE_CLIENT_ID, OPERATOR_PERSON_SCOPES, USER_SCOPES } from "@gatehouse/rpc";
 import type { HostedApp, OAuthClients } from "./applications.ts";
-import type { PendingAuthorization } from "./form-token.ts";
+import type { PendingAuthorization } from "../hosted/authorize/form-token.ts";
 import { redirectUriAllowed } from "./redirect-uri.ts";
 
 /** The scope granted when the request names none (RFC 6749 section 3.3 lets the server choose). */

@@ -1,7 +1,13 @@
-import { submitHostedForm } from "../hosted/dispatch.ts";
+import { submitHostedForm } from "../hosted/authorize/entry.ts";
 
-export { pageLocale, redirectToClient, sendMessage, showLogin, type HostedLoginDeps } from "./hosted-view.ts";
-export { showEntryPage } from "../hosted/dispatch.ts";
+export {
+  pageLocale,
+  redirectToClient,
+  sendMessage,
+  showLogin,
+  type HostedLoginDeps,
+} from "../hosted/authorize/view.ts";
+export { showEntryPage } from "../hosted/authorize/entry.ts";
 
 /**
  * A hosted form posted back (the login, its MFA code, the code sign-in, the

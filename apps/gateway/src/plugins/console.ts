@@ -3,8 +3,8 @@ import { join } from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import type { Locale } from "@gatehouse/errors";
-import { messagePage } from "../pages/hosted-pages.ts";
-import { sendPage } from "../pages/html.ts";
+import { messagePage } from "../hosted/kit/message-page.ts";
+import { sendPage } from "../hosted/kit/send.ts";
 
 /**
  * The console's CSP: its own scripts and styles only (Vite emits no inline

@@ -5,7 +5,7 @@ import { errorFacts, type Reason, type Violation } from "@gatehouse/errors";
 import { bodyViolations } from "../http/body-checks.ts";
 import { sendError } from "../http/envelope.ts";
 import { sendOAuthError, sendOAuthRpcError } from "../http/oauth-error.ts";
-import { errorContent } from "../login/outcomes.ts";
+import { errorContent } from "../hosted/authorize/outcomes.ts";
 import { oauthAllow, sendMethodNotAllowed } from "../oauth/methods.ts";
 import { isOAuthPath } from "./edge/respond.ts";
 

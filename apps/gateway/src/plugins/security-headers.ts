@@ -4,9 +4,9 @@ import fp from "fastify-plugin";
 import helmet, { type HelmetOptions } from "helmet";
 import type { Config } from "@gatehouse/config";
 import type { Locale } from "@gatehouse/errors";
-import { messagePage } from "../pages/hosted-pages.ts";
-import { sendPage } from "../pages/html.ts";
-import { TEXTS } from "../pages/texts.ts";
+import { messagePage } from "../hosted/kit/message-page.ts";
+import { sendPage } from "../hosted/kit/send.ts";
+import { TEXTS } from "../hosted/authorize/texts.ts";
 
 /** Routes whose hosted pages post forms back with a `form_token` (without one, a POST is a relying party's request). */
 const HOSTED_FORMS = new Set(["/oauth2/authorize"]);

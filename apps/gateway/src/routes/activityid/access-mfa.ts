@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { GatewayDeps } from "../../deps.ts";
 import { appToken, callerOf } from "../../http/app-token.ts";
 import { requireBearer } from "../../http/bearer-guard.ts";
-import { sendLoginOutcome } from "../../login/outcomes.ts";
+import { sendLoginOutcome } from "../../hosted/authorize/outcomes.ts";
 import { errorResponses } from "../../schemas/common.ts";
 import { MfaLoginBody, MfaRequiredEnvelope } from "../../schemas/mfa.ts";
 import { LoginQuery, UserContent, UserContentIncomplete, UserHeaders } from "../../schemas/user.ts";

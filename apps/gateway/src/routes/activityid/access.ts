@@ -6,7 +6,7 @@ import { appToken, callerOf } from "../../http/app-token.ts";
 import { requireBearer } from "../../http/bearer-guard.ts";
 import { actorIdMismatch, bodyViolations, membersOf } from "../../http/body-checks.ts";
 import { sendError } from "../../http/envelope.ts";
-import { sendLoginOutcome } from "../../login/outcomes.ts";
+import { sendLoginOutcome } from "../../hosted/authorize/outcomes.ts";
 import { TermsRequired } from "../../schemas/assertions.ts";
 import { ErrorEnvelopeWithUrl, errorResponses } from "../../schemas/common.ts";
 import { MfaRequiredEnvelope } from "../../schemas/mfa.ts";

@@ -2,10 +2,10 @@ import formbody from "@fastify/formbody";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { errorFacts, pickLocale, type Locale } from "@gatehouse/errors";
 import type { GatewayDeps } from "../../deps.ts";
-import { passwordField, withErrors, type FormField } from "../../hosted/form-model.ts";
-import { renderForm, renderMessage } from "../../hosted/render.ts";
-import { HOSTED_TEXTS, labelOf } from "../../hosted/texts.ts";
-import { sendPage } from "../../pages/html.ts";
+import { passwordField, withErrors, type FormField } from "../../hosted/kit/form-model.ts";
+import { renderForm, renderMessage } from "../../hosted/kit/render.ts";
+import { HOSTED_TEXTS, labelOf } from "../../hosted/kit/texts.ts";
+import { sendPage } from "../../hosted/kit/send.ts";
 
 export const ACTIVATE_PATH = "/activityid/v1/user/activate";
 const MAX_TOKEN = 200;

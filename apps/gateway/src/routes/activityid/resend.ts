@@ -3,8 +3,8 @@ import type { FastifyReply } from "fastify";
 import Type from "typebox";
 import { errorFacts, type Locale } from "@gatehouse/errors";
 import type { GatewayDeps } from "../../deps.ts";
-import { renderMessage } from "../../hosted/render.ts";
-import { sendPage as sendHostedPage } from "../../pages/html.ts";
+import { renderMessage } from "../../hosted/kit/render.ts";
+import { sendPage as sendHostedPage } from "../../hosted/kit/send.ts";
 
 /** The 412 login answer's `content.url` points here, with `?token=` (a sealed user, key and expiry). */
 export const RESEND_PATH = "/activityid/v1/user/confirm/resend";

@@ -3,7 +3,7 @@ import { errorFacts } from "@gatehouse/errors";
 import type { GatewayDeps } from "../../deps.ts";
 import { formBody } from "../../plugins/edge/index.ts";
 import { TERMS_PATH } from "../../http/terms.ts";
-import { sendTermsPage, TERMS_TEXTS, termsForm, termsMessage } from "../../pages/terms-page.ts";
+import { sendTermsPage, TERMS_TEXTS, termsForm, termsMessage } from "../../hosted/terms/page.ts";
 
 const MAX_TOKEN = 1000;
 const MAX_ITEMS = 100;

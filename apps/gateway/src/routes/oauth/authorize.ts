@@ -3,7 +3,7 @@ import { errorFacts, isTransient } from "@gatehouse/errors";
 import type { GatewayDeps } from "../../deps.ts";
 import type { OAuthClients } from "../../oauth/applications.ts";
 import { authorizationParams, checkAuthorizationRequest } from "../../oauth/authorization-request.ts";
-import { formTokens } from "../../oauth/form-token.ts";
+import { formTokens } from "../../hosted/authorize/form-token.ts";
 import {
   pageLocale,
   redirectToClient,
@@ -14,7 +14,7 @@ import {
 } from "../../oauth/hosted-login.ts";
 import { otherMethods } from "../../oauth/methods.ts";
 import { redirectUriAllowed } from "../../oauth/redirect-uri.ts";
-import { TEXTS } from "../../pages/texts.ts";
+import { TEXTS } from "../../hosted/authorize/texts.ts";
 
 export const AUTHORIZE_PATH = "/oauth2/authorize";
 

@@ -5,9 +5,9 @@ import type { OAuthClients } from "../../oauth/applications.ts";
 import { authorizationParams } from "../../oauth/authorization-request.ts";
 import { otherMethods } from "../../oauth/methods.ts";
 import { withResponseParams } from "../../oauth/redirect-uri.ts";
-import { sendPage } from "../../pages/html.ts";
-import { messagePage } from "../../pages/hosted-pages.ts";
-import { TEXTS } from "../../pages/texts.ts";
+import { sendPage } from "../../hosted/kit/send.ts";
+import { messagePage } from "../../hosted/kit/message-page.ts";
+import { TEXTS } from "../../hosted/authorize/texts.ts";
 
 /**
  * GET and POST /oauth2/logout (OpenID Connect RP-Initiated Logout 1.0). The

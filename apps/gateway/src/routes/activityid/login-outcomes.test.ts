@@ -14,7 +14,7 @@ import {
   type LoginOutcome,
 } from "@gatehouse/proto";
 import { USERS_ACCESS_SCOPE, type Principal } from "@gatehouse/rpc";
-import { createGateway } from "../app.ts";
+import { createGateway } from "../../app.ts";
 
 // The JSON side of the login's outcome table and of the error handler, with
 // the users service faked: each outcome (and each error) of a login as the

@@ -6,10 +6,10 @@ import {
   type Caller,
   type Entrypoint,
 } from "@gatehouse/proto";
-import type { PendingAuthorization } from "../oauth/form-token.ts";
-import type { HostedView } from "../oauth/hosted-view.ts";
+import type { PendingAuthorization } from "./form-token.ts";
+import type { HostedView } from "./view.ts";
 import { directoryOf } from "./directory.ts";
-import type { Formats } from "./form-model.ts";
+import type { Formats } from "../kit/form-model.ts";
 
 /** A hosted page being answered, with its entry point (fields, flags) and the catalog's formats. */
 export interface PageContext extends HostedView {

@@ -1,9 +1,9 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Locale } from "@gatehouse/errors";
 import { CatalogKind, type Entrypoint, type LegalAssertion } from "@gatehouse/proto";
-import type { GatewayDeps } from "../deps.ts";
-import { localized } from "../http/terms.ts";
-import type { Formats } from "./form-model.ts";
+import type { GatewayDeps } from "../../deps.ts";
+import { localized } from "../../http/terms.ts";
+import type { Formats } from "../kit/form-model.ts";
 
 const TTL_MS = 30_000;
 const MAX_ENTRIES = 10_000;

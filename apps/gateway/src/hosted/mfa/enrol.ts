@@ -1,13 +1,13 @@
 import type { FastifyReply } from "fastify";
 import { errorFacts } from "@gatehouse/errors";
-import { showLoginError } from "../login/page-errors.ts";
-import { sendMessage, type HostedView } from "../oauth/hosted-view.ts";
-import { sendPage } from "../pages/html.ts";
-import { TEXTS } from "../pages/texts.ts";
-import { appNameOf, authorizeUrl, callerOf, formTokenOf } from "./context.ts";
-import { ENROL_TEXTS } from "./enrol-texts.ts";
-import { codeField, type FormField } from "./form-model.ts";
-import { renderPage } from "./render.ts";
+import { showLoginError } from "../authorize/error-pages.ts";
+import { sendMessage, type HostedView } from "../authorize/view.ts";
+import { sendPage } from "../kit/send.ts";
+import { TEXTS } from "../authorize/texts.ts";
+import { appNameOf, authorizeUrl, callerOf, formTokenOf } from "../authorize/context.ts";
+import { ENROL_TEXTS } from "./texts.ts";
+import { codeField, type FormField } from "../kit/form-model.ts";
+import { renderPage } from "../kit/render.ts";
 
 // The hosted TOTP enrolment (a login whose user must have a second factor and
 // has none: operators at their first sign-in, applications with MFA

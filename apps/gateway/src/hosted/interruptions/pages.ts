@@ -2,17 +2,17 @@ import type { FastifyReply } from "fastify";
 import type { JsonObject } from "@bufbuild/protobuf";
 import { errorFacts } from "@gatehouse/errors";
 import type { ConfirmationRequired, LoginOutcome, ProfileRequired, TermsRequired } from "@gatehouse/proto";
-import { localized } from "../http/terms.ts";
-import { showLoginOutcome } from "../login/outcomes.ts";
-import { showLoginError } from "../login/page-errors.ts";
-import type { HostedView } from "../oauth/hosted-view.ts";
-import { sendPage } from "../pages/html.ts";
-import { appNameOf, authorizationOf, callerOf, formTokenOf, pageContext } from "./context.ts";
-import { assertionField, codeField, fieldsFor, secondStepForm, withErrors, type FormField } from "./form-model.ts";
-import { problemAlert, showSecondStep } from "./registration-pages.ts";
-import { renderForm } from "./render.ts";
-import { HOSTED_TEXTS } from "./texts.ts";
-import { blanks, dataOf, expired, valuesOf } from "./values.ts";
+import { localized } from "../../http/terms.ts";
+import { showLoginOutcome } from "../authorize/outcomes.ts";
+import { showLoginError } from "../authorize/error-pages.ts";
+import type { HostedView } from "../authorize/view.ts";
+import { sendPage } from "../kit/send.ts";
+import { appNameOf, authorizationOf, callerOf, formTokenOf, pageContext } from "../authorize/context.ts";
+import { assertionField, codeField, fieldsFor, secondStepForm, withErrors, type FormField } from "../kit/form-model.ts";
+import { problemAlert, showSecondStep } from "../registration/pages.ts";
+import { renderForm } from "../kit/render.ts";
+import { HOSTED_TEXTS } from "../kit/texts.ts";
+import { blanks, dataOf, expired, valuesOf } from "../authorize/values.ts";
 
 // The pages of a hosted flow after its first form (contract section 8): the
 // confirmation code (412, and a registration's), the legal assertions to

@@ -1,18 +1,18 @@
 import type { ConnectError } from "@connectrpc/connect";
 import type { FastifyReply } from "fastify";
 import { MfaRequiredSchema, type LoginOutcome, type LoginSession, type MfaRequired } from "@gatehouse/proto";
-import { sendContent, sendError } from "../http/envelope.ts";
-import { sendPartial } from "../http/partial.ts";
-import { assertionItem, TERMS_PATH } from "../http/terms.ts";
-import { sessionToJson, userToJson } from "../http/user-json.ts";
-import { showConfirmPage, showProfilePage, showTermsPage } from "../hosted/flow-pages.ts";
-import { showEnrolPage } from "../hosted/enrol-pages.ts";
-import { HOSTED_TEXTS } from "../hosted/texts.ts";
-import { backToSignIn, redirectToClient, showMfa, type HostedView } from "../oauth/hosted-view.ts";
-import { sendPage } from "../pages/html.ts";
-import { messagePage } from "../pages/hosted-pages.ts";
-import { TEXTS } from "../pages/texts.ts";
-import { RESEND_PATH } from "../routes/activityid/resend.ts";
+import { sendContent, sendError } from "../../http/envelope.ts";
+import { sendPartial } from "../../http/partial.ts";
+import { assertionItem, TERMS_PATH } from "../../http/terms.ts";
+import { sessionToJson, userToJson } from "../../http/user-json.ts";
+import { showConfirmPage, showProfilePage, showTermsPage } from "../interruptions/pages.ts";
+import { showEnrolPage } from "../mfa/enrol.ts";
+import { HOSTED_TEXTS } from "../kit/texts.ts";
+import { backToSignIn, redirectToClient, showMfa, type HostedView } from "./view.ts";
+import { sendPage } from "../kit/send.ts";
+import { messagePage } from "../kit/message-page.ts";
+import { TEXTS } from "./texts.ts";
+import { RESEND_PATH } from "../../routes/activityid/resend.ts";
 
 // Every end of a login (UsersService.LoginUser, MfaService.CompleteMfaLogin)
 // rendered from one table: the JSON answer of `/user/access` and

@@ -2,11 +2,11 @@ import type { FastifyReply } from "fastify";
 import type { JsonObject } from "@bufbuild/protobuf";
 import { errorFacts } from "@gatehouse/errors";
 import { CONSOLE_CLIENT_ID } from "@gatehouse/rpc";
-import { showLoginOutcome } from "../login/outcomes.ts";
-import { showLoginError } from "../login/page-errors.ts";
-import type { HostedView } from "../oauth/hosted-view.ts";
-import { sendPage } from "../pages/html.ts";
-import { TEXTS } from "../pages/texts.ts";
+import { showLoginOutcome } from "../authorize/outcomes.ts";
+import { showLoginError } from "../authorize/error-pages.ts";
+import type { HostedView } from "../authorize/view.ts";
+import { sendPage } from "../kit/send.ts";
+import { TEXTS } from "../authorize/texts.ts";
 import {
   appNameOf,
   authorizationOf,
@@ -16,11 +16,11 @@ import {
   languageLinks,
   pageContext,
   type PageContext,
-} from "./context.ts";
-import { codeField, fieldsFor, loginForm, loginIdKey, withErrors, type FormField } from "./form-model.ts";
-import { renderForm } from "./render.ts";
-import { HOSTED_TEXTS } from "./texts.ts";
-import { dataOf, expired } from "./values.ts";
+} from "../authorize/context.ts";
+import { codeField, fieldsFor, loginForm, loginIdKey, withErrors, type FormField } from "../kit/form-model.ts";
+import { renderForm } from "../kit/render.ts";
+import { HOSTED_TEXTS } from "../kit/texts.ts";
+import { dataOf, expired } from "../authorize/values.ts";
 
 export interface LoginPageOptions {
   status?: number;

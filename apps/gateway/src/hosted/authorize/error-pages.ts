@@ -1,10 +1,10 @@
 import type { FastifyReply } from "fastify";
 import { errorFacts, type ErrorFacts, type Reason } from "@gatehouse/errors";
-import { backToSignIn, sendMessage, showLogin, showMfa, type HostedView } from "../oauth/hosted-view.ts";
-import { ENROL_TEXTS } from "../hosted/enrol-texts.ts";
-import { sendPage } from "../pages/html.ts";
-import { messagePage } from "../pages/hosted-pages.ts";
-import { TEXTS } from "../pages/texts.ts";
+import { backToSignIn, sendMessage, showLogin, showMfa, type HostedView } from "./view.ts";
+import { ENROL_TEXTS } from "../mfa/texts.ts";
+import { sendPage } from "../kit/send.ts";
+import { messagePage } from "../kit/message-page.ts";
+import { TEXTS } from "./texts.ts";
 
 /** The hosted form that failed: the identifier typed (kept in the form), or the MFA token of the code page. */
 export interface FailedForm {

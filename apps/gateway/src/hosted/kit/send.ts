@@ -1,5 +1,5 @@
 import type { FastifyReply } from "fastify";
-import { HOSTED_CSS_HASH } from "../hosted/styles.ts";
+import { HOSTED_CSS_HASH } from "./styles.ts";
 
 /**
  * Sends a hosted page: never cached (it carries a one-time form token), never

@@ -1,16 +1,16 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { showLoginOutcome } from "../login/outcomes.ts";
-import { showLoginError } from "../login/page-errors.ts";
-import type { HostedApp } from "../oauth/applications.ts";
-import { authorizationParams } from "../oauth/authorization-request.ts";
-import type { PendingAuthorization } from "../oauth/form-token.ts";
-import { pageLocale, sendMessage, type HostedLoginDeps, type HostedView } from "../oauth/hosted-view.ts";
-import { TEXTS } from "../pages/texts.ts";
+import { showLoginOutcome } from "./outcomes.ts";
+import { showLoginError } from "./error-pages.ts";
+import type { HostedApp } from "../../oauth/applications.ts";
+import { authorizationParams } from "../../oauth/authorization-request.ts";
+import type { PendingAuthorization } from "./form-token.ts";
+import { pageLocale, sendMessage, type HostedLoginDeps, type HostedView } from "./view.ts";
+import { TEXTS } from "./texts.ts";
 import { authorizationOf, callerOf } from "./context.ts";
-import { submitEnrolForm } from "./enrol-pages.ts";
-import { submitFlowForm } from "./flow-pages.ts";
-import { showLoginPage, submitCodeForm, submitLoginForm } from "./login-pages.ts";
-import { showRegistrationPage, submitRegistration } from "./registration-pages.ts";
+import { submitEnrolForm } from "../mfa/enrol.ts";
+import { submitFlowForm } from "../interruptions/pages.ts";
+import { showLoginPage, submitCodeForm, submitLoginForm } from "../sign-in/pages.ts";
+import { showRegistrationPage, submitRegistration } from "../registration/pages.ts";
 
 /**
  * GET /oauth2/authorize with a checked request: the entry point's login

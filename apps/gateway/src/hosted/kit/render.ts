@@ -5,10 +5,10 @@ import type { FormField } from "./form-model.ts";
 import { HOSTED_CSS } from "./styles.ts";
 import { HOSTED_TEXTS } from "./texts.ts";
 
-// Server-rendered hosted pages: Eta templates (./templates) with automatic
+// Server-rendered hosted pages: Eta templates (../templates) with automatic
 // HTML escaping of every `<%= %>`; the only raw output is the stylesheet and
 // the rendered body inside the layout.
-const eta = new Eta({ views: fileURLToPath(new URL("./templates", import.meta.url)), cache: true, autoEscape: true });
+const eta = new Eta({ views: fileURLToPath(new URL("../templates", import.meta.url)), cache: true, autoEscape: true });
 
 /** What the layout shows around every page: the application's name and monogram, the language links. */
 export interface PageFrame {

@@ -1,14 +1,14 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Locale } from "@gatehouse/errors";
-import type { GatewayDeps } from "../deps.ts";
-import { authorizeUrl } from "../hosted/context.ts";
-import { showLoginPage, showMfaPage } from "../hosted/login-pages.ts";
-import { sendPage } from "../pages/html.ts";
-import { messagePage } from "../pages/hosted-pages.ts";
-import { TEXTS } from "../pages/texts.ts";
-import type { HostedApp } from "./applications.ts";
+import type { GatewayDeps } from "../../deps.ts";
+import { authorizeUrl } from "./context.ts";
+import { showLoginPage, showMfaPage } from "../sign-in/pages.ts";
+import { sendPage } from "../kit/send.ts";
+import { messagePage } from "../kit/message-page.ts";
+import { TEXTS } from "./texts.ts";
+import type { HostedApp } from "../../oauth/applications.ts";
 import type { FormTokens, PendingAuthorization } from "./form-token.ts";
-import { withResponseParams } from "./redirect-uri.ts";
+import { withResponseParams } from "../../oauth/redirect-uri.ts";
 
 // The pieces the hosted login's pages are made of: the forms (each with a
 // fresh form token), message pages, and the redirect to the client.

@@ -1,5 +1,5 @@
 import type { Locale } from "@gatehouse/errors";
-import type { PageProblem } from "../oauth/authorization-request.ts";
+import type { PageProblem } from "../../oauth/authorization-request.ts";
 
 /** Every text of the hosted pages, in the languages of the contract (en, es). */
 export const TEXTS = {

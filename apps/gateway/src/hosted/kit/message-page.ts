@@ -1,5 +1,5 @@
 import type { Locale } from "@gatehouse/errors";
-import { renderMessage } from "../hosted/render.ts";
+import { renderMessage } from "./render.ts";
 
 /** A page with a heading, a message and optional links (errors, sign-out, interruptions), in the hosted pages' layout. */
 export function messagePage(

@@ -1,10 +1,10 @@
 import type { FastifyReply } from "fastify";
-import type { HostedView } from "../oauth/hosted-view.ts";
-import { sendPage } from "../pages/html.ts";
-import { messagePage } from "../pages/hosted-pages.ts";
-import { TEXTS } from "../pages/texts.ts";
+import type { HostedView } from "./view.ts";
+import { sendPage } from "../kit/send.ts";
+import { messagePage } from "../kit/message-page.ts";
+import { TEXTS } from "./texts.ts";
 import { authorizeUrl } from "./context.ts";
-import type { FormField } from "./form-model.ts";
+import type { FormField } from "../kit/form-model.ts";
 
 /** Data fields typed on a page as the contract's `datas` nodes; blank ones are left out (not sent is not changed). */
 export function dataOf(values: Record<string, string>): Record<string, { objectType: "data"; value: string }> {

@@ -1,11 +1,11 @@
 import type { FastifyReply } from "fastify";
 import type { JsonObject } from "@bufbuild/protobuf";
 import { errorFacts, type Violation } from "@gatehouse/errors";
-import { showLoginOutcome } from "../login/outcomes.ts";
-import { showLoginError } from "../login/page-errors.ts";
-import { sendMessage, type HostedView } from "../oauth/hosted-view.ts";
-import { sendPage } from "../pages/html.ts";
-import { TEXTS } from "../pages/texts.ts";
+import { showLoginOutcome } from "../authorize/outcomes.ts";
+import { showLoginError } from "../authorize/error-pages.ts";
+import { sendMessage, type HostedView } from "../authorize/view.ts";
+import { sendPage } from "../kit/send.ts";
+import { TEXTS } from "../authorize/texts.ts";
 import {
   appNameOf,
   authorizationOf,
@@ -15,13 +15,13 @@ import {
   languageLinks,
   pageContext,
   type PageContext,
-} from "./context.ts";
-import { directoryOf } from "./directory.ts";
-import { isTwoStep, registrationForm, secondStepForm, withErrors, type FormField } from "./form-model.ts";
-import { continueFlow } from "./flow-pages.ts";
-import { renderForm, renderMessage } from "./render.ts";
-import { HOSTED_TEXTS } from "./texts.ts";
-import { dataOf, expired, valuesOf } from "./values.ts";
+} from "../authorize/context.ts";
+import { directoryOf } from "../authorize/directory.ts";
+import { isTwoStep, registrationForm, secondStepForm, withErrors, type FormField } from "../kit/form-model.ts";
+import { continueFlow } from "../interruptions/pages.ts";
+import { renderForm, renderMessage } from "../kit/render.ts";
+import { HOSTED_TEXTS } from "../kit/texts.ts";
+import { dataOf, expired, valuesOf } from "../authorize/values.ts";
 
 /** The alert of a rejected form: "There is a problem", a link to each input in error, and what names no input (unlinked). */
 export function problemAlert(v: HostedView, fields: FormField[], unplaced: readonly Violation[] = []) {

@@ -1,10 +1,10 @@
 import type { FastifyReply } from "fastify";
 import type { Locale } from "@gatehouse/errors";
 import type { PendingAssertion } from "@gatehouse/proto";
-import type { FormField } from "../hosted/form-model.ts";
-import { renderForm, renderMessage } from "../hosted/render.ts";
-import { HOSTED_CSS_HASH } from "../hosted/styles.ts";
-import { localized } from "../http/terms.ts";
+import type { FormField } from "../kit/form-model.ts";
+import { renderForm, renderMessage } from "../kit/render.ts";
+import { HOSTED_CSS_HASH } from "../kit/styles.ts";
+import { localized } from "../../http/terms.ts";
 
 // The hosted terms page of a 451 answer: every pending assertion with a
 // checkbox (mandatory ones marked), one form posting back with the token.
