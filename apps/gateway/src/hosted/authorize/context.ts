@@ -6,10 +6,9 @@ import {
   type Caller,
   type Entrypoint,
 } from "@gatehouse/proto";
-import type { PendingAuthorization } from "./form-token.ts";
-import type { HostedView } from "./view.ts";
-import { directoryOf } from "./directory.ts";
+import type { PendingAuthorization } from "../../oauth/authorization-request.ts";
 import type { Formats } from "../kit/form-model.ts";
+import type { HostedView } from "./view.ts";
 
 /** A hosted page being answered, with its entry point (fields, flags) and the catalog's formats. */
 export interface PageContext extends HostedView {
@@ -19,7 +18,7 @@ export interface PageContext extends HostedView {
 
 /** The entry point of the request's form, read through the directory's cache; undefined when it is gone. */
 export async function pageContext(v: HostedView): Promise<PageContext | undefined> {
-  const dir = directoryOf(v.h.deps);
+  const dir = v.h.directory;
   const [ep, formats] = await Promise.all([dir.entrypoint(v.pending.entrypointId), dir.formats()]);
   return ep ? { ...v, ep, formats } : undefined;
 }
@@ -50,6 +49,9 @@ export const authorizationOf = (p: PendingAuthorization): AuthorizationRequest =
 /** The name of the application on its pages. */
 export const appNameOf = (v: HostedView) => v.app.displayName || v.app.clientId;
 
+/** Where every form of the hosted login posts: AUTHORIZE_PATH, relative to the page (which is there too). */
+export const FORM_ACTION = "authorize";
+
 /** The authorization request again as a URL (relative to /oauth2/authorize): start over, switch to registration or sign-in. */
 export function authorizeUrl(p: PendingAuthorization, extra: { prompt?: "create"; locale?: string } = {}): string {
   const q = new URLSearchParams({
@@ -67,7 +69,7 @@ export function authorizeUrl(p: PendingAuthorization, extra: { prompt?: "create"
   if (locale) q.set("ui_locales", locale);
   if (p.loginHint) q.set("login_hint", p.loginHint);
   if (extra.prompt) q.set("prompt", extra.prompt);
-  return `authorize?${q.toString()}`;
+  return `${FORM_ACTION}?${q.toString()}`;
 }
 
 /** The links to the same page in the other language (a new authorization request with `ui_locales`). */

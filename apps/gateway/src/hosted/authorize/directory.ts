@@ -1,9 +1,9 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Locale } from "@gatehouse/errors";
 import { CatalogKind, type Entrypoint, type LegalAssertion } from "@gatehouse/proto";
-import type { GatewayDeps } from "../../deps.ts";
 import { localized } from "../../http/terms.ts";
 import type { Formats } from "../kit/form-model.ts";
+import type { HostedLoginDeps } from "./deps.ts";
 
 const TTL_MS = 30_000;
 const MAX_ENTRIES = 10_000;
@@ -25,9 +25,10 @@ function cached<K, V>(load: (key: K) => Promise<V>) {
  * What the hosted pages need from the registry, each kept 30 s per gateway
  * (like the applications of /oauth2/authorize): the entry point with its
  * fieldConfig and flags, the data-field catalog's formats (input types), and
- * the legal assertions of the entry point's typologies.
+ * the legal assertions of the entry point's typologies. One per hosted
+ * login (its cache is shared by every page).
  */
-function directory(deps: GatewayDeps) {
+export function hostedDirectory(deps: Pick<HostedLoginDeps, "registry" | "assertions">) {
   const entrypoint = cached(async (id: string): Promise<Entrypoint | undefined> => {
     try {
       return (await deps.registry.getEntrypoint({ entrypointId: id })).entrypoint;
@@ -60,13 +61,4 @@ function directory(deps: GatewayDeps) {
   };
 }
 
-export type HostedDirectory = ReturnType<typeof directory>;
-
-const directories = new WeakMap<GatewayDeps, HostedDirectory>();
-
-/** The directory of a gateway (one per set of dependencies: its cache is shared by every page). */
-export function directoryOf(deps: GatewayDeps): HostedDirectory {
-  let d = directories.get(deps);
-  if (!d) directories.set(deps, (d = directory(deps)));
-  return d;
-}
+export type HostedDirectory = ReturnType<typeof hostedDirectory>;

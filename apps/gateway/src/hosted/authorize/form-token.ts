@@ -1,23 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
-
-/** The validated authorization request the hosted login form carries back (signed, so it cannot be altered). */
-export interface PendingAuthorization {
-  /** The OAuth client: the application, or its entry point acting as a public client. */
-  clientId: string;
-  /** The application, when clientId is a public client (an entry point id); the login signs in as it. */
-  applicationId?: string;
-  redirectUri: string;
-  state?: string;
-  scope: string;
-  codeChallenge: string;
-  nonce?: string;
-  entrypointId: string;
-  /** ui_locales choice, when the client made one. */
-  locale?: "en" | "es";
-  /** OpenID Connect login_hint, when it is an email: prefills the email input. */
-  loginHint?: string;
-}
+import type { PendingAuthorization } from "../../oauth/authorization-request.ts";
+import { AUTHORIZE_PATH } from "../paths.ts";
 
 interface FormTokenBody extends PendingAuthorization {
   /** Expiry, seconds since the epoch. */
@@ -66,7 +50,7 @@ export function formTokens(mac: (data: string) => string, opts: { secureCookie: 
       const secure = opts.secureCookie ? "; Secure" : "";
       reply.header(
         "set-cookie",
-        `${CSRF_COOKIE}=${cookie}; Path=/oauth2/authorize; Max-Age=${FORM_TOKEN_TTL_SECONDS}; HttpOnly; SameSite=Lax${secure}`,
+        `${CSRF_COOKIE}=${cookie}; Path=${AUTHORIZE_PATH}; Max-Age=${FORM_TOKEN_TTL_SECONDS}; HttpOnly; SameSite=Lax${secure}`,
       );
       const body: FormTokenBody = {
         ...pending,

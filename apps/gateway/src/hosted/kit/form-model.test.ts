@@ -1,16 +1,15 @@
 import { create } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import { EntrypointSchema, FieldConfigSchema, type FieldConfig } from "@gatehouse/proto";
+import { inputOf, withErrors } from "./field-errors.ts";
 import {
   fieldsFor,
-  inputOf,
   inputTypeOf,
   isTwoStep,
   loginForm,
   loginIdKey,
   registrationForm,
   secondStepForm,
-  withErrors,
   type Formats,
 } from "./form-model.ts";
 

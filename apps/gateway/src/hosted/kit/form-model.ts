@@ -1,7 +1,8 @@
-import type { Locale, Violation } from "@gatehouse/errors";
+import type { Locale } from "@gatehouse/errors";
 import { create } from "@bufbuild/protobuf";
 import { FieldConfigSchema, type Entrypoint, type FieldConfig } from "@gatehouse/proto";
-import { HOSTED_TEXTS, labelOf } from "./texts.ts";
+import { labelOf } from "./labels.ts";
+import { KIT_TEXTS } from "./texts.ts";
 
 // The hosted pages' forms as data, built from an entry point's fieldConfig
 // (contract section 8): one input per field in the entry point's order,
@@ -112,7 +113,7 @@ export function fieldOf(
     value: type === "checkbox" ? "true" : (values[f.key] ?? ""),
     ...(type === "checkbox" ? { checked: values[f.key] === "true" } : {}),
     // Numbers are stored in E.164: say so before the first error does.
-    ...(f.key === "phone_number" ? { hint: HOSTED_TEXTS[lang].phoneHint } : {}),
+    ...(f.key === "phone_number" ? { hint: KIT_TEXTS[lang].phoneHint } : {}),
   };
 }
 
@@ -126,7 +127,7 @@ export function passwordField(lang: Locale, purpose: "new" | "current"): FormFie
     required: true,
     autocomplete: purpose === "new" ? "new-password" : "current-password",
     value: "",
-    ...(purpose === "new" ? { hint: HOSTED_TEXTS[lang].passwordHint } : {}),
+    ...(purpose === "new" ? { hint: KIT_TEXTS[lang].passwordHint } : {}),
   };
 }
 
@@ -149,7 +150,7 @@ export function codeField(lang: Locale, hint?: string): FormField {
     name: "code",
     id: idOf("code"),
     type: "text",
-    label: HOSTED_TEXTS[lang].codeLabel,
+    label: KIT_TEXTS[lang].codeLabel,
     required: true,
     autocomplete: "one-time-code",
     inputmode: "numeric",
@@ -214,54 +215,4 @@ export function loginForm(ep: Entrypoint, lang: Locale, value = ""): FormField[]
   const field = create(FieldConfigSchema, { objectType: "fieldConfig", type: "id", key, mandatory: true });
   const id: FormField = { ...fieldOf(field, lang, new Map(), { [key]: value }), autocomplete: "username" };
   return ep.passwordless ? [id] : [id, passwordField(lang, "current")];
-}
-
-/** The input a violation of the users service names (`object.ids.email.value` → `email`). */
-export function inputOf(field: string): string {
-  const m = /^object\.(ids|datas)\.([^.]+)/.exec(field);
-  if (m) return m[2]!;
-  const a = /^object\.assertions\.([^.]+)/.exec(field);
-  if (a) return `assertion.${a[1]}`;
-  return field.replace(/^object\./, "");
-}
-
-/** The page's words for a violation of an input. */
-export function errorText(lang: Locale, f: FormField, code: string): string {
-  const e = HOSTED_TEXTS[lang].errors;
-  switch (code) {
-    case "required":
-      return f.type === "checkbox" ? e.requiredCheck : e.required;
-    case "invalid_format":
-      return f.type === "email" ? e.email : f.type === "tel" ? e.tel : f.type === "date" ? e.date : e.format;
-    case "too_short":
-      return e.tooShort;
-    case "too_long":
-      return e.tooLong;
-    case "duplicate":
-      return f.name === "email" ? e.takenEmail : f.name === "phone_number" ? e.takenPhone : e.taken;
-    default:
-      return e.invalid;
-  }
-}
-
-/**
- * The violations placed next to their inputs (the first per input); the
- * ones that name no input of the form come back, to be shown above it.
- */
-export function withErrors(
-  fields: FormField[],
-  violations: readonly Violation[],
-  lang: Locale,
-): { fields: FormField[]; unplaced: Violation[] } {
-  const first = new Map<string, string>();
-  const unplaced: Violation[] = [];
-  for (const v of violations) {
-    const name = inputOf(v.field);
-    if (!fields.some((f) => f.name === name)) unplaced.push(v);
-    else if (!first.has(name)) first.set(name, v.code);
-  }
-  return {
-    fields: fields.map((f) => (first.has(f.name) ? { ...f, error: errorText(lang, f, first.get(f.name)!) } : f)),
-    unplaced,
-  };
 }

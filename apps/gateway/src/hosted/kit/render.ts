@@ -3,7 +3,7 @@ import { Eta } from "eta";
 import type { Locale } from "@gatehouse/errors";
 import type { FormField } from "./form-model.ts";
 import { HOSTED_CSS } from "./styles.ts";
-import { HOSTED_TEXTS } from "./texts.ts";
+import { KIT_TEXTS } from "./texts.ts";
 
 // Server-rendered hosted pages: Eta templates (../templates) with automatic
 // HTML escaping of every `<%= %>`; the only raw output is the stylesheet and
@@ -50,7 +50,7 @@ export interface MessagePage extends PageFrame {
 const monogram = (name: string) => ([...name.trim()][0] ?? "").toLocaleUpperCase();
 
 function frame(p: PageFrame) {
-  return { t: HOSTED_TEXTS[p.lang], css: HOSTED_CSS, monogram: monogram(p.appName ?? "") };
+  return { t: KIT_TEXTS[p.lang], css: HOSTED_CSS, monogram: monogram(p.appName ?? "") };
 }
 
 /** The input that gets the focus: the first in error, else the first text input still empty (the password after a wrong one); else none. */
@@ -59,7 +59,7 @@ function focusIndex(fields: FormField[]): number {
   return error >= 0 ? error : fields.findIndex((f) => f.type !== "checkbox" && !f.readonly && f.value === "");
 }
 
-/** A page with a form; one input gets the focus (./render.ts focusIndex). */
+/** A page with a form; one input gets the focus (focusIndex). */
 export function renderForm(p: FormPage): string {
   const focus = focusIndex(p.fields);
   const fields = p.fields.map((f, i) => (i === focus ? { ...f, autofocus: true } : f));

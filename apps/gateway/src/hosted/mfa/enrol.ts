@@ -1,13 +1,14 @@
 import type { FastifyReply } from "fastify";
 import { errorFacts } from "@gatehouse/errors";
+import { appNameOf, callerOf, formTokenOf, FORM_ACTION } from "../authorize/context.ts";
 import { showLoginError } from "../authorize/error-pages.ts";
-import { sendMessage, type HostedView } from "../authorize/view.ts";
-import { sendPage } from "../kit/send.ts";
-import { TEXTS } from "../authorize/texts.ts";
-import { appNameOf, authorizeUrl, callerOf, formTokenOf } from "../authorize/context.ts";
-import { ENROL_TEXTS } from "./texts.ts";
+import { backToSignIn, sendErrorPage } from "../authorize/messages.ts";
+import { AUTHORIZE_TEXTS } from "../authorize/texts.ts";
+import type { HostedView } from "../authorize/view.ts";
 import { codeField, type FormField } from "../kit/form-model.ts";
 import { renderPage } from "../kit/render.ts";
+import { sendPage } from "../kit/send.ts";
+import { MFA_TEXTS } from "./texts.ts";
 
 // The hosted TOTP enrolment (a login whose user must have a second factor and
 // has none: operators at their first sign-in, applications with MFA
@@ -47,7 +48,7 @@ function renderEnrol(
   qrSvg: string,
   error?: string,
 ): FastifyReply {
-  const e = ENROL_TEXTS[v.lang];
+  const e = MFA_TEXTS[v.lang];
   // A wrong code: the alert says it once, the input is marked and described by it.
   const field: FormField = {
     ...codeField(v.lang, e.codeHint),
@@ -63,7 +64,7 @@ function renderEnrol(
     alert: error,
     qrSvg,
     secretGroups: grouped(enrolment.secret),
-    action: "authorize",
+    action: FORM_ACTION,
     hidden: [
       { name: "form_token", value: formTokenOf(v) },
       { name: "intent", value: "enrol" },
@@ -73,14 +74,14 @@ function renderEnrol(
       { name: "otpauth_url", value: enrolment.otpauthUrl },
     ],
     field,
-    back: { href: authorizeUrl(v.pending), label: TEXTS[v.lang].backToSignIn },
+    back: backToSignIn(v),
   });
   return sendPage(v.reply, error ? 400 : 200, html);
 }
 
 /** The 428 of a user who must enrol: a new secret for the login's MFA token, then its page. */
 export async function showEnrolPage(v: HostedView, mfaToken: string): Promise<FastifyReply> {
-  if (!v.h.deps.mfa) return sendMessage(v.reply, 500, v.lang, TEXTS[v.lang].unexpected);
+  if (!v.h.deps.mfa) return sendErrorPage(v.reply, 500, v.lang, AUTHORIZE_TEXTS[v.lang].unexpected);
   try {
     const enrolment = await v.h.deps.mfa.enrollTotp({ mfaToken, caller: callerOf(v) });
     return renderEnrol(v, mfaToken, enrolment, await qrSvgOf(enrolment.otpauthUrl));
@@ -108,7 +109,7 @@ export async function submitEnrolForm(v: HostedView, form: Record<string, string
     const shownAgain =
       SECRET.test(secret) && url.startsWith("otpauth://totp/") && url.includes(`secret=${secret}`) && url.length <= 512;
     if ((reason === "MFA_CODE_INVALID" || reason === "VALIDATION_FAILED") && shownAgain) {
-      return renderEnrol(v, mfaToken, { secret, otpauthUrl: url }, await qrSvgOf(url), ENROL_TEXTS[v.lang].wrong);
+      return renderEnrol(v, mfaToken, { secret, otpauthUrl: url }, await qrSvgOf(url), MFA_TEXTS[v.lang].wrong);
     }
     return showLoginError(v, { email: "" }, err);
   }
@@ -116,14 +117,14 @@ export async function submitEnrolForm(v: HostedView, form: Record<string, string
 
 /** The recovery codes, once; continuing finishes the login with the MFA token the enrolment proved. */
 function showRecoveryPage(v: HostedView, mfaToken: string, codes: string[]): FastifyReply {
-  const e = ENROL_TEXTS[v.lang];
+  const e = MFA_TEXTS[v.lang];
   const html = renderPage("recovery", {
     lang: v.lang,
     appName: appNameOf(v),
     title: e.recoveryTitle,
     e,
     codes,
-    action: "authorize",
+    action: FORM_ACTION,
     hidden: [
       { name: "form_token", value: formTokenOf(v) },
       { name: "mfa_token", value: mfaToken },

@@ -1,10 +1,4 @@
-import type { FastifyReply } from "fastify";
-import type { HostedView } from "./view.ts";
-import { sendPage } from "../kit/send.ts";
-import { messagePage } from "../kit/message-page.ts";
-import { TEXTS } from "./texts.ts";
-import { authorizeUrl } from "./context.ts";
-import type { FormField } from "../kit/form-model.ts";
+import type { FormField } from "./form-model.ts";
 
 /** Data fields typed on a page as the contract's `datas` nodes; blank ones are left out (not sent is not changed). */
 export function dataOf(values: Record<string, string>): Record<string, { objectType: "data"; value: string }> {
@@ -32,14 +26,4 @@ export function blanks(fields: FormField[], values: Record<string, string>): { f
   return fields
     .filter((f) => f.required && f.type !== "password" && !values[f.name])
     .map((f) => ({ field: f.name, code: "required" }));
-}
-
-/** The page of a form that can no longer continue (the entry point is gone, the flow expired): start again. */
-export function expired(v: HostedView, status = 400): FastifyReply {
-  const t = TEXTS[v.lang];
-  return sendPage(
-    v.reply,
-    status,
-    messagePage(v.lang, t.errorTitle, t.formExpired, [{ href: authorizeUrl(v.pending), label: t.backToSignIn }]),
-  );
 }
