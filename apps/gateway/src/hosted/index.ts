@@ -5,8 +5,8 @@
 
 /** /oauth2/authorize: the sign-in journey (login, code sign-in, registration, interruptions, MFA). */
 export { hostedLogin, type HostedLogin } from "./authorize/hosted-login.ts";
-export type { HostedLoginDeps } from "./authorize/deps.ts";
-export { crossSiteFormPage } from "./authorize/messages.ts";
+export type { HostedLoginDeps } from "./journey/deps.ts";
+export { crossSiteFormPage } from "./journey/messages.ts";
 /** The pages the JSON answers and messages link to. */
 export { termsPages } from "./terms/handlers.ts";
 export { activationPages } from "./activation/handlers.ts";

@@ -5,9 +5,9 @@ import { sendPage } from "../kit/send.ts";
 import { showMfaPage } from "../mfa/code-page.ts";
 import { MFA_TEXTS } from "../mfa/texts.ts";
 import { showLoginPage } from "../sign-in/login-page.ts";
-import { backToSignIn, sendErrorPage } from "./messages.ts";
-import { AUTHORIZE_TEXTS } from "./texts.ts";
-import type { HostedView } from "./view.ts";
+import { backToSignIn, sendErrorPage } from "../journey/messages.ts";
+import { AUTHORIZE_TEXTS } from "../journey/texts.ts";
+import type { HostedView } from "../journey/view.ts";
 
 /** The hosted form that failed: the identifier typed (kept in the form), or the MFA token of the code page. */
 export interface FailedForm {

@@ -8,12 +8,12 @@ import { showRegistrationPage } from "../registration/pages.ts";
 import { submitRegistration } from "../registration/submit.ts";
 import { showLoginPage } from "../sign-in/login-page.ts";
 import { submitCodeForm, submitLoginForm } from "../sign-in/submit.ts";
-import type { HostedLoginDeps } from "./deps.ts";
-import { hostedDirectory } from "./directory.ts";
-import { formTokens } from "./form-token.ts";
-import { sendErrorPage } from "./messages.ts";
-import { AUTHORIZE_TEXTS } from "./texts.ts";
-import { pageLocale, type HostedLoginParts, type HostedView } from "./view.ts";
+import type { HostedLoginDeps } from "../journey/deps.ts";
+import { hostedDirectory } from "../journey/directory.ts";
+import { formTokens } from "../journey/form-token.ts";
+import { sendErrorPage } from "../journey/messages.ts";
+import { AUTHORIZE_TEXTS } from "../journey/texts.ts";
+import { pageLocale, type HostedLoginParts, type HostedView } from "../journey/view.ts";
 
 type Submit = (v: HostedView, form: Record<string, string>) => Promise<FastifyReply>;
 

@@ -9,9 +9,9 @@ import { showMfaPage } from "../mfa/code-page.ts";
 import { showEnrolPage } from "../mfa/enrol.ts";
 import { MFA_TEXTS } from "../mfa/texts.ts";
 import { linkWithToken, RESEND_PATH, TERMS_PATH } from "../paths.ts";
-import { backToSignIn } from "./messages.ts";
-import { AUTHORIZE_TEXTS } from "./texts.ts";
-import type { HostedView } from "./view.ts";
+import { backToSignIn } from "../journey/messages.ts";
+import { AUTHORIZE_TEXTS } from "../journey/texts.ts";
+import type { HostedView } from "../journey/view.ts";
 
 // The hosted login's page (or redirect) for every end of a login; the JSON
 // answers are the other table (routes/activityid/login-outcomes.ts).

@@ -1,9 +1,9 @@
 import type { FastifyReply } from "fastify";
 import type { ConfirmationRequired, ProfileRequired, TermsRequired } from "@gatehouse/proto";
 import { localized } from "../../http/terms.ts";
-import { appNameOf, formTokenOf, FORM_ACTION, pageContext } from "../authorize/context.ts";
-import { expired } from "../authorize/messages.ts";
-import type { HostedView } from "../authorize/view.ts";
+import { appNameOf, formTokenOf, FORM_ACTION, pageContext } from "../journey/context.ts";
+import { expired } from "../journey/messages.ts";
+import type { HostedView } from "../journey/view.ts";
 import { problemAlert, withErrors } from "../kit/field-errors.ts";
 import { assertionField, codeField, fieldsFor, type FormField } from "../kit/form-model.ts";
 import { renderForm } from "../kit/render.ts";

@@ -1,16 +1,16 @@
 import type { FastifyReply } from "fastify";
 import type { JsonObject } from "@bufbuild/protobuf";
 import { errorFacts } from "@gatehouse/errors";
-import { pageContext } from "../authorize/context.ts";
+import { pageContext } from "../journey/context.ts";
 import { showLoginError } from "../authorize/error-pages.ts";
-import { expired } from "../authorize/messages.ts";
+import { expired } from "../journey/messages.ts";
 import { showLoginOutcome } from "../authorize/outcome-pages.ts";
-import type { HostedView } from "../authorize/view.ts";
+import type { HostedView } from "../journey/view.ts";
 import { fieldsFor, secondStepForm } from "../kit/form-model.ts";
 import { blanks, dataOf, valuesOf } from "../kit/form-values.ts";
 import { KIT_TEXTS } from "../kit/texts.ts";
 import { showSecondStep } from "../registration/pages.ts";
-import { continueFlow } from "./continue.ts";
+import { continueFlow } from "../journey/continue.ts";
 import { showConfirmPage, showProfilePage, showTermsPage } from "./pages.ts";
 
 /** A rejection of the data sent on a page: the page again with each error next to its input; else undefined. */

@@ -1,7 +1,7 @@
 import type { FastifyReply } from "fastify";
-import { appNameOf, formTokenOf, FORM_ACTION } from "../authorize/context.ts";
-import { backToSignIn } from "../authorize/messages.ts";
-import type { HostedView } from "../authorize/view.ts";
+import { appNameOf, formTokenOf, FORM_ACTION } from "../journey/context.ts";
+import { backToSignIn } from "../journey/messages.ts";
+import type { HostedView } from "../journey/view.ts";
 import { codeField, type FormField } from "../kit/form-model.ts";
 import { renderForm } from "../kit/render.ts";
 import { sendPage } from "../kit/send.ts";

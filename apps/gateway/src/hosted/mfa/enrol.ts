@@ -1,10 +1,10 @@
 import type { FastifyReply } from "fastify";
 import { errorFacts } from "@gatehouse/errors";
-import { appNameOf, callerOf, formTokenOf, FORM_ACTION } from "../authorize/context.ts";
+import { appNameOf, callerOf, formTokenOf, FORM_ACTION } from "../journey/context.ts";
 import { showLoginError } from "../authorize/error-pages.ts";
-import { backToSignIn, sendErrorPage } from "../authorize/messages.ts";
-import { AUTHORIZE_TEXTS } from "../authorize/texts.ts";
-import type { HostedView } from "../authorize/view.ts";
+import { backToSignIn, sendErrorPage } from "../journey/messages.ts";
+import { AUTHORIZE_TEXTS } from "../journey/texts.ts";
+import type { HostedView } from "../journey/view.ts";
 import { codeField, type FormField } from "../kit/form-model.ts";
 import { renderPage } from "../kit/render.ts";
 import { sendPage } from "../kit/send.ts";

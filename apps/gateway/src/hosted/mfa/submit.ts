@@ -1,10 +1,10 @@
 import type { FastifyReply } from "fastify";
-import { authorizationOf, callerOf } from "../authorize/context.ts";
+import { authorizationOf, callerOf } from "../journey/context.ts";
 import { showLoginError } from "../authorize/error-pages.ts";
-import { sendErrorPage } from "../authorize/messages.ts";
+import { sendErrorPage } from "../journey/messages.ts";
 import { showLoginOutcome } from "../authorize/outcome-pages.ts";
-import { AUTHORIZE_TEXTS } from "../authorize/texts.ts";
-import type { HostedView } from "../authorize/view.ts";
+import { AUTHORIZE_TEXTS } from "../journey/texts.ts";
+import type { HostedView } from "../journey/view.ts";
 
 /** The second step of a login with TOTP on: its code for the MFA token of the 428. */
 export async function submitMfaCode(v: HostedView, form: Record<string, string>): Promise<FastifyReply> {

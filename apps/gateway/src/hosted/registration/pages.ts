@@ -8,9 +8,9 @@ import {
   languageLinks,
   pageContext,
   type PageContext,
-} from "../authorize/context.ts";
-import { expired } from "../authorize/messages.ts";
-import type { HostedView } from "../authorize/view.ts";
+} from "../journey/context.ts";
+import { expired } from "../journey/messages.ts";
+import type { HostedView } from "../journey/view.ts";
 import { problemAlert, withErrors } from "../kit/field-errors.ts";
 import { registrationForm, secondStepForm } from "../kit/form-model.ts";
 import { renderForm, renderMessage } from "../kit/render.ts";

@@ -1,13 +1,13 @@
 import type { FastifyReply } from "fastify";
 import type { JsonObject } from "@bufbuild/protobuf";
 import { errorFacts } from "@gatehouse/errors";
-import { authorizationOf, authorizeUrl, callerOf, pageContext, type PageContext } from "../authorize/context.ts";
+import { authorizationOf, authorizeUrl, callerOf, pageContext, type PageContext } from "../journey/context.ts";
 import { showLoginError } from "../authorize/error-pages.ts";
-import { expired, sendErrorPage } from "../authorize/messages.ts";
+import { expired, sendErrorPage } from "../journey/messages.ts";
 import { showLoginOutcome } from "../authorize/outcome-pages.ts";
-import { AUTHORIZE_TEXTS } from "../authorize/texts.ts";
-import type { HostedView } from "../authorize/view.ts";
-import { continueFlow } from "../interruptions/continue.ts";
+import { AUTHORIZE_TEXTS } from "../journey/texts.ts";
+import type { HostedView } from "../journey/view.ts";
+import { continueFlow } from "../journey/continue.ts";
 import { isTwoStep, registrationForm, type FormField } from "../kit/form-model.ts";
 import { dataOf, valuesOf } from "../kit/form-values.ts";
 import { showRegistrationPage, showSecondStep } from "./pages.ts";

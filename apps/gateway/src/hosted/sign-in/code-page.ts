@@ -1,5 +1,5 @@
 import type { FastifyReply } from "fastify";
-import { appNameOf, authorizeUrl, formTokenOf, FORM_ACTION, type PageContext } from "../authorize/context.ts";
+import { appNameOf, authorizeUrl, formTokenOf, FORM_ACTION, type PageContext } from "../journey/context.ts";
 import { codeField, fieldsFor, type FormField } from "../kit/form-model.ts";
 import { renderForm } from "../kit/render.ts";
 import { sendPage } from "../kit/send.ts";

@@ -1,8 +1,8 @@
 import type { FastifyReply } from "fastify";
 import { CONSOLE_CLIENT_ID } from "@gatehouse/rpc";
-import { appNameOf, authorizeUrl, formTokenOf, FORM_ACTION, languageLinks, pageContext } from "../authorize/context.ts";
-import { expired } from "../authorize/messages.ts";
-import type { HostedView } from "../authorize/view.ts";
+import { appNameOf, authorizeUrl, formTokenOf, FORM_ACTION, languageLinks, pageContext } from "../journey/context.ts";
+import { expired } from "../journey/messages.ts";
+import type { HostedView } from "../journey/view.ts";
 import { loginForm, loginIdKey } from "../kit/form-model.ts";
 import { renderForm } from "../kit/render.ts";
 import { sendPage } from "../kit/send.ts";

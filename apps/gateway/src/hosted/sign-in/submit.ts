@@ -1,12 +1,12 @@
 import type { FastifyReply } from "fastify";
 import type { JsonObject } from "@bufbuild/protobuf";
 import { errorFacts } from "@gatehouse/errors";
-import { authorizationOf, callerOf, pageContext, type PageContext } from "../authorize/context.ts";
+import { authorizationOf, callerOf, pageContext, type PageContext } from "../journey/context.ts";
 import { showLoginError } from "../authorize/error-pages.ts";
-import { expired } from "../authorize/messages.ts";
+import { expired } from "../journey/messages.ts";
 import { showLoginOutcome } from "../authorize/outcome-pages.ts";
-import { AUTHORIZE_TEXTS } from "../authorize/texts.ts";
-import type { HostedView } from "../authorize/view.ts";
+import { AUTHORIZE_TEXTS } from "../journey/texts.ts";
+import type { HostedView } from "../journey/view.ts";
 import { withErrors } from "../kit/field-errors.ts";
 import { loginForm, loginIdKey } from "../kit/form-model.ts";
 import { dataOf } from "../kit/form-values.ts";

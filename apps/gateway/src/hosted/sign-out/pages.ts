@@ -1,6 +1,6 @@
 import type { FastifyReply } from "fastify";
 import type { Locale } from "@gatehouse/errors";
-import { sendErrorPage } from "../authorize/messages.ts";
+import { sendErrorPage } from "../journey/messages.ts";
 import { renderMessage } from "../kit/render.ts";
 import { sendPage } from "../kit/send.ts";
 import { SIGN_OUT_TEXTS } from "./texts.ts";

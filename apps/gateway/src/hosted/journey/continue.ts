@@ -1,7 +1,7 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { LoginOutcome } from "@gatehouse/proto";
-import { authorizationOf, callerOf } from "../authorize/context.ts";
-import type { HostedView } from "../authorize/view.ts";
+import { authorizationOf, callerOf } from "./context.ts";
+import type { HostedView } from "./view.ts";
 
 /** The login continued by its flow token with what a page sent (UsersService.ContinueLogin): its next outcome. */
 export async function continueFlow(
