@@ -1,6 +1,8 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { HostedApp } from "../../oauth/applications.ts";
 import type { PageProblem, PendingAuthorization } from "../../oauth/authorization-request.ts";
+import { errorPage } from "./error-pages.ts";
+import { outcomePage } from "./outcome-pages.ts";
 import { submitInterruption } from "../interruptions/submit.ts";
 import { submitEnrolForm } from "../mfa/enrol.ts";
 import { submitMfaCode } from "../mfa/submit.ts";
@@ -12,7 +14,7 @@ import type { HostedLoginDeps } from "../journey/deps.ts";
 import { hostedDirectory } from "../journey/directory.ts";
 import { formTokens } from "../journey/form-token.ts";
 import { sendErrorPage } from "../journey/messages.ts";
-import { AUTHORIZE_TEXTS } from "../journey/texts.ts";
+import { JOURNEY_TEXTS } from "../journey/texts.ts";
 import { pageLocale, type HostedLoginParts, type HostedView } from "../journey/view.ts";
 
 type Submit = (v: HostedView, form: Record<string, string>) => Promise<FastifyReply>;
@@ -38,6 +40,8 @@ export function hostedLogin(deps: HostedLoginDeps) {
     deps,
     forms: formTokens(deps.hostedLoginKey, { secureCookie: deps.config.publicAuthUrl.startsWith("https:") }),
     directory: hostedDirectory(deps),
+    outcomePage,
+    errorPage,
   };
   const view = (
     req: FastifyRequest,
@@ -88,18 +92,18 @@ export function hostedLogin(deps: HostedLoginDeps) {
 
     /** A request that cannot be answered at its redirect URI (RFC 6749 section 4.1.2.1): said on a page. */
     problemPage: (req: FastifyRequest, reply: FastifyReply, problem: PageProblem) =>
-      sendErrorPage(reply, 400, req.locale, AUTHORIZE_TEXTS[req.locale].problems[problem]),
+      sendErrorPage(reply, 400, req.locale, JOURNEY_TEXTS[req.locale].problems[problem]),
 
     /** A form that cannot continue: a forged or expired token, an application changed since the page. */
     expiredPage(req: FastifyRequest, reply: FastifyReply, pending?: PendingAuthorization) {
       const lang = pageLocale(req, pending);
-      return sendErrorPage(reply, 400, lang, AUTHORIZE_TEXTS[lang].formExpired);
+      return sendErrorPage(reply, 400, lang, JOURNEY_TEXTS[lang].formExpired);
     },
 
     /** The services failed: 503 when it is transient, else 500. */
     unavailablePage(req: FastifyRequest, reply: FastifyReply, status: 500 | 503) {
       const lang = pageLocale(req);
-      return sendErrorPage(reply, status, lang, AUTHORIZE_TEXTS[lang].unavailable);
+      return sendErrorPage(reply, status, lang, JOURNEY_TEXTS[lang].unavailable);
     },
   };
 }

@@ -1,4 +1,3 @@
-import type { FastifyReply } from "fastify";
 import type { LoginOutcome } from "@gatehouse/proto";
 import { notAsked, renderOutcome, type OutcomeTable } from "../../http/login-outcome.ts";
 import { redirectToClient } from "../../oauth/redirect-uri.ts";
@@ -10,13 +9,11 @@ import { showEnrolPage } from "../mfa/enrol.ts";
 import { MFA_TEXTS } from "../mfa/texts.ts";
 import { linkWithToken, RESEND_PATH, TERMS_PATH } from "../paths.ts";
 import { backToSignIn } from "../journey/messages.ts";
-import { AUTHORIZE_TEXTS } from "../journey/texts.ts";
-import type { HostedView } from "../journey/view.ts";
+import { JOURNEY_TEXTS } from "../journey/texts.ts";
+import type { HostedView, PageAnswer } from "../journey/view.ts";
 
 // The hosted login's page (or redirect) for every end of a login; the JSON
 // answers are the other table (routes/activityid/login-outcomes.ts).
-
-type PageAnswer = FastifyReply | Promise<FastifyReply>;
 
 /** An interruption told on a message page, with the application's name. */
 const messagePage = (
@@ -44,7 +41,7 @@ const PAGE_OUTCOMES: OutcomeTable<HostedView, PageAnswer> = {
   // awaiting activation (assisted registration) is told to use its activation link.
   confirmationRequired: (v, c) => {
     if (c.flowToken && !c.activationRequired) return showConfirmPage(v, c);
-    const t = AUTHORIZE_TEXTS[v.lang];
+    const t = JOURNEY_TEXTS[v.lang];
     const links = [backToSignIn(v)];
     const resendLabel = c.activationRequired ? t.resendActivation : t.resendLink;
     if (!c.resendLimited)
@@ -69,7 +66,7 @@ const PAGE_OUTCOMES: OutcomeTable<HostedView, PageAnswer> = {
   // 451: the assertions to accept, as checkboxes on the page (the flow token continues the login).
   termsRequired: (v, terms) => {
     if (terms.flowToken) return showTermsPage(v, terms);
-    const t = AUTHORIZE_TEXTS[v.lang];
+    const t = JOURNEY_TEXTS[v.lang];
     const links = [
       { href: linkWithToken(v.h.deps.config.publicBaseUrl, TERMS_PATH, terms.termsToken), label: t.termsLink },
       backToSignIn(v),
@@ -86,5 +83,5 @@ const PAGE_OUTCOMES: OutcomeTable<HostedView, PageAnswer> = {
 };
 
 /** The hosted login's page (or redirect) for a login's outcome. */
-export const showLoginOutcome = (v: HostedView, outcome: LoginOutcome | undefined): PageAnswer =>
+export const outcomePage = (v: HostedView, outcome: LoginOutcome | undefined): PageAnswer =>
   renderOutcome(PAGE_OUTCOMES, v, outcome);

@@ -2,7 +2,7 @@ import type { Locale } from "@gatehouse/errors";
 import type { PageProblem } from "../../oauth/authorization-request.ts";
 
 /** The messages of the hosted login: errors, a request that cannot be answered, interruptions told on a page (en, es). */
-export const AUTHORIZE_TEXTS = {
+export const JOURNEY_TEXTS = {
   en: {
     errorTitle: "Sign-in is not possible",
     unavailable: "The service is not available right now. Please try again in a moment.",

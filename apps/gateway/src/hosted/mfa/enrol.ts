@@ -1,10 +1,9 @@
 import type { FastifyReply } from "fastify";
 import { errorFacts } from "@gatehouse/errors";
 import { appNameOf, callerOf, formTokenOf, FORM_ACTION } from "../journey/context.ts";
-import { showLoginError } from "../authorize/error-pages.ts";
 import { backToSignIn, sendErrorPage } from "../journey/messages.ts";
-import { AUTHORIZE_TEXTS } from "../journey/texts.ts";
-import type { HostedView } from "../journey/view.ts";
+import { JOURNEY_TEXTS } from "../journey/texts.ts";
+import { showLoginError, type HostedView } from "../journey/view.ts";
 import { codeField, type FormField } from "../kit/form-model.ts";
 import { renderPage } from "../kit/render.ts";
 import { sendPage } from "../kit/send.ts";
@@ -81,7 +80,7 @@ function renderEnrol(
 
 /** The 428 of a user who must enrol: a new secret for the login's MFA token, then its page. */
 export async function showEnrolPage(v: HostedView, mfaToken: string): Promise<FastifyReply> {
-  if (!v.h.deps.mfa) return sendErrorPage(v.reply, 500, v.lang, AUTHORIZE_TEXTS[v.lang].unexpected);
+  if (!v.h.deps.mfa) return sendErrorPage(v.reply, 500, v.lang, JOURNEY_TEXTS[v.lang].unexpected);
   try {
     const enrolment = await v.h.deps.mfa.enrollTotp({ mfaToken, caller: callerOf(v) });
     return renderEnrol(v, mfaToken, enrolment, await qrSvgOf(enrolment.otpauthUrl));

@@ -2,11 +2,9 @@ import type { FastifyReply } from "fastify";
 import type { JsonObject } from "@bufbuild/protobuf";
 import { errorFacts } from "@gatehouse/errors";
 import { authorizationOf, authorizeUrl, callerOf, pageContext, type PageContext } from "../journey/context.ts";
-import { showLoginError } from "../authorize/error-pages.ts";
 import { expired, sendErrorPage } from "../journey/messages.ts";
-import { showLoginOutcome } from "../authorize/outcome-pages.ts";
-import { AUTHORIZE_TEXTS } from "../journey/texts.ts";
-import type { HostedView } from "../journey/view.ts";
+import { JOURNEY_TEXTS } from "../journey/texts.ts";
+import { showLoginError, showLoginOutcome, type HostedView } from "../journey/view.ts";
 import { continueFlow } from "../journey/continue.ts";
 import { isTwoStep, registrationForm, type FormField } from "../kit/form-model.ts";
 import { dataOf, valuesOf } from "../kit/form-values.ts";
@@ -60,7 +58,7 @@ export async function submitRegistration(v: HostedView, form: Record<string, str
     if (f.reason === "VALIDATION_FAILED" || f.reason === "IDENTIFIER_TAKEN")
       return showRegistrationPage(v, { status: 400, values, violations: f.violations });
     if (f.reason === "CONFIRMATION_NOT_QUEUED")
-      return sendErrorPage(v.reply, 502, v.lang, AUTHORIZE_TEXTS[v.lang].unavailable, [
+      return sendErrorPage(v.reply, 502, v.lang, JOURNEY_TEXTS[v.lang].unavailable, [
         { href: authorizeUrl(v.pending, { prompt: "create" }), label: REGISTRATION_TEXTS[v.lang].registerTitle },
       ]);
     return showLoginError(v, { email: values.email ?? "" }, err);

@@ -2,11 +2,9 @@ import type { FastifyReply } from "fastify";
 import type { JsonObject } from "@bufbuild/protobuf";
 import { errorFacts } from "@gatehouse/errors";
 import { authorizationOf, callerOf, pageContext, type PageContext } from "../journey/context.ts";
-import { showLoginError } from "../authorize/error-pages.ts";
 import { expired } from "../journey/messages.ts";
-import { showLoginOutcome } from "../authorize/outcome-pages.ts";
-import { AUTHORIZE_TEXTS } from "../journey/texts.ts";
-import type { HostedView } from "../journey/view.ts";
+import { JOURNEY_TEXTS } from "../journey/texts.ts";
+import { showLoginError, showLoginOutcome, type HostedView } from "../journey/view.ts";
 import { withErrors } from "../kit/field-errors.ts";
 import { loginForm, loginIdKey } from "../kit/form-model.ts";
 import { dataOf } from "../kit/form-values.ts";
@@ -55,7 +53,7 @@ export async function submitLoginForm(v: HostedView, form: Record<string, string
   if (form.send_code !== undefined || ctx.ep.passwordless) return requestCode(ctx, key, value, false);
   const password = form.password ?? "";
   if (!value || !password)
-    return showLoginPage(v, { status: 400, error: AUTHORIZE_TEXTS[v.lang].missingCredentials, value });
+    return showLoginPage(v, { status: 400, error: JOURNEY_TEXTS[v.lang].missingCredentials, value });
   v.typed = { key, value };
   try {
     const res = await v.h.deps.users.loginUser({
@@ -109,7 +107,7 @@ export async function submitCodeForm(v: HostedView, form: Record<string, string>
     }
     if (f.reason === "RATE_LIMITED") {
       if (f.metadata.retry_after) v.reply.header("retry-after", f.metadata.retry_after);
-      return showCodePage(ctx, { key, value, status: 429, values, alert: AUTHORIZE_TEXTS[v.lang].tooManyAttempts });
+      return showCodePage(ctx, { key, value, status: 429, values, alert: JOURNEY_TEXTS[v.lang].tooManyAttempts });
     }
     return showLoginError(v, { email: value }, err);
   }
