@@ -6,8 +6,8 @@ import type { AccessCodeOptions } from "./access-code/options.ts";
 import type { Enqueue } from "./confirmation/issue.ts";
 import type { ConfirmationOptions } from "./confirmation/options.ts";
 import type { Passwords } from "./credentials/passwords.ts";
-import type { LoginLimits } from "./login/throttle.ts";
-import type { MfaLimits } from "./mfa/factor.ts";
+import type { LoginLimits } from "./verifiers/throttle.ts";
+import type { MfaLimits } from "./verifiers/totp/factor.ts";
 import type { AssertionCatalog, DataFieldCatalog, EntrypointDirectory, LoginGrants, UserSessions } from "./ports.ts";
 
 /** What the users service module needs: its stores, its ports and its settings. */

@@ -7,9 +7,9 @@ import { createUsersAdminService, usersAdminPolicy } from "./admin/users-admin-s
 import { backgroundTasks } from "./background.ts";
 import { argon2Passwords } from "./credentials/passwords.ts";
 import type { UsersDeps } from "./deps.ts";
-import { confirmationDeliveryPolicy, createConfirmationDeliveryService } from "./delivery-service.ts";
+import { confirmationDeliveryPolicy, createConfirmationDeliveryService } from "./delivery/service.ts";
 import { createLoginFlow } from "./login/flow.ts";
-import { createMfaService, mfaPolicy } from "./mfa/mfa-service.ts";
+import { createMfaService, mfaPolicy } from "./mfa-service.ts";
 import { usersPolicy } from "./policy.ts";
 import { createUsersService } from "./users-service.ts";
 
@@ -61,9 +61,9 @@ export { registryAssertions, registryDataFields, registryEntrypoints } from "./a
 export { authGrants, authUserSessions } from "./adapters/auth.ts";
 export { usersPolicy } from "./policy.ts";
 export { argon2Passwords, DEFAULT_HASH_PARAMS, type Passwords, type HashParams } from "./credentials/passwords.ts";
-export { DEFAULT_LOGIN_LIMITS, type LoginLimits } from "./login/throttle.ts";
+export { DEFAULT_LOGIN_LIMITS, type LoginLimits } from "./verifiers/throttle.ts";
 export { DEFAULT_CONFIRMATION_OPTIONS, type ConfirmationOptions } from "./confirmation/options.ts";
-export { DEFAULT_MFA_LIMITS, type MfaLimits } from "./mfa/factor.ts";
+export { DEFAULT_MFA_LIMITS, type MfaLimits } from "./verifiers/totp/factor.ts";
 export { DEFAULT_ACCESS_CODE_OPTIONS, type AccessCodeOptions } from "./access-code/options.ts";
-export { totpCode } from "./mfa/totp.ts";
-export { deliveryOutboxStore } from "./confirmation/outbox-store.ts";
+export { totpCode } from "./verifiers/totp/totp.ts";
+export { deliveryOutboxStore } from "./delivery/outbox-store.ts";

@@ -3,7 +3,7 @@ import type { UsersService } from "@gatehouse/proto";
 import type { BackgroundTasks } from "../background.ts";
 import { localeOf } from "../caller.ts";
 import type { UsersDeps } from "../deps.ts";
-import { entrypointOf } from "../login/entrypoint.ts";
+import { entrypointOf } from "../entrypoint.ts";
 import { refuseConsoleCode } from "../operators/console-access.ts";
 import { DEFAULT_ACCESS_CODE_OPTIONS } from "./options.ts";
 import { requestAccessCode } from "./request.ts";

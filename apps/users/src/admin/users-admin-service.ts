@@ -5,7 +5,7 @@ import type { Logger } from "@gatehouse/logging";
 import type { UsersAdminService } from "@gatehouse/proto";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { INTERNAL_SCOPE, type ScopePolicy } from "@gatehouse/rpc";
-import { createOperator, type CreateOperatorDeps } from "../operators/create.ts";
+import { createOperator, type CreateOperatorDeps } from "./create-operator.ts";
 import { accountStore, toAccount } from "./accounts.ts";
 import { AUDIT_TABLE, endUserSessions, lockAccount, sessionsOf, unlockAccount, type AdminDeps } from "./actions.ts";
 import { eraseUser } from "./erase.ts";

@@ -12,7 +12,7 @@ import {
 } from "../../test/harness.ts";
 import { issueConfirmation } from "./issue.ts";
 import { DEFAULT_CONFIRMATION_OPTIONS } from "./options.ts";
-import { confirmationStillWanted } from "./still-wanted.ts";
+import { confirmationStillWanted } from "../delivery/still-wanted.ts";
 
 const PASSWORD = "correct horse battery";
 

@@ -4,8 +4,8 @@ import type { Logger } from "@gatehouse/logging";
 import { ConfirmationRequiredSchema, type Entrypoint } from "@gatehouse/proto";
 import { latestActivation } from "../activation/issue.ts";
 import { localeOf } from "../caller.ts";
-import { flowTokenOf } from "../login/flow-token.ts";
-import type { LoginContext, LoginStep } from "../login/steps.ts";
+import { flowTokenOf } from "../flow/token.ts";
+import type { LoginContext, LoginStep } from "../flow/steps.ts";
 import { isIdKey, type IdKey } from "../users/identifiers.ts";
 import { resendAtLogin, type ResendDeps } from "./resend.ts";
 

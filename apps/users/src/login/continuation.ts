@@ -11,11 +11,11 @@ import type { AssertionCatalog, ResolvedEntrypoint } from "../ports.ts";
 import type { Terms } from "../terms/terms.ts";
 import { updateUser } from "../update/update.ts";
 import { userStore, type UserRecord } from "../users/store.ts";
-import { entrypointOf } from "./entrypoint.ts";
-import { openFlowToken } from "./flow-token.ts";
+import { entrypointOf } from "../entrypoint.ts";
+import { openFlowToken } from "../flow/token.ts";
 import { checkAuthorizationRequest } from "./grant.ts";
-import type { LoginContext, LoginStep } from "./steps.ts";
-import type { LoginLimits } from "./throttle.ts";
+import type { LoginContext, LoginStep } from "../flow/steps.ts";
+import type { LoginLimits } from "../verifiers/throttle.ts";
 
 /** ContinueLogin's request: the flow token and what the page sent. */
 export interface ContinueRequest {

@@ -20,8 +20,8 @@ import {
   type Harness,
 } from "../../test/harness.ts";
 import { confirmTotp, enrollTotp } from "../mfa/enrolment.ts";
-import { DEFAULT_MFA_LIMITS } from "../mfa/factor.ts";
-import { totpCode } from "../mfa/totp.ts";
+import { DEFAULT_MFA_LIMITS } from "../verifiers/totp/factor.ts";
+import { totpCode } from "../verifiers/totp/totp.ts";
 import type { ResolvedEntrypoint } from "../ports.ts";
 import { createLoginFlow, type LoginFlow } from "./flow.ts";
 

@@ -8,13 +8,13 @@ import {
   type LoginOutcome,
 } from "@gatehouse/proto";
 import { DEFAULT_ACCESS_CODE_OPTIONS } from "../access-code/options.ts";
-import { checkCodeCredentials, readValidationData } from "../access-code/sign-in.ts";
+import { checkCodeCredentials, readValidationData } from "../verifiers/one-time-code/verifier.ts";
 import { confirmationStep } from "../confirmation/login-step.ts";
 import { DEFAULT_CONFIRMATION_OPTIONS } from "../confirmation/options.ts";
 import { argon2Passwords } from "../credentials/passwords.ts";
 import type { UsersDeps } from "../deps.ts";
 import { passMfaStep } from "../mfa/complete.ts";
-import { DEFAULT_MFA_LIMITS } from "../mfa/factor.ts";
+import { DEFAULT_MFA_LIMITS } from "../verifiers/totp/factor.ts";
 import { mfaStep } from "../mfa/login-step.ts";
 import { noAssertions } from "../terms/catalog.ts";
 import { termsStep } from "../terms/login-step.ts";
@@ -23,13 +23,13 @@ import { checkAdminScopes, checkConsoleAccess, refuseConsoleCode } from "../oper
 import { checkAccountStatus } from "./account-status.ts";
 import { canonicalEmail, canonicalPhone } from "../users/identifiers.ts";
 import { createContinuation } from "./continuation.ts";
-import { checkCredentials, type LoginIdentifier } from "./credentials.ts";
-import { entrypointOf } from "./entrypoint.ts";
-import { finishFlow, flowTokenOf, newFlowId } from "./flow-token.ts";
+import { checkCredentials, type LoginIdentifier } from "../verifiers/password/verifier.ts";
+import { entrypointOf } from "../entrypoint.ts";
+import { finishFlow, flowTokenOf, newFlowId } from "../flow/token.ts";
 import { checkAuthorizationRequest, grantOf, profileIncomplete } from "./grant.ts";
 import { missingMandatoryFields } from "./profile.ts";
-import type { LoginContext, LoginOutcomeCase, LoginStep } from "./steps.ts";
-import { DEFAULT_LOGIN_LIMITS } from "./throttle.ts";
+import type { LoginContext, LoginOutcomeCase, LoginStep } from "../flow/steps.ts";
+import { DEFAULT_LOGIN_LIMITS } from "../verifiers/throttle.ts";
 
 /** LoginUser's request, as the flow needs it. */
 export interface LoginRequest {

@@ -1,10 +1,10 @@
 import { domainError, validationError } from "@gatehouse/errors";
 import type { MfaRequired } from "@gatehouse/proto";
 import { userStore, type UserRecord } from "../users/store.ts";
-import { requireFactor, type FactorDeps } from "./factor.ts";
+import { requireFactor, type FactorDeps } from "../verifiers/totp/factor.ts";
 import { mfaRequired } from "./login-step.ts";
 import { countTokenGuess, readMfaToken, spendMfaToken, type MfaBinding } from "./login-token.ts";
-import { mfaStore } from "./store.ts";
+import { mfaStore } from "../verifiers/totp/store.ts";
 
 /** A login's MFA step passed: the attempt the token was bound to, and its user. */
 export interface MfaPassed {

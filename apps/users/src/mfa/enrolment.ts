@@ -1,6 +1,6 @@
 import { domainError, validationError } from "@gatehouse/errors";
 import type { Passwords } from "../credentials/passwords.ts";
-import { countLoginAttempt, clearAccountAttempts, type LoginLimits } from "../login/throttle.ts";
+import { countLoginAttempt, clearAccountAttempts, type LoginLimits } from "../verifiers/throttle.ts";
 import {
   checkTotp,
   clearUserGuesses,
@@ -11,9 +11,9 @@ import {
   requireFactor,
   sealTotp,
   type FactorDeps,
-} from "./factor.ts";
-import { mfaStore, type MfaState } from "./store.ts";
-import { newTotpSecret, otpauthUrl } from "./totp.ts";
+} from "../verifiers/totp/factor.ts";
+import { mfaStore, type MfaState } from "../verifiers/totp/store.ts";
+import { newTotpSecret, otpauthUrl } from "../verifiers/totp/totp.ts";
 
 const conflict = (why: string) => domainError("MFA_STATE_CONFLICT", why);
 

@@ -2,9 +2,9 @@ import { create } from "@bufbuild/protobuf";
 import type { Db } from "@gatehouse/db";
 import type { Kv } from "@gatehouse/kv";
 import { MfaRequiredSchema, type MfaRequired } from "@gatehouse/proto";
-import type { LoginStep } from "../login/steps.ts";
+import type { LoginStep } from "../flow/steps.ts";
 import { issueMfaToken } from "./login-token.ts";
-import { mfaStore } from "./store.ts";
+import { mfaStore } from "../verifiers/totp/store.ts";
 
 /** An application's MFA policy (registry `mfa` column). */
 export type MfaPolicy = "off" | "optional" | "required";

@@ -14,11 +14,11 @@ import {
 import { parseUpdate } from "../update/parse.ts";
 import { userStore } from "../users/store.ts";
 import { confirmTotp, enrollTotp } from "./enrolment.ts";
-import { checkFactor, countUserGuess, DEFAULT_MFA_LIMITS, type FactorDeps } from "./factor.ts";
+import { checkFactor, countUserGuess, DEFAULT_MFA_LIMITS, type FactorDeps } from "../verifiers/totp/factor.ts";
 import { countTokenGuess, issueMfaToken, readMfaToken, spendMfaToken } from "./login-token.ts";
-import { changesCredentials } from "./step-up.ts";
-import { mfaStore } from "./store.ts";
-import { totpCode } from "./totp.ts";
+import { changesCredentials } from "../update/step-up.ts";
+import { mfaStore } from "../verifiers/totp/store.ts";
+import { totpCode } from "../verifiers/totp/totp.ts";
 
 const PASSWORD = "correct horse battery";
 const STEP = 30_000;

@@ -6,14 +6,14 @@ import type { Kv } from "@gatehouse/kv";
 import type { Entrypoint } from "@gatehouse/proto";
 import { issueConfirmation, type IssueDeps } from "../confirmation/issue.ts";
 import type { Passwords } from "../credentials/passwords.ts";
-import { clearAccountAttempts, countLoginAttempt, type LoginLimits } from "../login/throttle.ts";
+import { clearAccountAttempts, countLoginAttempt, type LoginLimits } from "../verifiers/throttle.ts";
 import { insertAcceptances } from "../terms/answers.ts";
 import type { AssertionCatalog, DataFieldCatalog } from "../ports.ts";
 import { sortOutsideKeys } from "../users/outside-keys.ts";
 import { catalogFor } from "../terms/catalog.ts";
 import { IDENTIFIER_UNIQUE, isUniqueViolation, userStore, type UserRecord } from "../users/store.ts";
-import { DEFAULT_MFA_LIMITS, type MfaLimits } from "../mfa/factor.ts";
-import { requireStepUp } from "../mfa/step-up.ts";
+import { DEFAULT_MFA_LIMITS, type MfaLimits } from "../verifiers/totp/factor.ts";
+import { requireStepUp } from "./step-up.ts";
 import { parseUpdate, type UpdateMode } from "./parse.ts";
 import { planUpdate, type IdOp, type UpdatePlan } from "./plan.ts";
 

@@ -10,10 +10,10 @@ import {
   InternalTokens,
   observeInterceptor,
 } from "@gatehouse/rpc";
-import { backends, caller, failure, startUsers, uniqueEmail, userObject, type Harness } from "../test/harness.ts";
-import { issueConfirmation } from "./confirmation/issue.ts";
-import { DEFAULT_CONFIRMATION_OPTIONS } from "./confirmation/options.ts";
-import { createUsers } from "./index.ts";
+import { backends, caller, failure, startUsers, uniqueEmail, userObject, type Harness } from "../../test/harness.ts";
+import { issueConfirmation } from "../confirmation/issue.ts";
+import { DEFAULT_CONFIRMATION_OPTIONS } from "../confirmation/options.ts";
+import { createUsers } from "../index.ts";
 
 // CheckDelivery through the users module's real routes, policy and interceptors,
 // as the confirmation worker calls it from its own process.

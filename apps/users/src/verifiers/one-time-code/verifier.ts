@@ -4,14 +4,14 @@ import { domainError, errorFacts, validationError } from "@gatehouse/errors";
 import type { Kv } from "@gatehouse/kv";
 import type { Entrypoint } from "@gatehouse/proto";
 import { constantTimeEqual, type KeyRing } from "@gatehouse/secrets";
-import { confirmIdentifier } from "../confirmation/confirm.ts";
-import type { ConfirmationOptions } from "../confirmation/options.ts";
-import type { LoginIdentifier } from "../login/credentials.ts";
-import { clearAccountAttempts, countLoginAttempt, type LoginLimits } from "../login/throttle.ts";
-import { isBlank, newCtx, nodeValue } from "../users/fields.ts";
-import { userStore, type UserRecord } from "../users/store.ts";
-import type { AccessCodeOptions } from "./options.ts";
-import { useAccessCode } from "./store.ts";
+import { confirmIdentifier } from "../../confirmation/confirm.ts";
+import type { ConfirmationOptions } from "../../confirmation/options.ts";
+import type { LoginIdentifier } from "../password/verifier.ts";
+import { clearAccountAttempts, countLoginAttempt, type LoginLimits } from "../throttle.ts";
+import { isBlank, newCtx, nodeValue } from "../../users/fields.ts";
+import { userStore, type UserRecord } from "../../users/store.ts";
+import type { AccessCodeOptions } from "../../access-code/options.ts";
+import { useAccessCode } from "../../access-code/store.ts";
 
 export interface CodeSignInDeps {
   db: Db;

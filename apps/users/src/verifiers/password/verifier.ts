@@ -1,9 +1,9 @@
 import type { Db } from "@gatehouse/db";
 import { domainError } from "@gatehouse/errors";
 import type { Kv } from "@gatehouse/kv";
-import type { Passwords } from "../credentials/passwords.ts";
-import { userStore, type UserRecord } from "../users/store.ts";
-import { clearAccountAttempts, countLoginAttempt, type LoginLimits } from "./throttle.ts";
+import type { Passwords } from "../../credentials/passwords.ts";
+import { userStore, type UserRecord } from "../../users/store.ts";
+import { clearAccountAttempts, countLoginAttempt, type LoginLimits } from "../throttle.ts";
 
 export interface CredentialDeps {
   db: Db;

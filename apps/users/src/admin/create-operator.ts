@@ -3,7 +3,7 @@ import type { Db } from "@gatehouse/db";
 import { domainError, validationError, type Violation } from "@gatehouse/errors";
 import type { KeyRing } from "@gatehouse/secrets";
 import { storeActivation } from "../activation/issue.ts";
-import { audit } from "../admin/actions.ts";
+import { audit } from "./actions.ts";
 import { passwordPolicy, type Passwords } from "../credentials/passwords.ts";
 import { canonicalEmail, isEmail, newPulseId, newUserId } from "../users/identifiers.ts";
 import { isUniqueViolation, userStore } from "../users/store.ts";

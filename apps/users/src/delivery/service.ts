@@ -4,7 +4,7 @@ import type { Queryable } from "@gatehouse/db";
 import { validationError, type Violation } from "@gatehouse/errors";
 import { ConfirmationDeliveryService, DeliveryDecision } from "@gatehouse/proto";
 import { INTERNAL_SCOPE, type ScopePolicy } from "@gatehouse/rpc";
-import { confirmationStillWanted } from "./confirmation/still-wanted.ts";
+import { confirmationStillWanted } from "./still-wanted.ts";
 
 const DECISIONS = { send: DeliveryDecision.SEND, wait: DeliveryDecision.WAIT, drop: DeliveryDecision.DROP } as const;
 

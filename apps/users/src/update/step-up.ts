@@ -1,11 +1,11 @@
 import { domainError } from "@gatehouse/errors";
 import { MfaRequiredSchema, type Entrypoint } from "@gatehouse/proto";
-import type { UpdateInput, UpdateMode } from "../update/parse.ts";
-import { planUpdate } from "../update/plan.ts";
+import type { UpdateInput, UpdateMode } from "./parse.ts";
+import { planUpdate } from "./plan.ts";
 import type { UserRecord } from "../users/store.ts";
-import { requireFactor, type FactorDeps } from "./factor.ts";
-import { mfaRequired } from "./login-step.ts";
-import { mfaStore } from "./store.ts";
+import { requireFactor, type FactorDeps } from "../verifiers/totp/factor.ts";
+import { mfaRequired } from "../mfa/login-step.ts";
+import { mfaStore } from "../verifiers/totp/store.ts";
 
 const GUARDED_IDS = new Set(["email", "phone_number"]);
 

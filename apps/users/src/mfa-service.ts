@@ -2,13 +2,13 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import { domainError, validationError } from "@gatehouse/errors";
 import type { Caller, MfaService } from "@gatehouse/proto";
 import { INTERNAL_SCOPE, type ScopePolicy } from "@gatehouse/rpc";
-import { argon2Passwords } from "../credentials/passwords.ts";
-import type { UsersDeps } from "../deps.ts";
-import type { LoginFlow } from "../login/flow.ts";
-import { DEFAULT_LOGIN_LIMITS } from "../login/throttle.ts";
-import { confirmTotp, disableTotp, enrollTotp } from "./enrolment.ts";
-import { DEFAULT_MFA_LIMITS, type FactorDeps } from "./factor.ts";
-import { countTokenGuess, extendForEnrolment, markMfaTokenProven, readMfaToken } from "./login-token.ts";
+import { argon2Passwords } from "./credentials/passwords.ts";
+import type { UsersDeps } from "./deps.ts";
+import type { LoginFlow } from "./login/flow.ts";
+import { DEFAULT_LOGIN_LIMITS } from "./verifiers/throttle.ts";
+import { confirmTotp, disableTotp, enrollTotp } from "./mfa/enrolment.ts";
+import { DEFAULT_MFA_LIMITS, type FactorDeps } from "./verifiers/totp/factor.ts";
+import { countTokenGuess, extendForEnrolment, markMfaTokenProven, readMfaToken } from "./mfa/login-token.ts";
 
 /** Only other Gatehouse services (the gateway) call it. */
 export const mfaPolicy: ScopePolicy = {
