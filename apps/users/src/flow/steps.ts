@@ -1,11 +1,11 @@
 import type { AuthorizationRequest, Caller, LoginOutcome } from "@gatehouse/proto";
 import type { ResolvedEntrypoint } from "../ports.ts";
-import type { UserRecord } from "../users/store.ts";
+import type { UserRecord } from "../users/record.ts";
 
 /**
  * What the steps of a login see once the credentials are right (contract
- * section 5: confirmation 412, MFA 428, terms 451; then the grant and the
- * complete-account check 206).
+ * section 5: confirmation 412, MFA 428, terms 451, the complete-account
+ * check 206; then the grant).
  */
 export interface LoginContext {
   user: UserRecord;
@@ -20,10 +20,12 @@ export interface LoginContext {
   authenticatedAt: Date;
   /** The hosted flow this login is (set with an authorization request): its pages continue it by flow token. */
   flowId?: string;
-  /** The second factor was proven in this flow (a continued flow does not ask again). */
+  /** The second factor was proven in this flow (a continued flow does not ask again), or by the credential itself (a passkey). */
   mfaPassed?: boolean;
   /** The confirmation step's resend: "send" (a login), "skip" (this flow has just sent a code). */
   resend?: "send" | "skip";
+  /** Set by the complete-account step (fca): mandatory data still empty, which the grant carries (ProfileIncomplete, 206). */
+  missingFields?: string[];
 }
 
 /** One case of LoginOutcome (a session, a code, or an interruption). */

@@ -20,10 +20,11 @@ import {
   type Harness,
 } from "../../test/harness.ts";
 import { confirmTotp, enrollTotp } from "../mfa/enrolment.ts";
-import { DEFAULT_MFA_LIMITS } from "../verifiers/totp/factor.ts";
+import { DEFAULT_MFA_LIMITS } from "../verifiers/totp/limits.ts";
 import { totpCode } from "../verifiers/totp/totp.ts";
 import type { ResolvedEntrypoint } from "../ports.ts";
-import { createLoginFlow, type LoginFlow } from "./flow.ts";
+import { composeUsers } from "../compose.ts";
+import type { LoginFlow } from "./flow.ts";
 
 const PASSWORD = "correct horse battery";
 const OTHER_APP_ENTRYPOINT = "100000000002_web";
@@ -45,7 +46,7 @@ describe.each(backends)("the login flow on %s", (_name, open) => {
   beforeAll(async () => {
     h = await startUsers(open);
     grants = fakeGrants();
-    flow = createLoginFlow({
+    ({ flow } = composeUsers({
       db: h.db,
       kv: h.kv,
       keys: h.keys,
@@ -61,7 +62,7 @@ describe.each(backends)("the login flow on %s", (_name, open) => {
       grants,
       enqueue: async (job) => void jobs.push(job),
       loginLimits: { perAddressAccount: 1000, perAccount: 1000, perAddress: 1000, windowSeconds: 900 },
-    });
+    }));
   });
   afterAll(async () => {
     await h.close();
@@ -97,7 +98,7 @@ describe.each(backends)("the login flow on %s", (_name, open) => {
 
   it("runs the steps in the contract's order: confirmation (412), MFA (428), terms (451), then the session", async () => {
     const u = await registered();
-    const factor = { db: h.db, kv: h.kv, keys: h.keys, limits: DEFAULT_MFA_LIMITS };
+    const factor = { data: h.data, kv: h.kv, keys: h.keys, limits: DEFAULT_MFA_LIMITS };
     const { secret } = await enrollTotp(factor, u.id, "Gatehouse");
     const totp = totpSteps((at) => totpCode(secret, at));
     await confirmTotp(factor, u.id, totp.fresh());
@@ -186,7 +187,7 @@ describe.each(backends)("the login flow on %s", (_name, open) => {
     expect(issued.authTime.getTime()).toBeLessThanOrEqual(Date.now());
 
     // With MFA: the code comes after the second factor, and auth_time is when it passed.
-    const factor = { db: h.db, kv: h.kv, keys: h.keys, limits: DEFAULT_MFA_LIMITS };
+    const factor = { data: h.data, kv: h.kv, keys: h.keys, limits: DEFAULT_MFA_LIMITS };
     const { secret } = await enrollTotp(factor, u.id, "Gatehouse");
     await confirmTotp(factor, u.id, totpCode(secret));
     const mfa = outcomeOf(await login(u.email, { authorization: authorization() }), "mfaRequired");
@@ -202,7 +203,7 @@ describe.each(backends)("the login flow on %s", (_name, open) => {
   it("account status: a locked account is 403 ACCOUNT_LOCKED right after the password, also when a 428 finishes after the lock", async () => {
     const u = await registered();
     await h.users.confirmIdentifier({ userId: u.id, key: "email", code: u.code });
-    const factor = { db: h.db, kv: h.kv, keys: h.keys, limits: DEFAULT_MFA_LIMITS };
+    const factor = { data: h.data, kv: h.kv, keys: h.keys, limits: DEFAULT_MFA_LIMITS };
     const { secret } = await enrollTotp(factor, u.id, "Gatehouse");
     await confirmTotp(factor, u.id, totpCode(secret));
     const mfa = outcomeOf(await login(u.email), "mfaRequired");

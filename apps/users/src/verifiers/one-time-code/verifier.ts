@@ -1,72 +1,35 @@
-import type { JsonObject } from "@bufbuild/protobuf";
-import type { Db } from "@gatehouse/db";
-import { domainError, errorFacts, validationError } from "@gatehouse/errors";
+import { domainError, errorFacts } from "@gatehouse/errors";
 import type { Kv } from "@gatehouse/kv";
-import type { Entrypoint } from "@gatehouse/proto";
-import { constantTimeEqual, type KeyRing } from "@gatehouse/secrets";
+import type { KeyRing } from "@gatehouse/secrets";
+import type { AccessCodeOptions } from "../../access-code/options.ts";
+import type { AccessCodeStore } from "../../access-code/store.ts";
 import { confirmIdentifier } from "../../confirmation/confirm.ts";
 import type { ConfirmationOptions } from "../../confirmation/options.ts";
-import type { LoginIdentifier } from "../password/verifier.ts";
+import type { ConfirmationStore } from "../../confirmation/store.ts";
+import type { Transactional } from "../../transactional.ts";
+import type { UserStore } from "../../users/store.ts";
 import { clearAccountAttempts, countLoginAttempt, type LoginLimits } from "../throttle.ts";
-import { isBlank, newCtx, nodeValue } from "../../users/fields.ts";
-import { userStore, type UserRecord } from "../../users/store.ts";
-import type { AccessCodeOptions } from "../../access-code/options.ts";
-import { useAccessCode } from "../../access-code/store.ts";
+import type { CredentialVerifier } from "../verifier.ts";
+import { useAccessCode } from "./sign-in-code.ts";
+import { validationDataMatches } from "./validation-data.ts";
 
-export interface CodeSignInDeps {
-  db: Db;
+/** A one-time code typed instead of the password, with the `useForValidation` values (validation-data.ts). */
+export interface OneTimeCodeProof {
+  kind: "one-time-code";
+  code: string;
+  datas: Map<string, string>;
+}
+
+export interface OneTimeCodeDeps {
+  data: Transactional<{ users: UserStore; accessCodes: AccessCodeStore; confirmations: ConfirmationStore }>;
   kv: Kv;
   keys: KeyRing;
+  /** The login throttles; a code meets only the address's (throttle.ts, LoginGuard): its own tries guard the account. */
   limits: LoginLimits;
+  /** Tries of a sign-in code. */
   accessCodes: AccessCodeOptions;
+  /** Tries of a confirmation code. */
   options: ConfirmationOptions;
-}
-
-/** The entry point's `useForValidation` data fields: code sign-in must repeat their values. */
-export const validationFields = (ep: Entrypoint) =>
-  ep.fields.filter((f) => f.type === "field" && f.useForValidation).map((f) => f.key);
-
-/**
- * `object.datas` of a code sign-in, read before anything is checked: only
- * the entry point's `useForValidation` fields, as `{objectType: "data",
- * value}` nodes (a malformed one is the envelope's 400). Missing values are
- * not an error here: they fail like a wrong code.
- */
-export function readValidationData(ep: Entrypoint, raw: JsonObject | undefined): Map<string, string> {
-  const wanted = new Set(validationFields(ep));
-  const ctx = newCtx();
-  const out = new Map<string, string>();
-  for (const [key, node] of Object.entries(raw ?? {})) {
-    if (!wanted.has(key)) {
-      const fields = [...wanted].join(", ") || "it has none";
-      ctx.violations.push({
-        field: `object.datas.${key}`,
-        code: "not_allowed",
-        description: `only this entry point's useForValidation fields go with a code (${fields})`,
-      });
-      continue;
-    }
-    const value = nodeValue(ctx, `object.datas.${key}`, node, "data");
-    if (value !== undefined && typeof value !== "string") ctx.add(`object.datas.${key}.value`, "invalid_type");
-    else if (!isBlank(value)) out.set(key, value as string);
-  }
-  if (ctx.violations.length) throw validationError(ctx.violations);
-  return out;
-}
-
-/** Trimmed, Unicode-normalized and case-folded: "Ana " and "ana" are the same name. */
-const comparable = (v: unknown) => (typeof v === "string" ? v.trim().normalize("NFC").toLocaleLowerCase("und") : "");
-
-/** Every `useForValidation` value sent equals the user's (compared in constant time); a missing one never matches. */
-function validationDataMatches(ep: Entrypoint, user: UserRecord, sent: Map<string, string>): boolean {
-  let ok = true;
-  for (const key of validationFields(ep)) {
-    const stored = comparable(user.datas[key]);
-    const given = comparable(sent.get(key));
-    // No short-circuit: every field costs its comparison.
-    ok = constantTimeEqual(given, stored) && stored !== "" && ok;
-  }
-  return ok;
 }
 
 /**
@@ -74,12 +37,7 @@ function validationDataMatches(ep: Entrypoint, user: UserRecord, sent: Map<strin
  * (how a passwordless registration signs in). A code that cannot match ("-")
  * still spends a try.
  */
-async function confirmationCodeSignsIn(
-  deps: CodeSignInDeps,
-  userId: string,
-  key: string,
-  code: string,
-): Promise<boolean> {
+async function confirmationCodeSignsIn(deps: OneTimeCodeDeps, userId: string, key: string, code: string) {
   try {
     await confirmIdentifier(deps, { userId, key, code });
     return true;
@@ -90,38 +48,40 @@ async function confirmationCodeSignsIn(
 }
 
 /**
- * The credentials step with a one-time code instead of the password (code
- * sign-in, contract section 8), behind the address's throttle (the code's
- * own tries guard the account: throttle.ts, LoginGuard): a sign-in code
- * (access-code/store.ts), which also confirms the identifier it reached, or,
- * for an unconfirmed identifier, its confirmation code (that is how a
- * passwordless registration signs in). Every guess spends a try, also when
- * a `useForValidation` value is missing or different, which fails like a
- * wrong code. Unknown users: the same statements and the same error.
+ * Code sign-in (contract section 8): the identifier typed and a one-time code
+ * sent to it: a sign-in code (access-code/), which also confirms the
+ * identifier it reached, or, for an unconfirmed identifier, its confirmation
+ * code. Every guess spends a try, also when a `useForValidation` value is
+ * missing or different, which fails like a wrong code. Unknown users: the
+ * same statements and the same error. An account awaiting activation is
+ * answered as it is, for its 412.
  */
-export async function checkCodeCredentials(
-  deps: CodeSignInDeps,
-  req: { id: LoginIdentifier; code: string; datas: Map<string, string>; entrypoint: Entrypoint; clientAddress: string },
-): Promise<UserRecord> {
-  await countLoginAttempt(deps.kv, deps.limits, req.id.value, req.clientAddress, "one-time-code");
-  const store = userStore(deps.db);
-  const user = await store.byIdentifier(req.id.key, req.id.value);
-  if (user?.awaitingActivation) return user;
-  const allowed = user ? validationDataMatches(req.entrypoint, user, req.datas) : false;
-  const identifier = user?.identifiers.find((i) => i.key === req.id.key);
+export function oneTimeCodeVerifier(deps: OneTimeCodeDeps): CredentialVerifier<OneTimeCodeProof> {
+  return {
+    kind: "one-time-code",
+    async verify(proof, attempt) {
+      const { id, entrypoint } = attempt;
+      if (!id || !entrypoint) throw domainError("INVALID_CREDENTIALS");
+      await countLoginAttempt(deps.kv, deps.limits, id.value, attempt.clientAddress, "one-time-code");
+      const user = await deps.data.users.byIdentifier(id.key, id.value);
+      if (user?.awaitingActivation) return { user, secondFactor: false };
+      const allowed = user ? validationDataMatches(entrypoint, user, proof.datas) : false;
+      const identifier = user?.identifiers.find((i) => i.key === id.key);
+      const guess = { userId: user?.id ?? "", key: id.key, code: proof.code, allowed };
 
-  let ok = await useAccessCode(deps.db, deps, { userId: user?.id ?? "", key: req.id.key, code: req.code, allowed });
-  if (ok && user && identifier && !identifier.confirmed) {
-    // The code reached the value: that proves it as a confirmation would.
-    await deps.db.tx(async (q) => {
-      const store = userStore(q);
-      if (await store.confirmActive(user.id, req.id.key, identifier.value))
-        await store.supersedeConfirmations(user.id, req.id.key);
-    });
-  } else if (!ok && user && identifier && !identifier.confirmed) {
-    ok = await confirmationCodeSignsIn(deps, user.id, req.id.key, allowed ? req.code : "-");
-  }
-  if (!user || !ok) throw domainError("INVALID_CREDENTIALS");
-  await clearAccountAttempts(deps.kv, req.id.value, req.clientAddress);
-  return (await store.byId(user.id)) ?? user;
+      let ok = await useAccessCode(deps.data.accessCodes, deps, guess);
+      if (ok && user && identifier && !identifier.confirmed) {
+        // The code reached the value: that proves it as a confirmation would.
+        await deps.data.tx(async ({ users, confirmations }) => {
+          if (await users.confirmActive(user.id, id.key, identifier.value))
+            await confirmations.supersedeLive(user.id, id.key);
+        });
+      } else if (!ok && user && identifier && !identifier.confirmed) {
+        ok = await confirmationCodeSignsIn(deps, user.id, id.key, allowed ? proof.code : "-");
+      }
+      if (!user || !ok) throw domainError("INVALID_CREDENTIALS");
+      await clearAccountAttempts(deps.kv, id.value, attempt.clientAddress);
+      return { user: (await deps.data.users.byId(user.id)) ?? user, secondFactor: false };
+    },
+  };
 }

@@ -1,49 +1,55 @@
-import type { Db } from "@gatehouse/db";
 import { domainError } from "@gatehouse/errors";
 import type { Kv } from "@gatehouse/kv";
 import type { Passwords } from "../../credentials/passwords.ts";
-import { userStore, type UserRecord } from "../../users/store.ts";
+import type { UserRecord } from "../../users/record.ts";
+import type { UserStore } from "../../users/store.ts";
 import { clearAccountAttempts, countLoginAttempt, type LoginLimits } from "../throttle.ts";
+import { throttleAccount, type CredentialVerifier } from "../verifier.ts";
 
-export interface CredentialDeps {
-  db: Db;
+export interface PasswordProof {
+  kind: "password";
+  password: string;
+}
+
+export interface PasswordDeps {
+  users: UserStore;
   kv: Kv;
   passwords: Passwords;
+  /** Its limits: the login throttles (../throttle.ts), all three counters. */
   limits: LoginLimits;
 }
 
-/** Who is signing in: the identifier typed, in canonical form (email, or the phone of an entry point whose main id it is). */
-export interface LoginIdentifier {
-  key: "email" | "phone_number";
-  value: string;
-}
-
 /**
- * The login's credentials step, with a password: the identifier and password
- * behind the throttles (equal cost and the same error for unknown users). A
- * password hashed with other parameters is rehashed. An account awaiting
- * activation (assisted registration) has no password: after the same cost it
- * goes on to its 412 whatever was typed (contract section 8: "until then
- * login answers 412"); nothing but the activation link is sent then.
+ * The password, behind the login throttles, at equal cost and with the same
+ * error for unknown users and passwordless ones (a dummy verify). Its user is
+ * the holder of the identifier typed (a login) or the user already known
+ * (re-authentication). A hash made with other parameters, or by another
+ * hasher (an import), is rehashed once the password is right. At a login, an
+ * account awaiting activation (assisted registration) has no password: after
+ * the same cost it is answered whatever was typed, and the login's
+ * confirmation step stops it at 412 (contract section 8).
  */
-export async function checkCredentials(
-  deps: CredentialDeps,
-  req: { id: LoginIdentifier; password: string; clientAddress: string },
-): Promise<UserRecord> {
-  await countLoginAttempt(deps.kv, deps.limits, req.id.value, req.clientAddress);
-
-  const store = userStore(deps.db);
-  const user = await store.byIdentifier(req.id.key, req.id.value);
-  // Passwordless users cannot log in with a password; they cost a dummy verify like unknown users.
-  const ok = await deps.passwords.verify(user?.passwordHash ?? undefined, req.password);
-  if (user?.awaitingActivation) return user;
-  if (!user || !ok) throw domainError("INVALID_CREDENTIALS");
-
-  await clearAccountAttempts(deps.kv, req.id.value, req.clientAddress);
-  if (deps.passwords.needsRehash(user.passwordHash!)) {
-    const rehashed = await deps.passwords.hash(req.password);
-    await store.setPasswordHash(user.id, rehashed);
+export function passwordVerifier(deps: PasswordDeps): CredentialVerifier<PasswordProof> {
+  async function rehashIfStale(user: UserRecord, password: string): Promise<void> {
+    if (!deps.passwords.needsRehash(user.passwordHash!)) return;
+    const rehashed = await deps.passwords.hash(password);
+    await deps.users.setPasswordHash(user.id, rehashed);
     user.passwordHash = rehashed;
   }
-  return user;
+
+  return {
+    kind: "password",
+    async verify(proof, attempt) {
+      const account = throttleAccount(attempt);
+      if (account === undefined) throw domainError("INVALID_CREDENTIALS");
+      await countLoginAttempt(deps.kv, deps.limits, account, attempt.clientAddress);
+      const user = attempt.user ?? (await deps.users.byIdentifier(attempt.id!.key, attempt.id!.value));
+      const ok = await deps.passwords.verify(user?.passwordHash ?? undefined, proof.password);
+      if (!attempt.user && user?.awaitingActivation) return { user, secondFactor: false };
+      if (!user || !ok) throw domainError("INVALID_CREDENTIALS");
+      await clearAccountAttempts(deps.kv, account, attempt.clientAddress);
+      await rehashIfStale(user, proof.password);
+      return { user, secondFactor: false };
+    },
+  };
 }
