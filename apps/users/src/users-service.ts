@@ -10,7 +10,7 @@ import { confirmIdentifier } from "./confirmation/confirm.ts";
 import { resendConfirmation } from "./confirmation/resend.ts";
 import { openResendToken } from "./confirmation/resend-token.ts";
 import { entrypointOf } from "./entrypoint.ts";
-import type { LoginFlow } from "./login/flow.ts";
+import type { LoginRequest } from "./login/flow.ts";
 import { checkAuthorizationRequest } from "./login/grant.ts";
 import { registrationFlowToken } from "./registration/flow.ts";
 import { registerUser } from "./registration/register.ts";
@@ -20,7 +20,7 @@ import { toUser } from "./users/model.ts";
 
 /** UsersService over the domain modules and the login flow: maps requests in and results out, nothing more. */
 export function createUsersService(deps: UsersParts, background: BackgroundTasks): ServiceImpl<typeof UsersService> {
-  const flow: LoginFlow = deps.flow;
+  const { flow } = deps;
   const logNotQueued = (err: unknown, context: Record<string, unknown>, msg: string) => {
     if (errorFacts(err).reason === "CONFIRMATION_NOT_QUEUED")
       deps.logger.error({ err: (err as ConnectError).cause, ...context }, msg);
@@ -63,7 +63,7 @@ export function createUsersService(deps: UsersParts, background: BackgroundTasks
     },
 
     async loginUser(req) {
-      const outcome = await flow.login({
+      const login: LoginRequest = {
         caller: req.caller,
         email: req.email,
         phoneNumber: req.phoneNumber,
@@ -73,7 +73,8 @@ export function createUsersService(deps: UsersParts, background: BackgroundTasks
         fca: req.fca,
         assertions: req.assertions,
         authorization: req.authorizationRequest,
-      });
+      };
+      const outcome = await flow.login(login);
       return { outcome };
     },
 

@@ -20,10 +20,9 @@ import {
   type Harness,
 } from "../../test/harness.ts";
 import { confirmTotp, enrollTotp } from "../mfa/enrolment.ts";
-import { DEFAULT_MFA_LIMITS } from "../verifiers/totp/limits.ts";
 import { totpCode } from "../verifiers/totp/totp.ts";
 import type { ResolvedEntrypoint } from "../ports.ts";
-import { composeUsers } from "../compose.ts";
+import { composeUsers, type UsersParts } from "../compose.ts";
 import type { LoginFlow } from "./flow.ts";
 
 const PASSWORD = "correct horse battery";
@@ -36,6 +35,8 @@ const STEP = 30_000;
 describe.each(backends)("the login flow on %s", (_name, open) => {
   let h: Harness;
   let flow: LoginFlow;
+  /** TOTP enrolment over the same stores, to turn a user's MFA on. */
+  let factor: UsersParts["factor"];
   let grants: FakeGrants;
   const lookups: string[] = [];
   const jobs: ConfirmationJob[] = [];
@@ -46,7 +47,7 @@ describe.each(backends)("the login flow on %s", (_name, open) => {
   beforeAll(async () => {
     h = await startUsers(open);
     grants = fakeGrants();
-    ({ flow } = composeUsers({
+    ({ flow, factor } = composeUsers({
       db: h.db,
       kv: h.kv,
       keys: h.keys,
@@ -98,7 +99,6 @@ describe.each(backends)("the login flow on %s", (_name, open) => {
 
   it("runs the steps in the contract's order: confirmation (412), MFA (428), terms (451), then the session", async () => {
     const u = await registered();
-    const factor = { data: h.data, kv: h.kv, keys: h.keys, limits: DEFAULT_MFA_LIMITS };
     const { secret } = await enrollTotp(factor, u.id, "Gatehouse");
     const totp = totpSteps((at) => totpCode(secret, at));
     await confirmTotp(factor, u.id, totp.fresh());
@@ -187,7 +187,6 @@ describe.each(backends)("the login flow on %s", (_name, open) => {
     expect(issued.authTime.getTime()).toBeLessThanOrEqual(Date.now());
 
     // With MFA: the code comes after the second factor, and auth_time is when it passed.
-    const factor = { data: h.data, kv: h.kv, keys: h.keys, limits: DEFAULT_MFA_LIMITS };
     const { secret } = await enrollTotp(factor, u.id, "Gatehouse");
     await confirmTotp(factor, u.id, totpCode(secret));
     const mfa = outcomeOf(await login(u.email, { authorization: authorization() }), "mfaRequired");
@@ -203,7 +202,6 @@ describe.each(backends)("the login flow on %s", (_name, open) => {
   it("account status: a locked account is 403 ACCOUNT_LOCKED right after the password, also when a 428 finishes after the lock", async () => {
     const u = await registered();
     await h.users.confirmIdentifier({ userId: u.id, key: "email", code: u.code });
-    const factor = { data: h.data, kv: h.kv, keys: h.keys, limits: DEFAULT_MFA_LIMITS };
     const { secret } = await enrollTotp(factor, u.id, "Gatehouse");
     await confirmTotp(factor, u.id, totpCode(secret));
     const mfa = outcomeOf(await login(u.email), "mfaRequired");
