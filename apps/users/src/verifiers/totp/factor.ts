@@ -1,22 +1,14 @@
 import { randomInt } from "node:crypto";
-import type { Db } from "@gatehouse/db";
-import { domainError } from "@gatehouse/errors";
 import type { Kv } from "@gatehouse/kv";
 import type { KeyRing } from "@gatehouse/secrets";
-import { mfaStore, type MfaState } from "./store.ts";
+import type { Transactional } from "../../transactional.ts";
+import type { MfaLimits } from "./limits.ts";
+import type { MfaState, TotpStore } from "./store.ts";
 import { matchTotp, TOTP_PERIOD_SECONDS } from "./totp.ts";
 
-/** Guesses of a second factor: per MFA token (then it dies) and per user per window. */
-export interface MfaLimits {
-  perToken: number;
-  perUser: number;
-  windowSeconds: number;
-}
-
-export const DEFAULT_MFA_LIMITS: MfaLimits = { perToken: 5, perUser: 10, windowSeconds: 900 };
-
+/** What TOTP enrolment and verification need. */
 export interface FactorDeps {
-  db: Db;
+  data: Transactional<{ totp: TotpStore }>;
   kv: Kv;
   keys: KeyRing;
   limits: MfaLimits;
@@ -45,22 +37,8 @@ export function newRecoveryCodes(): string[] {
   });
 }
 
-const userGuessKey = (userId: string) => `users:mfa:guess:${userId}`;
-
-/**
- * Counts one guess of the user's codes BEFORE it is checked, so that parallel
- * guesses cannot pass the limit; over it is RATE_LIMITED with retry_after.
- */
-export async function countUserGuess(deps: FactorDeps, userId: string): Promise<void> {
-  const n = await deps.kv.incr(userGuessKey(userId), deps.limits.windowSeconds);
-  if (n.count > deps.limits.perUser)
-    throw domainError("RATE_LIMITED", undefined, { metadata: { retry_after: String(n.ttlSeconds) } });
-}
-
-export const clearUserGuesses = (deps: FactorDeps, userId: string) => deps.kv.del(userGuessKey(userId));
-
 /** A TOTP code of `secret`, each time step usable once per user (no replay). */
-export async function checkTotp(deps: FactorDeps, userId: string, secret: string, code: string): Promise<boolean> {
+export async function checkTotp(deps: { kv: Kv }, userId: string, secret: string, code: string): Promise<boolean> {
   const step = matchTotp(secret, code);
   if (step === undefined) return false;
   // Remembered past the window in which the step is accepted.
@@ -73,35 +51,16 @@ export async function checkTotp(deps: FactorDeps, userId: string, secret: string
  */
 export async function checkFactor(
   deps: FactorDeps,
-  state: MfaState,
+  state: MfaState | undefined,
   code: string,
 ): Promise<"totp" | "recovery" | undefined> {
-  if (!state.enabledAt || !state.totpSealed) return undefined;
+  if (!state?.enabledAt || !state.totpSealed) return undefined;
   if (/^\d{6}$/.test(code.trim())) {
     const ok = await checkTotp(deps, state.userId, openTotp(deps.keys, state.userId, state.totpSealed), code.trim());
     return ok ? "totp" : undefined;
   }
   if (normalizeRecovery(code).length !== 10) return undefined;
-  return (await mfaStore(deps.db).spendRecovery(state.userId, recoveryMac(deps.keys, state.userId, code)))
+  return (await deps.data.totp.spendRecovery(state.userId, recoveryMac(deps.keys, state.userId, code)))
     ? "recovery"
     : undefined;
-}
-
-/**
- * checkFactor behind the per-user count; a wrong code is MFA_CODE_INVALID
- * with a violation of `field` (where the code travels in the public JSON).
- */
-export async function requireFactor(
-  deps: FactorDeps,
-  state: MfaState,
-  code: string,
-  field: string,
-  metadata: Record<string, string> = {},
-): Promise<"totp" | "recovery"> {
-  await countUserGuess(deps, state.userId);
-  const used = await checkFactor(deps, state, code);
-  if (!used)
-    throw domainError("MFA_CODE_INVALID", undefined, { metadata, violations: [{ field, code: "invalid_value" }] });
-  await clearUserGuesses(deps, state.userId);
-  return used;
 }

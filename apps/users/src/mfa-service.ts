@@ -2,13 +2,9 @@ import type { ServiceImpl } from "@connectrpc/connect";
 import { domainError, validationError } from "@gatehouse/errors";
 import type { Caller, MfaService } from "@gatehouse/proto";
 import { INTERNAL_SCOPE, type ScopePolicy } from "@gatehouse/rpc";
-import { argon2Passwords } from "../credentials/passwords.ts";
-import type { UsersDeps } from "../deps.ts";
-import type { LoginFlow } from "../login/flow.ts";
-import { DEFAULT_LOGIN_LIMITS } from "../login/throttle.ts";
-import { confirmTotp, disableTotp, enrollTotp } from "./enrolment.ts";
-import { DEFAULT_MFA_LIMITS, type FactorDeps } from "./factor.ts";
-import { countTokenGuess, extendForEnrolment, markMfaTokenProven, readMfaToken } from "./login-token.ts";
+import type { UsersParts } from "./compose.ts";
+import { confirmTotp, disableTotp, enrollTotp } from "./mfa/enrolment.ts";
+import { countTokenGuess, extendForEnrolment, markMfaTokenProven, readMfaToken } from "./mfa/login-token.ts";
 
 /** Only other Gatehouse services (the gateway) call it. */
 export const mfaPolicy: ScopePolicy = {
@@ -19,14 +15,8 @@ export const mfaPolicy: ScopePolicy = {
 };
 
 /** MfaService: TOTP enrolment, confirmation, disabling, and finishing a login's 428 (through the login flow). */
-export function createMfaService(deps: UsersDeps, flow: LoginFlow): ServiceImpl<typeof MfaService> {
-  const factor: FactorDeps = {
-    db: deps.db,
-    kv: deps.kv,
-    keys: deps.keys,
-    limits: deps.mfaLimits ?? DEFAULT_MFA_LIMITS,
-  };
-  const passwords = deps.passwords ?? argon2Passwords();
+export function createMfaService(deps: UsersParts): ServiceImpl<typeof MfaService> {
+  const { factor, flow } = deps;
 
   /** The user named by user_id, or by the MFA token of a login that must enrol (policy `required`). */
   async function subject(req: { userId: string; mfaToken: string; caller?: Caller }) {
@@ -40,7 +30,7 @@ export function createMfaService(deps: UsersDeps, flow: LoginFlow): ServiceImpl<
   return {
     async enrollTotp(req) {
       const { userId, token } = await subject(req);
-      const done = await enrollTotp(factor, userId, deps.totpIssuer ?? "Gatehouse");
+      const done = await enrollTotp(factor, userId, deps.totpIssuer);
       if (token) await extendForEnrolment(deps.kv, token.value, token.current);
       deps.logger.info({ userId }, "totp enrolled (not yet on)");
       return done;
@@ -58,10 +48,12 @@ export function createMfaService(deps: UsersDeps, flow: LoginFlow): ServiceImpl<
 
     async disableTotp(req) {
       if (!req.userId) throw validationError([{ field: "userId", code: "required" }]);
-      await disableTotp(
-        { ...factor, passwords, loginLimits: deps.loginLimits ?? DEFAULT_LOGIN_LIMITS },
-        { userId: req.userId, password: req.password, code: req.code, clientAddress: req.caller?.clientAddress ?? "" },
-      );
+      await disableTotp(deps, {
+        userId: req.userId,
+        password: req.password,
+        code: req.code,
+        clientAddress: req.caller?.clientAddress ?? "",
+      });
       deps.logger.info({ userId: req.userId }, "totp off");
       return {};
     },

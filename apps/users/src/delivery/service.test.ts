@@ -10,10 +10,11 @@ import {
   InternalTokens,
   observeInterceptor,
 } from "@gatehouse/rpc";
-import { backends, caller, failure, startUsers, uniqueEmail, userObject, type Harness } from "../test/harness.ts";
-import { issueConfirmation } from "./confirmation/issue.ts";
-import { DEFAULT_CONFIRMATION_OPTIONS } from "./confirmation/options.ts";
-import { createUsers } from "./index.ts";
+import { backends, caller, failure, startUsers, uniqueEmail, userObject, type Harness } from "../../test/harness.ts";
+import { issueConfirmation } from "../confirmation/issue.ts";
+import { DEFAULT_CONFIRMATION_OPTIONS } from "../confirmation/options.ts";
+import { createUsers } from "../index.ts";
+import { storesOver } from "../stores.ts";
 
 // CheckDelivery through the users module's real routes, policy and interceptors,
 // as the confirmation worker calls it from its own process.
@@ -83,7 +84,13 @@ describe.each(backends)("ConfirmationDeliveryService on %s", (_name, open) => {
       options: DEFAULT_CONFIRMATION_OPTIONS,
     };
     const rolledBack = h.db.tx(async (q) => {
-      await issueConfirmation(q, deps, { userId, key: "email", value: email, purpose: "resend", locale: "en" });
+      await issueConfirmation(storesOver(q, deps.enqueue), deps, {
+        userId,
+        key: "email",
+        value: email,
+        purpose: "resend",
+        locale: "en",
+      });
       throw new Error("the change fails after the enqueue");
     });
     await expect(rolledBack).rejects.toThrow(/after the enqueue/);

@@ -1,6 +1,6 @@
 import { domainError } from "@gatehouse/errors";
 import type { Caller } from "@gatehouse/proto";
-import type { EntrypointDirectory, ResolvedEntrypoint } from "../ports.ts";
+import type { EntrypointDirectory, ResolvedEntrypoint } from "./ports.ts";
 
 /**
  * The caller's entry point (the `From` header), which must belong to the

@@ -1,10 +1,10 @@
 import { timestampMs } from "@bufbuild/protobuf/wkt";
 import type { ServiceImpl } from "@connectrpc/connect";
-import type { Queryable } from "@gatehouse/db";
 import { validationError, type Violation } from "@gatehouse/errors";
 import { ConfirmationDeliveryService, DeliveryDecision } from "@gatehouse/proto";
 import { INTERNAL_SCOPE, type ScopePolicy } from "@gatehouse/rpc";
-import { confirmationStillWanted } from "./confirmation/still-wanted.ts";
+import { confirmationStillWanted } from "./still-wanted.ts";
+import type { DeliveryStore } from "./store.ts";
 
 const DECISIONS = { send: DeliveryDecision.SEND, wait: DeliveryDecision.WAIT, drop: DeliveryDecision.DROP } as const;
 
@@ -17,10 +17,10 @@ export const confirmationDeliveryPolicy: ScopePolicy = {
  * ConfirmationDeliveryService: the worker's "did this change commit" check
  * over RPC, so that a worker in its own process never reads the users schema.
  */
-export function createConfirmationDeliveryService(deps: {
-  db: Queryable;
-}): ServiceImpl<typeof ConfirmationDeliveryService> {
-  const stillWanted = confirmationStillWanted(deps.db);
+export function createConfirmationDeliveryService(
+  store: DeliveryStore,
+): ServiceImpl<typeof ConfirmationDeliveryService> {
+  const stillWanted = confirmationStillWanted(store);
   return {
     async checkDelivery(req) {
       const violations: Violation[] = [];

@@ -1,11 +1,11 @@
 import { domainError } from "@gatehouse/errors";
 import { MfaRequiredSchema, type Entrypoint } from "@gatehouse/proto";
-import type { UpdateInput, UpdateMode } from "../update/parse.ts";
-import { planUpdate } from "../update/plan.ts";
-import type { UserRecord } from "../users/store.ts";
-import { requireFactor, type FactorDeps } from "./factor.ts";
-import { mfaRequired } from "./login-step.ts";
-import { mfaStore } from "./store.ts";
+import { mfaRequired } from "../mfa/login-step.ts";
+import type { UserRecord } from "../users/record.ts";
+import type { TotpProof } from "../verifiers/totp/verifier.ts";
+import type { CredentialVerifier } from "../verifiers/verifier.ts";
+import type { UpdateInput, UpdateMode } from "./parse.ts";
+import { planUpdate } from "./plan.ts";
 
 const GUARDED_IDS = new Set(["email", "phone_number"]);
 
@@ -25,20 +25,20 @@ const CODE_FIELD = "object.mfaCode";
  * the code goes with the change itself) for the answer's `content.mfa`.
  */
 export async function requireStepUp(
-  deps: FactorDeps,
-  ep: Entrypoint,
-  user: UserRecord,
-  input: UpdateInput,
-  mode: UpdateMode,
+  totp: CredentialVerifier<TotpProof>,
+  change: { ep: Entrypoint; user: UserRecord; input: UpdateInput; mode: UpdateMode; clientAddress: string },
 ): Promise<void> {
-  if (!changesCredentials(ep, user, input, mode)) return;
-  const state = await mfaStore(deps.db).state(user.id);
-  if (!state?.enabledAt) return;
+  const { user, input } = change;
+  if (!changesCredentials(change.ep, user, input, change.mode)) return;
+  if (!user.mfaEnabled) return;
   if (!input.mfaCode) {
     throw domainError("MFA_REQUIRED", undefined, {
       violations: [{ field: CODE_FIELD, code: "required" }],
       details: [{ desc: MfaRequiredSchema, value: mfaRequired("", false) }],
     });
   }
-  await requireFactor(deps, state, input.mfaCode, CODE_FIELD);
+  await totp.verify(
+    { kind: "totp", code: input.mfaCode, field: CODE_FIELD },
+    { user, clientAddress: change.clientAddress },
+  );
 }

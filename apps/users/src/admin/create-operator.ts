@@ -1,15 +1,15 @@
-import type { AuditContext } from "@gatehouse/admin";
-import type { Db } from "@gatehouse/db";
+import type { AuditContext, AuditLog } from "@gatehouse/admin";
 import { domainError, validationError, type Violation } from "@gatehouse/errors";
 import type { KeyRing } from "@gatehouse/secrets";
 import { storeActivation } from "../activation/issue.ts";
-import { audit } from "../admin/actions.ts";
+import type { ActivationStore } from "../activation/store.ts";
 import { passwordPolicy, type Passwords } from "../credentials/passwords.ts";
+import type { Transactional } from "../transactional.ts";
 import { canonicalEmail, isEmail, newPulseId, newUserId } from "../users/identifiers.ts";
-import { isUniqueViolation, userStore } from "../users/store.ts";
+import { isUniqueViolation, type UserStore } from "../users/store.ts";
 
 export interface CreateOperatorDeps {
-  db: Db;
+  data: Transactional<{ users: UserStore; activations: ActivationStore; audit: AuditLog }>;
   keys: KeyRing;
   passwords: Passwords;
 }
@@ -42,8 +42,8 @@ function violationsOf(req: NewOperator, email: string): Violation[] {
 }
 
 /** The operator of that email when `ifAbsent` allows it, else IDENTIFIER_TAKEN. */
-async function existing(db: Db, email: string, ifAbsent: boolean): Promise<CreatedOperator | undefined> {
-  const holder = await userStore(db).byIdentifier("email", email);
+async function existing(users: UserStore, email: string, ifAbsent: boolean): Promise<CreatedOperator | undefined> {
+  const holder = await users.byIdentifier("email", email);
   if (!holder) return undefined;
   if (ifAbsent && holder.operator) return { userId: holder.id, created: false };
   throw domainError(
@@ -72,14 +72,13 @@ export async function createOperator(
   const email = canonicalEmail(req.email);
   const violations = violationsOf(req, email);
   if (violations.length) throw validationError(violations);
-  const found = await existing(deps.db, email, req.ifAbsent);
+  const found = await existing(deps.data.users, email, req.ifAbsent);
   if (found) return found;
   // Hash before the transaction: argon2 must not hold a database connection.
   const passwordHash = req.password ? await deps.passwords.hash(req.password) : null;
   const id = newUserId();
   try {
-    return await deps.db.tx(async (q) => {
-      const users = userStore(q);
+    return await deps.data.tx(async ({ users, activations, audit }) => {
       await users.insertUser({
         id,
         pulseId: newPulseId(),
@@ -90,19 +89,19 @@ export async function createOperator(
         clientId: req.clientId,
         entrypointId: req.entrypointId,
         awaitingActivation: !passwordHash,
+        operator: true,
       });
-      await q.query("UPDATE users.users SET role = 'operator' WHERE id = $1", [id]);
       await users.insertIdentifier(id, "email", email, passwordHash !== null);
       const activation = passwordHash
         ? undefined
-        : await storeActivation(q, deps.keys, {
+        : await storeActivation(activations, deps.keys, {
             userId: id,
             key: "email",
             value: email,
             clientId: req.clientId,
             entrypointId: req.entrypointId,
           });
-      await audit(q).record({
+      await audit.record({
         ...who,
         action: "operator.create",
         target: id,
@@ -117,7 +116,7 @@ export async function createOperator(
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
     // Created meanwhile (another replica's bootstrap, or a registration).
-    const raced = await existing(deps.db, email, req.ifAbsent);
+    const raced = await existing(deps.data.users, email, req.ifAbsent);
     if (raced) return raced;
     throw err;
   }
