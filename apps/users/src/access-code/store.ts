@@ -27,6 +27,8 @@ export interface AccessCodeStore {
   use(id: string): Promise<boolean>;
   /** The other live codes of (user, key) stop working. */
   supersedeLive(userId: string, key: string): Promise<void>;
+  /** Erasure: the user's codes go (each holds the identifier value it was sent to). */
+  erase(userId: string): Promise<void>;
 }
 
 const LIVE = "used_at IS NULL AND superseded_at IS NULL AND expires_at > now() AND attempts < $3";
@@ -62,6 +64,10 @@ export function accessCodeStore(q: Queryable): AccessCodeStore {
         `UPDATE users.access_codes SET superseded_at = now() WHERE user_id = $1 AND key = $2 AND used_at IS NULL AND superseded_at IS NULL`,
         [userId, key],
       );
+    },
+
+    async erase(userId) {
+      await q.query(`DELETE FROM users.access_codes WHERE user_id = $1`, [userId]);
     },
   };
 }

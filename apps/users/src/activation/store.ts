@@ -21,6 +21,8 @@ export interface ActivationStore {
   use(id: string): Promise<boolean>;
   /** Every live link of the user stops working. */
   supersedeAll(userId: string): Promise<void>;
+  /** Erasure: the user's links go (each holds the identifier value it was sent to). */
+  erase(userId: string): Promise<void>;
 }
 
 interface Row {
@@ -84,6 +86,10 @@ export function activationStore(q: Queryable): ActivationStore {
         `UPDATE users.activations SET superseded_at = now() WHERE user_id = $1 AND used_at IS NULL AND superseded_at IS NULL`,
         [userId],
       );
+    },
+
+    async erase(userId) {
+      await q.query(`DELETE FROM users.activations WHERE user_id = $1`, [userId]);
     },
   };
 }

@@ -1,5 +1,7 @@
 import type { AuditContext, AuditLog } from "@gatehouse/admin";
 import { domainError } from "@gatehouse/errors";
+import type { AccessCodeStore } from "../access-code/store.ts";
+import type { ActivationStore } from "../activation/store.ts";
 import type { ConfirmationStore } from "../confirmation/store.ts";
 import type { UserSessions } from "../ports.ts";
 import type { AcceptanceStore } from "../terms/store.ts";
@@ -13,6 +15,8 @@ export type AdminStores = AccountReads & {
   confirmations: ConfirmationStore;
   acceptances: AcceptanceStore;
   totp: TotpStore;
+  accessCodes: AccessCodeStore;
+  activations: ActivationStore;
 };
 
 export interface AdminDeps {
