@@ -1,9 +1,9 @@
 import { domainError } from "@gatehouse/errors";
 import type { Logger } from "@gatehouse/logging";
 import { randomSecret } from "@gatehouse/secrets";
-import { narrowedScopes } from "../grants/scope.ts";
+import { narrowedScopes } from "../scopes/scope.ts";
 import type { SessionLifetimes } from "../settings.ts";
-import type { RevocationList } from "../tokens/revocation-list.ts";
+import type { RevocationList } from "../revocation/revocation-list.ts";
 import type { SessionRecord, SessionStore, StoredSession } from "./session-store.ts";
 
 export interface SessionsDeps {
