@@ -4,7 +4,7 @@ import { authenticateClient } from "../clients/authenticate-client.ts";
 import type { ClientDirectory } from "../clients/client-directory.ts";
 import type { Sessions } from "../sessions/sessions.ts";
 import { looksLikeJwt, type AccessTokens } from "../tokens/access-token.ts";
-import type { RevocationList } from "../tokens/revocation-list.ts";
+import type { RevocationList } from "../revocation/revocation-list.ts";
 
 /**
  * RFC 7009: the client authenticates (a public client names itself with its

@@ -9,9 +9,9 @@ import {
   revocationRead,
   type RevocableToken,
   type RevocationKindName,
-} from "../revocation/kinds.ts";
-import { revocationLoader, type LoaderOptions } from "../revocation/loader.ts";
-import { revocationStore } from "../revocation/store.ts";
+} from "./kinds.ts";
+import { revocationLoader, type LoaderOptions } from "./loader.ts";
+import { revocationStore } from "./store.ts";
 
 /**
  * Revocations: a row in auth.revocations (the source of truth, so nothing

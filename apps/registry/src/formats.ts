@@ -1,5 +1,5 @@
-// Formats of the Application contract. Kept as predicates so that every rule
-// reports its own violation code.
+// Formats of the registry's contract (applications, entry points, catalogs). Kept
+// as predicates so that every rule reports its own violation code.
 
 /** Optional suffix of client and entry point ids (contract section 3). */
 export const KEY_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
@@ -12,6 +12,9 @@ const EMAIL_PATTERN =
   /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
 
 export const MAX_URL_LENGTH = 2048;
+
+/** Display names of applications, entry points and catalog entries, in characters. */
+export const MAX_DISPLAY_NAME = 200;
 
 // Schemes a browser would run or read locally instead of navigating to.
 const FORBIDDEN_REDIRECT_SCHEMES = new Set(["javascript:", "data:", "vbscript:", "file:"]);
