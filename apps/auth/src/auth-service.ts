@@ -8,7 +8,7 @@ import { issueAuthorizationCode } from "./codes/issue-code.ts";
 import type { GrantRegistry } from "./grants/index.ts";
 import { introspectToken } from "./introspection/introspect.ts";
 import type { KeyManager } from "./keys/key-manager.ts";
-import { revokeToken } from "./revocation/revoke.ts";
+import { revokeToken } from "./token-revocation/revoke.ts";
 import { endSession } from "./sessions/end-session.ts";
 import type { Sessions } from "./sessions/sessions.ts";
 import { issueUserSession, revokeUserSession } from "./sessions/user-sessions.ts";
@@ -16,7 +16,7 @@ import type { AuthSettings } from "./settings.ts";
 import { runTokenEndpoint } from "./token-endpoint/index.ts";
 import type { AccessTokens } from "./tokens/access-token.ts";
 import type { IdTokens } from "./tokens/id-token.ts";
-import type { RevocationList } from "./tokens/revocation-list.ts";
+import type { RevocationList } from "./revocation/revocation-list.ts";
 
 export interface AuthServiceDeps {
   clients: ClientDirectory;

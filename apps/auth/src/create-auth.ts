@@ -19,7 +19,7 @@ import { createAccessTokens } from "./tokens/access-token.ts";
 import { createIdTokens } from "./tokens/id-token.ts";
 import type { RevocableToken } from "./revocation/kinds.ts";
 import type { LoaderOptions } from "./revocation/loader.ts";
-import { createRevocationList } from "./tokens/revocation-list.ts";
+import { createRevocationList } from "./revocation/revocation-list.ts";
 
 export interface AuthDeps {
   db: Db;

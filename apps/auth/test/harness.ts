@@ -1,9 +1,9 @@
 import { afterAll, beforeAll } from "vitest";
 import { randomBytes } from "node:crypto";
 import { createClient, type Client } from "@connectrpc/connect";
-import { migrate, openDb, type Db } from "@gatehouse/db";
+import type { Db } from "@gatehouse/db";
 import { errorFacts, type ErrorFacts } from "@gatehouse/errors";
-import { openKv, type Kv } from "@gatehouse/kv";
+import type { Kv } from "@gatehouse/kv";
 import { createLogger } from "@gatehouse/logging";
 import { AuthService, ClientAuthMethod, UserSessionsService } from "@gatehouse/proto";
 import {
@@ -15,80 +15,22 @@ import {
   USER_SESSION_SCOPE,
 } from "@gatehouse/rpc";
 import { KeyRing } from "@gatehouse/secrets";
-import { dropTestDatabases, freshDatabase, pgliteDataDir, redisTestUrl, uniquePrefix } from "@gatehouse/testing";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { ClientCredentialsSchema } from "@gatehouse/proto";
 import {
-  authMigrations,
   createAuth,
   type AuthenticatedClient,
   type AuthModule,
   type AuthSettings,
   type ClientDirectory,
 } from "../src/index.ts";
+import { openStores, type Stores } from "./stores.ts";
 
 // Test wiring of the auth service: real stores (PostgreSQL + Redis, PGlite +
 // in-process kv), the real authn interceptor with real internal tokens, and an
 // in-memory client directory (the registry is tested on its own).
 
-export interface Stores {
-  db: Db;
-  kv: Kv;
-  /** Another connection pool to the same database (PGlite: the same handle, it serves one process). */
-  anotherDb(): Promise<Db>;
-  close(): Promise<void>;
-}
-
-// freshDatabase's databases are dropped together; drop them once the last open suite store closes.
-let openPgStores = 0;
-
-async function postgresAndRedis(): Promise<Stores> {
-  openPgStores++;
-  const { url } = await freshDatabase();
-  const pools: Db[] = [await openDb({ databaseUrl: url })];
-  const kv = openKv({ redisUrl: redisTestUrl(), prefix: uniquePrefix() });
-  return {
-    db: pools[0]!,
-    kv,
-    async anotherDb() {
-      const db = await openDb({ databaseUrl: url });
-      pools.push(db);
-      return db;
-    },
-    async close() {
-      await kv.close();
-      for (const p of pools) await p.close();
-      if (--openPgStores === 0) await dropTestDatabases();
-    },
-  };
-}
-
-async function pgliteAndMemory(): Promise<Stores> {
-  const db = await openDb({ dataDir: await pgliteDataDir() });
-  const kv = openKv({});
-  return {
-    db,
-    kv,
-    anotherDb: async () => db,
-    async close() {
-      await kv.close();
-      await db.close();
-    },
-  };
-}
-
-/** Each suite runs on both deployments: separate stores, and the embedded default. */
-export const backends: [string, () => Promise<Stores>][] = [
-  ["PostgreSQL + Redis", postgresAndRedis],
-  ["PGlite + memory kv", pgliteAndMemory],
-];
-
-/** Opens stores with the auth schema migrated. */
-export async function openStores(open: () => Promise<Stores>): Promise<Stores> {
-  const stores = await open();
-  await migrate(stores.db, authMigrations);
-  return stores;
-}
+export { backends, openStores, type Stores } from "./stores.ts";
 
 export const SHOP = {
   clientId: "100000000001_shop",

@@ -3,14 +3,20 @@ import type { Kv } from "@gatehouse/kv";
 import type { Logger } from "@gatehouse/logging";
 import type { KeyRing } from "@gatehouse/secrets";
 import type { AccessCodeOptions } from "./access-code/options.ts";
-import type { Enqueue } from "./confirmation/issue.ts";
 import type { ConfirmationOptions } from "./confirmation/options.ts";
 import type { Passwords } from "./credentials/passwords.ts";
-import type { LoginLimits } from "./login/throttle.ts";
-import type { MfaLimits } from "./mfa/factor.ts";
-import type { AssertionCatalog, DataFieldCatalog, EntrypointDirectory, LoginGrants, UserSessions } from "./ports.ts";
+import type { LoginLimits } from "./verifiers/throttle.ts";
+import type { MfaLimits } from "./verifiers/totp/limits.ts";
+import type {
+  AssertionCatalog,
+  DataFieldCatalog,
+  Enqueue,
+  EntrypointDirectory,
+  LoginGrants,
+  UserSessions,
+} from "./ports.ts";
 
-/** What the users service module needs: its stores, its ports and its settings. */
+/** What the users service module is built from: its database and kv, its ports and its settings (composed in compose.ts). */
 export interface UsersDeps {
   db: Db;
   kv: Kv;

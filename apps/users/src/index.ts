@@ -2,14 +2,13 @@ import { fileURLToPath } from "node:url";
 import type { Migrations } from "@gatehouse/db";
 import { ConfirmationDeliveryService, MfaService, UsersAdminService, UsersService } from "@gatehouse/proto";
 import type { ServiceModule } from "@gatehouse/rpc";
-import { recordingLogins } from "./admin/login-record.ts";
 import { createUsersAdminService, usersAdminPolicy } from "./admin/users-admin-service.ts";
 import { backgroundTasks } from "./background.ts";
-import { argon2Passwords } from "./credentials/passwords.ts";
+import { composeUsers } from "./compose.ts";
 import type { UsersDeps } from "./deps.ts";
-import { confirmationDeliveryPolicy, createConfirmationDeliveryService } from "./delivery-service.ts";
-import { createLoginFlow } from "./login/flow.ts";
-import { createMfaService, mfaPolicy } from "./mfa/mfa-service.ts";
+import { confirmationDeliveryPolicy, createConfirmationDeliveryService } from "./delivery/service.ts";
+import { deliveryStore } from "./delivery/store.ts";
+import { createMfaService, mfaPolicy } from "./mfa-service.ts";
 import { usersPolicy } from "./policy.ts";
 import { createUsersService } from "./users-service.ts";
 
@@ -21,28 +20,21 @@ export const usersMigrations: Migrations = {
 
 /** The users service module: users, credentials, identifiers and their confirmation, the login flow, MFA, the admin operations. */
 export async function createUsers(given: UsersDeps): Promise<ServiceModule> {
-  const deps = {
-    ...given,
-    // One password hasher for every service of the module: one gate of argon2 runs per process.
-    passwords: given.passwords ?? argon2Passwords(),
-    // Every session or code granted: refused for a locked account, recorded as the last login.
-    grants: recordingLogins(given.db, given.grants, given.sessions),
-  };
-  const flow = createLoginFlow(deps);
-  const background = backgroundTasks(deps.logger);
-  const service = createUsersService(deps, flow, background);
-  const mfa = createMfaService(deps, flow);
+  const parts = composeUsers(given);
+  const background = backgroundTasks(parts.logger);
+  const service = createUsersService(parts, background);
+  const mfa = createMfaService(parts);
   return {
     name: "users",
     routes: (router) => {
       router.service(UsersService, service);
-      router.service(ConfirmationDeliveryService, createConfirmationDeliveryService(deps));
+      router.service(ConfirmationDeliveryService, createConfirmationDeliveryService(deliveryStore(parts.db)));
       router.service(MfaService, mfa);
-      router.service(UsersAdminService, createUsersAdminService(deps));
+      router.service(UsersAdminService, createUsersAdminService(parts));
     },
     // The services' methods, by local name (each local name is unique across them).
     policy: { ...usersPolicy, ...confirmationDeliveryPolicy, ...mfaPolicy, ...usersAdminPolicy },
-    ready: async () => (await deps.db.ping()) && (await deps.kv.ping()),
+    ready: async () => (await parts.db.ping()) && (await parts.kv.ping()),
     // The database and kv belong to the launcher, which closes them; work begun after an answer finishes first.
     close: () => background.drain(),
   };
@@ -61,9 +53,9 @@ export { registryAssertions, registryDataFields, registryEntrypoints } from "./a
 export { authGrants, authUserSessions } from "./adapters/auth.ts";
 export { usersPolicy } from "./policy.ts";
 export { argon2Passwords, DEFAULT_HASH_PARAMS, type Passwords, type HashParams } from "./credentials/passwords.ts";
-export { DEFAULT_LOGIN_LIMITS, type LoginLimits } from "./login/throttle.ts";
+export { DEFAULT_LOGIN_LIMITS, type LoginLimits } from "./verifiers/throttle.ts";
 export { DEFAULT_CONFIRMATION_OPTIONS, type ConfirmationOptions } from "./confirmation/options.ts";
-export { DEFAULT_MFA_LIMITS, type MfaLimits } from "./mfa/factor.ts";
+export { DEFAULT_MFA_LIMITS, type MfaLimits } from "./verifiers/totp/limits.ts";
 export { DEFAULT_ACCESS_CODE_OPTIONS, type AccessCodeOptions } from "./access-code/options.ts";
-export { totpCode } from "./mfa/totp.ts";
-export { deliveryOutboxStore } from "./confirmation/outbox-store.ts";
+export { totpCode } from "./verifiers/totp/totp.ts";
+export { deliveryOutboxStore } from "./delivery/outbox-store.ts";

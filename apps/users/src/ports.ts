@@ -1,7 +1,9 @@
+import type { Queryable } from "@gatehouse/db";
+import type { ConfirmationJob } from "@gatehouse/jobs";
 import type { AuthorizationCode, AuthorizationRequest, Entrypoint, PendingAssertion, Session } from "@gatehouse/proto";
 
-// The users service's outbound ports: what it asks of the registry and the
-// auth service. Adapters over their RPC clients live in ./adapters; tests
+// The users service's outbound ports: what it asks of the registry, the
+// auth service and the delivery queue. Adapters over their RPC clients live in ./adapters; tests
 // give in-memory fakes.
 
 /** An entry point with its application's settings, as the registry's GetEntrypoint answers. */
@@ -60,3 +62,6 @@ export interface UserSessions {
   /** Ends every session and refuses every token issued to the user before now; how many were live. */
   endAll(userId: string): Promise<number>;
 }
+
+/** Hands one delivery to the queue inside the change's transaction `tx`; throws when the queue cannot take it. */
+export type Enqueue = (job: ConfirmationJob, tx: Queryable) => Promise<void>;

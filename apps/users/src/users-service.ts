@@ -1,74 +1,50 @@
 import type { ConnectError, ServiceImpl } from "@connectrpc/connect";
 import { domainError, errorFacts, validationError } from "@gatehouse/errors";
 import { UpdateMode, type UsersService } from "@gatehouse/proto";
-import { localeOf } from "./caller.ts";
-import { confirmIdentifier } from "./confirmation/confirm.ts";
-import { DEFAULT_CONFIRMATION_OPTIONS } from "./confirmation/options.ts";
-import { openResendToken, resendConfirmation } from "./confirmation/resend.ts";
-import { argon2Passwords } from "./credentials/passwords.ts";
-import type { UsersDeps } from "./deps.ts";
-import { entrypointOf } from "./login/entrypoint.ts";
-import type { LoginFlow } from "./login/flow.ts";
-import { DEFAULT_LOGIN_LIMITS } from "./login/throttle.ts";
-import { registerUser } from "./registration/register.ts";
-import { noAssertions } from "./terms/catalog.ts";
-import { createTerms } from "./terms/terms.ts";
-import { termsRpc } from "./terms/terms-rpc.ts";
-import { updateUser } from "./update/update.ts";
-import { toUser } from "./users/model.ts";
-import { userStore } from "./users/store.ts";
 import { accessCodeRpc } from "./access-code/rpc.ts";
 import { activationRpc } from "./activation/rpc.ts";
 import type { BackgroundTasks } from "./background.ts";
+import { localeOf } from "./caller.ts";
+import type { UsersParts } from "./compose.ts";
+import { confirmIdentifier } from "./confirmation/confirm.ts";
+import { resendConfirmation } from "./confirmation/resend.ts";
+import { openResendToken } from "./confirmation/resend-token.ts";
+import { entrypointOf } from "./entrypoint.ts";
+import type { LoginRequest } from "./login/flow.ts";
 import { checkAuthorizationRequest } from "./login/grant.ts";
 import { registrationFlowToken } from "./registration/flow.ts";
+import { registerUser } from "./registration/register.ts";
+import { termsRpc } from "./terms/terms-rpc.ts";
+import { updateUser } from "./update/update.ts";
+import { toUser } from "./users/model.ts";
 
 /** UsersService over the domain modules and the login flow: maps requests in and results out, nothing more. */
-export function createUsersService(
-  deps: UsersDeps,
-  flow: LoginFlow,
-  background: BackgroundTasks,
-): ServiceImpl<typeof UsersService> {
-  const passwords = deps.passwords ?? argon2Passwords();
-  const limits = deps.loginLimits ?? DEFAULT_LOGIN_LIMITS;
-  const options = deps.confirmation ?? DEFAULT_CONFIRMATION_OPTIONS;
-  const catalog = deps.assertions ?? noAssertions;
-  const resendDeps = { db: deps.db, kv: deps.kv, keys: deps.keys, enqueue: deps.enqueue, options };
+export function createUsersService(deps: UsersParts, background: BackgroundTasks): ServiceImpl<typeof UsersService> {
+  const { flow } = deps;
   const logNotQueued = (err: unknown, context: Record<string, unknown>, msg: string) => {
     if (errorFacts(err).reason === "CONFIRMATION_NOT_QUEUED")
       deps.logger.error({ err: (err as ConnectError).cause, ...context }, msg);
   };
 
   return {
-    ...termsRpc(createTerms({ db: deps.db, keys: deps.keys, catalog }), deps.entrypoints, deps.logger),
-    ...accessCodeRpc(deps, background),
-    ...activationRpc(deps, passwords),
+    ...termsRpc(deps.terms, deps.entrypoints, deps.logger),
+    ...accessCodeRpc({ ...deps, background }),
+    ...activationRpc(deps),
 
     async registerUser(req) {
       const resolved = await entrypointOf(deps.entrypoints, req.caller);
       const { entrypoint, clientId } = resolved;
       await checkAuthorizationRequest(deps.entrypoints, req.authorizationRequest, resolved);
       try {
-        const done = await registerUser(
-          {
-            db: deps.db,
-            keys: deps.keys,
-            enqueue: deps.enqueue,
-            options,
-            passwords,
-            catalog,
-            dataFields: deps.dataFields,
-          },
-          {
-            entrypoint,
-            clientId,
-            object: req.object,
-            locale: localeOf(req.caller),
-            sourceId: req.caller?.sourceId ?? "",
-            step: req.step,
-            requireMandatoryAssertions: Boolean(req.authorizationRequest),
-          },
-        );
+        const done = await registerUser(deps.register, {
+          entrypoint,
+          clientId,
+          object: req.object,
+          locale: localeOf(req.caller),
+          sourceId: req.caller?.sourceId ?? "",
+          step: req.step,
+          requireMandatoryAssertions: Boolean(req.authorizationRequest),
+        });
         const user = toUser(done.user);
         deps.logger.info(
           { userId: user.id, entrypointId: entrypoint.id, pending: done.pendingConfirmation },
@@ -87,7 +63,7 @@ export function createUsersService(
     },
 
     async loginUser(req) {
-      const outcome = await flow.login({
+      const login: LoginRequest = {
         caller: req.caller,
         email: req.email,
         phoneNumber: req.phoneNumber,
@@ -97,7 +73,8 @@ export function createUsersService(
         fca: req.fca,
         assertions: req.assertions,
         authorization: req.authorizationRequest,
-      });
+      };
+      const outcome = await flow.login(login);
       return { outcome };
     },
 
@@ -116,8 +93,8 @@ export function createUsersService(
 
     async getUser(req) {
       if (!req.userId && !req.pulseId) throw validationError([{ field: "userId", code: "required" }]);
-      const store = userStore(deps.db);
-      const found = req.userId ? await store.byId(req.userId) : await store.byPulseId(req.pulseId);
+      const { users } = deps.data;
+      const found = req.userId ? await users.byId(req.userId) : await users.byPulseId(req.pulseId);
       if (!found || (req.pulseId && req.userId && found.pulseId !== req.pulseId)) throw domainError("USER_NOT_FOUND");
       return { user: toUser(found) };
     },
@@ -131,34 +108,20 @@ export function createUsersService(
         ? { pulseId: req.targetPulseId }
         : { userId: req.targetUserId || req.actorUserId };
       try {
-        const done = await updateUser(
-          {
-            db: deps.db,
-            kv: deps.kv,
-            keys: deps.keys,
-            enqueue: deps.enqueue,
-            options,
-            passwords,
-            limits,
-            catalog,
-            dataFields: deps.dataFields,
-            mfaLimits: deps.mfaLimits,
-          },
-          {
-            mode,
-            entrypoint: resolved.entrypoint,
-            clientId: resolved.clientId,
-            whitelist: resolved.whitelist ?? [],
-            actorUserId: req.actorUserId,
-            target,
-            object: req.object,
-            contextUrl: req.contextUrl,
-            reauthenticatedByChallenge: req.reauthenticatedByChallenge,
-            locale: localeOf(req.caller),
-            clientAddress: req.caller?.clientAddress ?? "",
-            sourceId: req.caller?.sourceId ?? "",
-          },
-        );
+        const done = await updateUser(deps.update, {
+          mode,
+          entrypoint: resolved.entrypoint,
+          clientId: resolved.clientId,
+          whitelist: resolved.whitelist ?? [],
+          actorUserId: req.actorUserId,
+          target,
+          object: req.object,
+          contextUrl: req.contextUrl,
+          reauthenticatedByChallenge: req.reauthenticatedByChallenge,
+          locale: localeOf(req.caller),
+          clientAddress: req.caller?.clientAddress ?? "",
+          sourceId: req.caller?.sourceId ?? "",
+        });
         if (done.changed) deps.logger.info({ userId: done.user.id, mode, pending: done.pending }, "user updated");
         return {
           user: toUser(done.user),
@@ -173,7 +136,7 @@ export function createUsersService(
 
     async confirmIdentifier(req) {
       const done = await confirmIdentifier(
-        { db: deps.db, keys: deps.keys, options },
+        deps.confirm,
         req.linkToken ? { linkToken: req.linkToken } : { userId: req.userId, key: req.key, code: req.code },
       );
       deps.logger.info({ userId: done.user.id, key: done.key }, "identifier confirmed");
@@ -192,7 +155,7 @@ export function createUsersService(
       if (!target.userId || !target.key)
         throw validationError([{ field: target.userId ? "key" : "userId", code: "required" }]);
       try {
-        const outcome = await resendConfirmation(resendDeps, { ...target, locale: localeOf(req.caller) });
+        const outcome = await resendConfirmation(deps.resend, { ...target, locale: localeOf(req.caller) });
         if (outcome.status === "limited") {
           throw domainError("RATE_LIMITED", "Too many confirmation messages were sent; try again later.", {
             metadata: { retry_after: String(outcome.retryAfterSeconds) },

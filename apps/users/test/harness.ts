@@ -32,6 +32,8 @@ import {
 import { KeyRing } from "@gatehouse/secrets";
 import { dropTestDatabases, freshDatabase, pgliteDataDir, redisTestUrl, uniquePrefix } from "@gatehouse/testing";
 import { argon2Passwords, createUsers, usersMigrations, type LoginGrants, type UsersDeps } from "../src/index.ts";
+import { dataOver, type Stores } from "../src/stores.ts";
+import type { Transactional } from "../src/transactional.ts";
 import { adminClientsOf, type AdminClients } from "./admin-clients.ts";
 
 // Test wiring of the users service: real PostgreSQL + Redis, or PGlite + the
@@ -232,6 +234,8 @@ export { ADMIN_ADDRESS, type AdminClients } from "./admin-clients.ts";
 
 export interface Harness {
   db: Db;
+  /** The service's stores over `db` (deliveries queued like the service's). */
+  data: Transactional<Stores>;
   /** The legal-assertion catalog the service sees (latest versions; edit it in place). */
   catalog: PendingAssertion[];
   kv: Kv;
@@ -299,6 +303,7 @@ export async function startUsers(
   };
   Object.assign(h, {
     db,
+    data: dataOver(db, base.enqueue),
     kv,
     keys,
     grants,

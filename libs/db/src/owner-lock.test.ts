@@ -31,6 +31,35 @@ try {
   });
 }
 
+/** A child process that tries the lock and, when it gets it, holds it until `release()` closes its stdin. */
+function holdUntilTold(dir: string) {
+  const script = `const { lockDataDir } = await import(${JSON.stringify(lockModule)});
+try {
+  const release = await lockDataDir(${JSON.stringify(dir)});
+  process.stdout.write("locked");
+  await new Promise((r) => process.stdin.on("end", r).resume());
+  await release();
+} catch (err) {
+  process.stdout.write(err.name + ": " + err.message);
+  process.exit(3);
+}`;
+  const child = spawn(process.execPath, [...flags, "--input-type=module", "-e", script], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  let out = "";
+  const answered = new Promise<void>((resolve) => {
+    child.stdout.on("data", (d) => {
+      out += d;
+      resolve();
+    });
+    child.once("exit", () => resolve());
+  });
+  const done = new Promise<{ code: number | null; out: string }>((resolve) =>
+    child.once("exit", (code) => resolve({ code, out })),
+  );
+  return { answered, done, release: () => child.stdin.end() };
+}
+
 const freshDir = async () => join(await mkdtemp(join(tmpdir(), "gh-lock-")), "data");
 
 describe("data directory owner lock", () => {
@@ -89,9 +118,14 @@ describe("data directory owner lock", () => {
       join(dir, LOCK_FILE),
       JSON.stringify({ pid: gone.pid, host: hostname(), started: null, command: "x", since: "" }),
     );
-    const racers = await Promise.all(Array.from({ length: 5 }, () => tryLockElsewhere(dir, 1_500)));
-    expect(racers.filter((r) => r.out === "locked")).toHaveLength(1);
-    expect(racers.filter((r) => r.code === 3)).toHaveLength(4);
+    // The winner holds the lock until every racer has answered: on a loaded machine one child may
+    // start seconds after another, and a lock released meanwhile would rightly be taken again.
+    const racers = Array.from({ length: 5 }, () => holdUntilTold(dir));
+    await Promise.all(racers.map((r) => r.answered));
+    for (const r of racers) r.release();
+    const results = await Promise.all(racers.map((r) => r.done));
+    expect(results.filter((r) => r.out === "locked")).toHaveLength(1);
+    expect(results.filter((r) => r.code === 3)).toHaveLength(4);
   });
 
   it("a directory and its per-service subdirectories exclude each other (npm start vs start:services)", async () => {

@@ -1,5 +1,5 @@
 import { EventEmitter } from "node:events";
-import type { Kv, KvWrite } from "./index.ts";
+import type { Kv, KvWrite } from "./kv.ts";
 
 /** An expiring set's members and their ends (ms), ordered as Redis orders a sorted set: by end, then by member. */
 type Members = Map<string, number>;

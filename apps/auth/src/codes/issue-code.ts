@@ -1,6 +1,6 @@
 import { timestampDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import { validationError, type Violation } from "@gatehouse/errors";
-import { parseScope } from "../grants/scope.ts";
+import { parseScope } from "../scopes/scope.ts";
 import type { AuthorizationCodes } from "./authorization-codes.ts";
 
 // RFC 7636 section 4.2: S256 challenges are the 43-character base64url SHA-256 digest.

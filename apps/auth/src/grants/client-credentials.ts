@@ -1,6 +1,6 @@
 import { domainError } from "@gatehouse/errors";
 import type { GrantContext, GrantParameters, TokenResponse } from "./grant.ts";
-import { parseScope } from "./scope.ts";
+import { parseScope } from "../scopes/scope.ts";
 
 /** RFC 6749 section 4.4: a client obtains a token for itself. No refresh token (section 4.4.3). */
 export const grantType = "client_credentials";

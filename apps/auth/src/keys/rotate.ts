@@ -1,7 +1,7 @@
 import type { Db } from "@gatehouse/db";
 import type { KeyRing } from "@gatehouse/secrets";
-import type { AuthSettings } from "../settings.ts";
 import { rotationGraceSeconds } from "./key-manager.ts";
+import type { SigningAlg } from "./key-material.ts";
 import { ensureActiveKey, rotateSigningKeys, type Rotation } from "./signing-key-store.ts";
 
 /**
@@ -13,7 +13,7 @@ import { ensureActiveKey, rotateSigningKeys, type Rotation } from "./signing-key
 export async function rotateSigningKeysNow(
   db: Db,
   keyRing: KeyRing,
-  settings: Pick<AuthSettings, "signingAlg" | "accessTokenTtlSeconds">,
+  settings: { signingAlg: SigningAlg; accessTokenTtlSeconds: number },
 ): Promise<Rotation> {
   await ensureActiveKey(db, keyRing, settings.signingAlg);
   return rotateSigningKeys(db, keyRing, settings.signingAlg, rotationGraceSeconds(settings.accessTokenTtlSeconds));

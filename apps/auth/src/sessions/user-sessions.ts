@@ -1,5 +1,5 @@
 import { domainError, validationError, type Violation } from "@gatehouse/errors";
-import { parseScope } from "../grants/scope.ts";
+import { parseScope } from "../scopes/scope.ts";
 import type { AccessTokens } from "../tokens/access-token.ts";
 import type { Sessions } from "./sessions.ts";
 

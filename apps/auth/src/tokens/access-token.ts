@@ -1,7 +1,7 @@
 import { decodeProtectedHeader } from "jose";
 import { pooledRandomSecret, verifyJwt } from "@gatehouse/secrets";
 import type { KeyManager } from "../keys/key-manager.ts";
-import type { RevocationList } from "./revocation-list.ts";
+import type { RevocationList } from "../revocation/revocation-list.ts";
 
 /** The RFC 9068 claims of a Gatehouse access token. */
 export interface AccessTokenClaims {

@@ -9,7 +9,7 @@ import { auditStore } from "../audit/store.ts";
 import type { ClientSecrets } from "../credentials/secrets.ts";
 import { fillEntrypointDefaults } from "./defaults.ts";
 import { applicationStore } from "./store.ts";
-import { isRedirectUri } from "./validate/formats.ts";
+import { isRedirectUri } from "../formats.ts";
 
 /**
  * The console's entry point: email + password, assisted (operators are

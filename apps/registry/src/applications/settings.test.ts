@@ -9,7 +9,7 @@ import {
   validApplicationJson,
   type Harness,
 } from "../../test/harness.ts";
-import { settingsViolations } from "./settings.ts";
+import { settingsViolations } from "./validate/settings.ts";
 
 describe("settingsViolations", () => {
   it("accepts https URLs and http on loopback only, without fragments, at most 50, no duplicates", () => {

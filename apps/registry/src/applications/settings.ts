@@ -1,11 +1,8 @@
 import type { AuditContext } from "@gatehouse/admin";
 import type { Db } from "@gatehouse/db";
-import { validationError, type Violation } from "@gatehouse/errors";
+import { validationError } from "@gatehouse/errors";
 import { updateApplication } from "./update.ts";
-import { MAX_URL_LENGTH } from "./validate/formats.ts";
-
-export const MAX_WHITELIST = 50;
-const MFA_POLICIES = new Set(["off", "optional", "required"]);
+import { settingsViolations, type SettingsValues } from "./validate/settings.ts";
 
 export interface ApplicationSettings {
   whitelist: string[];
@@ -13,62 +10,8 @@ export interface ApplicationSettings {
   mfa: string;
 }
 
-export interface SettingsChange {
+export interface SettingsChange extends SettingsValues {
   clientId: string;
-  whitelist?: string[];
-  defaultCallback?: string;
-  mfa?: string;
-}
-
-const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
-
-/** Absolute https URL (http only for loopback), no fragment, no credentials; stored and matched as the exact string. */
-function urlProblem(value: string): Violation["code"] | undefined {
-  // eslint-disable-next-line no-control-regex
-  if (value.length > MAX_URL_LENGTH || /[\s\u0000-\u001f\u007f]/.test(value)) return "invalid_format";
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return "invalid_format";
-  }
-  if (value.includes("#")) return "invalid_format";
-  if (url.username || url.password) return "invalid_format";
-  if (url.protocol === "https:") return undefined;
-  if (url.protocol === "http:" && LOOPBACK.has(url.hostname)) return undefined;
-  return "invalid_value";
-}
-
-export function settingsViolations(c: Omit<SettingsChange, "clientId">): Violation[] {
-  const v: Violation[] = [];
-  if (c.whitelist) {
-    if (c.whitelist.length > MAX_WHITELIST)
-      v.push({ field: "whitelist", code: "too_many", description: `at most ${MAX_WHITELIST} URLs` });
-    const seen = new Set<string>();
-    c.whitelist.forEach((u, i) => {
-      const problem = urlProblem(u);
-      if (problem)
-        v.push({
-          field: `whitelist.${i}`,
-          code: problem,
-          description: "absolute https URL (http only for loopback), no fragment",
-        });
-      else if (seen.has(u)) v.push({ field: `whitelist.${i}`, code: "duplicate" });
-      seen.add(u);
-    });
-  }
-  if (c.defaultCallback) {
-    const problem = urlProblem(c.defaultCallback);
-    if (problem)
-      v.push({
-        field: "defaultCallback",
-        code: problem,
-        description: "absolute https URL (http only for loopback), no fragment",
-      });
-  }
-  if (c.mfa !== undefined && !MFA_POLICIES.has(c.mfa))
-    v.push({ field: "mfa", code: "invalid_value", description: "off, optional or required" });
-  return v;
 }
 
 /**

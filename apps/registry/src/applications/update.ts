@@ -6,25 +6,22 @@ import { ApplicationSchema, ContactSchema, type ApplicationRecord, type Contact 
 import { auditStore } from "../audit/store.ts";
 import { catalogStore } from "../catalogs/store.ts";
 import { applicationRecords } from "./records.ts";
-import { settingsViolations } from "./settings.ts";
 import { validateApplicationFields } from "./validate/application.ts";
 import { newIssues } from "./validate/issues.ts";
+import { settingsViolations, type SettingsValues } from "./validate/settings.ts";
 
 export const UPDATE_ACTION = "application.update";
 
 const PERSONS = ["support", "projectManager", "productOwner"] as const;
 
 /** What an operator changes of an application; each member only when given. */
-export interface ApplicationChange {
+export interface ApplicationChange extends SettingsValues {
   clientId: string;
   displayName?: string;
   url?: string;
   redirectUris?: string[];
   /** Each person given replaces that person. */
   contact?: Partial<Pick<Contact, (typeof PERSONS)[number]>>;
-  whitelist?: string[];
-  defaultCallback?: string;
-  mfa?: string;
   /** Check every rule, change nothing. */
   validateOnly?: boolean;
 }

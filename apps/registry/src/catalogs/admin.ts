@@ -1,9 +1,8 @@
 import { pageOf, pageSize, readKeyCursor, type AuditContext } from "@gatehouse/admin";
 import type { Db } from "@gatehouse/db";
 import { domainError, validationError, type Violation } from "@gatehouse/errors";
-import { MAX_DISPLAY_NAME } from "../applications/validate/application.ts";
-import { KEY_PATTERN } from "../applications/validate/formats.ts";
 import { auditStore } from "../audit/store.ts";
+import { KEY_PATTERN, MAX_DISPLAY_NAME } from "../formats.ts";
 import { catalogKeyInUse } from "./in-use.ts";
 import { FIELD_FORMATS, lockCatalogs, RESERVED_DATA_FIELD_KEYS } from "./kinds.ts";
 import { catalogAdminStore, type CatalogEntryRow, type CatalogKindName } from "./store.ts";

@@ -13,7 +13,7 @@ import {
   userObject,
   type Harness,
 } from "../../test/harness.ts";
-import { DEFAULT_LOGIN_LIMITS } from "../login/throttle.ts";
+import { DEFAULT_LOGIN_LIMITS } from "../verifiers/throttle.ts";
 import { DEFAULT_ACCESS_CODE_OPTIONS } from "./options.ts";
 
 // Code sign-in (contract section 8): RequestAccessCode, then LoginUser with `code`.

@@ -1,18 +1,22 @@
-import type { Db } from "@gatehouse/db";
 import { domainError, validationError } from "@gatehouse/errors";
 import type { DeliveryLocale } from "@gatehouse/jobs";
 import type { Kv } from "@gatehouse/kv";
 import type { Entrypoint } from "@gatehouse/proto";
+import type { KeyRing } from "@gatehouse/secrets";
 import type { BackgroundTasks } from "../background.ts";
+import type { Deliveries } from "../delivery/queue.ts";
+import type { Transactional } from "../transactional.ts";
 import { idValue, newCtx } from "../users/fields.ts";
 import { CONFIRMABLE_KEYS, type IdKey } from "../users/identifiers.ts";
-import { userStore } from "../users/store.ts";
+import type { UserStore } from "../users/store.ts";
+import { issueAccessCode } from "./issue.ts";
 import type { AccessCodeOptions } from "./options.ts";
-import { issueAccessCode, type AccessCodeDeps } from "./store.ts";
+import type { AccessCodeStore } from "./store.ts";
 
-export interface RequestAccessCodeDeps extends AccessCodeDeps {
-  db: Db;
+export interface RequestAccessCodeDeps {
+  data: Transactional<{ users: UserStore; accessCodes: AccessCodeStore; deliveries: Deliveries }>;
   kv: Kv;
+  keys: KeyRing;
   accessCodes: AccessCodeOptions;
   background: BackgroundTasks;
 }
@@ -68,10 +72,10 @@ export async function requestAccessCode(deps: RequestAccessCodeDeps, req: Access
     });
   }
   deps.background.run("sign-in code", async () => {
-    const user = await userStore(deps.db).byIdentifier(id.key, id.value);
+    const user = await deps.data.users.byIdentifier(id.key, id.value);
     if (!user || user.awaitingActivation) return;
-    await deps.db.tx((q) =>
-      issueAccessCode(q, deps, {
+    await deps.data.tx((stores) =>
+      issueAccessCode(stores, deps, {
         userId: user.id,
         key: id.key,
         value: id.value,

@@ -1,19 +1,16 @@
 import type { ServiceImpl } from "@connectrpc/connect";
+import type { Logger } from "@gatehouse/logging";
 import type { UsersService } from "@gatehouse/proto";
-import type { Passwords } from "../credentials/passwords.ts";
-import type { UsersDeps } from "../deps.ts";
 import { toUser } from "../users/model.ts";
-import { activateUser, readActivation } from "./activate.ts";
+import { activateUser, readActivation, type ActivateDeps } from "./activate.ts";
 
 /** GetActivation and ActivateUser: the hosted activation page of an assisted registration. */
 export function activationRpc(
-  deps: UsersDeps,
-  passwords: Passwords,
+  deps: ActivateDeps & { logger: Logger },
 ): Pick<ServiceImpl<typeof UsersService>, "getActivation" | "activateUser"> {
-  const activateDeps = { db: deps.db, keys: deps.keys, passwords, entrypoints: deps.entrypoints };
   return {
     async getActivation(req) {
-      const a = await readActivation(activateDeps, req.activationToken);
+      const a = await readActivation(deps, req.activationToken);
       return {
         clientId: a.clientId,
         entrypointId: a.entrypointId,
@@ -23,7 +20,7 @@ export function activationRpc(
       };
     },
     async activateUser(req) {
-      const { user, activation } = await activateUser(activateDeps, {
+      const { user, activation } = await activateUser(deps, {
         token: req.activationToken,
         password: req.password,
       });

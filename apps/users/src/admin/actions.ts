@@ -1,15 +1,26 @@
-import { auditLog, type AuditContext, type AuditLog } from "@gatehouse/admin";
-import type { Db, Queryable } from "@gatehouse/db";
+import type { AuditContext, AuditLog } from "@gatehouse/admin";
 import { domainError } from "@gatehouse/errors";
-import { accountStore, type Account } from "./accounts.ts";
+import type { AccessCodeStore } from "../access-code/store.ts";
+import type { ActivationStore } from "../activation/store.ts";
+import type { ConfirmationStore } from "../confirmation/store.ts";
 import type { UserSessions } from "../ports.ts";
+import type { AcceptanceStore } from "../terms/store.ts";
+import type { Transactional } from "../transactional.ts";
+import type { TotpStore } from "../verifiers/totp/store.ts";
+import { findAccount, type Account, type AccountReads } from "./accounts.ts";
 
-/** The users service's append-only audit log (migration 004). */
-export const AUDIT_TABLE = "users.audit_log";
-export const audit = (q: Queryable): AuditLog => auditLog(q, AUDIT_TABLE);
+/** The stores operators' actions read and write (an export and an erasure reach every table of a user). */
+export type AdminStores = AccountReads & {
+  audit: AuditLog;
+  confirmations: ConfirmationStore;
+  acceptances: AcceptanceStore;
+  totp: TotpStore;
+  accessCodes: AccessCodeStore;
+  activations: ActivationStore;
+};
 
 export interface AdminDeps {
-  db: Db;
+  data: Transactional<AdminStores>;
   /** The auth service's sessions of each user; without it nothing that needs them can be done. */
   sessions?: UserSessions;
 }
@@ -33,32 +44,32 @@ export async function lockAccount(
   who: AuditContext,
 ): Promise<{ account: Account; ended: number }> {
   const sessions = sessionsOf(deps);
-  const account = await deps.db.tx(async (q) => {
-    const found = await accountStore(q).find(id, true);
+  const account = await deps.data.tx(async (s) => {
+    const found = await findAccount(s, id, true);
     const wasLocked = found.facts.lockedAt !== null;
-    await q.query("UPDATE users.users SET locked_at = COALESCE(locked_at, now()) WHERE id = $1", [found.user.id]);
-    await audit(q).record({
+    await s.accounts.lock(found.user.id);
+    await s.audit.record({
       ...who,
       action: "user.lock",
       target: found.user.id,
       details: { alreadyLocked: wasLocked },
     });
-    return accountStore(q).find(found.user.id);
+    return findAccount(s, found.user.id);
   });
   return { account, ended: await sessions.endAll(account.user.id) };
 }
 
 export async function unlockAccount(deps: AdminDeps, id: string, who: AuditContext): Promise<Account> {
-  return deps.db.tx(async (q) => {
-    const found = await accountStore(q).find(id, true);
-    await q.query("UPDATE users.users SET locked_at = NULL WHERE id = $1", [found.user.id]);
-    await audit(q).record({
+  return deps.data.tx(async (s) => {
+    const found = await findAccount(s, id, true);
+    await s.accounts.unlock(found.user.id);
+    await s.audit.record({
       ...who,
       action: "user.unlock",
       target: found.user.id,
       details: { wasLocked: found.facts.lockedAt !== null },
     });
-    return accountStore(q).find(found.user.id);
+    return findAccount(s, found.user.id);
   });
 }
 
@@ -69,9 +80,9 @@ export async function endUserSessions(
   who: AuditContext,
 ): Promise<{ account: Account; ended: number }> {
   const sessions = sessionsOf(deps);
-  const account = await accountStore(deps.db).find(id);
+  const account = await findAccount(deps.data, id);
   const ended = await sessions.endAll(account.user.id);
-  await audit(deps.db).record({
+  await deps.data.audit.record({
     ...who,
     action: "user.logout",
     target: account.user.id,

@@ -171,6 +171,16 @@ describe.each(backends)("UsersAdminService on %s", (_name, open) => {
 
   it("erases a user: identifiers free at once, 404 afterwards, sessions ended; the audit keeps ids and a digest only", async () => {
     const { email, user } = await openUser();
+    // A sign-in code and an activation link hold the identifier value they were sent to.
+    await h.db.query(
+      `INSERT INTO users.access_codes (id, user_id, key, value, code_hash, expires_at) VALUES ($1, $2, 'email', $3, 'x', now())`,
+      [`erase-${user.id}`, user.id, email],
+    );
+    await h.db.query(
+      `INSERT INTO users.activations (id, user_id, key, value, token_hash, client_id, entrypoint_id, expires_at)
+       VALUES ($1, $2, 'email', $3, $1, 'c', 'e', now())`,
+      [`erase-${user.id}`, user.id, email],
+    );
     await c.admin.eraseUser({ userId: user.id });
     expect(fake.sessions.ended).toContain(user.id);
     expect((await failure(c.reader.getUserAccount({ userId: user.id }))).reason).toBe("USER_NOT_FOUND");
@@ -187,7 +197,8 @@ describe.each(backends)("UsersAdminService on %s", (_name, open) => {
     });
     expect(rows[0]!.deleted_at).not.toBeNull();
     const left = await h.db.query(
-      "SELECT 1 FROM users.identifiers WHERE user_id = $1 UNION ALL SELECT 1 FROM users.assertion_acceptances WHERE user_id = $1",
+      `SELECT 1 FROM users.identifiers WHERE user_id = $1 UNION ALL SELECT 1 FROM users.assertion_acceptances WHERE user_id = $1
+       UNION ALL SELECT 1 FROM users.access_codes WHERE user_id = $1 UNION ALL SELECT 1 FROM users.activations WHERE user_id = $1`,
       [user.id],
     );
     expect(left.rows).toEqual([]);

@@ -3,8 +3,8 @@ import { toJson } from "@bufbuild/protobuf";
 import type { AuditContext } from "@gatehouse/admin";
 import { UserSchema } from "@gatehouse/proto";
 import { toUser } from "../users/model.ts";
-import { accountStore } from "./accounts.ts";
-import { audit, sessionsOf, type AdminDeps } from "./actions.ts";
+import { findAccount } from "./accounts.ts";
+import { sessionsOf, type AdminDeps } from "./actions.ts";
 import { exportRecords } from "./export.ts";
 
 /**
@@ -20,29 +20,26 @@ import { exportRecords } from "./export.ts";
  */
 export async function eraseUser(deps: AdminDeps, id: string, who: AuditContext): Promise<void> {
   const sessions = sessionsOf(deps);
-  const userId = await deps.db.tx(async (q) => {
-    const found = await accountStore(q).find(id, true);
-    await q.query("UPDATE users.users SET locked_at = COALESCE(locked_at, now()) WHERE id = $1", [found.user.id]);
+  const userId = await deps.data.tx(async (s) => {
+    const found = await findAccount(s, id, true);
+    await s.accounts.lock(found.user.id);
     return found.user.id;
   });
   const ended = await sessions.endAll(userId);
-  await deps.db.tx(async (q) => {
-    const account = await accountStore(q).find(userId, true);
-    const records = await exportRecords(q, account, []);
+  await deps.data.tx(async (s) => {
+    const account = await findAccount(s, userId, true);
+    const records = await exportRecords(s, account, []);
     const erased = { user: toJson(UserSchema, toUser(account.user)), records };
     const digest = createHash("sha256").update(JSON.stringify(erased)).digest("hex");
-    for (const table of ["identifiers", "confirmations", "assertion_acceptances", "mfa_recovery_codes"]) {
-      await q.query(`DELETE FROM users.${table} WHERE user_id = $1`, [userId]);
-    }
-    await q.query(
-      `UPDATE users.users SET password_hash = NULL, datas = '{}', addresses = '{}', assertions = '{}',
-              registered_client_id = NULL, registered_entrypoint = NULL, mfa_totp_sealed = NULL, mfa_enabled_at = NULL,
-              last_login_at = NULL, locked_at = NULL, deleted_at = now(), updated_at = now(), version = version + 1
-        WHERE id = $1`,
-      [userId],
-    );
+    // Each domain's rows of the user; the users row stays as a tombstone.
+    await s.confirmations.erase(userId);
+    await s.acceptances.erase(userId);
+    await s.totp.erase(userId);
+    await s.accessCodes.erase(userId);
+    await s.activations.erase(userId);
+    await s.users.erase(userId);
     const u = account.user;
-    await audit(q).record({
+    await s.audit.record({
       ...who,
       action: "user.delete",
       target: userId,

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { backends, caller, failure, startUsers, uniqueEmail, userObject, type Harness } from "../../test/harness.ts";
 import type { LoginGrants } from "../ports.ts";
 import { recordingLogins } from "./login-record.ts";
+import { accountStore } from "./store.ts";
 
 /** Grants whose session opening is `open` (codes are not issued here). */
 const grantsOpening = (
@@ -41,7 +42,7 @@ describe.each(backends)("opening sessions on %s", (_name, open) => {
     expect(await lastLogin(user.id)).toBeNull();
     const opened: string[] = [];
     const grants = recordingLogins(
-      h.db,
+      accountStore(h.db),
       grantsOpening(async (id) => (opened.push(id), create(SessionSchema, { accessToken: "t" }))),
       undefined,
     );
@@ -55,7 +56,7 @@ describe.each(backends)("opening sessions on %s", (_name, open) => {
     await h.db.query("UPDATE users.users SET locked_at = now() WHERE id = $1", [user.id]);
     let opened = 0;
     const grants = recordingLogins(
-      h.db,
+      accountStore(h.db),
       grantsOpening(async () => (opened++, create(SessionSchema, {}))),
       undefined,
     );
@@ -68,7 +69,7 @@ describe.each(backends)("opening sessions on %s", (_name, open) => {
     const ended: string[] = [];
     const sessions = { list: async () => [], endAll: async (id: string) => (ended.push(id), 1) };
     const grants = recordingLogins(
-      h.db,
+      accountStore(h.db),
       grantsOpening(async () => {
         await h.db.query("UPDATE users.users SET locked_at = now() WHERE id = $1", [user.id]);
         return create(SessionSchema, {});
@@ -94,15 +95,24 @@ describe.each(backends)("opening sessions on %s", (_name, open) => {
         return create(AuthorizationCodeSchema, { code: "c" });
       },
     });
-    expect((await recordingLogins(h.db, issuing(false), undefined).issueCode(request, user.id, new Date())).code).toBe(
-      "c",
-    );
+    expect(
+      (await recordingLogins(accountStore(h.db), issuing(false), undefined).issueCode(request, user.id, new Date()))
+        .code,
+    ).toBe("c");
     expect(await lastLogin(user.id)).not.toBeNull();
     expect(
-      (await failure(recordingLogins(h.db, issuing(true), undefined).issueCode(request, user.id, new Date()))).reason,
+      (
+        await failure(
+          recordingLogins(accountStore(h.db), issuing(true), undefined).issueCode(request, user.id, new Date()),
+        )
+      ).reason,
     ).toBe("ACCOUNT_LOCKED");
     expect(
-      (await failure(recordingLogins(h.db, issuing(false), undefined).issueCode(request, user.id, new Date()))).reason,
+      (
+        await failure(
+          recordingLogins(accountStore(h.db), issuing(false), undefined).issueCode(request, user.id, new Date()),
+        )
+      ).reason,
     ).toBe("ACCOUNT_LOCKED");
     expect(issued).toBe(2);
   });

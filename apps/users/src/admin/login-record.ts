@@ -1,6 +1,6 @@
-import type { Db } from "@gatehouse/db";
 import { domainError } from "@gatehouse/errors";
 import type { LoginGrants, UserSessions } from "../ports.ts";
+import type { AccountStore } from "./store.ts";
 
 /**
  * Wraps everything the auth service grants a user (a session at login, after
@@ -12,21 +12,15 @@ import type { LoginGrants, UserSessions } from "../ports.ts";
  * out. A lock after that look is the auth service's: the exchange refuses a
  * code issued before the user's "not before" mark.
  */
-export function recordingLogins(db: Db, grants: LoginGrants, sessions: UserSessions | undefined): LoginGrants {
+export function recordingLogins(
+  accounts: AccountStore,
+  grants: LoginGrants,
+  sessions: UserSessions | undefined,
+): LoginGrants {
   const admit = async (userId: string) => {
-    const { rowCount } = await db.query(
-      "UPDATE users.users SET last_login_at = now() WHERE id = $1 AND locked_at IS NULL AND deleted_at IS NULL",
-      [userId],
-    );
-    if (rowCount === 0) throw domainError("ACCOUNT_LOCKED");
+    if (!(await accounts.admitLogin(userId))) throw domainError("ACCOUNT_LOCKED");
   };
-  const locked = async (userId: string) => {
-    const { rows } = await db.query<{ locked: boolean }>(
-      "SELECT locked_at IS NOT NULL AS locked FROM users.users WHERE id = $1",
-      [userId],
-    );
-    return rows[0]?.locked !== false;
-  };
+  const locked = (userId: string) => accounts.isLocked(userId);
   return {
     async openSession(userId, clientId) {
       await admit(userId);

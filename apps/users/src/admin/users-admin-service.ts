@@ -5,11 +5,13 @@ import type { Logger } from "@gatehouse/logging";
 import type { UsersAdminService } from "@gatehouse/proto";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { INTERNAL_SCOPE, type ScopePolicy } from "@gatehouse/rpc";
-import { createOperator, type CreateOperatorDeps } from "../operators/create.ts";
-import { accountStore, toAccount } from "./accounts.ts";
-import { AUDIT_TABLE, endUserSessions, lockAccount, sessionsOf, unlockAccount, type AdminDeps } from "./actions.ts";
+import type { Db } from "@gatehouse/db";
+import { findAccount, searchAccounts, toAccount } from "./accounts.ts";
+import { endUserSessions, lockAccount, sessionsOf, unlockAccount, type AdminDeps } from "./actions.ts";
+import { createOperator, type CreateOperatorDeps } from "./create-operator.ts";
 import { eraseUser } from "./erase.ts";
 import { exportUser } from "./export.ts";
+import { AUDIT_TABLE } from "./store.ts";
 
 const READ = ["admin:read", "admin"];
 const WRITE = ["admin:write", "admin"];
@@ -38,14 +40,14 @@ function userId(req: { userId: string }): string {
 
 /** UsersAdminService over the admin domain modules: maps requests in and results out. */
 export function createUsersAdminService(
-  deps: AdminDeps & CreateOperatorDeps & { logger: Logger },
+  deps: AdminDeps & CreateOperatorDeps & { logger: Logger; db: Db },
 ): ServiceImpl<typeof UsersAdminService> {
-  const { db, logger } = deps;
+  const { data, logger } = deps;
   return {
     async searchUserAccounts(req) {
       if (req.query.length > MAX_QUERY) throw validationError([{ field: "q", code: "too_long" }]);
       const size = pageSize(req.pageSize);
-      const rows = await accountStore(db).search(req.query, readKeyCursor(req.pageToken), size + 1);
+      const rows = await searchAccounts(data, req.query, readKeyCursor(req.pageToken), size + 1);
       const page = pageOf(rows, size, (a) => a.user.id);
       return { users: page.items.map((a) => toAccount(a)), nextPageToken: page.next };
     },
@@ -74,7 +76,7 @@ export function createUsersAdminService(
     },
 
     async getUserAccount(req) {
-      const account = await accountStore(db).find(userId(req));
+      const account = await findAccount(data, userId(req));
       const sessions = await sessionsOf(deps).list(account.user.id);
       return { account: toAccount(account, sessions.length) };
     },
@@ -118,7 +120,7 @@ export function createUsersAdminService(
     },
 
     async listUsersAuditEntries(req) {
-      return listAuditEntries(db, AUDIT_TABLE, req);
+      return listAuditEntries(deps.db, AUDIT_TABLE, req);
     },
   };
 }

@@ -12,7 +12,9 @@ import {
 } from "../../test/harness.ts";
 import { issueConfirmation } from "./issue.ts";
 import { DEFAULT_CONFIRMATION_OPTIONS } from "./options.ts";
-import { confirmationStillWanted } from "./still-wanted.ts";
+import { confirmationStillWanted } from "../delivery/still-wanted.ts";
+import { deliveryStore } from "../delivery/store.ts";
+import { storesOver } from "../stores.ts";
 
 const PASSWORD = "correct horse battery";
 
@@ -128,7 +130,7 @@ describe.each(backends)("confirmation on %s", (_name, open) => {
       options: DEFAULT_CONFIRMATION_OPTIONS,
     };
     await h.db.tx((q) =>
-      issueConfirmation(q, deps, {
+      issueConfirmation(storesOver(q, deps.enqueue), deps, {
         userId,
         key: "email",
         value: next,
@@ -139,7 +141,7 @@ describe.each(backends)("confirmation on %s", (_name, open) => {
     );
     const older = h.lastDelivery(next).secrets;
     await h.db.tx((q) =>
-      issueConfirmation(q, deps, {
+      issueConfirmation(storesOver(q, deps.enqueue), deps, {
         userId,
         key: "email",
         value: next,
@@ -164,7 +166,7 @@ describe.each(backends)("confirmation on %s", (_name, open) => {
   });
 
   it("tells the worker to send live deliveries, wait for uncommitted ones and drop used ones", async () => {
-    const stillWanted = confirmationStillWanted(h.db);
+    const stillWanted = confirmationStillWanted(deliveryStore(h.db));
     const { userId, job, secrets } = await registered();
     expect(await stillWanted(job.deliveryId, { attempt: 1, enqueuedAt: Date.now() })).toBe("send");
     expect(await stillWanted("f".repeat(32), { attempt: 1, enqueuedAt: Date.now() })).toBe("wait");

@@ -2,10 +2,9 @@ import { create } from "@bufbuild/protobuf";
 import type { ConnectError } from "@connectrpc/connect";
 import type { Logger } from "@gatehouse/logging";
 import { ConfirmationRequiredSchema, type Entrypoint } from "@gatehouse/proto";
-import { latestActivation } from "../activation/issue.ts";
 import { localeOf } from "../caller.ts";
-import { flowTokenOf } from "../login/flow-token.ts";
-import type { LoginContext, LoginStep } from "../login/steps.ts";
+import { flowTokenOf } from "../flow/token.ts";
+import type { LoginContext, LoginStep } from "../flow/steps.ts";
 import { isIdKey, type IdKey } from "../users/identifiers.ts";
 import { resendAtLogin, type ResendDeps } from "./resend.ts";
 
@@ -21,7 +20,7 @@ export function keysToBeConfirmed(ep: Entrypoint): IdKey[] {
 
 /** The identifiers that block this login: those to be confirmed and not confirmed, or, awaiting activation, the activation's. */
 async function blocking(deps: ResendDeps, ctx: LoginContext): Promise<IdKey[]> {
-  if (ctx.user.awaitingActivation) return [(await latestActivation(deps.db, ctx.user.id))?.key ?? "email"];
+  if (ctx.user.awaitingActivation) return [(await deps.data.activations.latest(ctx.user.id))?.key ?? "email"];
   return keysToBeConfirmed(ctx.resolved.entrypoint).filter(
     (key) => !ctx.user.identifiers.find((i) => i.key === key)?.confirmed,
   );

@@ -19,7 +19,7 @@ import {
   outcomeOf,
 } from "../../test/harness.ts";
 import { DEFAULT_CONFIRMATION_OPTIONS } from "./options.ts";
-import { openResendToken, sealResendToken } from "./resend.ts";
+import { openResendToken, sealResendToken } from "./resend-token.ts";
 
 const PASSWORD = "correct horse battery";
 // Many logins of one account in these tests: the login throttle is not under test here.

@@ -1,5 +1,5 @@
 import { domainError } from "@gatehouse/errors";
-import type { UserRecord } from "../users/store.ts";
+import type { UserRecord } from "../users/record.ts";
 
 /**
  * The account's own state, the login's step right after the credentials (and

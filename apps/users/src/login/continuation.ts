@@ -1,21 +1,21 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import { domainError } from "@gatehouse/errors";
+import type { Kv } from "@gatehouse/kv";
 import type { AuthorizationRequest, Caller, LoginOutcome } from "@gatehouse/proto";
+import type { KeyRing } from "@gatehouse/secrets";
 import { localeOf } from "../caller.ts";
-import { confirmIdentifier } from "../confirmation/confirm.ts";
+import { confirmIdentifier, type ConfirmDeps } from "../confirmation/confirm.ts";
 import { keysToBeConfirmed } from "../confirmation/login-step.ts";
-import type { ConfirmationOptions } from "../confirmation/options.ts";
-import type { Passwords } from "../credentials/passwords.ts";
-import type { UsersDeps } from "../deps.ts";
-import type { AssertionCatalog, ResolvedEntrypoint } from "../ports.ts";
+import { entrypointOf } from "../entrypoint.ts";
+import type { LoginContext } from "../flow/steps.ts";
+import { openFlowToken } from "../flow/token.ts";
+import type { EntrypointDirectory, ResolvedEntrypoint } from "../ports.ts";
 import type { Terms } from "../terms/terms.ts";
-import { updateUser } from "../update/update.ts";
-import { userStore, type UserRecord } from "../users/store.ts";
-import { entrypointOf } from "./entrypoint.ts";
-import { openFlowToken } from "./flow-token.ts";
+import { updateUser, type UpdateDeps } from "../update/update.ts";
+import type { UserRecord } from "../users/record.ts";
+import type { UserStore } from "../users/store.ts";
 import { checkAuthorizationRequest } from "./grant.ts";
-import type { LoginContext, LoginStep } from "./steps.ts";
-import type { LoginLimits } from "./throttle.ts";
+import type { StepName } from "./steps.ts";
 
 /** ContinueLogin's request: the flow token and what the page sent. */
 export interface ContinueRequest {
@@ -32,14 +32,18 @@ export interface ContinueRequest {
   assertions: JsonObject | undefined;
 }
 
-interface FlowPieces {
+export interface ContinuationDeps {
+  entrypoints: EntrypointDirectory;
+  keys: KeyRing;
+  kv: Kv;
+  users: UserStore;
   terms: Terms;
-  finish(ctx: LoginContext, remaining: readonly LoginStep[]): Promise<LoginOutcome>;
-  steps: { confirmation: LoginStep; mfa: LoginStep; terms: LoginStep };
-  options: ConfirmationOptions;
-  passwords: Passwords;
-  limits: LoginLimits;
-  catalog: AssertionCatalog;
+  /** The code of the 412 page confirms the blocking identifier. */
+  confirm: ConfirmDeps;
+  /** The missing-fields page saves data like a patch. */
+  update: UpdateDeps;
+  /** The login's steps from `first` on, then its grant (./flow.ts). */
+  finish(ctx: LoginContext, first: StepName): Promise<LoginOutcome>;
 }
 
 /**
@@ -49,22 +53,10 @@ interface FlowPieces {
  * so a page continues the login without asking for the password again. What
  * the page sent is applied first (the confirmation code, data saved like a
  * patch, answers), then the login's remaining steps run again from the
- * confirmation (MFA only when the flow has not passed it) to a code or the
+ * confirmation (the MFA step passes a flow that proved it) to a code or the
  * next page.
  */
-export function createContinuation(deps: UsersDeps, pieces: FlowPieces) {
-  const updateDeps = {
-    db: deps.db,
-    kv: deps.kv,
-    keys: deps.keys,
-    enqueue: deps.enqueue,
-    options: pieces.options,
-    passwords: pieces.passwords,
-    limits: pieces.limits,
-    catalog: pieces.catalog,
-    mfaLimits: deps.mfaLimits,
-  };
-
+export function createContinuation(deps: ContinuationDeps) {
   /** The code confirms the identifier that blocks the login (the email first); INVALID_CODE when wrong. */
   async function confirmBlocking(user: UserRecord, resolved: ResolvedEntrypoint, code: string): Promise<UserRecord> {
     const unconfirmed = keysToBeConfirmed(resolved.entrypoint).filter(
@@ -72,9 +64,7 @@ export function createContinuation(deps: UsersDeps, pieces: FlowPieces) {
     );
     const key = unconfirmed.includes("email") ? "email" : unconfirmed[0];
     if (!key) return user;
-    return (
-      await confirmIdentifier({ db: deps.db, keys: deps.keys, options: pieces.options }, { userId: user.id, key, code })
-    ).user;
+    return (await confirmIdentifier(deps.confirm, { userId: user.id, key, code })).user;
   }
 
   /** Data fields saved as a patch of this user through the flow's entry point (its rules, 416 on a broken one). */
@@ -84,7 +74,7 @@ export function createContinuation(deps: UsersDeps, pieces: FlowPieces) {
     req: ContinueRequest,
     datas: JsonObject,
   ): Promise<UserRecord> {
-    const done = await updateUser(updateDeps, {
+    const done = await updateUser(deps.update, {
       mode: "patch",
       entrypoint: resolved.entrypoint,
       clientId: resolved.clientId,
@@ -111,12 +101,12 @@ export function createContinuation(deps: UsersDeps, pieces: FlowPieces) {
         entrypointId: resolved.entrypoint.id,
         authorization: req.authorization,
       });
-      const answers = await pieces.terms.readLoginAnswers(resolved.entrypoint, req.assertions);
-      let user = await userStore(deps.db).byId(state.userId);
+      const answers = await deps.terms.readLoginAnswers(resolved.entrypoint, req.assertions);
+      let user = await deps.users.byId(state.userId);
       if (!user) throw domainError("LOGIN_FLOW_INVALID");
       if (req.confirmationCode) user = await confirmBlocking(user, resolved, req.confirmationCode);
       if (req.datas && Object.keys(req.datas).length) user = await saveData(user, resolved, req, req.datas);
-      await pieces.terms.recordLoginAnswers(user, answers, {
+      await deps.terms.recordLoginAnswers(user, answers, {
         clientId: resolved.clientId,
         sourceId: req.caller?.sourceId ?? "",
         via: "page",
@@ -133,8 +123,7 @@ export function createContinuation(deps: UsersDeps, pieces: FlowPieces) {
         mfaPassed: state.mfaPassed,
         resend: state.codeSent && !req.resendCode ? "skip" : "send",
       };
-      const { confirmation, mfa, terms } = pieces.steps;
-      return pieces.finish(ctx, state.mfaPassed ? [confirmation, terms] : [confirmation, mfa, terms]);
+      return deps.finish(ctx, "confirmation");
     },
   };
 }

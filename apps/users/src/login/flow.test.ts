@@ -20,10 +20,10 @@ import {
   type Harness,
 } from "../../test/harness.ts";
 import { confirmTotp, enrollTotp } from "../mfa/enrolment.ts";
-import { DEFAULT_MFA_LIMITS } from "../mfa/factor.ts";
-import { totpCode } from "../mfa/totp.ts";
+import { totpCode } from "../verifiers/totp/totp.ts";
 import type { ResolvedEntrypoint } from "../ports.ts";
-import { createLoginFlow, type LoginFlow } from "./flow.ts";
+import { composeUsers, type UsersParts } from "../compose.ts";
+import type { LoginFlow } from "./flow.ts";
 
 const PASSWORD = "correct horse battery";
 const OTHER_APP_ENTRYPOINT = "100000000002_web";
@@ -35,6 +35,8 @@ const STEP = 30_000;
 describe.each(backends)("the login flow on %s", (_name, open) => {
   let h: Harness;
   let flow: LoginFlow;
+  /** TOTP enrolment over the same stores, to turn a user's MFA on. */
+  let factor: UsersParts["factor"];
   let grants: FakeGrants;
   const lookups: string[] = [];
   const jobs: ConfirmationJob[] = [];
@@ -45,7 +47,7 @@ describe.each(backends)("the login flow on %s", (_name, open) => {
   beforeAll(async () => {
     h = await startUsers(open);
     grants = fakeGrants();
-    flow = createLoginFlow({
+    ({ flow, factor } = composeUsers({
       db: h.db,
       kv: h.kv,
       keys: h.keys,
@@ -61,7 +63,7 @@ describe.each(backends)("the login flow on %s", (_name, open) => {
       grants,
       enqueue: async (job) => void jobs.push(job),
       loginLimits: { perAddressAccount: 1000, perAccount: 1000, perAddress: 1000, windowSeconds: 900 },
-    });
+    }));
   });
   afterAll(async () => {
     await h.close();
@@ -97,7 +99,6 @@ describe.each(backends)("the login flow on %s", (_name, open) => {
 
   it("runs the steps in the contract's order: confirmation (412), MFA (428), terms (451), then the session", async () => {
     const u = await registered();
-    const factor = { db: h.db, kv: h.kv, keys: h.keys, limits: DEFAULT_MFA_LIMITS };
     const { secret } = await enrollTotp(factor, u.id, "Gatehouse");
     const totp = totpSteps((at) => totpCode(secret, at));
     await confirmTotp(factor, u.id, totp.fresh());
@@ -186,7 +187,6 @@ describe.each(backends)("the login flow on %s", (_name, open) => {
     expect(issued.authTime.getTime()).toBeLessThanOrEqual(Date.now());
 
     // With MFA: the code comes after the second factor, and auth_time is when it passed.
-    const factor = { db: h.db, kv: h.kv, keys: h.keys, limits: DEFAULT_MFA_LIMITS };
     const { secret } = await enrollTotp(factor, u.id, "Gatehouse");
     await confirmTotp(factor, u.id, totpCode(secret));
     const mfa = outcomeOf(await login(u.email, { authorization: authorization() }), "mfaRequired");
@@ -202,7 +202,6 @@ describe.each(backends)("the login flow on %s", (_name, open) => {
   it("account status: a locked account is 403 ACCOUNT_LOCKED right after the password, also when a 428 finishes after the lock", async () => {
     const u = await registered();
     await h.users.confirmIdentifier({ userId: u.id, key: "email", code: u.code });
-    const factor = { db: h.db, kv: h.kv, keys: h.keys, limits: DEFAULT_MFA_LIMITS };
     const { secret } = await enrollTotp(factor, u.id, "Gatehouse");
     await confirmTotp(factor, u.id, totpCode(secret));
     const mfa = outcomeOf(await login(u.email), "mfaRequired");

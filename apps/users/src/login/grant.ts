@@ -4,7 +4,7 @@ import { LoginSessionSchema, ProfileIncompleteSchema, type AuthorizationRequest 
 import type { EntrypointDirectory, LoginGrants, ResolvedEntrypoint } from "../ports.ts";
 import { operatorEmailOf } from "../operators/console-access.ts";
 import { toUser } from "../users/model.ts";
-import type { LoginContext, LoginOutcomeCase } from "./steps.ts";
+import type { LoginContext, LoginOutcomeCase } from "../flow/steps.ts";
 
 /** What a finished login gives: a session, or the hosted login's authorization code (the same cases in LoginOutcome and ProfileIncomplete). */
 export type Grant = Extract<LoginOutcomeCase, { case: "session" | "authorizationCode" }>;

@@ -1,39 +1,45 @@
-import type { AuthorizationRequest, Caller, LoginOutcome } from "@gatehouse/proto";
-import type { ResolvedEntrypoint } from "../ports.ts";
-import type { UserRecord } from "../users/store.ts";
+import type { Kv } from "@gatehouse/kv";
+import type { Logger } from "@gatehouse/logging";
+import type { KeyRing } from "@gatehouse/secrets";
+import { confirmationStep } from "../confirmation/login-step.ts";
+import type { ResendDeps } from "../confirmation/resend.ts";
+import type { LoginStep } from "../flow/steps.ts";
+import { mfaStep } from "../mfa/login-step.ts";
+import type { AssertionCatalog } from "../ports.ts";
+import { termsStep } from "../terms/login-step.ts";
+import type { TotpStore } from "../verifiers/totp/store.ts";
+import { profileStep } from "./profile-step.ts";
 
 /**
- * What the steps of a login see once the credentials are right (contract
- * section 5: confirmation 412, MFA 428, terms 451; then the grant and the
- * complete-account check 206).
+ * The steps after the credentials, in the contract's order (section 5):
+ * confirmation (412), MFA (428), terms (451), complete account (206). Written
+ * once: a login runs them all, CompleteMfaLogin resumes at "mfa" (passed by
+ * then), ContinueLogin from "confirmation" (MFA skips itself once passed).
  */
-export interface LoginContext {
-  user: UserRecord;
-  /** The caller's entry point and its application's settings, resolved once per login. */
-  resolved: ResolvedEntrypoint;
-  caller: Caller | undefined;
-  /** The login asked for the complete-account check (206); kept across a 428. */
-  fca: boolean;
-  /** The hosted login's authorization request: the grant is then a code, not a session. */
-  authorization: AuthorizationRequest | undefined;
-  /** When the user authenticated (the credentials, or the MFA step that finished it): auth_time. */
-  authenticatedAt: Date;
-  /** The hosted flow this login is (set with an authorization request): its pages continue it by flow token. */
-  flowId?: string;
-  /** The second factor was proven in this flow (a continued flow does not ask again). */
-  mfaPassed?: boolean;
-  /** The confirmation step's resend: "send" (a login), "skip" (this flow has just sent a code). */
-  resend?: "send" | "skip";
+export const STEP_ORDER = ["confirmation", "mfa", "terms", "profile"] as const;
+
+export type StepName = (typeof STEP_ORDER)[number];
+export type Steps = Record<StepName, LoginStep>;
+
+export interface StepDeps {
+  kv: Kv;
+  keys: KeyRing;
+  logger: Logger;
+  totp: TotpStore;
+  catalog: AssertionCatalog;
+  /** The confirmation step resends a code (or an activation link) on its way. */
+  resend: ResendDeps;
 }
 
-/** One case of LoginOutcome (a session, a code, or an interruption). */
-export type LoginOutcomeCase = Exclude<LoginOutcome["outcome"], { case: undefined }>;
+export function loginSteps(deps: StepDeps): Steps {
+  return {
+    confirmation: confirmationStep({ ...deps.resend, logger: deps.logger }),
+    mfa: mfaStep({ totp: deps.totp, kv: deps.kv }),
+    terms: termsStep({ keys: deps.keys, catalog: deps.catalog }),
+    profile: profileStep(deps.keys),
+  };
+}
 
-/** An interruption of the login: the case that ends it before the grant. */
-export type Interruption = Extract<
-  LoginOutcomeCase,
-  { case: "confirmationRequired" | "mfaRequired" | "termsRequired" | "profileRequired" }
->;
-
-/** A step of the login: an interruption ends the login there; undefined lets the next step run. */
-export type LoginStep = (ctx: LoginContext) => Promise<Interruption | undefined>;
+/** The steps from `first` on, in order. */
+export const stepsFrom = (steps: Steps, first: StepName): LoginStep[] =>
+  STEP_ORDER.slice(STEP_ORDER.indexOf(first)).map((name) => steps[name]);

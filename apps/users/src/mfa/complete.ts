@@ -1,10 +1,21 @@
 import { domainError, validationError } from "@gatehouse/errors";
+import type { Kv } from "@gatehouse/kv";
 import type { MfaRequired } from "@gatehouse/proto";
-import { userStore, type UserRecord } from "../users/store.ts";
-import { requireFactor, type FactorDeps } from "./factor.ts";
+import type { UserRecord } from "../users/record.ts";
+import type { UserStore } from "../users/store.ts";
+import type { MfaLimits } from "../verifiers/totp/limits.ts";
+import type { TotpProof } from "../verifiers/totp/verifier.ts";
+import type { CredentialVerifier } from "../verifiers/verifier.ts";
 import { mfaRequired } from "./login-step.ts";
 import { countTokenGuess, readMfaToken, spendMfaToken, type MfaBinding } from "./login-token.ts";
-import { mfaStore } from "./store.ts";
+
+export interface MfaCompletionDeps {
+  users: UserStore;
+  kv: Kv;
+  limits: MfaLimits;
+  /** The second factor (a passkey would be another). */
+  totp: CredentialVerifier<TotpProof>;
+}
 
 /** A login's MFA step passed: the attempt the token was bound to, and its user. */
 export interface MfaPassed {
@@ -20,20 +31,22 @@ export interface MfaPassed {
  * still enrol answers MfaRequired again. The token is spent on success.
  */
 export async function passMfaStep(
-  deps: FactorDeps,
-  req: { mfaToken: string; code: string; clientId: string; entrypointId: string },
+  deps: MfaCompletionDeps,
+  req: { mfaToken: string; code: string; clientId: string; entrypointId: string; clientAddress: string },
 ): Promise<MfaPassed | { again: MfaRequired }> {
   const current = await readMfaToken(deps.kv, req.mfaToken, { clientId: req.clientId, entrypointId: req.entrypointId });
+  let user: UserRecord | undefined;
   if (!current.binding.proven) {
     if (!req.code) throw validationError([{ field: "code", code: "required" }]);
-    const state = await mfaStore(deps.db).state(current.binding.userId);
+    user = await deps.users.byId(current.binding.userId);
     // Policy `required` and still no factor: enrol first (same token).
-    if (!state?.enabledAt) return { again: mfaRequired(req.mfaToken, true) };
+    if (!user?.mfaEnabled) return { again: mfaRequired(req.mfaToken, true) };
     const left = await countTokenGuess(deps.kv, req.mfaToken, deps.limits.perToken);
-    await requireFactor(deps, state, req.code, "code", { attempts_left: String(left) });
+    const proof: TotpProof = { kind: "totp", code: req.code, field: "code", attemptsLeft: left };
+    await deps.totp.verify(proof, { user, clientAddress: req.clientAddress });
   }
   const binding = await spendMfaToken(deps.kv, req.mfaToken);
-  const user = await userStore(deps.db).byId(binding.userId);
+  user ??= await deps.users.byId(binding.userId);
   if (!user) throw domainError("MFA_TOKEN_INVALID");
   return { binding, user };
 }

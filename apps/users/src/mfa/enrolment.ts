@@ -1,24 +1,25 @@
 import { domainError, validationError } from "@gatehouse/errors";
-import type { Passwords } from "../credentials/passwords.ts";
-import { countLoginAttempt, clearAccountAttempts, type LoginLimits } from "../login/throttle.ts";
+import type { UserRecord } from "../users/record.ts";
+import type { UserStore } from "../users/store.ts";
+import type { PasswordProof } from "../verifiers/password/verifier.ts";
 import {
   checkTotp,
-  clearUserGuesses,
-  countUserGuess,
   newRecoveryCodes,
   openTotp,
   recoveryMac,
-  requireFactor,
   sealTotp,
   type FactorDeps,
-} from "./factor.ts";
-import { mfaStore, type MfaState } from "./store.ts";
-import { newTotpSecret, otpauthUrl } from "./totp.ts";
+} from "../verifiers/totp/factor.ts";
+import { clearUserGuesses, countUserGuess } from "../verifiers/totp/limits.ts";
+import type { MfaState } from "../verifiers/totp/store.ts";
+import { newTotpSecret, otpauthUrl } from "../verifiers/totp/totp.ts";
+import type { TotpProof } from "../verifiers/totp/verifier.ts";
+import type { CredentialVerifier } from "../verifiers/verifier.ts";
 
 const conflict = (why: string) => domainError("MFA_STATE_CONFLICT", why);
 
 async function stateOf(deps: FactorDeps, userId: string): Promise<MfaState> {
-  const state = await mfaStore(deps.db).state(userId);
+  const state = await deps.data.totp.state(userId);
   if (!state) throw domainError("USER_NOT_FOUND");
   return state;
 }
@@ -32,7 +33,7 @@ export async function enrollTotp(
   const state = await stateOf(deps, userId);
   if (state.enabledAt) throw conflict("TOTP is already on; disable it first.");
   const secret = newTotpSecret();
-  if (!(await mfaStore(deps.db).enroll(userId, sealTotp(deps.keys, userId, secret))))
+  if (!(await deps.data.totp.enroll(userId, sealTotp(deps.keys, userId, secret))))
     throw conflict("TOTP is already on; disable it first.");
   return { secret, otpauthUrl: otpauthUrl(secret, state.email ?? userId, issuer) };
 }
@@ -43,24 +44,23 @@ export async function confirmTotp(deps: FactorDeps, userId: string, code: string
   const state = await stateOf(deps, userId);
   if (state.enabledAt) throw conflict("TOTP is already on.");
   if (!state.totpSealed) throw conflict("Nothing to confirm: enrol first.");
+  const sealed = state.totpSealed;
   await countUserGuess(deps, userId);
-  if (!(await checkTotp(deps, userId, openTotp(deps.keys, userId, state.totpSealed), code.trim()))) {
+  if (!(await checkTotp(deps, userId, openTotp(deps.keys, userId, sealed), code.trim()))) {
     throw domainError("MFA_CODE_INVALID", undefined, { violations: [{ field: "code", code: "invalid_value" }] });
   }
   await clearUserGuesses(deps, userId);
   const codes = newRecoveryCodes();
-  const enabled = await mfaStore(deps.db).enable(
-    userId,
-    state.totpSealed,
-    codes.map((c) => recoveryMac(deps.keys, userId, c)),
-  );
-  if (!enabled) throw conflict("The enrolment changed meanwhile; confirm the newest secret.");
+  const macs = codes.map((c) => recoveryMac(deps.keys, userId, c));
+  if (!(await deps.data.tx(({ totp }) => totp.enable(userId, sealed, macs))))
+    throw conflict("The enrolment changed meanwhile; confirm the newest secret.");
   return codes;
 }
 
-export interface DisableDeps extends FactorDeps {
-  passwords: Passwords;
-  loginLimits: LoginLimits;
+export interface DisableDeps {
+  data: FactorDeps["data"] & { users: UserStore };
+  /** Re-authentication: the current password or a second factor. */
+  verifiers: { password: CredentialVerifier<PasswordProof>; totp: CredentialVerifier<TotpProof> };
 }
 
 /** Turns TOTP off after re-authentication: the current password (throttled like a login) or a code. */
@@ -69,18 +69,13 @@ export async function disableTotp(
   req: { userId: string; password: string; code: string; clientAddress: string },
 ): Promise<void> {
   if (!req.password && !req.code) throw validationError([{ field: "password", code: "required" }]);
-  const state = await stateOf(deps, req.userId);
-  if (!state.enabledAt) throw conflict("TOTP is not on.");
+  const user: UserRecord | undefined = await deps.data.users.byId(req.userId);
+  if (!user) throw domainError("USER_NOT_FOUND");
+  if (!user.mfaEnabled) throw conflict("TOTP is not on.");
   // MFA is always required of operators: with the password alone an attacker could swap in their own authenticator.
-  if (state.operator) throw conflict("Operators cannot turn TOTP off.");
-  if (req.password) {
-    const account = state.email ?? `id:${state.userId}`;
-    await countLoginAttempt(deps.kv, deps.loginLimits, account, req.clientAddress);
-    if (!(await deps.passwords.verify(state.passwordHash ?? undefined, req.password)))
-      throw domainError("INVALID_CREDENTIALS");
-    await clearAccountAttempts(deps.kv, account, req.clientAddress);
-  } else {
-    await requireFactor(deps, state, req.code, "code");
-  }
-  await mfaStore(deps.db).disable(state.userId);
+  if (user.operator) throw conflict("Operators cannot turn TOTP off.");
+  const attempt = { user, clientAddress: req.clientAddress };
+  if (req.password) await deps.verifiers.password.verify({ kind: "password", password: req.password }, attempt);
+  else await deps.verifiers.totp.verify({ kind: "totp", code: req.code, field: "code" }, attempt);
+  await deps.data.tx(({ totp }) => totp.disable(user.id));
 }

@@ -1,10 +1,9 @@
 import { create } from "@bufbuild/protobuf";
-import type { Db } from "@gatehouse/db";
 import type { Kv } from "@gatehouse/kv";
 import { MfaRequiredSchema, type MfaRequired } from "@gatehouse/proto";
-import type { LoginStep } from "../login/steps.ts";
+import type { LoginStep } from "../flow/steps.ts";
 import { issueMfaToken } from "./login-token.ts";
-import { mfaStore } from "./store.ts";
+import type { TotpStore } from "../verifiers/totp/store.ts";
 
 /** An application's MFA policy (registry `mfa` column). */
 export type MfaPolicy = "off" | "optional" | "required";
@@ -26,12 +25,14 @@ export const mfaRequired = (mfaToken: string, enroll: boolean): MfaRequired =>
  * ConfirmTotp for this user. An operator person is always `required`,
  * whatever the application says. CompleteMfaLogin resumes after this step.
  */
-export function mfaStep(deps: { db: Db; kv: Kv }): LoginStep {
+export function mfaStep(deps: { totp: TotpStore; kv: Kv }): LoginStep {
   return async (ctx) => {
+    // Proven in this flow already (a continued hosted flow, a passkey).
+    if (ctx.mfaPassed) return undefined;
     const optional = !ctx.user.operator && policyOf(ctx.resolved.mfa) !== "required";
     // TOTP off as read with the user at the start of this login: no read of its own.
     if (optional && ctx.user.mfaEnabled === false) return undefined;
-    const state = await mfaStore(deps.db).state(ctx.user.id);
+    const state = await deps.totp.state(ctx.user.id);
     const on = Boolean(state?.enabledAt);
     if (!on && optional) return undefined;
     const token = await issueMfaToken(deps.kv, {

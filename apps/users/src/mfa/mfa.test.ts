@@ -14,11 +14,12 @@ import {
 import { parseUpdate } from "../update/parse.ts";
 import { userStore } from "../users/store.ts";
 import { confirmTotp, enrollTotp } from "./enrolment.ts";
-import { checkFactor, countUserGuess, DEFAULT_MFA_LIMITS, type FactorDeps } from "./factor.ts";
+import { checkFactor, type FactorDeps } from "../verifiers/totp/factor.ts";
+import { countUserGuess, DEFAULT_MFA_LIMITS } from "../verifiers/totp/limits.ts";
 import { countTokenGuess, issueMfaToken, readMfaToken, spendMfaToken } from "./login-token.ts";
-import { changesCredentials } from "./step-up.ts";
-import { mfaStore } from "./store.ts";
-import { totpCode } from "./totp.ts";
+import { changesCredentials } from "../update/step-up.ts";
+import { totpStore } from "../verifiers/totp/store.ts";
+import { totpCode } from "../verifiers/totp/totp.ts";
 
 const PASSWORD = "correct horse battery";
 const STEP = 30_000;
@@ -28,7 +29,7 @@ describe.each(backends)("MFA (TOTP) on %s", (_name, open) => {
   let deps: FactorDeps;
   beforeAll(async () => {
     h = await startUsers(open);
-    deps = { db: h.db, kv: h.kv, keys: h.keys, limits: DEFAULT_MFA_LIMITS };
+    deps = { data: h.data, kv: h.kv, keys: h.keys, limits: DEFAULT_MFA_LIMITS };
   });
   afterAll(async () => {
     await h.close();
@@ -89,7 +90,7 @@ describe.each(backends)("MFA (TOTP) on %s", (_name, open) => {
     await expect(readMfaToken(h.kv, mfa.mfaToken, { clientId: "another" })).rejects.toThrow();
 
     // A time step works once; a recovery code works once.
-    const state = (await mfaStore(h.db).state(u.id))!;
+    const state = (await totpStore(h.db).state(u.id))!;
     const next = totpCode(secret, Date.now() + STEP);
     expect(await checkFactor(deps, state, next)).toBe("totp");
     expect(await checkFactor(deps, state, next)).toBeUndefined();

@@ -1,7 +1,7 @@
 import { domainError, validationError } from "@gatehouse/errors";
 import type { AuthorizationRequest } from "@gatehouse/proto";
 import { CONSOLE_CLIENT_ID, OPERATOR_PERSON_SCOPES } from "@gatehouse/rpc";
-import type { UserRecord } from "../users/store.ts";
+import type { UserRecord } from "../users/record.ts";
 
 const scopesOf = (request: AuthorizationRequest) => (request.scope ? request.scope.split(" ") : []);
 const asksAdmin = (request: AuthorizationRequest) => scopesOf(request).some((s) => OPERATOR_PERSON_SCOPES.includes(s));

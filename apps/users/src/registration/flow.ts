@@ -1,6 +1,6 @@
 import type { AuthorizationRequest } from "@gatehouse/proto";
 import type { KeyRing } from "@gatehouse/secrets";
-import { authorizationDigest, newFlowId, sealFlowToken } from "../login/flow-token.ts";
+import { authorizationDigest, newFlowId, sealFlowToken } from "../flow/token.ts";
 import type { ResolvedEntrypoint } from "../ports.ts";
 import type { Registered } from "./register.ts";
 

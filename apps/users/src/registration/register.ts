@@ -1,21 +1,26 @@
 import type { JsonObject } from "@bufbuild/protobuf";
-import type { Db } from "@gatehouse/db";
 import { domainError, validationError } from "@gatehouse/errors";
 import type { DeliveryLocale } from "@gatehouse/jobs";
 import type { Entrypoint } from "@gatehouse/proto";
-import { issueActivation } from "../activation/issue.ts";
-import { issueConfirmation, type IssueDeps } from "../confirmation/issue.ts";
+import { issueActivation, type ActivationStores } from "../activation/issue.ts";
+import { issueConfirmation, type IssueDeps, type IssueStores } from "../confirmation/issue.ts";
 import type { Passwords } from "../credentials/passwords.ts";
-import { CONFIRMABLE_KEYS, newPulseId, newUserId, type IdKey } from "../users/identifiers.ts";
-import { answersToRecord, applyAnswers, insertAcceptances, unknownKeys } from "../terms/answers.ts";
 import type { AssertionCatalog, DataFieldCatalog } from "../ports.ts";
-import { sortOutsideKeys } from "../users/outside-keys.ts";
+import { answersToRecord, applyAnswers, unknownKeys } from "../terms/answers.ts";
 import { catalogFor } from "../terms/catalog.ts";
-import { IDENTIFIER_UNIQUE, isUniqueViolation, userStore, type UserRecord } from "../users/store.ts";
+import type { AcceptanceStore } from "../terms/store.ts";
+import type { Transactional } from "../transactional.ts";
+import { CONFIRMABLE_KEYS, newPulseId, newUserId, type IdKey } from "../users/identifiers.ts";
+import { sortOutsideKeys } from "../users/outside-keys.ts";
+import type { UserRecord } from "../users/record.ts";
+import { IDENTIFIER_UNIQUE, isUniqueViolation, type UserStore } from "../users/store.ts";
 import { validateRegistration } from "./validate.ts";
 
+/** What a registration writes, in one transaction. */
+type RegisterStores = IssueStores & ActivationStores & { users: UserStore; acceptances: AcceptanceStore };
+
 export interface RegisterDeps extends IssueDeps {
-  db: Db;
+  data: Transactional<RegisterStores>;
   passwords: Passwords;
   /** The legal-assertion catalog: answers record its latest versions. */
   catalog: AssertionCatalog;
@@ -107,9 +112,9 @@ export async function registerUser(deps: RegisterDeps, req: RegisterRequest): Pr
   const assertions = applyAnswers({}, answers, now);
 
   const id = newUserId();
-  const user = await deps.db.tx(async (q) => {
-    const store = userStore(q);
-    await store.insertUser({
+  const user = await deps.data.tx(async (stores) => {
+    const { users } = stores;
+    await users.insertUser({
       id,
       pulseId: newPulseId(),
       passwordHash,
@@ -120,10 +125,15 @@ export async function registerUser(deps: RegisterDeps, req: RegisterRequest): Pr
       entrypointId: req.entrypoint.id,
       awaitingActivation: activation !== undefined,
     });
-    await insertAcceptances(q, id, answers, { clientId: req.clientId, sourceId: req.sourceId, via: "register" }, now);
+    await stores.acceptances.append(
+      id,
+      answers,
+      { clientId: req.clientId, sourceId: req.sourceId, via: "register" },
+      now,
+    );
     for (const { key, value } of valid.ids) {
       try {
-        await store.insertIdentifier(id, key, value, false);
+        await users.insertIdentifier(id, key, value, false);
       } catch (err) {
         if (!isUniqueViolation(err, IDENTIFIER_UNIQUE)) throw err;
         throw domainError("IDENTIFIER_TAKEN", undefined, {
@@ -134,7 +144,7 @@ export async function registerUser(deps: RegisterDeps, req: RegisterRequest): Pr
     }
     for (const { key, value } of valid.ids) {
       if (!needsConfirmation.includes(key)) continue;
-      await issueConfirmation(q, deps, {
+      await issueConfirmation(stores, deps, {
         userId: id,
         key: key as "email" | "phone_number",
         value,
@@ -145,14 +155,14 @@ export async function registerUser(deps: RegisterDeps, req: RegisterRequest): Pr
       });
     }
     if (activation)
-      await issueActivation(q, deps, {
+      await issueActivation(stores, deps.keys, {
         userId: id,
         ...activation,
         locale: req.locale,
         clientId: req.clientId,
         entrypointId: req.entrypoint.id,
       });
-    return store.byId(id);
+    return users.byId(id);
   });
   if (!user) throw new Error("registered user vanished");
   return { user, pendingConfirmation: activation ? [activation.key, ...needsConfirmation] : needsConfirmation };

@@ -1,5 +1,5 @@
 import type { StoredAssertion } from "../users/model.ts";
-import type { JsonMap } from "../users/store.ts";
+import type { JsonMap } from "../users/record.ts";
 import type { PendingAssertion } from "@gatehouse/proto";
 
 /**

@@ -1,18 +1,20 @@
 import type { JsonObject } from "@bufbuild/protobuf";
-import type { Db } from "@gatehouse/db";
 import { domainError, validationError } from "@gatehouse/errors";
 import type { Entrypoint, PendingAssertion } from "@gatehouse/proto";
 import type { KeyRing } from "@gatehouse/secrets";
 import type { AssertionCatalog } from "../ports.ts";
-import { userStore, type UserRecord } from "../users/store.ts";
-import { recordAnswers, unknownKeys, type AnswerOrigin } from "./answers.ts";
+import type { Transactional } from "../transactional.ts";
+import type { UserRecord } from "../users/record.ts";
+import type { UserStore } from "../users/store.ts";
+import { recordAnswers, unknownKeys } from "./answers.ts";
 import { catalogFor, typologiesOf } from "./catalog.ts";
 import { parseAnswers } from "./parse.ts";
 import { pendingAssertions } from "./pending.ts";
+import type { AcceptanceStore, AnswerOrigin } from "./store.ts";
 import { openTermsToken } from "./token.ts";
 
 export interface TermsDeps {
-  db: Db;
+  data: Transactional<{ users: UserStore; acceptances: AcceptanceStore }>;
   keys: KeyRing;
   catalog: AssertionCatalog;
 }
@@ -50,7 +52,7 @@ export function createTerms(deps: TermsDeps) {
       origin: Omit<AnswerOrigin, "via"> & Partial<AnswerOrigin>,
     ): Promise<void> {
       if (!sent) return;
-      const stored = await recordAnswers(deps.db, user.id, sent.answers, sent.catalog, { via: "login", ...origin });
+      const stored = await recordAnswers(deps.data, user.id, sent.answers, sent.catalog, { via: "login", ...origin });
       if (stored) user.assertions = stored;
     },
 
@@ -61,7 +63,7 @@ export function createTerms(deps: TermsDeps) {
     ): Promise<PendingAssertion[]> {
       const target = openTermsToken(deps.keys, token);
       const ep = await entrypointOf(target.entrypointId);
-      const user = await userStore(deps.db).byId(target.userId);
+      const user = await deps.data.users.byId(target.userId);
       if (!ep || !user) throw domainError("INVALID_CODE", "The terms link is not valid.");
       return pendingAssertions(user.assertions, await deps.catalog(typologiesOf(ep)));
     },
@@ -91,7 +93,7 @@ export function createTerms(deps: TermsDeps) {
       });
       if (violations.length) throw domainError("CONSTRAINT_VIOLATION", undefined, { violations });
       const wanted = new Map(answers.map((a) => [a.key, a.value]));
-      const stored = await recordAnswers(deps.db, target.userId, wanted, catalog, {
+      const stored = await recordAnswers(deps.data, target.userId, wanted, catalog, {
         clientId: target.clientId,
         sourceId,
         via: "page",

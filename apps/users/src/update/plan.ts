@@ -2,9 +2,10 @@ import { isDeepStrictEqual } from "node:util";
 import type { Violation } from "@gatehouse/errors";
 import type { Entrypoint } from "@gatehouse/proto";
 import { CONFIRMABLE_KEYS, isIdKey, type IdKey } from "../users/identifiers.ts";
-import { answersToRecord, applyAnswers, unknownKeys, type Answer } from "../terms/answers.ts";
+import { answersToRecord, applyAnswers, unknownKeys } from "../terms/answers.ts";
+import type { Answer } from "../terms/store.ts";
 import type { PendingAssertion } from "@gatehouse/proto";
-import type { JsonMap, UserRecord } from "../users/store.ts";
+import type { JsonMap, UserRecord } from "../users/record.ts";
 import type { UpdateInput, UpdateMode } from "./parse.ts";
 
 /** One change to an identifier row. */

@@ -1,32 +1,33 @@
 import type { JsonObject } from "@bufbuild/protobuf";
-import type { Db, Queryable } from "@gatehouse/db";
 import { domainError, validationError } from "@gatehouse/errors";
 import type { DeliveryLocale } from "@gatehouse/jobs";
-import type { Kv } from "@gatehouse/kv";
 import type { Entrypoint } from "@gatehouse/proto";
-import { issueConfirmation, type IssueDeps } from "../confirmation/issue.ts";
+import type { IssueDeps } from "../confirmation/issue.ts";
 import type { Passwords } from "../credentials/passwords.ts";
-import { clearAccountAttempts, countLoginAttempt, type LoginLimits } from "../login/throttle.ts";
-import { insertAcceptances } from "../terms/answers.ts";
 import type { AssertionCatalog, DataFieldCatalog } from "../ports.ts";
-import { sortOutsideKeys } from "../users/outside-keys.ts";
 import { catalogFor } from "../terms/catalog.ts";
-import { IDENTIFIER_UNIQUE, isUniqueViolation, userStore, type UserRecord } from "../users/store.ts";
-import { DEFAULT_MFA_LIMITS, type MfaLimits } from "../mfa/factor.ts";
-import { requireStepUp } from "../mfa/step-up.ts";
+import type { AcceptanceStore } from "../terms/store.ts";
+import type { Transactional } from "../transactional.ts";
+import { sortOutsideKeys } from "../users/outside-keys.ts";
+import type { UserRecord } from "../users/record.ts";
+import type { PasswordProof } from "../verifiers/password/verifier.ts";
+import type { TotpProof } from "../verifiers/totp/verifier.ts";
+import type { CredentialVerifier } from "../verifiers/verifier.ts";
+import { applyIdOp, constraintViolation, takenValues, type ApplyStores } from "./apply.ts";
 import { parseUpdate, type UpdateMode } from "./parse.ts";
-import { planUpdate, type IdOp, type UpdatePlan } from "./plan.ts";
+import { planUpdate } from "./plan.ts";
+import { requireStepUp } from "./step-up.ts";
 
 export interface UpdateDeps extends IssueDeps {
-  db: Db;
-  kv: Kv;
+  data: Transactional<ApplyStores & { acceptances: AcceptanceStore }>;
+  /** Hashes a new password. */
   passwords: Passwords;
-  limits: LoginLimits;
+  /** Re-authentication by the current password; step-up by a second factor. */
+  verifiers: { password: CredentialVerifier<PasswordProof>; totp: CredentialVerifier<TotpProof> };
   /** The legal-assertion catalog: answers record its latest versions. */
   catalog: AssertionCatalog;
   /** Tells a data key of no catalog (`unknown_key`) from another form's field (`not_in_entrypoint`). */
   dataFields?: DataFieldCatalog;
-  mfaLimits?: MfaLimits;
 }
 
 export interface UpdateRequest {
@@ -54,66 +55,12 @@ export interface Updated {
   pending: string[];
 }
 
-const constraintViolation = (violations: UpdatePlan["violations"]) =>
-  domainError("CONSTRAINT_VIOLATION", undefined, { violations });
-
-/** Checks the current password like a login does: throttled per account and address, same cost for everyone. */
-async function reauthenticate(
-  deps: UpdateDeps,
-  req: UpdateRequest,
-  user: UserRecord,
-  password: string | undefined,
-): Promise<void> {
+/** The current password, checked like a login's (the password verifier); a user without one has nothing to re-enter. */
+async function reauthenticate(deps: UpdateDeps, req: UpdateRequest, user: UserRecord, password: string | undefined) {
   if (req.reauthenticatedByChallenge || user.passwordHash === null) return;
   if (password === undefined || password === "")
     throw validationError([{ field: "object.password", code: "required" }]);
-  const account = user.identifiers.find((i) => i.key === "email")?.value ?? `id:${user.id}`;
-  await countLoginAttempt(deps.kv, deps.limits, account, req.clientAddress);
-  if (!(await deps.passwords.verify(user.passwordHash, password))) throw domainError("INVALID_CREDENTIALS");
-  await clearAccountAttempts(deps.kv, account, req.clientAddress);
-}
-
-/** Another user holding a wanted value is a 416 on that field (checked again by the unique constraint). */
-async function takenValues(q: Queryable, userId: string, ops: IdOp[]) {
-  const store = userStore(q);
-  const taken = [];
-  for (const op of ops) {
-    if (op.kind === "delete" || op.kind === "unpend") continue;
-    const holder = await store.holderOf(op.key, op.value);
-    if (holder && holder !== userId) taken.push({ field: `object.ids.${op.key}.value`, code: "duplicate" });
-  }
-  return taken;
-}
-
-async function applyIdOp(q: Queryable, deps: UpdateDeps, req: UpdateRequest, userId: string, op: IdOp): Promise<void> {
-  const store = userStore(q);
-  if (op.kind === "delete" || op.kind === "unpend") {
-    if (op.kind === "delete") await store.deleteIdentifier(userId, op.key);
-    else await store.setPending(userId, op.key, null);
-    await store.supersedeConfirmations(userId, op.key);
-    return;
-  }
-  try {
-    if (op.kind === "insert") await store.insertIdentifier(userId, op.key, op.value, false);
-    else if (op.kind === "replace") await store.replaceIdentifier(userId, op.key, op.value);
-    else await store.setPending(userId, op.key, op.value);
-  } catch (err) {
-    if (!isUniqueViolation(err, IDENTIFIER_UNIQUE)) throw err;
-    throw constraintViolation([{ field: `object.ids.${op.key}.value`, code: "duplicate" }]);
-  }
-  if (op.kind !== "pend") await store.supersedeConfirmations(userId, op.key);
-  if (!op.sendCode) return;
-  await issueConfirmation(q, deps, {
-    userId,
-    key: op.key as "email" | "phone_number",
-    value: op.value,
-    purpose: op.kind === "insert" ? "register" : "change",
-    locale: req.locale,
-    clientId: req.clientId,
-    entrypointId: req.entrypoint.id,
-    // Only a whitelisted context.url is kept; otherwise the link lands on the default callback.
-    contextUrl: req.contextUrl && req.whitelist.includes(req.contextUrl) ? req.contextUrl : undefined,
-  });
+  await deps.verifiers.password.verify({ kind: "password", password }, { user, clientAddress: req.clientAddress });
 }
 
 /**
@@ -127,50 +74,45 @@ export async function updateUser(deps: UpdateDeps, req: UpdateRequest): Promise<
   const parsed = parseUpdate(req.entrypoint, req.object, req.mode);
   if (parsed.malformed.length) throw validationError(parsed.malformed);
 
-  const store = userStore(deps.db);
+  const { users } = deps.data;
   const found =
-    "userId" in req.target ? await store.byId(req.target.userId) : await store.byPulseId(req.target.pulseId);
+    "userId" in req.target ? await users.byId(req.target.userId) : await users.byPulseId(req.target.pulseId);
   if (!found) throw domainError("USER_NOT_FOUND");
   if (found.id !== req.actorUserId) throw domainError("PERMISSION_DENIED", "The token's user is not the target user.");
   await reauthenticate(deps, req, found, parsed.input.password);
   if (parsed.constraints.length) throw constraintViolation(await sortOutsideKeys(parsed.constraints, deps.dataFields));
   // MFA step-up (428) for changes of email, phone or password.
-  await requireStepUp(
-    { ...deps, limits: deps.mfaLimits ?? DEFAULT_MFA_LIMITS },
-    req.entrypoint,
-    found,
-    parsed.input,
-    req.mode,
-  );
+  const change = { ep: req.entrypoint, user: found, input: parsed.input, mode: req.mode };
+  await requireStepUp(deps.verifiers.totp, { ...change, clientAddress: req.clientAddress });
   // Hash before the transaction: argon2 must not hold a database connection.
   const passwordHash =
     parsed.input.newPassword === undefined ? undefined : await deps.passwords.hash(parsed.input.newPassword);
   const catalog = parsed.input.assertions ? await catalogFor(deps.catalog, req.entrypoint) : new Map();
+  const origin = {
+    clientId: req.clientId,
+    entrypointId: req.entrypoint.id,
+    contextUrl: req.contextUrl && req.whitelist.includes(req.contextUrl) ? req.contextUrl : undefined,
+    locale: req.locale,
+  };
 
-  return deps.db.tx(async (q) => {
-    const locked = userStore(q);
-    const user = await locked.byId(found.id, true);
+  return deps.data.tx(async (s) => {
+    const user = await s.users.byId(found.id, true);
     if (!user) throw domainError("USER_NOT_FOUND");
     const now = new Date();
     const plan = planUpdate(req.entrypoint, user, parsed.input, req.mode, now, catalog);
-    const violations = [...plan.violations, ...(await takenValues(q, user.id, plan.ids))];
+    const violations = [...plan.violations, ...(await takenValues(s.users, user.id, plan.ids))];
     if (violations.length) throw constraintViolation(violations);
     if (!plan.changed) return { user, changed: false, pending: [] };
 
-    for (const op of plan.ids) await applyIdOp(q, deps, req, user.id, op);
-    await insertAcceptances(
-      q,
-      user.id,
-      plan.answers,
-      { clientId: req.clientId, sourceId: req.sourceId, via: "update" },
-      now,
-    );
-    await locked.saveProfile(user.id, {
+    for (const op of plan.ids) await applyIdOp(s, deps, origin, user.id, op);
+    const answerOrigin = { clientId: req.clientId, sourceId: req.sourceId, via: "update" as const };
+    await s.acceptances.append(user.id, plan.answers, answerOrigin, now);
+    await s.users.saveProfile(user.id, {
       datas: plan.datas,
       addresses: plan.addresses,
       assertions: plan.assertions,
       passwordHash,
     });
-    return { user: (await locked.byId(user.id))!, changed: true, pending: plan.pending };
+    return { user: (await s.users.byId(user.id))!, changed: true, pending: plan.pending };
   });
 }

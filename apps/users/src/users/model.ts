@@ -13,7 +13,7 @@ import {
   type Identifier,
   type User,
 } from "@gatehouse/proto";
-import type { UserRecord } from "./store.ts";
+import type { UserRecord } from "./record.ts";
 
 /** An address as stored (schema.org PostalAddress members). */
 export interface StoredAddress {

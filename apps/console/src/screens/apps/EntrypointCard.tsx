@@ -2,7 +2,7 @@ import { useState } from "react";
 import type { Entrypoint } from "../../api/types.ts";
 import { useI18n } from "../../i18n/index.tsx";
 import { EntrypointEditor } from "./EntrypointEditor.tsx";
-import type { Catalogs } from "./Entrypoints.tsx";
+import type { Catalogs } from "./form-model.ts";
 import { FieldsTable } from "./FieldsTable.tsx";
 import { FormPreview } from "./FormPreview.tsx";
 

@@ -4,7 +4,7 @@ import type { Entrypoint, FieldConfig } from "../../api/types.ts";
 import { useI18n } from "../../i18n/index.tsx";
 import { Checkbox, Select, TextField } from "../../ui/fields.tsx";
 import { ActionForm, useAction } from "../../ui/ActionForm.tsx";
-import type { Catalogs } from "./Entrypoints.tsx";
+import type { Catalogs } from "./form-model.ts";
 import { FieldRow } from "./FieldRow.tsx";
 import { FormPreview } from "./FormPreview.tsx";
 

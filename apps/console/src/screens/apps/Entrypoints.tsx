@@ -6,13 +6,7 @@ import { Empty, Notice } from "../../ui/states.tsx";
 import { useAsync } from "../../ui/useAsync.ts";
 import { EntrypointCard } from "./EntrypointCard.tsx";
 import { EntrypointEditor } from "./EntrypointEditor.tsx";
-import type { Formats } from "./form-model.ts";
-
-export interface Catalogs {
-  formats: Formats;
-  fields: CatalogItem[];
-  typologies: CatalogItem[];
-}
+import type { Catalogs } from "./form-model.ts";
 
 const all = (kind: string) => api<Page<CatalogItem>>("GET", `/catalogs/${kind}?limit=200`).then((p) => p.items);
 

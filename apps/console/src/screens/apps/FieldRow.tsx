@@ -1,7 +1,6 @@
 import type { FieldConfig } from "../../api/types.ts";
 import { useI18n } from "../../i18n/index.tsx";
-import { ID_KEYS } from "./form-model.ts";
-import type { Catalogs } from "./Entrypoints.tsx";
+import { ID_KEYS, type Catalogs } from "./form-model.ts";
 
 /** One fieldConfig in the editor: type, key, the flags its type allows, order. */
 export function FieldRow(props: {

@@ -1,4 +1,4 @@
-import type { Entrypoint, FieldConfig } from "../../api/types.ts";
+import type { CatalogItem, Entrypoint, FieldConfig } from "../../api/types.ts";
 import type { Language } from "../../i18n/language.ts";
 
 // An entry point's field configuration as the registration form it becomes
@@ -38,6 +38,13 @@ export interface PreviewInput {
 }
 
 export type Formats = ReadonlyMap<string, { displayName: string; format?: string }>;
+
+/** The catalogs an entry point's fields are chosen from, with the labels and formats its form takes from them. */
+export interface Catalogs {
+  formats: Formats;
+  fields: CatalogItem[];
+  typologies: CatalogItem[];
+}
 
 export const isMandatory = (f: FieldConfig) => (f.type === "id" ? Boolean(f.mandatory) : (f.mandatory ?? true));
 export const stepOf = (f: FieldConfig) => (f.type === "id" ? 1 : Math.max(1, f.step ?? 1));

@@ -1,9 +1,16 @@
 import type { Application, Person } from "@gatehouse/proto";
 import type { CatalogSnapshot } from "../../catalogs/store.ts";
-import { E164_PATTERN, isEmail, isRedirectUri, isWebUrl, KEY_PATTERN, MAX_URL_LENGTH } from "./formats.ts";
+import {
+  E164_PATTERN,
+  isEmail,
+  isRedirectUri,
+  isWebUrl,
+  KEY_PATTERN,
+  MAX_DISPLAY_NAME,
+  MAX_URL_LENGTH,
+} from "../../formats.ts";
 import { checkObjectType, checkText, type Issues } from "./issues.ts";
 
-export const MAX_DISPLAY_NAME = 200;
 export const MAX_REDIRECT_URIS = 20;
 
 /** The rules of the Application table, except its entry points. */

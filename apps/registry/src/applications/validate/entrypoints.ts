@@ -2,9 +2,8 @@ import type { Entrypoint, Typologies } from "@gatehouse/proto";
 import type { CatalogSnapshot } from "../../catalogs/store.ts";
 import { entrypointIdCollisions } from "../client-ids.ts";
 import { DEFAULT_TYPOLOGY } from "../defaults.ts";
-import { MAX_DISPLAY_NAME } from "./application.ts";
 import { validateFields, type FieldRuleOptions } from "./fields.ts";
-import { KEY_PATTERN } from "./formats.ts";
+import { KEY_PATTERN, MAX_DISPLAY_NAME } from "../../formats.ts";
 import { checkObjectType, checkText, type Issues } from "./issues.ts";
 
 export const MAX_ENTRYPOINTS = 20;

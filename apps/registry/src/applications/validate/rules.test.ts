@@ -1,30 +1,10 @@
 import { Code } from "@connectrpc/connect";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  application,
-  backends,
-  failure,
-  startRegistry,
-  validApplicationJson,
-  type Harness,
-} from "../../../test/harness.ts";
+import { describe, expect, it } from "vitest";
+import { application, backends, failure, validApplicationJson } from "../../../test/harness.ts";
+import { dataField, ep, idField, itRejectsEachCase, useRuleSuite, type Case } from "../../../test/rule-cases.ts";
 
-// One case per rule of the Application, Entrypoint and fieldConfig tables:
-// a valid application with one change, and the exact violations it yields.
-type Json = any;
-type Case = [name: string, change: (app: Json) => void, expected: [field: string, code: string][]];
-
-const ep = (app: Json) => app.entrypoints[0];
-const idField = (key: string, extra: Json = {}) => ({
-  objectType: "fieldConfig",
-  type: "id",
-  key,
-  main: false,
-  mandatory: false,
-  requiresConfirmation: false,
-  ...extra,
-});
-const dataField = (key: string, extra: Json = {}) => ({ objectType: "fieldConfig", type: "field", key, ...extra });
+// One case per rule of the Application table (entry points and their fields:
+// entrypoint-rules.test.ts), and what a request breaking several rules gets.
 
 const applicationCases: Case[] = [
   ["objectType missing", (a) => delete a.objectType, [["objectType", "required"]]],
@@ -141,174 +121,10 @@ const applicationCases: Case[] = [
   ["entrypoints empty", (a) => (a.entrypoints = []), [["entrypoints", "too_few"]]],
 ];
 
-const entrypointCases: Case[] = [
-  ["entrypoint objectType missing", (a) => delete ep(a).objectType, [["entrypoints.0.objectType", "required"]]],
-  ["entrypoint objectType wrong", (a) => (ep(a).objectType = "form"), [["entrypoints.0.objectType", "invalid_value"]]],
-  ["entrypoint displayName missing", (a) => delete ep(a).displayName, [["entrypoints.0.displayName", "required"]]],
-  ["entrypoint key bad", (a) => (ep(a).key = "Web App"), [["entrypoints.0.key", "invalid_format"]]],
-  ["entrypoint keys repeated", (a) => a.entrypoints.push({ ...ep(a) }), [["entrypoints.1.key", "duplicate"]]],
-  [
-    "entrypoint key equal to another's index",
-    (a) => {
-      const { key: _key, ...unkeyed } = ep(a);
-      ep(a).key = "1";
-      a.entrypoints.push(unkeyed);
-    },
-    [["entrypoints.0.key", "duplicate"]],
-  ],
-  ["fields empty", (a) => (ep(a).fields = []), [["entrypoints.0.fields", "too_few"]]],
-  ["no identifier field", (a) => (ep(a).fields = [dataField("name")]), [["entrypoints.0.fields", "too_few"]]],
-  [
-    "register objectType missing",
-    (a) => delete ep(a).typology.register.objectType,
-    [["entrypoints.0.typology.register.objectType", "required"]],
-  ],
-  [
-    "work objectType wrong",
-    (a) => (ep(a).typology.work.objectType = "kind"),
-    [["entrypoints.0.typology.work.objectType", "invalid_value"]],
-  ],
-  [
-    "typology missing",
-    (a) => delete ep(a).typology,
-    [
-      ["entrypoints.0.typology.register.objectType", "required"],
-      ["entrypoints.0.typology.work.objectType", "required"],
-    ],
-  ],
-  [
-    "register id unknown",
-    (a) => (ep(a).typology.register.id = "vip"),
-    [["entrypoints.0.typology.register.id", "unknown_key"]],
-  ],
-  ["work id unknown", (a) => (ep(a).typology.work.id = "vip"), [["entrypoints.0.typology.work.id", "unknown_key"]]],
-];
-
-const fieldCases: Case[] = [
-  [
-    "field objectType wrong",
-    (a) => (ep(a).fields[1].objectType = "field"),
-    [["entrypoints.0.fields.1.objectType", "invalid_value"]],
-  ],
-  ["field type unknown", (a) => (ep(a).fields[1].type = "data"), [["entrypoints.0.fields.1.type", "invalid_value"]]],
-  ["field type missing", (a) => delete ep(a).fields[1].type, [["entrypoints.0.fields.1.type", "required"]]],
-  ["field key missing", (a) => delete ep(a).fields[1].key, [["entrypoints.0.fields.1.key", "required"]]],
-  [
-    "id key not an identifier",
-    (a) => ep(a).fields.push(idField("username")),
-    [["entrypoints.0.fields.2.key", "invalid_value"]],
-  ],
-  ["confirmed id key missing", (a) => delete ep(a).fields[0].key, [["entrypoints.0.fields.0.key", "required"]]],
-  [
-    "confirmed id key not an identifier",
-    (a) => (ep(a).fields[0].key = "username"),
-    [["entrypoints.0.fields.0.key", "invalid_value"]],
-  ],
-  ["id main missing", (a) => delete ep(a).fields[0].main, [["entrypoints.0.fields.0.main", "required"]]],
-  ["id mandatory missing", (a) => delete ep(a).fields[0].mandatory, [["entrypoints.0.fields.0.mandatory", "required"]]],
-  [
-    "id requiresConfirmation missing",
-    (a) => delete ep(a).fields[0].requiresConfirmation,
-    [["entrypoints.0.fields.0.requiresConfirmation", "required"]],
-  ],
-  [
-    "requiresConfirmation on screen_name",
-    (a) => ep(a).fields.push(idField("screen_name", { requiresConfirmation: true })),
-    [["entrypoints.0.fields.2.requiresConfirmation", "not_allowed"]],
-  ],
-  [
-    "requiresConfirmation on national_id",
-    (a) => ep(a).fields.push(idField("national_id", { requiresConfirmation: true })),
-    [["entrypoints.0.fields.2.requiresConfirmation", "not_allowed"]],
-  ],
-  [
-    "requiresVerification without face verification",
-    (a) => ep(a).fields.push(idField("national_id", { requiresVerification: true })),
-    [["entrypoints.0.fields.2.requiresVerification", "not_allowed"]],
-  ],
-  [
-    "requiresVerification on email",
-    (a) => (ep(a).fields[0].requiresVerification = true),
-    [["entrypoints.0.fields.0.requiresVerification", "not_allowed"]],
-  ],
-  [
-    "useForValidation on an id field",
-    (a) => (ep(a).fields[0].useForValidation = false),
-    [["entrypoints.0.fields.0.useForValidation", "not_allowed"]],
-  ],
-  ["step on an id field", (a) => (ep(a).fields[0].step = 1), [["entrypoints.0.fields.0.step", "not_allowed"]]],
-  ["id key repeated", (a) => ep(a).fields.push(idField("email")), [["entrypoints.0.fields.2.key", "duplicate"]]],
-  [
-    "several ids, none main",
-    (a) => {
-      ep(a).fields[0].main = false;
-      ep(a).fields.push(idField("phone_number"));
-    },
-    [["entrypoints.0.fields", "main_required"]],
-  ],
-  [
-    "several ids, two main",
-    (a) => ep(a).fields.push(idField("phone_number", { main: true, mandatory: true, requiresConfirmation: true })),
-    [["entrypoints.0.fields", "main_required"]],
-  ],
-  [
-    "main id not mandatory",
-    (a) => {
-      ep(a).fields[0].mandatory = false;
-      ep(a).fields.push(idField("screen_name"));
-    },
-    [["entrypoints.0.fields.0.main", "main_rules"]],
-  ],
-  [
-    "main id without confirmation",
-    (a) => {
-      ep(a).fields[0].requiresConfirmation = false;
-      ep(a).fields.push(idField("national_id"));
-    },
-    [["entrypoints.0.fields.0.main", "main_rules"]],
-  ],
-  [
-    "data key not in the catalog",
-    (a) => (ep(a).fields[1].key = "favourite_colour"),
-    [["entrypoints.0.fields.1.key", "unknown_key"]],
-  ],
-  ["data step 3", (a) => (ep(a).fields[1].step = 3), [["entrypoints.0.fields.1.step", "invalid_value"]]],
-  ["data step 0", (a) => (ep(a).fields[1].step = 0), [["entrypoints.0.fields.1.step", "invalid_value"]]],
-  ["main on a data field", (a) => (ep(a).fields[1].main = false), [["entrypoints.0.fields.1.main", "not_allowed"]]],
-  [
-    "requiresConfirmation on a data field",
-    (a) => (ep(a).fields[1].requiresConfirmation = true),
-    [["entrypoints.0.fields.1.requiresConfirmation", "not_allowed"]],
-  ],
-  [
-    "requiresVerification on a data field",
-    (a) => (ep(a).fields[1].requiresVerification = false),
-    [["entrypoints.0.fields.1.requiresVerification", "not_allowed"]],
-  ],
-  ["data key repeated", (a) => ep(a).fields.push(dataField("name")), [["entrypoints.0.fields.2.key", "duplicate"]]],
-];
-
 describe.each(backends)("application rules on %s", (_name, open) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startRegistry(open);
-  });
-  afterAll(async () => {
-    await h.close();
-  });
-
-  const rejects = async (change: (app: Json) => void) => {
-    const json = validApplicationJson();
-    change(json);
-    return failure(h.operator.createApplication({ application: application(json) }));
-  };
-
-  it.each([...applicationCases, ...entrypointCases, ...fieldCases])("%s", async (_case, change, expected) => {
-    const err = await rejects(change);
-    expect(err.code).toBe(Code.InvalidArgument);
-    expect(err.reason).toBe("VALIDATION_FAILED");
-    expect(err.violations.map((v) => [v.field, v.code])).toEqual(expected);
-  });
+  const suite = useRuleSuite(open);
+  const { rejects } = suite;
+  itRejectsEachCase(rejects, applicationCases);
 
   it("describes a missing identifier field", async () => {
     const err = await rejects((a) => (ep(a).fields = [dataField("name")]));
@@ -343,7 +159,7 @@ describe.each(backends)("application rules on %s", (_name, open) => {
   });
 
   it("answers a request without an application with every required field", async () => {
-    const err = await failure(h.operator.createApplication({}));
+    const err = await failure(suite.harness().operator.createApplication({}));
     expect(err.code).toBe(Code.InvalidArgument);
     const fields = err.violations.map((v) => v.field);
     expect(fields).toEqual(
@@ -362,10 +178,12 @@ describe.each(backends)("application rules on %s", (_name, open) => {
   it("allows requiresVerification on national_id when face verification is purchased", async () => {
     const json = validApplicationJson();
     ep(json).fields.push(idField("national_id", { requiresVerification: true }));
-    const res = await h.withFaceVerification.operator.createApplication({ application: application(json) });
+    const res = await suite
+      .harness()
+      .withFaceVerification.operator.createApplication({ application: application(json) });
     expect(res.application?.entrypoints[0]?.fields[2]?.requiresVerification).toBe(true);
     const err = await failure(
-      h.withFaceVerification.operator.createApplication({
+      suite.harness().withFaceVerification.operator.createApplication({
         application: application({
           ...json,
           entrypoints: [
@@ -382,13 +200,17 @@ describe.each(backends)("application rules on %s", (_name, open) => {
   it("accepts one non-main identifier, and several with a confirmed mandatory main", async () => {
     const single = validApplicationJson();
     ep(single).fields = [idField("screen_name", { mandatory: true })];
-    await expect(h.operator.createApplication({ application: application(single) })).resolves.toBeDefined();
+    await expect(
+      suite.harness().operator.createApplication({ application: application(single) }),
+    ).resolves.toBeDefined();
     const several = validApplicationJson();
     ep(several).fields.push(
       idField("phone_number", { requiresConfirmation: true }),
       idField("national_id"),
       idField("screen_name"),
     );
-    await expect(h.operator.createApplication({ application: application(several) })).resolves.toBeDefined();
+    await expect(
+      suite.harness().operator.createApplication({ application: application(several) }),
+    ).resolves.toBeDefined();
   });
 });

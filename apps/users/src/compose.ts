@@ -1,0 +1,113 @@
+import type { Db } from "@gatehouse/db";
+import type { Kv } from "@gatehouse/kv";
+import type { Logger } from "@gatehouse/logging";
+import type { KeyRing } from "@gatehouse/secrets";
+import { DEFAULT_ACCESS_CODE_OPTIONS, type AccessCodeOptions } from "./access-code/options.ts";
+import { recordingLogins } from "./admin/login-record.ts";
+import type { ConfirmDeps } from "./confirmation/confirm.ts";
+import { DEFAULT_CONFIRMATION_OPTIONS } from "./confirmation/options.ts";
+import type { ResendDeps } from "./confirmation/resend.ts";
+import { argon2Passwords, type Passwords } from "./credentials/passwords.ts";
+import type { UsersDeps } from "./deps.ts";
+import { createLoginFlow, type LoginFlow } from "./login/flow.ts";
+import { loginSteps } from "./login/steps.ts";
+import type { AssertionCatalog, DataFieldCatalog, EntrypointDirectory, LoginGrants, UserSessions } from "./ports.ts";
+import type { RegisterDeps } from "./registration/register.ts";
+import { dataOver, type Stores } from "./stores.ts";
+import { noAssertions } from "./terms/catalog.ts";
+import { createTerms, type Terms } from "./terms/terms.ts";
+import type { Transactional } from "./transactional.ts";
+import type { UpdateDeps } from "./update/update.ts";
+import { createVerifiers, type Verifiers } from "./verifiers/index.ts";
+import { DEFAULT_LOGIN_LIMITS } from "./verifiers/throttle.ts";
+import type { FactorDeps } from "./verifiers/totp/factor.ts";
+import { DEFAULT_MFA_LIMITS } from "./verifiers/totp/limits.ts";
+
+/** The users service's parts, built once per module from UsersDeps: what its RPC services adapt. */
+export interface UsersParts {
+  db: Db;
+  data: Transactional<Stores>;
+  kv: Kv;
+  keys: KeyRing;
+  logger: Logger;
+  entrypoints: EntrypointDirectory;
+  dataFields: DataFieldCatalog | undefined;
+  catalog: AssertionCatalog;
+  /** The auth service's grants, refused for a locked account and recorded as the last login. */
+  grants: LoginGrants;
+  sessions: UserSessions | undefined;
+  passwords: Passwords;
+  accessCodes: AccessCodeOptions;
+  totpIssuer: string;
+  verifiers: Verifiers;
+  terms: Terms;
+  confirm: ConfirmDeps;
+  resend: ResendDeps;
+  register: RegisterDeps;
+  update: UpdateDeps;
+  factor: FactorDeps;
+  flow: LoginFlow;
+}
+
+/** Fills in the settings' defaults and builds the stores, the verifiers, the domain modules' dependencies and the login flow. */
+export function composeUsers(given: UsersDeps): UsersParts {
+  const { db, kv, keys, logger, entrypoints } = given;
+  const data = dataOver(db, given.enqueue);
+  // One password hasher for every service of the module: one gate of argon2 runs per process.
+  const passwords = given.passwords ?? argon2Passwords();
+  const options = given.confirmation ?? DEFAULT_CONFIRMATION_OPTIONS;
+  const accessCodes = given.accessCodes ?? DEFAULT_ACCESS_CODE_OPTIONS;
+  const mfaLimits = given.mfaLimits ?? DEFAULT_MFA_LIMITS;
+  const catalog = given.assertions ?? noAssertions;
+  const verifiers = createVerifiers({
+    data,
+    kv,
+    keys,
+    passwords,
+    loginLimits: given.loginLimits ?? DEFAULT_LOGIN_LIMITS,
+    mfaLimits,
+    accessCodes,
+    confirmation: options,
+  });
+  // Every session or code granted: refused for a locked account, recorded as the last login.
+  const grants = recordingLogins(data.accounts, given.grants, given.sessions);
+  const terms = createTerms({ data, keys, catalog });
+  const confirm = { data, keys, options };
+  const resend = { data, kv, keys, options };
+  const update = { data, keys, options, passwords, verifiers, catalog, dataFields: given.dataFields };
+  const flow = createLoginFlow({
+    kv,
+    keys,
+    logger,
+    entrypoints,
+    grants,
+    verifiers,
+    terms,
+    steps: loginSteps({ kv, keys, logger, totp: data.totp, catalog, resend }),
+    mfa: { users: data.users, kv, limits: mfaLimits, totp: verifiers.totp },
+    continuation: { users: data.users, confirm, update },
+  });
+  return {
+    db,
+    data,
+    kv,
+    keys,
+    logger,
+    entrypoints,
+    dataFields: given.dataFields,
+    catalog,
+    grants,
+    sessions: given.sessions,
+    passwords,
+    accessCodes,
+    totpIssuer: given.totpIssuer ?? "Gatehouse",
+    verifiers,
+    terms,
+    confirm,
+    resend,
+    register: { data, keys, options, passwords, catalog, dataFields: given.dataFields },
+    update,
+    factor: { data, kv, keys, limits: mfaLimits },
+    flow,
+  };
+}

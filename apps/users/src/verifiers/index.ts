@@ -1,0 +1,60 @@
+import type { Kv } from "@gatehouse/kv";
+import type { KeyRing } from "@gatehouse/secrets";
+import type { AccessCodeOptions } from "../access-code/options.ts";
+import type { AccessCodeStore } from "../access-code/store.ts";
+import type { Passwords } from "../credentials/passwords.ts";
+import type { ConfirmationOptions } from "../confirmation/options.ts";
+import type { ConfirmationStore } from "../confirmation/store.ts";
+import type { Transactional } from "../transactional.ts";
+import type { UserStore } from "../users/store.ts";
+import { oneTimeCodeVerifier, type OneTimeCodeProof } from "./one-time-code/verifier.ts";
+import { passwordVerifier, type PasswordProof } from "./password/verifier.ts";
+import type { LoginLimits } from "./throttle.ts";
+import type { MfaLimits } from "./totp/limits.ts";
+import type { TotpStore } from "./totp/store.ts";
+import { totpVerifier, type TotpProof } from "./totp/verifier.ts";
+import type { Attempt, CredentialVerifier, Verified } from "./verifier.ts";
+
+/** Every proof the users service checks; a new kind (a passkey, an upstream identity) joins here with its verifier. */
+export type Proof = PasswordProof | OneTimeCodeProof | TotpProof;
+
+/** The verifier of each kind of proof. */
+export type Verifiers = { [K in Proof["kind"]]: CredentialVerifier<Extract<Proof, { kind: K }>> };
+
+export interface VerifierDeps {
+  data: Transactional<{
+    users: UserStore;
+    accessCodes: AccessCodeStore;
+    confirmations: ConfirmationStore;
+    totp: TotpStore;
+  }>;
+  kv: Kv;
+  keys: KeyRing;
+  passwords: Passwords;
+  loginLimits: LoginLimits;
+  mfaLimits: MfaLimits;
+  accessCodes: AccessCodeOptions;
+  confirmation: ConfirmationOptions;
+}
+
+export function createVerifiers(deps: VerifierDeps): Verifiers {
+  const { data, kv, keys } = deps;
+  return {
+    password: passwordVerifier({ users: data.users, kv, passwords: deps.passwords, limits: deps.loginLimits }),
+    "one-time-code": oneTimeCodeVerifier({
+      data,
+      kv,
+      keys,
+      limits: deps.loginLimits,
+      accessCodes: deps.accessCodes,
+      options: deps.confirmation,
+    }),
+    totp: totpVerifier({ data, kv, keys, limits: deps.mfaLimits }),
+  };
+}
+
+/** Checks a proof with the verifier of its kind. */
+export function verifyProof(verifiers: Verifiers, proof: Proof, attempt: Attempt): Promise<Verified> {
+  // One verifier per kind (Verifiers): TypeScript cannot pair the union's members with the map's on its own.
+  return (verifiers[proof.kind] as CredentialVerifier<Proof>).verify(proof, attempt);
+}

@@ -1,0 +1,55 @@
+import { domainError } from "@gatehouse/errors";
+import type { Kv } from "@gatehouse/kv";
+import type { Passwords } from "../../credentials/passwords.ts";
+import type { UserRecord } from "../../users/record.ts";
+import type { UserStore } from "../../users/store.ts";
+import { clearAccountAttempts, countLoginAttempt, type LoginLimits } from "../throttle.ts";
+import { throttleAccount, type CredentialVerifier } from "../verifier.ts";
+
+export interface PasswordProof {
+  kind: "password";
+  password: string;
+}
+
+export interface PasswordDeps {
+  users: UserStore;
+  kv: Kv;
+  passwords: Passwords;
+  /** Its limits: the login throttles (../throttle.ts), all three counters. */
+  limits: LoginLimits;
+}
+
+/**
+ * The password, behind the login throttles, at equal cost and with the same
+ * error for unknown users and passwordless ones (a dummy verify). Its user is
+ * the holder of the identifier typed (a login) or the user already known
+ * (re-authentication). A hash made with other parameters, or by another
+ * hasher (an import), is rehashed once the password is right. At a login, an
+ * account awaiting activation (assisted registration) has no password: after
+ * the same cost it is answered whatever was typed, and the login's
+ * confirmation step stops it at 412 (contract section 8).
+ */
+export function passwordVerifier(deps: PasswordDeps): CredentialVerifier<PasswordProof> {
+  async function rehashIfStale(user: UserRecord, password: string): Promise<void> {
+    if (!deps.passwords.needsRehash(user.passwordHash!)) return;
+    const rehashed = await deps.passwords.hash(password);
+    await deps.users.setPasswordHash(user.id, rehashed);
+    user.passwordHash = rehashed;
+  }
+
+  return {
+    kind: "password",
+    async verify(proof, attempt) {
+      const account = throttleAccount(attempt);
+      if (account === undefined) throw domainError("INVALID_CREDENTIALS");
+      await countLoginAttempt(deps.kv, deps.limits, account, attempt.clientAddress);
+      const user = attempt.user ?? (await deps.users.byIdentifier(attempt.id!.key, attempt.id!.value));
+      const ok = await deps.passwords.verify(user?.passwordHash ?? undefined, proof.password);
+      if (!attempt.user && user?.awaitingActivation) return { user, secondFactor: false };
+      if (!user || !ok) throw domainError("INVALID_CREDENTIALS");
+      await clearAccountAttempts(deps.kv, account, attempt.clientAddress);
+      await rehashIfStale(user, proof.password);
+      return { user, secondFactor: false };
+    },
+  };
+}
