@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import Fastify, { LogController, type FastifyInstance } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import { sanitizeRequestId, withRequestId, type Logger } from "@gatehouse/logging";
-import type { GatewayDeps } from "./deps.ts";
+import { wired, type GatewayDeps } from "./deps.ts";
 import { lazySerializers } from "./http/lazy-serializers.ts";
 import { consoleRoutes } from "./plugins/console.ts";
 import { edge, edgeServerOptions } from "./plugins/edge/index.ts";
@@ -60,10 +60,13 @@ export async function createGateway(deps: GatewayDeps, logger: Logger): Promise<
   await app.register(faviconRoutes);
   await app.register(appsRoutes, deps);
   await app.register(adminRoutes, deps);
-  await app.register(activityIdRoutes, deps);
-  // The hosted terms page posts HTML forms: outside /activityid's JSON-only Accept hook (hooks reach every child route).
-  await app.register(termsRoutes, deps);
-  await app.register(activateRoutes, deps);
+  if (wired(deps, "users")) {
+    await app.register(activityIdRoutes, deps);
+    // The terms and activation pages post HTML forms: outside /activityid's JSON-only Accept hook
+    // (hooks reach every child route).
+    await app.register(termsRoutes, deps);
+    await app.register(activateRoutes, deps);
+  }
   await app.register(oauthRoutes, deps);
   const c = deps.config;
   await app.register(consoleRoutes, {

@@ -49,3 +49,11 @@ export interface GatewayDeps {
   /** Whether the stores and services behind the gateway answer (for /readyz). */
   ready: () => Promise<boolean>;
 }
+
+/** The gateway's dependencies with the named optional ones present: what a plugin that needs them is built with. */
+export type Wired<K extends keyof GatewayDeps> = GatewayDeps & { [P in K]-?: NonNullable<GatewayDeps[P]> };
+
+/** Whether the named optional dependencies are present; the composition registers the plugins that need them only then. */
+export function wired<K extends keyof GatewayDeps>(deps: GatewayDeps, ...keys: K[]): deps is Wired<K> {
+  return keys.every((k) => deps[k] !== undefined);
+}

@@ -1,9 +1,6 @@
 import type { Locale } from "@gatehouse/errors";
 import type { PendingAssertion } from "@gatehouse/proto";
 
-/** The hosted terms page of a 451 answer (`content.url`, with `?token=`). */
-export const TERMS_PATH = "/activityid/v1/user/terms";
-
 /** The text in the request's language, else English, else any. */
 export const localized = (texts: Record<string, string>, lang: Locale) =>
   texts[lang] ?? texts.en ?? Object.values(texts)[0] ?? "";

@@ -1,7 +1,24 @@
 import { CONSOLE_CLIENT_ID, OPERATOR_PERSON_SCOPES, USER_SCOPES } from "@gatehouse/rpc";
 import type { HostedApp, OAuthClients } from "./applications.ts";
-import type { PendingAuthorization } from "./form-token.ts";
 import { redirectUriAllowed } from "./redirect-uri.ts";
+
+/** A checked authorization request: what the hosted login carries from page to page (in its signed form token). */
+export interface PendingAuthorization {
+  /** The OAuth client: the application, or its entry point acting as a public client. */
+  clientId: string;
+  /** The application, when clientId is a public client (an entry point id); the login signs in as it. */
+  applicationId?: string;
+  redirectUri: string;
+  state?: string;
+  scope: string;
+  codeChallenge: string;
+  nonce?: string;
+  entrypointId: string;
+  /** ui_locales choice, when the client made one. */
+  locale?: "en" | "es";
+  /** OpenID Connect login_hint, when it is an email: prefills the email input. */
+  loginHint?: string;
+}
 
 /** The scope granted when the request names none (RFC 6749 section 3.3 lets the server choose). */
 export const DEFAULT_SCOPE = "profile";

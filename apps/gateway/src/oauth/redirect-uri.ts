@@ -1,3 +1,5 @@
+import type { FastifyReply } from "fastify";
+
 // RFC 8252 section 7.3: a loopback IP redirect URI of a native app, written
 // exactly (no normalisation): http, 127.0.0.1 or [::1], optional port, then
 // path and query with no fragment and no characters a browser would rewrite.
@@ -42,4 +44,16 @@ export function withResponseParams(redirectUri: string, params: Record<string, s
       : "&"
     : "?";
   return `${redirectUri}${separator}${query.toString()}`;
+}
+
+/** The authorization response (RFC 6749 section 4.1.2; `iss` per RFC 9207) at the exact redirect URI. */
+export function redirectToClient(
+  reply: FastifyReply,
+  status: 302 | 303,
+  redirectUri: string,
+  params: Record<string, string | undefined>,
+  issuer: string,
+) {
+  const location = withResponseParams(redirectUri, { ...params, iss: issuer });
+  return reply.code(status).headers({ location, "cache-control": "no-store", "referrer-policy": "no-referrer" }).send();
 }

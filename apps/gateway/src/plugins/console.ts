@@ -2,9 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
-import type { Locale } from "@gatehouse/errors";
-import { messagePage } from "../pages/hosted-pages.ts";
-import { sendPage } from "../pages/html.ts";
+import { consoleNotBuiltPage } from "../hosted/index.ts";
 
 /**
  * The console's CSP: its own scripts and styles only (Vite emits no inline
@@ -28,17 +26,6 @@ export function consoleCsp(origins: string[]): string {
   ].join("; ");
 }
 
-const NOT_BUILT: Record<Locale, { title: string; text: string }> = {
-  en: {
-    title: "The console is not built yet",
-    text: "The administration console is a web application built to static files. Build it once with the command npm run build:console (npm start builds it by itself when it is missing or older than its sources), then reload this page.",
-  },
-  es: {
-    title: "La consola aún no está compilada",
-    text: "La consola de administración es una aplicación web compilada a ficheros estáticos. Compílala una vez con la orden npm run build:console (npm start la compila solo cuando falta o es más antigua que sus fuentes) y vuelve a cargar esta página.",
-  },
-};
-
 const HASHED = /^assets\/[\w.-]+-[\w-]{8,}\.\w+$/;
 
 /**
@@ -54,10 +41,7 @@ export const consoleRoutes: FastifyPluginAsync<{ dir?: string; origins: string[]
   const built = () => (dir ? existsSync(join(dir, "index.html")) : false);
 
   const page = (req: FastifyRequest, reply: FastifyReply) => {
-    if (!built()) {
-      const t = NOT_BUILT[req.locale];
-      return sendPage(reply, 503, messagePage(req.locale, t.title, t.text));
-    }
+    if (!built()) return consoleNotBuiltPage(reply, req.locale);
     reply.headers({
       "content-security-policy": csp,
       "cache-control": "no-store",

@@ -2,10 +2,11 @@ import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { ConnectError } from "@connectrpc/connect";
 import { errorFacts, type Reason, type Violation } from "@gatehouse/errors";
+import { MfaRequiredSchema } from "@gatehouse/proto";
 import { bodyViolations } from "../http/body-checks.ts";
 import { sendError } from "../http/envelope.ts";
+import { mfaContent } from "../http/login-json.ts";
 import { sendOAuthError, sendOAuthRpcError } from "../http/oauth-error.ts";
-import { errorContent } from "../login/outcomes.ts";
 import { oauthAllow, sendMethodNotAllowed } from "../oauth/methods.ts";
 import { isOAuthPath } from "./edge/respond.ts";
 
@@ -41,6 +42,12 @@ interface Classified {
 function merged(a: Violation[], b: Violation[]): Violation[] {
   const seen = new Set(a.map((v) => `${v.field}\0${v.code}`));
   return [...a, ...b.filter((v) => !seen.has(`${v.field}\0${v.code}`))];
+}
+
+/** What an error's answer carries besides the envelope, from its typed details: a step-up's 428 carries MfaRequired. */
+function errorContent(err: ConnectError): Record<string, unknown> | undefined {
+  const mfa = err.findDetails(MfaRequiredSchema)[0];
+  return mfa ? { mfa: mfaContent(mfa) } : undefined;
 }
 
 function classify(err: GatewayError, req: FastifyRequest): Classified {

@@ -3,20 +3,13 @@ import type { FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import helmet, { type HelmetOptions } from "helmet";
 import type { Config } from "@gatehouse/config";
-import type { Locale } from "@gatehouse/errors";
-import { messagePage } from "../pages/hosted-pages.ts";
-import { sendPage } from "../pages/html.ts";
-import { TEXTS } from "../pages/texts.ts";
+import { crossSiteFormPage } from "../hosted/index.ts";
+import { AUTHORIZE_PATH } from "../hosted/paths.ts";
 
 /** Routes whose hosted pages post forms back with a `form_token` (without one, a POST is a relying party's request). */
-const HOSTED_FORMS = new Set(["/oauth2/authorize"]);
+const HOSTED_FORMS = new Set([AUTHORIZE_PATH]);
 
 type Origins = Pick<Config, "publicBaseUrl" | "publicGraphUrl" | "publicAuthUrl">;
-
-const CROSS_SITE_TEXT: Record<Locale, string> = {
-  en: "This form must be sent from the sign-in page that showed it. Please start again from the application.",
-  es: "Este formulario debe enviarse desde la página de inicio de sesión que lo mostró. Vuelve a empezar desde la aplicación.",
-};
 
 /**
  * Whether a form POST comes from another site. Browsers vouch with
@@ -76,8 +69,7 @@ export const securityHeaders = fp<Origins>(async (app, config) => {
     if (req.method !== "POST" || !HOSTED_FORMS.has(req.routeOptions.url ?? "")) return;
     if (!req.body || typeof req.body !== "object" || !("form_token" in req.body)) return;
     if (!crossSiteForm(req, ours)) return;
-    const lang = req.locale;
-    return sendPage(reply, 403, messagePage(lang, TEXTS[lang].errorTitle, CROSS_SITE_TEXT[lang]));
+    return crossSiteFormPage(reply, req.locale);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import Type from "typebox";
-import type { GatewayDeps } from "../../deps.ts";
+import type { Wired } from "../../deps.ts";
 import { appToken, callerOf } from "../../http/app-token.ts";
 import { requireBearer } from "../../http/bearer-guard.ts";
 import { sendContent, sendError } from "../../http/envelope.ts";
@@ -19,7 +19,7 @@ const Accepted = Type.Object({
  * with the same body; the users service sends after answering. Over the
  * limit of codes for that value: 429 with Retry-After.
  */
-export const accessCodeRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, deps) => {
+export const accessCodeRoute: FastifyPluginAsyncTypebox<Wired<"users">> = async (app, deps) => {
   app.post(
     "/activityid/v1/user/access/code",
     {
@@ -42,7 +42,7 @@ export const accessCodeRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (ap
           violations: [{ field: email ? "ids.phone_number" : "ids.email", code: email ? "not_allowed" : "required" }],
         });
       }
-      const res = await deps.users!.requestAccessCode({
+      const res = await deps.users.requestAccessCode({
         caller: callerOf(req, principal.clientId!, "unknown"),
         key: email ? "email" : "phone_number",
         value: (email ?? phone)!.value,

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import type { GatewayDeps } from "../../deps.ts";
+import type { Wired } from "../../deps.ts";
 import { appToken, callerOf } from "../../http/app-token.ts";
 import { requireBearer } from "../../http/bearer-guard.ts";
-import { sendLoginOutcome } from "../../login/outcomes.ts";
 import { errorResponses } from "../../schemas/common.ts";
 import { MfaLoginBody, MfaRequiredEnvelope } from "../../schemas/mfa.ts";
 import { LoginQuery, UserContent, UserContentIncomplete, UserHeaders } from "../../schemas/user.ts";
+import { sendLoginOutcome } from "./login-outcomes.ts";
 
 /**
  * POST {base_url}/activityid/v1/user/access/mfa `{"token", "code"}`: finishes
@@ -15,7 +15,7 @@ import { LoginQuery, UserContent, UserContentIncomplete, UserHeaders } from "../
  * terms (451), 200, or 206 with `fca=true` (of this request or the login's),
  * rendered like the login's by the outcome table.
  */
-export const accessMfaRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, deps) => {
+export const accessMfaRoute: FastifyPluginAsyncTypebox<Wired<"mfa">> = async (app, deps) => {
   app.post(
     "/activityid/v1/user/access/mfa",
     {
@@ -37,7 +37,7 @@ export const accessMfaRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app
     },
     async (req, reply) => {
       const principal = req.principal!;
-      const res = await deps.mfa!.completeMfaLogin({
+      const res = await deps.mfa.completeMfaLogin({
         caller: callerOf(req, principal.clientId!, ""),
         mfaToken: req.body.token,
         code: req.body.code ?? "",

@@ -1,16 +1,16 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyRequest } from "fastify";
-import type { GatewayDeps } from "../../deps.ts";
+import type { Wired } from "../../deps.ts";
 import { appToken, callerOf } from "../../http/app-token.ts";
 import { requireBearer } from "../../http/bearer-guard.ts";
 import { actorIdMismatch, bodyViolations, membersOf } from "../../http/body-checks.ts";
 import { sendError } from "../../http/envelope.ts";
-import { sendLoginOutcome } from "../../login/outcomes.ts";
 import { TermsRequired } from "../../schemas/assertions.ts";
 import { ErrorEnvelopeWithUrl, errorResponses } from "../../schemas/common.ts";
 import { MfaRequiredEnvelope } from "../../schemas/mfa.ts";
 import { LoginEnvelope, LoginQuery, UserContent, UserContentIncomplete, UserHeaders } from "../../schemas/user.ts";
+import { sendLoginOutcome } from "./login-outcomes.ts";
 
 /** One identifier and one credential: the spec's email and password, or the phone, or a one-time code; `actor.id` is the token's application. */
 function loginBodyChecks(req: FastifyRequest) {
@@ -35,7 +35,7 @@ function loginBodyChecks(req: FastifyRequest) {
  * and its outcome is rendered by the login's outcome table (412, 428, 451,
  * 200 or 206). Errors (403, 429) go through the gateway's error handler.
  */
-export const accessRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, deps) => {
+export const accessRoute: FastifyPluginAsyncTypebox<Wired<"users">> = async (app, deps) => {
   app.post(
     "/activityid/v1/user/access",
     {
@@ -63,7 +63,7 @@ export const accessRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, d
       const { object } = req.body;
       const violations = bodyViolations(req);
       if (violations.length) return sendError(reply, "VALIDATION_FAILED", { violations });
-      const res = await deps.users!.loginUser({
+      const res = await deps.users.loginUser({
         caller: callerOf(req, principal.clientId!, req.body.source.id),
         email: object.ids.email?.value ?? "",
         phoneNumber: object.ids.phone_number?.value ?? "",

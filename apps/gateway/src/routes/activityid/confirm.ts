@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import Type from "typebox";
 import { errorFacts } from "@gatehouse/errors";
-import type { GatewayDeps } from "../../deps.ts";
-import { renderMessage } from "../../hosted/render.ts";
-import { sendPage } from "../../pages/html.ts";
+import type { Wired } from "../../deps.ts";
+import { confirmationPage } from "../../hosted/index.ts";
+import { CONFIRM_PATH, CONFIRMED_PATH } from "../../hosted/paths.ts";
 import { sendContent, sendError } from "../../http/envelope.ts";
 import { userToJson } from "../../http/user-json.ts";
 import { requireBearer } from "../../http/bearer-guard.ts";
@@ -20,29 +20,14 @@ const ConfirmByCode = Type.Object(
   { additionalProperties: false, $id: "ConfirmByCode" },
 );
 
-const CONFIRMED_PATH = "/activityid/v1/user/confirmed";
-
-/** The hosted page after a confirmation link (or of an invalid one), in the hosted pages' layout. */
-const page = (lang: "en" | "es", ok: boolean) => {
-  const t = {
-    en: ok
-      ? ["Confirmed", "Your address is confirmed. You can close this page."]
-      : ["Link not valid", "This confirmation link is not valid, was used or has expired."],
-    es: ok
-      ? ["Confirmado", "Tu dirección está confirmada. Puedes cerrar esta página."]
-      : ["Enlace no válido", "Este enlace de confirmación no es válido, ya se usó o ha caducado."],
-  }[lang];
-  return renderMessage({ lang, title: t[0]!, text: t[1]! });
-};
-
 /**
  * GET {base_url}/activityid/v1/user/confirm?token=: the link of the
  * confirmation email. It confirms and redirects (302) to the whitelisted
  * context.url the users service returns, else to the hosted confirmed page.
  */
-export const confirmRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, deps) => {
+export const confirmRoutes: FastifyPluginAsyncTypebox<Wired<"users">> = async (app, deps) => {
   app.get(
-    "/activityid/v1/user/confirm",
+    CONFIRM_PATH,
     {
       schema: {
         summary: "Confirm an identifier by the emailed link",
@@ -56,13 +41,13 @@ export const confirmRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app,
     },
     async (req, reply) => {
       try {
-        const res = await deps.users!.confirmIdentifier({ linkToken: req.query.token });
+        const res = await deps.users.confirmIdentifier({ linkToken: req.query.token });
         return reply
           .header("cache-control", "no-store")
           .redirect(res.redirectUrl || `${deps.config.publicBaseUrl}${CONFIRMED_PATH}`, 302);
       } catch (err) {
         const f = errorFacts(err);
-        if (f.reason === "INVALID_CODE") return sendPage(reply, 400, page(req.locale, false));
+        if (f.reason === "INVALID_CODE") return confirmationPage(reply, req.locale, false);
         if (f.reason === "RATE_LIMITED") return sendError(reply, "RATE_LIMITED");
         throw err;
       }
@@ -71,7 +56,7 @@ export const confirmRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app,
 
   // POST {base_url}/activityid/v1/user/confirm: the logged user confirms an identifier by its code.
   app.post(
-    "/activityid/v1/user/confirm",
+    CONFIRM_PATH,
     {
       onRequest: requireBearer(deps.verifyAccessToken, userToken),
       schema: {
@@ -86,7 +71,7 @@ export const confirmRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app,
     async (req, reply) => {
       const principal = req.principal!;
       try {
-        const res = await deps.users!.confirmIdentifier({
+        const res = await deps.users.confirmIdentifier({
           userId: principal.subject,
           key: req.body.id,
           code: req.body.code,
@@ -104,6 +89,6 @@ export const confirmRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app,
   app.get(
     CONFIRMED_PATH,
     { schema: { summary: "Hosted page shown after a confirmation", tags: ["users"] } },
-    async (req, reply) => sendPage(reply, 200, page(req.locale, true)),
+    async (req, reply) => confirmationPage(reply, req.locale, true),
   );
 };

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from "fastify";
-import type { GatewayDeps } from "../../deps.ts";
+import { wired, type Wired } from "../../deps.ts";
 import { requireJsonAccept } from "../../http/accept.ts";
 import { accessMfaRoute } from "./access-mfa.ts";
 import { accessCodeRoute } from "./access-code.ts";
@@ -11,9 +11,8 @@ import { registerRoute } from "./register.ts";
 import { resendRoute } from "./resend.ts";
 import { updateRoutes } from "./update.ts";
 
-/** {base_url}/activityid/v1: the user operations, present when the users service is wired. */
-export const activityIdRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) => {
-  if (!deps.users) return;
+/** {base_url}/activityid/v1: the user operations (the composition registers them when the users service is wired). */
+export const activityIdRoutes: FastifyPluginAsync<Wired<"users">> = async (app, deps) => {
   // The user operations answer JSON only (spec: Accept application/json); pages are GETs.
   app.addHook("onRequest", requireJsonAccept);
   await app.register(registerRoute, deps);
@@ -23,7 +22,7 @@ export const activityIdRoutes: FastifyPluginAsync<GatewayDeps> = async (app, dep
   await app.register(resendRoute, deps);
   await app.register(updateRoutes, deps);
   await app.register(logoutRoute, deps);
-  if (deps.mfa) {
+  if (wired(deps, "mfa")) {
     await app.register(accessMfaRoute, deps);
     await app.register(mfaRoutes, deps);
   }

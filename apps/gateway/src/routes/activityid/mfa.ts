@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyReply } from "fastify";
 import type { Principal } from "@gatehouse/rpc";
 import Type from "typebox";
-import type { GatewayDeps } from "../../deps.ts";
+import type { Wired } from "../../deps.ts";
 import { isAppToken } from "../../http/app-token.ts";
 import { requireBearer, type BearerRule } from "../../http/bearer-guard.ts";
 import { sendContent, sendError } from "../../http/envelope.ts";
@@ -35,7 +35,7 @@ const unauthenticated = (reply: FastifyReply) =>
  * until confirmed), confirm (a code turns it on; 10 recovery codes, shown
  * once) and disable (re-authentication with the password or a code).
  */
-export const mfaRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, deps) => {
+export const mfaRoutes: FastifyPluginAsyncTypebox<Wired<"mfa">> = async (app, deps) => {
   const common = { tags: ["users"], security: [{ bearer: [] }] };
   const enrolling = requireBearer(deps.verifyAccessToken, userOrAppToken);
 
@@ -59,7 +59,7 @@ export const mfaRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, dep
     async (req, reply) => {
       const who = subjectOf(req.principal!, req.body?.token);
       if (!who) return unauthenticated(reply);
-      const res = await deps.mfa!.enrollTotp(who);
+      const res = await deps.mfa.enrollTotp(who);
       reply.header("cache-control", "no-store");
       return sendContent(reply, 200, { totp: { secret: res.secret, otpauth_url: res.otpauthUrl } });
     },
@@ -87,7 +87,7 @@ export const mfaRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, dep
     async (req, reply) => {
       const who = subjectOf(req.principal!, req.body.token);
       if (!who) return unauthenticated(reply);
-      const res = await deps.mfa!.confirmTotp({ ...who, code: req.body.code });
+      const res = await deps.mfa.confirmTotp({ ...who, code: req.body.code });
       return sendContent(reply, 200, { mfa: { methods: ["totp"], recovery_codes: res.recoveryCodes } });
     },
   );
@@ -113,7 +113,7 @@ export const mfaRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, dep
       const user = req.principal!;
       if (!req.body.password && !req.body.code)
         return sendError(reply, "VALIDATION_FAILED", { violations: [{ field: "password", code: "required" }] });
-      await deps.mfa!.disableTotp({
+      await deps.mfa.disableTotp({
         userId: user.subject,
         password: req.body.password ?? "",
         code: req.body.code ?? "",

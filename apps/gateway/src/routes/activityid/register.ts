@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { JsonObject } from "@bufbuild/protobuf";
-import type { GatewayDeps } from "../../deps.ts";
+import type { Wired } from "../../deps.ts";
 import { appToken, callerOf } from "../../http/app-token.ts";
 import { requireBearer } from "../../http/bearer-guard.ts";
 import { sendContent, sendError } from "../../http/envelope.ts";
@@ -9,7 +9,7 @@ import { errorResponses, ScQuery } from "../../schemas/common.ts";
 import { RegisterEnvelope, UserContent, UserHeaders } from "../../schemas/user.ts";
 
 /** POST {base_url}/activityid/v1/user/register (contract section 5). */
-export const registerRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, deps) => {
+export const registerRoute: FastifyPluginAsyncTypebox<Wired<"users">> = async (app, deps) => {
   app.post(
     "/activityid/v1/user/register",
     {
@@ -29,7 +29,7 @@ export const registerRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app,
       if (req.body.actor.id !== principal.clientId) {
         return sendError(reply, "VALIDATION_FAILED", { violations: [{ field: "actor.id", code: "invalid_value" }] });
       }
-      const res = await deps.users!.registerUser({
+      const res = await deps.users.registerUser({
         caller: callerOf(req, principal.clientId!, req.body.source.id),
         object: req.body.object as unknown as JsonObject,
       });

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { Static } from "typebox";
 import { UpdateMode, type UpdateUserResponse } from "@gatehouse/proto";
-import type { GatewayDeps } from "../../deps.ts";
+import type { Wired } from "../../deps.ts";
 import { callerOf } from "../../http/app-token.ts";
 import { checkCodeVerifier } from "../../http/code-verifier.ts";
 import { sendContent, sendError } from "../../http/envelope.ts";
@@ -79,7 +79,7 @@ const updateToken: BearerRule = (p, req) => {
  * token's application (403), the target (404), its owner (403), the password
  * (403), the entry point's rules (416), the confirmation queue (502).
  */
-export const updateRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, deps) => {
+export const updateRoutes: FastifyPluginAsyncTypebox<Wired<"users">> = async (app, deps) => {
   async function update(
     req: FastifyRequest,
     reply: FastifyReply,
@@ -93,7 +93,7 @@ export const updateRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, 
     const clientId = applicationOf(principal);
     const c = call({ clientId, subject: principal.subject });
     // Errors, the step-up's 428 (`content.mfa` from its MfaRequired, `object.mfaCode` required) included, are the error handler's.
-    const res = await deps.users!.updateUser({
+    const res = await deps.users.updateUser({
       caller: callerOf(req, clientId, c.sourceId),
       mode: c.mode,
       actorUserId: principal.subject,

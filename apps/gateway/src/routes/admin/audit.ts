@@ -27,8 +27,9 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})
  */
 export const adminAuditRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, deps) => {
   const sources: Record<string, Lister> = {};
-  if (deps.registryAdmin) sources.registry = (req, o) => deps.registryAdmin!.listRegistryAuditEntries(req, o);
-  if (deps.usersAdmin) sources.users = (req, o) => deps.usersAdmin!.listUsersAuditEntries(req, o);
+  const { registryAdmin, usersAdmin } = deps;
+  if (registryAdmin) sources.registry = (req, o) => registryAdmin.listRegistryAuditEntries(req, o);
+  if (usersAdmin) sources.users = (req, o) => usersAdmin.listUsersAuditEntries(req, o);
   const names = Object.keys(sources).sort();
   if (!names.length) return;
 

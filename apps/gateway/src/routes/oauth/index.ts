@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from "fastify";
-import type { GatewayDeps } from "../../deps.ts";
+import { wired, type GatewayDeps } from "../../deps.ts";
 import { oauthClients } from "../../oauth/applications.ts";
 import { relyingPartyCors } from "../../oauth/cors.ts";
 import { relyingPartyOrigins } from "../../oauth/origins.ts";
@@ -37,10 +37,10 @@ export const oauthRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) =>
     await browser.register(revokeRoute, deps);
     await browser.register(jwksRoute, deps);
     await browser.register(discoveryRoutes, deps);
-    if (deps.users) await browser.register(userinfoRoutes, deps);
+    if (wired(deps, "users")) await browser.register(userinfoRoutes, deps);
   });
   await app.register(introspectRoute, deps);
   await app.register(logoutRoutes, withClients);
-  if (deps.users && deps.hostedLoginKey)
-    await app.register(authorizeRoutes, { ...withClients, hostedLoginKey: deps.hostedLoginKey });
+  // The hosted login signs users in through the users service, with its form tokens' key.
+  if (wired(deps, "users", "hostedLoginKey")) await app.register(authorizeRoutes, { ...deps, clients });
 };

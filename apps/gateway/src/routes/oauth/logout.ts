@@ -5,9 +5,8 @@ import type { OAuthClients } from "../../oauth/applications.ts";
 import { authorizationParams } from "../../oauth/authorization-request.ts";
 import { otherMethods } from "../../oauth/methods.ts";
 import { withResponseParams } from "../../oauth/redirect-uri.ts";
-import { sendPage } from "../../pages/html.ts";
-import { messagePage } from "../../pages/hosted-pages.ts";
-import { TEXTS } from "../../pages/texts.ts";
+import { logoutInvalidPage, signedOutPage } from "../../hosted/index.ts";
+import { LOGOUT_PATH } from "../../hosted/paths.ts";
 
 /**
  * GET and POST /oauth2/logout (OpenID Connect RP-Initiated Logout 1.0). The
@@ -26,8 +25,7 @@ export const logoutRoutes: FastifyPluginAsync<GatewayDeps & { clients: OAuthClie
         ?.split(" ")
         .map((l) => l.split("-")[0])
         .find((l) => l === "en" || l === "es") ?? req.locale;
-    const t = TEXTS[lang];
-    const invalid = () => sendPage(reply, 400, messagePage(lang, t.errorTitle, t.logoutInvalid));
+    const invalid = () => logoutInvalidPage(reply, lang);
     if (repeated.length) return invalid();
     let clientId = p.client_id;
     if (p.id_token_hint) {
@@ -48,11 +46,11 @@ export const logoutRoutes: FastifyPluginAsync<GatewayDeps & { clients: OAuthClie
         .headers({ location, "cache-control": "no-store", "referrer-policy": "no-referrer" })
         .send();
     }
-    return sendPage(reply, 200, messagePage(lang, t.loggedOutTitle, t.loggedOutText));
+    return signedOutPage(reply, lang);
   }
 
   const schema = { summary: "RP-initiated logout (OpenID Connect)", tags: ["oauth"] };
-  app.get("/oauth2/logout", { schema }, (req, reply) => logout(req, reply, req.query));
-  app.post("/oauth2/logout", { schema }, (req, reply) => logout(req, reply, req.body));
-  otherMethods(app, "/oauth2/logout", ["GET", "POST"]);
+  app.get(LOGOUT_PATH, { schema }, (req, reply) => logout(req, reply, req.query));
+  app.post(LOGOUT_PATH, { schema }, (req, reply) => logout(req, reply, req.body));
+  otherMethods(app, LOGOUT_PATH, ["GET", "POST"]);
 };

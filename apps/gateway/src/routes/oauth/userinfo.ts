@@ -3,7 +3,7 @@ import { toJson } from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
 import { errorFacts } from "@gatehouse/errors";
 import type { User } from "@gatehouse/proto";
-import type { GatewayDeps } from "../../deps.ts";
+import type { Wired } from "../../deps.ts";
 import { bearerToken } from "../../http/bearer.ts";
 import { bearerChallenge, type BearerError } from "../../http/bearer-challenge.ts";
 import { sendOAuthRpcError } from "../../http/oauth-error.ts";
@@ -52,7 +52,7 @@ export function userClaims(user: User, scopes: ReadonlySet<string>): Record<stri
 }
 
 /** GET and POST /oauth2/userinfo (OpenID Connect Core 5.3): a user's access token with the openid scope. */
-export const userinfoRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) => {
+export const userinfoRoutes: FastifyPluginAsync<Wired<"users">> = async (app, deps) => {
   async function userinfo(req: FastifyRequest, reply: FastifyReply) {
     const token = bearerToken(req);
     if (!token) return bearerError(reply, 401, "invalid_token", "an access token is required (Authorization: Bearer)");
@@ -63,7 +63,7 @@ export const userinfoRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps)
     if (!p.scopes.has("openid"))
       return bearerError(reply, 403, "insufficient_scope", "the openid scope is required", "openid");
     try {
-      const { user } = await deps.users!.getUser({ userId: p.subject });
+      const { user } = await deps.users.getUser({ userId: p.subject });
       return reply.header("cache-control", "no-store").send(userClaims(user!, p.scopes));
     } catch (err) {
       if (errorFacts(err).reason === "USER_NOT_FOUND")

@@ -1,0 +1,20 @@
+// The URL of every hosted page: routes serve them, pages and JSON answers link to them.
+// Data only (no page code), so a JSON answer may name a page without importing one.
+
+/** The hosted login and registration (`prompt=create`); every page of a sign-in posts back here. */
+export const AUTHORIZE_PATH = "/oauth2/authorize";
+/** RP-initiated logout (OpenID Connect): its page says the user signed out. */
+export const LOGOUT_PATH = "/oauth2/logout";
+/** The terms page of a 451 answer (`content.url`, with `?token=`). */
+export const TERMS_PATH = "/activityid/v1/user/terms";
+/** The activation page of an assisted registration's message (`?token=`). */
+export const ACTIVATE_PATH = "/activityid/v1/user/activate";
+/** The confirmation message's link (`?token=`): confirms, then redirects to the application or to CONFIRMED_PATH. */
+export const CONFIRM_PATH = "/activityid/v1/user/confirm";
+export const CONFIRMED_PATH = "/activityid/v1/user/confirmed";
+/** The 412 answer's `content.url` (`?token=`): sends the confirmation code again. */
+export const RESEND_PATH = "/activityid/v1/user/confirm/resend";
+
+/** A page's absolute link carrying its token (`content.url` of the JSON answers, links on pages). */
+export const linkWithToken = (baseUrl: string, path: string, token: string) =>
+  `${baseUrl}${path}?token=${encodeURIComponent(token)}`;
