@@ -91,7 +91,7 @@ export function formString(ctx: FuzzContext, path: string): fc.Arbitrary<string>
     .map(([b, o]) => [...b, ...o].filter(Boolean).join("&"));
 }
 
-/** The fields of each hosted page's form (hosted/dispatch.ts: by `intent`; a `mfa_token` is the second step's). */
+/** The fields of each hosted page's form (hosted/authorize/hosted-login.ts: by `intent`; a `mfa_token` is the second step's). */
 const HOSTED_FIELDS: Record<string, string[]> = {
   login: ["email", "phone_number", "password", "send_code"],
   code: ["email", "phone_number", "code", "send_code", "name"],

@@ -21,8 +21,8 @@ export const file_gatehouse_users_v1_login: GenFile = /*@__PURE__*/
  * errors (bad credentials, throttled, unknown entry point, a locked
  * account). UsersService.LoginUser and MfaService.CompleteMfaLogin both
  * answer it; a new kind of interruption is a new case here, and the
- * gateway's outcome table (apps/gateway/src/login/outcomes.ts) must then
- * render it for the JSON routes and the hosted pages alike.
+ * gateway's two outcome tables (typed by apps/gateway/src/http/login-outcome.ts:
+ * the JSON routes' and the hosted pages') must then both render it.
  *
  * @generated from message gatehouse.users.v1.LoginOutcome
  */
