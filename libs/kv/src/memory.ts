@@ -97,8 +97,10 @@ export function memoryKv(): Kv {
     async publish(channel, message) {
       bus.emit(channel, message);
     },
-    async subscribe(channel, onMessage) {
+    async subscribe(channel, onMessage, onLive) {
       bus.on(channel, onMessage);
+      // In one process a notice is delivered synchronously: never lost.
+      onLive?.(true);
       return async () => void bus.off(channel, onMessage);
     },
     async ping() {

@@ -87,7 +87,7 @@ export function redisKv(url: string, prefix: string, commandTimeoutMs: number): 
       // Channels are not keys: ioredis does not prefix them, so the prefix is added here.
       await guard(r.publish(`${prefix}${channel}`, message));
     },
-    async subscribe(channel, onMessage) {
+    async subscribe(channel, onMessage, onLive) {
       const full = `${prefix}${channel}`;
       // A connection in subscriber mode serves nothing else: one per process, made on first use.
       const sub = (subscriber ??= r.duplicate({
@@ -104,15 +104,27 @@ export function redisKv(url: string, prefix: string, commandTimeoutMs: number): 
       let stopped = false;
       const attempt = (): Promise<void> =>
         sub.subscribe(full).then(
-          () => undefined,
+          () => {
+            if (!stopped && sub.status === "ready") onLive?.(true);
+          },
           () => {
             if (!stopped) retry = setTimeout(() => void attempt(), 1000).unref();
           },
         );
+      // A closed connection may have missed notices; once it is back, live again only when this
+      // channel's SUBSCRIBE is answered (SUBSCRIBE twice is harmless: ioredis resubscribes too).
+      const lost = () => onLive?.(false);
+      const back = () => void attempt();
+      if (onLive) {
+        sub.on("close", lost);
+        sub.on("ready", back);
+      }
       await attempt();
       return async () => {
         stopped = true;
         clearTimeout(retry);
+        sub.off("close", lost);
+        sub.off("ready", back);
         sub.off("message", listener);
         if (sub.listenerCount("message") === 0) await sub.unsubscribe(full).catch(() => undefined);
       };
