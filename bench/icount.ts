@@ -61,7 +61,9 @@ const child = spawn("sh", [join(root, "scripts/start.sh"), "main"], {
   },
   stdio: ["ignore", "inherit", "inherit"],
 });
-const control = (flag: string) => execFileSync("callgrind_control", [flag, String(child.pid)], { stdio: "ignore" });
+// vgdb names its pipes after HOST, which the server's environment sets (127.0.0.1): the same here.
+const control = (flag: string) =>
+  execFileSync("callgrind_control", [flag, String(child.pid)], { env: { ...process.env, HOST: "127.0.0.1" } });
 try {
   for (let ready = false; !ready; await new Promise((r) => setTimeout(r, 1000))) {
     if (child.exitCode !== null) throw new Error("the server exited");
@@ -90,11 +92,8 @@ try {
   control("--zero");
   await send(count);
   control("--dump");
-  const dump = readdirSync(dir)
-    .filter((f) => f.startsWith("cg."))
-    .map((f) => join(dir, f))
-    .sort()
-    .at(-1)!;
+  // The dump of the measured requests: cg.<pid>.1 (the final one, at exit, is cg.<pid>).
+  const dump = join(dir, readdirSync(dir).find((f) => /^cg\.\d+\.1$/.test(f)) ?? "missing");
   const totals = /^(?:totals|summary): (\d+)/m.exec(readFileSync(dump, "utf8"))?.[1];
   console.log(
     `${root} ${scenario}: ${(Number(totals) / count / 1000).toFixed(1)} k instructions per request (${count} requests)`,
