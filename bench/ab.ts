@@ -14,7 +14,10 @@ import { clientCredentialsForm } from "./scenarios/client-credentials.ts";
 const base = process.env.AB_BASE;
 if (!base) throw new Error("AB_BASE: the other worktree (the build to compare against)");
 const rounds = Number(process.env.AB_ROUNDS ?? 6);
-const settings = { seconds: Number(process.env.AB_SECONDS ?? 4), connections: Number(process.env.AB_CONNECTIONS ?? 16) };
+const settings = {
+  seconds: Number(process.env.AB_SECONDS ?? 4),
+  connections: Number(process.env.AB_CONNECTIONS ?? 16),
+};
 const only = process.env.AB_ONLY;
 
 type Start = () => Promise<Target>;
@@ -60,7 +63,9 @@ try {
         const us = Math.round(((t.child.cpuSeconds()! - c0) * 1e6) / r.requests);
         if (r.non2xx + r.errors + r.timeouts > 0) throw new Error(`${builds[i]!.name} ${scenario}: failures`);
         ((cpu[scenario] ??= {})[builds[i]!.name] ??= []).push(us);
-        console.log(`round ${round} ${scenario} ${builds[i]!.name}: ${us} µs/req (${r.requestsPerSecond.toFixed(0)}/s)`);
+        console.log(
+          `round ${round} ${scenario} ${builds[i]!.name}: ${us} µs/req (${r.requestsPerSecond.toFixed(0)}/s)`,
+        );
       }
     }
   }

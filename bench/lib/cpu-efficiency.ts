@@ -23,8 +23,7 @@ export interface CpuEfficiency {
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
-const median = (xs: number[]) =>
-  xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] : undefined;
+const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] : undefined);
 
 export function cpuEfficiency(peer: PeerComparisons | undefined, u: UserScenarios | undefined): CpuEfficiency {
   const perVerifyUs = u ? u.argon2Ceiling.cpuMsPerVerify * 1000 : undefined;
