@@ -19,6 +19,7 @@ import { createTerms, type Terms } from "./terms/terms.ts";
 import type { Transactional } from "./transactional.ts";
 import type { UpdateDeps } from "./update/update.ts";
 import { createVerifiers, type Verifiers } from "./verifiers/index.ts";
+import { withForeignHashes } from "./verifiers/password/hashes/index.ts";
 import { DEFAULT_LOGIN_LIMITS } from "./verifiers/throttle.ts";
 import type { FactorDeps } from "./verifiers/totp/factor.ts";
 import { DEFAULT_MFA_LIMITS } from "./verifiers/totp/limits.ts";
@@ -53,8 +54,9 @@ export interface UsersParts {
 export function composeUsers(given: UsersDeps): UsersParts {
   const { db, kv, keys, logger, entrypoints } = given;
   const data = dataOver(db, given.enqueue);
-  // One password hasher for every service of the module: one gate of argon2 runs per process.
-  const passwords = given.passwords ?? argon2Passwords();
+  // One password hasher for every service of the module: one gate of argon2 runs per process;
+  // it also verifies imported foreign hashes (contract section 15), which a right password replaces.
+  const passwords = withForeignHashes(given.passwords ?? argon2Passwords());
   const options = given.confirmation ?? DEFAULT_CONFIRMATION_OPTIONS;
   const accessCodes = given.accessCodes ?? DEFAULT_ACCESS_CODE_OPTIONS;
   const mfaLimits = given.mfaLimits ?? DEFAULT_MFA_LIMITS;

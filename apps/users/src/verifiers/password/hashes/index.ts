@@ -1,0 +1,56 @@
+import type { JsonValue } from "@bufbuild/protobuf";
+import type { Passwords } from "../../../credentials/passwords.ts";
+import { argon2Family } from "./argon2.ts";
+import { bcryptFamily } from "./bcrypt.ts";
+import type { HashFamily, ImportContext } from "./family.ts";
+import { firebaseFamily } from "./firebase.ts";
+import { readKeycloak } from "./keycloak.ts";
+import { pbkdf2Family } from "./pbkdf2.ts";
+import { scryptFamily } from "./scrypt.ts";
+
+export type { FirebaseParams, ImportContext } from "./family.ts";
+export { readFirebaseParams } from "./firebase.ts";
+
+/** The foreign families Gatehouse verifies itself (argon2 is verified by credentials/passwords.ts). */
+const VERIFIED: HashFamily[] = [bcryptFamily, scryptFamily, pbkdf2Family, firebaseFamily];
+
+/**
+ * The string kept in users.password_hash for an import's `password`, or
+ * undefined when no family reads it (`unsupported_hash`): a PHC or crypt
+ * string (bcrypt, argon2, scrypt, PBKDF2), Keycloak's credential (converted
+ * to PHC) or Firebase's scrypt.
+ */
+export function readImportedPassword(value: JsonValue, ctx: ImportContext): string | undefined {
+  for (const family of [argon2Family, ...VERIFIED]) {
+    const stored = family.read(value, ctx);
+    if (stored !== undefined) return stored;
+  }
+  return readKeycloak(value);
+}
+
+/** A stored hash in the import's form (an export with hashes). */
+export function exportedPassword(stored: string): JsonValue {
+  return VERIFIED.find((f) => f.owns(stored))?.exported(stored) ?? stored;
+}
+
+/**
+ * Passwords that also verify imported hashes: a foreign family's hash is
+ * checked by its family (no more work than its own algorithm) and always
+ * needs a rehash, so the password verifier replaces it with argon2id at the
+ * first right password. Every other string goes to `own`.
+ */
+export function withForeignHashes(own: Passwords): Passwords {
+  return {
+    hash: (password) => own.hash(password),
+    async verify(stored, password) {
+      const family = stored ? VERIFIED.find((f) => f.owns(stored)) : undefined;
+      if (!family) return own.verify(stored, password);
+      try {
+        return await family.verify(stored!, password);
+      } catch {
+        return false; // a stored string its family cannot read
+      }
+    },
+    needsRehash: (stored) => VERIFIED.some((f) => f.owns(stored)) || own.needsRehash(stored),
+  };
+}
