@@ -10,7 +10,7 @@ import {
   type UsersAdminService,
   type UserImportJob,
 } from "@gatehouse/proto";
-import { ADMIN_WRITE_SCOPES, INTERNAL_SCOPE, kPrincipal } from "@gatehouse/rpc";
+import { ADMIN_READ_SCOPES, ADMIN_WRITE_SCOPES, INTERNAL_SCOPE, kPrincipal } from "@gatehouse/rpc";
 import { exportPage, type ExportDeps } from "./export.ts";
 import { finishImport, getImport, importLines, startImport, type ImportDeps } from "./jobs.ts";
 import type { ImportJobRow, LineResult } from "./store.ts";
@@ -24,7 +24,8 @@ export const bulkPolicy = {
   importUserLines: WRITE,
   finishUserImport: WRITE,
   getUserImport: [...READ, INTERNAL_SCOPE],
-  exportUsers: READ,
+  // admin:write alone is enough for the export with hashes; the handler checks which the request needs.
+  exportUsers: [...READ, "admin:write"],
 };
 
 function toJob(j: ImportJobRow, results: LineResult[] = []): UserImportJob {
@@ -42,9 +43,10 @@ function toJob(j: ImportJobRow, results: LineResult[] = []): UserImportJob {
   });
 }
 
-function mayReadHashes(ctx: HandlerContext): boolean {
+/** Hashes need admin:write (or admin); the rest of the export admin:read (or admin). */
+function mayExport(ctx: HandlerContext, hashes: boolean): boolean {
   const scopes = ctx.values.get(kPrincipal)?.scopes;
-  return ADMIN_WRITE_SCOPES.some((s) => scopes?.has(s));
+  return (hashes ? ADMIN_WRITE_SCOPES : ADMIN_READ_SCOPES).some((s) => scopes?.has(s));
 }
 
 type BulkMethods = Pick<
@@ -76,7 +78,7 @@ export function bulkMethods(deps: ImportDeps & ExportDeps & { logger: Logger }):
       return { job: toJob(job, results) };
     },
     async exportUsers(req, ctx) {
-      if (req.includeHashes && !mayReadHashes(ctx)) throw domainError("INSUFFICIENT_SCOPE");
+      if (!mayExport(ctx, req.includeHashes)) throw domainError("INSUFFICIENT_SCOPE");
       const who = auditContext(ctx);
       const page = await exportPage(deps, req, who);
       return { lines: page.lines, nextPageToken: page.next };
