@@ -164,9 +164,12 @@ describe.each([
     expect([read.statusCode, read.json().errors.code]).toEqual([403, "insufficient_scope"]);
     const missing = await postImport(s, "no-such-entrypoint", "");
     expect(missing.statusCode).toBe(404);
+    const json = await admin(s, "POST", `/admin/v1/users/import?entrypoint=${app.entrypoint}`, { body: {} });
+    expect([json.statusCode, json.json().errors.code]).toEqual([415, "unsupported_media_type"]);
     const badFirebase = await postImport(s, app.entrypoint, "", { firebase: { signerKey: 1 } });
     expect(badFirebase.statusCode).toBe(400);
-    const started = await postImport(s, app.entrypoint, userLine(`${tag()}@example.com`), { scope: "admin:write" });
+    const line = userLine(`${tag()}@example.com`, (await familyHashes()).pbkdf2sha256!.password);
+    const started = await postImport(s, app.entrypoint, line, { scope: "admin:write" });
     expect(started.statusCode).toBe(202);
     const id = started.json().content.job.id;
     expect(started.json().content.job).toEqual({ id, status: "running" });

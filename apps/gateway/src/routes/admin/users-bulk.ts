@@ -6,6 +6,7 @@ import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { importFile } from "@gatehouse/admin";
+import { domainError } from "@gatehouse/errors";
 import type { UserImportJob } from "@gatehouse/proto";
 import Type from "typebox";
 import type { GatewayDeps } from "../../deps.ts";
@@ -45,7 +46,7 @@ function byteLimit(max: number) {
   return new Transform({
     transform(chunk: Buffer, _enc, done) {
       seen += chunk.length;
-      if (seen > max) return done(Object.assign(new Error("import body too large"), { statusCode: 413 }));
+      if (seen > max) return done(domainError("PAYLOAD_TOO_LARGE", `at most ${max} bytes`));
       done(null, chunk);
     },
   });
@@ -83,7 +84,9 @@ export const adminUsersBulkRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = asyn
       },
     },
     async (req, reply) => {
-      const body = req.body as Readable | undefined;
+      // Only NDJSON is spooled: a JSON or form body was parsed by another parser.
+      if (!(req.body instanceof Readable)) throw domainError("UNSUPPORTED_MEDIA_TYPE", `send ${NDJSON}`);
+      const body = req.body;
       const firebaseParams = req.query.firebase ?? "";
       const started = await usersAdmin.startUserImport(
         { entrypointId: req.query.entrypoint, firebaseParams },
