@@ -185,11 +185,11 @@ describe.each([
 
     const entries = await audit(s, { target: id });
     expect(entries.map((e) => [e.action, e.actor])).toEqual([
-      ["user.import.done", OPERATOR_ACTOR],
-      ["user.import", OPERATOR_ACTOR],
+      ["users.import.done", OPERATOR_ACTOR],
+      ["users.import", OPERATOR_ACTOR],
     ]);
     expect(entries[0]!.details).toMatchObject({ imported: 1, skipped: 0, failed: 0 });
-    const exports = await audit(s, { action: "user.export" });
+    const exports = await audit(s, { action: "users.export" });
     expect(exports.slice(0, 2).map((e) => e.details.hashes)).toEqual([true, false]);
   });
 });

@@ -56,7 +56,7 @@ interface Cursor {
 }
 
 /**
- * One page of the export. The first page audits it (`user.export`, with or
+ * One page of the export. The first page audits it (`users.export`, with or
  * without hashes); the next ones need the sealed token of the page before,
  * which carries the choice of hashes: no page is read around the audit.
  */
@@ -78,7 +78,7 @@ export async function exportPage(
     cursor = { after: "", hashes: req.includeHashes };
     await deps.data.audit.record({
       ...who,
-      action: "user.export",
+      action: "users.export",
       target: "users",
       details: { hashes: cursor.hashes },
     });

@@ -40,7 +40,7 @@ async function entrypointOf(deps: ImportDeps, id: string): Promise<ResolvedEntry
   return resolved;
 }
 
-/** Opens a job through an entry point, audited as `user.import`. */
+/** Opens a job through an entry point, audited as `users.import`. */
 export async function startImport(
   deps: ImportDeps,
   req: { entrypointId: string; firebase: string },
@@ -58,7 +58,7 @@ export async function startImport(
     });
     await s.audit.record({
       ...who,
-      action: "user.import",
+      action: "users.import",
       target: id,
       details: { entrypoint: resolved.entrypoint.id },
     });
@@ -90,7 +90,7 @@ export async function importLines(
 }
 
 /**
- * Marks the job done; its counts are audited as `user.import.done` in the
+ * Marks the job done; its counts are audited as `users.import.done` in the
  * name of who started it (the batches and the end may come from the gateway
  * itself, after the operator's request was answered).
  */
@@ -103,7 +103,7 @@ export async function finishImport(deps: ImportDeps, jobId: string): Promise<Imp
       const { lines, imported, skipped, failed } = job;
       await s.audit.record({
         actor: job.actor,
-        action: "user.import.done",
+        action: "users.import.done",
         target: jobId,
         details: { lines, imported, skipped, failed },
       });

@@ -7,10 +7,10 @@ import { pipeline } from "node:stream/promises";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { importFile } from "@gatehouse/admin";
 import { domainError } from "@gatehouse/errors";
-import type { UserImportJob } from "@gatehouse/proto";
 import Type from "typebox";
 import type { GatewayDeps } from "../../deps.ts";
 import { asOperator } from "../../http/admin-call.ts";
+import { importJobJson } from "../../http/admin-json.ts";
 import { sendContent } from "../../http/envelope.ts";
 import { AnyObject, ContentOf } from "../../schemas/admin.ts";
 import { errorResponses } from "../../schemas/common.ts";
@@ -19,26 +19,6 @@ const admin = { tags: ["admin"], security: [{ bearer: [] }] };
 /** The largest import body spooled (about 5 million users of a few hundred bytes). */
 export const IMPORT_MAX_BYTES = 2 * 1024 ** 3;
 const NDJSON = "application/x-ndjson";
-
-/** The job as the contract's `content.job` (contract section 15). */
-function jobJson(j: UserImportJob, withResults: boolean) {
-  const out: Record<string, unknown> = {
-    id: j.id,
-    status: j.status,
-    entrypoint: j.entrypointId,
-    lines: j.lines,
-    imported: j.imported,
-    skipped: j.skipped,
-    failedCount: j.failed,
-    created: j.createTime ? new Date(Number(j.createTime.seconds) * 1000).toISOString() : undefined,
-    finished: j.finishTime ? new Date(Number(j.finishTime.seconds) * 1000).toISOString() : undefined,
-  };
-  if (!withResults) return out;
-  const lineOf = (r: UserImportJob["results"][number]) => ({ line: r.line, code: r.code, field: r.field });
-  out.failed = j.results.filter((r) => r.outcome === "failed").map(lineOf);
-  out.skips = j.results.filter((r) => r.outcome === "skipped").map((r) => ({ ...lineOf(r), user: r.userId }));
-  return out;
-}
 
 /** Counts the bytes going through and stops past the limit. */
 function byteLimit(max: number) {
@@ -131,7 +111,7 @@ export const adminUsersBulkRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = asyn
     },
     async (req, reply) => {
       const res = await usersAdmin.getUserImport({ jobId: req.params.id }, asOperator(req));
-      return sendContent(reply, 200, { job: jobJson(res.job!, true) });
+      return sendContent(reply, 200, { job: importJobJson(res.job!, true) });
     },
   );
 
