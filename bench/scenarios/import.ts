@@ -26,6 +26,8 @@ export interface ImportMeasured {
   rssBeforeMb: number | undefined;
   rssPeakMb: number | undefined;
   rssAfterMb: number | undefined;
+  /** The RSS (MB) when a quarter, half, three quarters and all of the users were in: flat means no growth with the count. */
+  rssByQuarterMb: (number | undefined)[];
 }
 
 const OPERATOR = { id: "bench-operator", secret: "bench-operator-secret-0123456789" };
@@ -103,6 +105,7 @@ export async function importScenario(store: "embedded" | "postgres", count: numb
     const rssBeforeMb = t.child.rssMb();
     let rssPeakMb = rssBeforeMb ?? 0;
     const sampler = setInterval(() => (rssPeakMb = Math.max(rssPeakMb, t.child.rssMb() ?? 0)), 100);
+    const quarters: (number | undefined)[] = [];
     const started = performance.now();
     try {
       const res = await fetch(`${t.baseUrl}/admin/v1/users/import?entrypoint=${app.entrypointId}`, {
@@ -119,6 +122,8 @@ export async function importScenario(store: "embedded" | "postgres", count: numb
           method: "GET",
           headers: auth,
         })) as { content: { job: { status: string; imported: number; failedCount: number } } };
+        while (quarters.length < 4 && job.content.job.imported >= ((quarters.length + 1) * count) / 4)
+          quarters.push(t.child.rssMb());
         if (job.content.job.status === "done") {
           const seconds = (performance.now() - started) / 1000;
           const { imported, failedCount } = job.content.job;
@@ -132,6 +137,7 @@ export async function importScenario(store: "embedded" | "postgres", count: numb
             rssBeforeMb,
             rssPeakMb,
             rssAfterMb: t.child.rssMb(),
+            rssByQuarterMb: quarters,
           };
         }
         await new Promise((r) => setTimeout(r, 250));
@@ -147,9 +153,11 @@ export async function importScenario(store: "embedded" | "postgres", count: numb
 
 export function printImport(rows: ImportMeasured[]): void {
   console.log("\nuser import (contract section 15: 100,000 users in under 60 s on the embedded default)");
-  console.log("store      users    seconds  users/s  imported  failed  RSS before/peak/after (MB)");
+  console.log(
+    "store      users    seconds  users/s  imported  failed  RSS before/peak/after (MB)  RSS at 25/50/75/100 %",
+  );
   for (const r of rows)
     console.log(
-      `${r.store.padEnd(10)} ${String(r.users).padEnd(8)} ${String(r.seconds).padEnd(8)} ${String(r.usersPerSecond).padEnd(8)} ${String(r.imported).padEnd(9)} ${String(r.failed).padEnd(7)} ${r.rssBeforeMb}/${r.rssPeakMb}/${r.rssAfterMb}`,
+      `${r.store.padEnd(10)} ${String(r.users).padEnd(8)} ${String(r.seconds).padEnd(8)} ${String(r.usersPerSecond).padEnd(8)} ${String(r.imported).padEnd(9)} ${String(r.failed).padEnd(7)} ${`${r.rssBeforeMb}/${r.rssPeakMb}/${r.rssAfterMb}`.padEnd(27)} ${r.rssByQuarterMb.join("/")}`,
     );
 }
