@@ -35,9 +35,9 @@ export function exportedPassword(stored: string): JsonValue {
 
 /**
  * Passwords that also verify imported hashes: a foreign family's hash is
- * checked by its family (no more work than its own algorithm) and always
- * needs a rehash, so the password verifier replaces it with argon2id at the
- * first right password. Every other string goes to `own`.
+ * checked by its family (its own algorithm's work) and always needs a
+ * rehash, so the password verifier replaces it with argon2id at the first
+ * right password. Every other string goes to `own`.
  */
 export function withForeignHashes(own: Passwords): Passwords {
   return {
@@ -45,11 +45,11 @@ export function withForeignHashes(own: Passwords): Passwords {
     async verify(stored, password) {
       const family = stored ? VERIFIED.find((f) => f.owns(stored)) : undefined;
       if (!family) return own.verify(stored, password);
-      try {
-        return await family.verify(stored!, password);
-      } catch {
-        return false; // a stored string its family cannot read
-      }
+      const ok = await family.verify(stored!, password).catch(() => false); // false: a string its family cannot read
+      // A wrong password costs at least an unknown account's (a dummy argon2id verify), however cheap the
+      // foreign hash: a fast 403 would tell that the account exists (contract section 5).
+      if (!ok) await own.verify(undefined, password);
+      return ok;
     },
     needsRehash: (stored) => VERIFIED.some((f) => f.owns(stored)) || own.needsRehash(stored),
   };
