@@ -6,9 +6,9 @@ import { DEVICE_PATH } from "../paths.ts";
 import { DEVICE_TEXTS, type DeviceKind } from "./texts.ts";
 
 // The /device pages: enter the code, approve or deny, done. Forms post to
-// DEVICE_PATH (relative "device": every page is under /).
+// DEVICE_PATH (absolute: the decision page is at /device/callback).
 
-const ACTION = "device";
+const ACTION = DEVICE_PATH;
 const LANG_NAMES = { en: "English", es: "Español" } as const;
 
 /** The code form; `value` is shown again (a prefilled verification_uri_complete, or a wrong code). */
