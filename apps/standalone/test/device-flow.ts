@@ -21,7 +21,10 @@ export interface DeviceRig {
 export async function deviceRig(embedded: boolean, env: Record<string, string> = {}): Promise<DeviceRig> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const s = await startTestStack({ embedded, env: { PUBLIC_URL: base, PORT: String(port), HOST: "127.0.0.1", ...env } });
+  const s = await startTestStack({
+    embedded,
+    env: { PUBLIC_URL: base, PORT: String(port), HOST: "127.0.0.1", ...env },
+  });
   await s.app.listen({ port, host: "127.0.0.1" });
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
   return {
@@ -46,7 +49,14 @@ export async function personPage(rig: DeviceRig, lang: "en" | "es"): Promise<Pag
 }
 
 const T = {
-  en: { continue: "Continue", email: "Email", password: "Password", signIn: "Sign in", approve: "Approve", deny: "Deny" },
+  en: {
+    continue: "Continue",
+    email: "Email",
+    password: "Password",
+    signIn: "Sign in",
+    approve: "Approve",
+    deny: "Deny",
+  },
   es: {
     continue: "Continuar",
     email: "Correo electrónico",
@@ -88,7 +98,12 @@ export async function personDecides(
 }
 
 /** A form POST to the running server. */
-export async function post(base: string, path: string, form: Record<string, string>, headers: Record<string, string> = {}) {
+export async function post(
+  base: string,
+  path: string,
+  form: Record<string, string>,
+  headers: Record<string, string> = {},
+) {
   const res = await fetch(`${base}${path}`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", ...headers },

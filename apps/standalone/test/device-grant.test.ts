@@ -79,7 +79,9 @@ describe.each([
     // The session carries its device kind (the user's data export lists it).
     const admin = await rig.s.operatorToken("admin");
     const sub = tokens.claims()!.sub;
-    const exp = await fetch(`${rig.base}/admin/v1/users/${sub}/export`, { headers: { authorization: `Bearer ${admin}` } });
+    const exp = await fetch(`${rig.base}/admin/v1/users/${sub}/export`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
     const sessions = ((await exp.json()) as { content: { sessions: { sourceId?: string }[] } }).content.sessions;
     expect(sessions.some((x) => x.sourceId === "itv")).toBe(true);
     await page.context().close();

@@ -1,6 +1,6 @@
 import { domainError } from "@gatehouse/errors";
 import type { ClientCredentials } from "@gatehouse/proto";
-import { CONSOLE_CLIENT_ID, USER_SCOPES } from "@gatehouse/rpc";
+import { CONSOLE_APPLICATION_ID, CONSOLE_CLIENT_ID, USER_SCOPES } from "@gatehouse/rpc";
 import { randomSecret } from "@gatehouse/secrets";
 import { authenticateClient } from "../clients/authenticate-client.ts";
 import type { ClientDirectory } from "../clients/client-directory.ts";
@@ -32,7 +32,8 @@ export async function authorizeDevice(
   req: AuthorizeDeviceRequest,
 ) {
   const client = await authenticateClient(deps.clients, req.client, { allowPublic: true });
-  if (client.kind === "operator" || client.clientId === CONSOLE_CLIENT_ID)
+  const console = client.clientId === CONSOLE_CLIENT_ID || client.applicationId === CONSOLE_APPLICATION_ID;
+  if (client.kind === "operator" || console)
     throw domainError("UNAUTHORIZED_CLIENT", "this client cannot use the device authorization grant");
   const scopes = req.scope === "" ? [DEFAULT_DEVICE_SCOPE] : parseScope(req.scope);
   if (!scopes) throw domainError("INVALID_SCOPE", "scope must be space-separated scope tokens (RFC 6749 section 3.3)");
