@@ -4,7 +4,6 @@ import { devicePages } from "../../hosted/index.ts";
 import { DEVICE_CALLBACK_PATH, DEVICE_PATH } from "../../hosted/paths.ts";
 import type { OAuthClients } from "../../oauth/applications.ts";
 import { authorizationParams } from "../../oauth/authorization-request.ts";
-import { otherMethods } from "../../oauth/methods.ts";
 
 /**
  * {auth_url}/device, the RFC 8628 verification URI (contract section 13):
@@ -25,6 +24,4 @@ export const devicePageRoutes: FastifyPluginAsync<
   app.get(DEVICE_CALLBACK_PATH, { schema: { ...schema, summary: "Device sign-in callback" } }, (req, reply) =>
     pages.callback(req, reply),
   );
-  otherMethods(app, DEVICE_PATH, ["GET", "POST"]);
-  otherMethods(app, DEVICE_CALLBACK_PATH, ["GET"]);
 };
