@@ -1,6 +1,6 @@
 import { chromium, type Browser, type Page } from "playwright-core";
 import { expect } from "vitest";
-import { shot } from "./hosted-flows.ts";
+import { outboxMessage, shot } from "./hosted-flows.ts";
 import { freePort } from "./processes.ts";
 import { startTestStack, type TestStack } from "./stack-helpers.ts";
 import { PASSWORD } from "./user-flows.ts";
@@ -78,7 +78,16 @@ async function click(page: Page, name: string) {
  */
 export async function personDecides(
   page: Page,
-  o: { lang: "en" | "es"; url: string; typed?: string; email: string; decision: "approve" | "deny"; shots?: string },
+  o: {
+    lang: "en" | "es";
+    url: string;
+    typed?: string;
+    email: string;
+    decision: "approve" | "deny";
+    shots?: string;
+    /** Sign in with an emailed one-time code (English pages) instead of the password. */
+    emailedCode?: TestStack;
+  },
 ): Promise<string> {
   const t = T[o.lang];
   await page.goto(o.url);
@@ -88,7 +97,14 @@ export async function personDecides(
   await click(page, t.continue);
   expect(new URL(page.url()).pathname).toBe("/oauth2/authorize");
   await page.getByLabel(t.email).fill(o.email);
-  await page.getByLabel(t.password).fill(PASSWORD);
+  if (o.emailedCode) {
+    const asked = Date.now();
+    await click(page, "Email me a code");
+    const { code } = await outboxMessage(o.emailedCode, o.email, /Your sign-in code/, asked);
+    await page.getByLabel("6-digit code").fill(code);
+  } else {
+    await page.getByLabel(t.password).fill(PASSWORD);
+  }
   await click(page, t.signIn);
   expect(new URL(page.url()).pathname).toBe("/device/callback");
   if (o.shots) await shot(page, `${o.shots}-decide-${o.lang}`);

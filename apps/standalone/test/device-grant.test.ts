@@ -1,6 +1,7 @@
 import * as client from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deviceRig, personDecides, personPage, poll, post, type DeviceRig } from "./device-flow.ts";
+import { shot } from "./hosted-flows.ts";
 import { createOAuthApp } from "./oauth-flow.ts";
 import { loggedUser, type FlowApp } from "./user-flows.ts";
 
@@ -61,6 +62,10 @@ describe.each([
       ...(shots ? { shots } : {}),
     });
     expect(heading).toBe("Your device is signed in");
+    // Back to the callback: its code is spent, the page says to start again (never a second decision).
+    await page.goBack();
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("The sign-in did not finish");
+    if (shots) await shot(page, `${shots}-expired-en`);
     const tokens = await polling;
     expect(tokens.access_token).toBeTruthy();
     expect(tokens.refresh_token).toBeTruthy();
@@ -95,6 +100,12 @@ describe.each([
       (err: { error?: string }) => err.error,
     );
     const page = await personPage(rig, "es");
+    // A wrong code first: the form again, with the error on the input.
+    await page.goto(`${rig.base}/device`);
+    await page.getByLabel("Código").fill("BBBB-CCCC");
+    await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Continuar" }).click()]);
+    expect(await page.getByRole("alert").textContent()).toContain("no es válido");
+    if (shots) await shot(page, `${shots}-wrong-es`);
     const heading = await personDecides(page, {
       lang: "es",
       url: `${rig.base}/device`,
@@ -108,7 +119,7 @@ describe.each([
     await page.context().close();
   }, 60_000);
 
-  it("slow_down while undecided (the interval grows by 5 s); racing polls after approval get tokens exactly once", async () => {
+  it("slow_down while undecided (the interval grows by 5 s); racing polls after approval (signed in with an emailed code) get tokens exactly once", async () => {
     const d = (await post(rig.base, "/oauth2/device_authorization", { client_id: app.entrypoint })).body;
     expect(d.user_code).toBeTruthy();
     expect(await poll(rig.base, app.entrypoint, d.device_code!)).toMatchObject({
@@ -119,7 +130,15 @@ describe.each([
     expect(fast.body.error_description).toContain("10 s");
 
     const page = await personPage(rig, "en");
-    await personDecides(page, { lang: "en", url: d.verification_uri_complete!, email, decision: "approve" });
+    // Another sign-in method of the entry point: an emailed one-time code.
+    const heading = await personDecides(page, {
+      lang: "en",
+      url: d.verification_uri_complete!,
+      email,
+      decision: "approve",
+      emailedCode: rig.s,
+    });
+    expect(heading).toBe("Your device is signed in");
     const answers = await Promise.all(Array.from({ length: 8 }, () => poll(rig.base, app.entrypoint, d.device_code!)));
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
     expect(answers.filter((a) => a.body.error === "invalid_grant")).toHaveLength(7);
