@@ -13,6 +13,7 @@
 // JSON document, read whole.
 import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
+import process from "node:process";
 import { createInterface } from "node:readline";
 
 /** An export's timestamp (ISO text, epoch milliseconds as number or text, Mongo's {"$date"}) as RFC 3339. */
