@@ -5,7 +5,7 @@ import { answersToRecord, applyAnswers, unknownKeys } from "../terms/answers.ts"
 import type { AcceptanceStore } from "../terms/store.ts";
 import type { Transactional } from "../transactional.ts";
 import { newPulseId, newUserId } from "../users/identifiers.ts";
-import type { ImportContext } from "../verifiers/password/hashes/index.ts";
+import type { ForeignHashes, ImportContext } from "../verifiers/password/hashes/index.ts";
 import { readImportLine, type ImportedUser } from "./line.ts";
 import type { ImportJobRow, ImportStore, LineResult, NewImportedUser } from "./store.ts";
 
@@ -16,6 +16,7 @@ export interface Batch {
   entrypoint: Entrypoint;
   /** The legal assertions of the entry point's typologies (their latest versions). */
   catalog: ReadonlyMap<string, PendingAssertion>;
+  hashes: ForeignHashes;
   context: ImportContext;
   firstLine: number;
   lines: string[];
@@ -38,7 +39,7 @@ function prepare(b: Batch): { ready: Ready[]; results: LineResult[] } {
   b.lines.forEach((text, i) => {
     const line = b.firstLine + i;
     if (text === "") return; // a blank line is no user
-    const read = readImportLine(text, b.entrypoint, b.context);
+    const read = readImportLine(text, b.entrypoint, b.hashes, b.context);
     if ("fault" in read) return results.push({ line, outcome: "failed", ...read.fault, userId: null });
     const user = read.user;
     const unknown = unknownKeys(Object.keys(user.assertions), b.catalog)[0];

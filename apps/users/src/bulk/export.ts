@@ -6,7 +6,7 @@ import type { Transactional } from "../transactional.ts";
 import type { StoredAddress, StoredAssertion } from "../users/model.ts";
 import type { UserRecord } from "../users/record.ts";
 import { toRecord, USER_SELECT, type UserSqlRow } from "../users/user-row.ts";
-import { exportedPassword } from "../verifiers/password/hashes/index.ts";
+import type { ForeignHashes } from "../verifiers/password/hashes/index.ts";
 
 const BOX = "user-export";
 const MAX_PAGE = 1000;
@@ -30,8 +30,8 @@ export type ExportReads = ReturnType<typeof exportReads>;
 const entries = <T, U>(o: Record<string, unknown>, fn: (v: T) => U) =>
   Object.fromEntries(Object.entries(o).map(([k, v]) => [k, fn(v as T)]));
 
-/** A user as an import line (bulk/line.ts reads it back): the active id values, confirmed ones named; the hash when asked. */
-export function exportLine(u: UserRecord, withHash: boolean): string {
+/** A user as an import line (bulk/line.ts reads it back): the active id values, confirmed ones named; with `hashes`, the hash. */
+export function exportLine(u: UserRecord, hashes: ForeignHashes | undefined): string {
   const ids = Object.fromEntries(u.identifiers.map((i) => [i.key, { objectType: "user_id", value: i.value }]));
   const line: Record<string, unknown> = {
     ids,
@@ -41,13 +41,14 @@ export function exportLine(u: UserRecord, withHash: boolean): string {
     confirmed: u.identifiers.filter((i) => i.confirmed).map((i) => i.key),
     created: u.createdAt.toISOString(),
   };
-  if (withHash && u.passwordHash) line.password = exportedPassword(u.passwordHash);
+  if (hashes && u.passwordHash) line.password = hashes.exported(u.passwordHash);
   return JSON.stringify(line);
 }
 
 export interface ExportDeps {
   data: Transactional<{ exports: ExportReads; audit: AuditLog }>;
   keys: KeyRing;
+  hashes: ForeignHashes;
 }
 
 interface Cursor {
@@ -84,7 +85,7 @@ export async function exportPage(
     });
   }
   const users = await deps.data.exports.page(cursor.after, size);
-  const lines = users.map((u) => exportLine(u, cursor.hashes));
+  const lines = users.map((u) => exportLine(u, cursor.hashes ? deps.hashes : undefined));
   const last = users.at(-1);
   const next =
     users.length === size && last ? box.seal(JSON.stringify({ after: last.id, hashes: cursor.hashes }), who.actor) : "";

@@ -4,7 +4,7 @@ import { domainError, validationError } from "@gatehouse/errors";
 import type { AssertionCatalog, EntrypointDirectory, ResolvedEntrypoint } from "../ports.ts";
 import { catalogFor } from "../terms/catalog.ts";
 import type { Transactional } from "../transactional.ts";
-import { readFirebaseParams, type ImportContext } from "../verifiers/password/hashes/index.ts";
+import { readFirebaseParams, type ForeignHashes, type ImportContext } from "../verifiers/password/hashes/index.ts";
 import { importBatch, type BatchStores } from "./batch.ts";
 import type { ImportJobRow, LineResult } from "./store.ts";
 
@@ -17,6 +17,7 @@ export interface ImportDeps {
   data: Transactional<BatchStores & { audit: AuditLog }>;
   entrypoints: EntrypointDirectory;
   catalog: AssertionCatalog;
+  hashes: ForeignHashes;
 }
 
 /** `?firebase=` of the import: empty, or Firebase's project parameters (VALIDATION_FAILED otherwise). */
@@ -81,6 +82,7 @@ export async function importLines(
   const catalog = await catalogFor(deps.catalog, resolved.entrypoint);
   return importBatch(deps.data, {
     job,
+    hashes: deps.hashes,
     entrypoint: resolved.entrypoint,
     catalog,
     context,

@@ -3,7 +3,7 @@ import type { Entrypoint } from "@gatehouse/proto";
 import { validateRegistration } from "../registration/validate.ts";
 import { isIdKey, type IdKey } from "../users/identifiers.ts";
 import type { StoredAddress } from "../users/model.ts";
-import { readImportedPassword, type ImportContext } from "../verifiers/password/hashes/index.ts";
+import type { ForeignHashes, ImportContext } from "../verifiers/password/hashes/index.ts";
 
 /** A line that passed every rule: the user to insert. */
 export interface ImportedUser {
@@ -57,6 +57,7 @@ function readCreated(v: JsonValue | undefined): Date | undefined | null {
 export function readImportLine(
   text: string,
   ep: Entrypoint,
+  hashes: ForeignHashes,
   ctx: ImportContext,
 ): { user: ImportedUser } | { fault: LineFault } {
   let raw: unknown;
@@ -71,7 +72,7 @@ export function readImportLine(
   const given = raw.password !== undefined && raw.password !== null;
   const withPassword = !ep.passwordless && !ep.assisted;
   if (given && !withPassword) return fault("not_allowed", "password");
-  const passwordHash = given ? readImportedPassword(raw.password!, ctx) : null;
+  const passwordHash = given ? hashes.read(raw.password!, ctx) : null;
   if (passwordHash === undefined) return fault("unsupported_hash", "password");
   const { ids, datas, addresses, assertions } = raw;
   const object: JsonObject = {
