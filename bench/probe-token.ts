@@ -69,9 +69,11 @@ try {
     if ((await post("/oauth2/introspect", `token=${token}`)).active !== true) throw new Error("inactive");
   };
   const run = (n: number, one: () => Promise<unknown>) =>
-    Promise.all(Array.from({ length: 4 }, async () => {
-      for (let k = 0; k < n / 4; k++) await one();
-    }));
+    Promise.all(
+      Array.from({ length: 4 }, async () => {
+        for (let k = 0; k < n / 4; k++) await one();
+      }),
+    );
   for (const [label, one] of [
     ["client_credentials", cc],
     ["introspection", introspect],
