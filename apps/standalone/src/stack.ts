@@ -7,10 +7,12 @@ import { createLogger, type Logger } from "@gatehouse/logging";
 import {
   AssertionsService,
   AuthService,
+  EventsService,
   RedirectOriginsService,
   RegistryAdminService,
   RegistryService,
   UserSessionsService,
+  WebhooksAdminService,
 } from "@gatehouse/proto";
 import { createRegistry } from "@gatehouse/registry";
 import { callerInterceptors, directTransport, InternalTokens } from "@gatehouse/rpc";
@@ -27,6 +29,7 @@ import {
   kvRegistryNotify,
   ownAccessTokenVerifier,
   serverInterceptors,
+  webhookSettings,
 } from "./wiring.ts";
 
 export interface Stack {
@@ -62,6 +65,7 @@ export async function buildStack(
     db,
     keys,
     logger: logger.child({ service: "registry" }),
+    webhooks: webhookSettings(config),
     notify: (topic, id) => {
       if (topic === "application") clientsRef.current?.forget?.(id);
       published(topic, id);
@@ -112,6 +116,10 @@ export async function buildStack(
     ),
     verify,
     hostWorker: true,
+    events: createClient(
+      EventsService,
+      directTransport(registryMod.routes, registryServer, callerInterceptors(internal, "users")),
+    ),
   });
   await bootstrapOperatorPerson(users.adminClientAs("bootstrap"), config, logger);
 
@@ -132,6 +140,10 @@ export async function buildStack(
         directTransport(registryMod.routes, registryServer, callerInterceptors(internal, "gateway")),
       ),
       usersAdmin: users.adminClientAs("gateway"),
+      webhooksAdmin: createClient(
+        WebhooksAdminService,
+        directTransport(registryMod.routes, registryServer, callerInterceptors(internal, "gateway")),
+      ),
       verifyAccessToken: verify,
       hostedLoginKey: keys.mac("hosted-login"),
       consoleDir: CONSOLE_DIST,

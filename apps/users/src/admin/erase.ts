@@ -39,6 +39,8 @@ export async function eraseUser(deps: AdminDeps, id: string, who: AuditContext):
     await s.activations.erase(userId);
     await s.users.erase(userId);
     const u = account.user;
+    // Ids only: nothing of what was erased.
+    await s.events.user("user.deleted", null, u);
     await s.audit.record({
       ...who,
       action: "user.delete",

@@ -8,6 +8,7 @@ import { adminAuditRoutes } from "./audit.ts";
 import { adminCatalogRoutes } from "./catalogs.ts";
 import { adminEntrypointRoutes } from "./entrypoints.ts";
 import { adminUsersRoutes } from "./users.ts";
+import { adminWebhookRoutes } from "./webhooks.ts";
 
 /**
  * /admin/v1 (contract sections 6 and 7): the operators' API. Every route
@@ -27,4 +28,5 @@ export const adminRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) =>
   await app.register(adminAssertionsRoutes, deps);
   await app.register(adminUsersRoutes, deps);
   await app.register(adminAuditRoutes, deps);
+  await app.register(adminWebhookRoutes, deps);
 };
