@@ -3,7 +3,7 @@ import { totpSteps } from "@gatehouse/testing";
 import { totpCode } from "@gatehouse/users";
 import { admin, audit } from "./admin-flows.ts";
 import { startTestStack, type TestStack } from "./stack-helpers.ts";
-import { createApp, loggedUser, PASSWORD, send, SOURCE, type FlowApp } from "./user-flows.ts";
+import { createApp, loggedUser, PASSWORD, send, SOURCE } from "./user-flows.ts";
 import { startReceiver, type Received, type Receiver } from "./webhook-receiver.ts";
 
 // Contract section 14: events written with their change, delivered per
