@@ -12,6 +12,7 @@ import { failedRequests as failedLoop, type LoopMeasured, type Skipped } from ".
 import { peerComparisons } from "./scenarios/peer.ts";
 import { embeddedMemory, servicesMemory } from "./scenarios/services-memory.ts";
 import { userScenarios, type UserScenarioName } from "./scenarios/users.ts";
+import { printWebhooks, webhookScenario } from "./scenarios/webhooks.ts";
 
 // npm run bench: client_credentials and introspection of Gatehouse against
 // oidc-provider (both signing with BENCH_ALG, RS256 unless set) in
@@ -20,7 +21,9 @@ import { userScenarios, type UserScenarioName } from "./scenarios/users.ts";
 // at 80% of the argon2id ceiling, then the idle RSS of start:services and of
 // the embedded npm start. BENCH_QUICK=1: one round of 5 s. BENCH_ONLY=a,b
 // runs only the named scenarios (client_credentials, introspection, login,
-// refresh, patch, login_open_loop, memory). Exits non-zero when any request
+// refresh, patch, login_open_loop, memory, webhooks). Webhooks: events
+// delivered per second and the server CPU a login costs more with one
+// endpoint subscribed to everything. Exits non-zero when any request
 // failed; a missed target is printed only.
 
 const SCENARIOS = [
@@ -31,6 +34,7 @@ const SCENARIOS = [
   "patch",
   "login_open_loop",
   "memory",
+  "webhooks",
 ] as const;
 const chosen = new Set(
   (process.env.BENCH_ONLY ?? SCENARIOS.join(","))
@@ -110,6 +114,8 @@ if (u) {
 if (peer?.client_credentials)
   console.log(`client_credentials ratios per round: ${peer.client_credentials.roundRatios.join(", ")}`);
 if (peer?.introspection) console.log(`introspection ratios per round: ${peer.introspection.roundRatios.join(", ")}`);
+const webhooks = only("webhooks") ? await webhookScenario(rounds) : undefined;
+if (webhooks) printWebhooks(webhooks);
 const services = only("memory") ? await servicesMemory() : undefined;
 const embedded = only("memory") ? await embeddedMemory() : undefined;
 printMemory(
@@ -157,6 +163,7 @@ await writeJson(
       login_open_loop: u?.openLoop,
       refresh_rotation: u?.refresh,
       patch: u?.patch,
+      webhooks,
     },
   },
 );
