@@ -54,8 +54,8 @@ async function receiver() {
     },
     /** Waits until nothing new has arrived for `quietMs`. */
     async quiet(quietMs: number) {
-      for (let seen = -1; seen !== count;) {
-        seen = count;
+      for (let seen = -1; seen !== ids.size;) {
+        seen = ids.size;
         await new Promise((r) => setTimeout(r, quietMs));
       }
     },
