@@ -121,6 +121,9 @@ describe.each([
       expect(one("user.locked").data).toEqual({ user });
       expect(one("user.unlocked").data).toEqual({ user });
       expect(one("user.deleted").data).toEqual({ user });
+      // Operators' actions name the application the user registered with (an endpoint filtered on it hears them).
+      for (const type of ["user.locked", "user.unlocked", "user.deleted", "user.mfa_enabled"])
+        expect(one(type).application, type).toBe(app.id);
       expect(one("application.created").data).toEqual({
         application: { client_id: app.id, entrypoints: [app.entrypoint] },
       });

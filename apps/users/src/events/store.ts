@@ -6,7 +6,12 @@ type UserEventType = Parameters<typeof userEvent>[0];
 /** users.events (migration 010): the outbox, written with the change's Queryable so the event commits with it. */
 export interface EventStore {
   record(event: WebhookEvent): Promise<void>;
-  /** A user event: ids only (and for user.updated the names of the changed fields). */
+  /**
+   * A user event: ids only (and for user.updated the names of the changed
+   * fields). Without an application (an operator's action) it names the one
+   * the user registered with, so an endpoint filtered on that application
+   * hears of its users' locks and erasures.
+   */
   user(
     type: UserEventType,
     application: string | null | undefined,
@@ -16,15 +21,16 @@ export interface EventStore {
 }
 
 export function eventStore(q: Queryable): EventStore {
-  const record = async (e: WebhookEvent) => {
+  const insert = async (e: WebhookEvent, userId: string | null) => {
     await q.query(
-      "INSERT INTO users.events (id, type, application, data, created_at) VALUES ($1, $2, $3, $4::jsonb, $5)",
-      [e.id, e.type, e.application, JSON.stringify(e.data), e.time],
+      `INSERT INTO users.events (id, type, application, data, created_at)
+       VALUES ($1, $2, COALESCE($3, (SELECT registered_client_id FROM users.users WHERE id = $6)), $4::jsonb, $5)`,
+      [e.id, e.type, e.application, JSON.stringify(e.data), e.time, userId],
     );
   };
   return {
-    record,
-    user: (type, application, user, changed) => record(userEvent(type, application, user, changed)),
+    record: (e) => insert(e, null),
+    user: (type, application, user, changed) => insert(userEvent(type, application, user, changed), user.id),
   };
 }
 
