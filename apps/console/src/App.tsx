@@ -11,6 +11,8 @@ import { Catalogs } from "./screens/catalogs/Catalogs.tsx";
 import { SignIn } from "./screens/SignIn.tsx";
 import { UsersList } from "./screens/users/UsersList.tsx";
 import { UserView } from "./screens/users/UserView.tsx";
+import { WebhookView } from "./screens/webhooks/WebhookView.tsx";
+import { WebhooksList } from "./screens/webhooks/WebhooksList.tsx";
 import { CATALOG_KINDS, type CatalogKind } from "./api/types.ts";
 
 /** The console's screens by path (under /console). */
@@ -35,6 +37,8 @@ export function App() {
   if (path === "/assertions") return <Assertions />;
   if (path === "/users") return <UsersList />;
   if ((m = match("/users/:id", path))) return <UserView key={m.id} userId={m.id!} />;
+  if (path === "/webhooks") return <WebhooksList />;
+  if ((m = match("/webhooks/:id", path))) return <WebhookView key={m.id} hookId={m.id!} />;
   if (path === "/audit") return <Audit />;
   // "/" and unknown paths open the applications.
   queueMicrotask(() => navigate("/apps", { replace: true }));
