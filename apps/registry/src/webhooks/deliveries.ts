@@ -115,6 +115,23 @@ export function deliveryStore(q: Queryable) {
       }));
     },
 
+    /**
+     * Keeps the log `days` long: finished deliveries older than that go, and
+     * the events no delivery refers to any more.
+     */
+    async prune(days: number): Promise<void> {
+      await q.query(
+        `DELETE FROM registry.webhook_deliveries
+          WHERE status <> 'pending' AND updated_at < now() - make_interval(days => $1)`,
+        [days],
+      );
+      await q.query(
+        `DELETE FROM registry.events e WHERE e.created_at < now() - make_interval(days => $1)
+            AND NOT EXISTS (SELECT 1 FROM registry.webhook_deliveries d WHERE d.event_id = e.id)`,
+        [days],
+      );
+    },
+
     /** Records an attempt and releases the lease. */
     async record(id: string, o: Outcome): Promise<void> {
       const code = o.code ?? null;

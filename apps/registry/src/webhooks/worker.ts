@@ -27,6 +27,9 @@ export interface WebhookWorker {
 // Longer than one attempt can take (10 s answer timeout + DNS): a live
 // worker's lease never lapses; a killed one's does, and the row is due again.
 const LEASE_MS = 30_000;
+/** The delivery log and the events are kept this long (docs/operations.md). */
+const KEEP_DAYS = 30;
+const PRUNE_EVERY_MS = 10 * 60_000;
 
 /**
  * The delivery worker: the deliveries table is its queue (durable, shared by
@@ -57,11 +60,16 @@ export function startWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
       );
   };
 
+  let pruned = Date.now();
   const loop = async () => {
     while (!closed) {
       woken = false;
       let claimed: ClaimedDelivery[] = [];
       try {
+        if (Date.now() - pruned > PRUNE_EVERY_MS) {
+          pruned = Date.now();
+          await deliveryStore(o.db).prune(KEEP_DAYS);
+        }
         claimed = await deliveryStore(o.db).claim(concurrency, LEASE_MS);
         await Promise.all(
           claimed.map((d) => one(d).catch((err: unknown) => o.logger.error({ err }, "webhook delivery not recorded"))),

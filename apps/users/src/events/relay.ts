@@ -13,6 +13,7 @@ export interface EventRelay {
 }
 
 const BATCH = 200;
+const PRUNE_EVERY_MS = 10 * 60_000;
 
 /**
  * Moves the outbox to the registry: the oldest unrelayed rows, published, then
@@ -31,11 +32,16 @@ export function startEventRelay(o: { db: Db; publish: PublishEvents; logger: Log
     sleeping.resolve();
   };
 
+  let pruned = Date.now();
   const loop = async () => {
     while (!closed) {
       woken = false;
       let full = false;
       try {
+        if (Date.now() - pruned > PRUNE_EVERY_MS) {
+          pruned = Date.now();
+          await relayStore(o.db).prune();
+        }
         const rows = await relayStore(o.db).unrelayed(BATCH);
         if (rows.length) {
           await o.publish(rows.map((r) => r.event));

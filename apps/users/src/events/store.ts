@@ -64,5 +64,9 @@ export function relayStore(q: Queryable) {
     async markRelayed(ids: string[]): Promise<void> {
       await q.query("UPDATE users.events SET relayed_at = now() WHERE id = ANY($1::text[])", [ids]);
     },
+    /** Relayed rows are the registry's now: kept a day (to look into), then removed. */
+    async prune(): Promise<void> {
+      await q.query("DELETE FROM users.events WHERE relayed_at < now() - interval '1 day'");
+    },
   };
 }
