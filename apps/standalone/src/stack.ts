@@ -13,6 +13,7 @@ import {
   RegistryService,
   UserSessionsService,
   WebhooksAdminService,
+  DeviceAuthorizationService,
 } from "@gatehouse/proto";
 import { createRegistry } from "@gatehouse/registry";
 import { callerInterceptors, directTransport, InternalTokens } from "@gatehouse/rpc";
@@ -127,6 +128,10 @@ export async function buildStack(
     {
       registry,
       auth,
+      devices: createClient(
+        DeviceAuthorizationService,
+        directTransport(authMod.routes, authServer, callerInterceptors(internal, "gateway")),
+      ),
       users: users.clientAs("gateway"),
       mfa: users.mfaClientAs("gateway"),
       assertions: assertionsAs("gateway"),
