@@ -1,3 +1,4 @@
+/* global process, Buffer, console */
 // A webhook receiver in Node that verifies every delivery with the
 // standardwebhooks library (npm install standardwebhooks).
 //   WEBHOOK_SECRET=whsec_... PORT=3000 node receiver.mjs
