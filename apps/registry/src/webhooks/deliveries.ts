@@ -71,11 +71,12 @@ const toRow = (r: Raw): DeliveryRow => ({
 export function deliveryStore(q: Queryable) {
   return {
     /**
-     * Leases up to `limit` due deliveries of enabled endpoints, oldest due
-     * first; rows another replica holds are skipped. A lease that lapses (the
+     * Leases up to `limit` due deliveries of enabled endpoints (but those of
+     * `skipWebhooks`, busy enough here), oldest due first; rows another
+     * replica holds are skipped. A lease that lapses (the
      * process died mid-attempt) makes the row due again.
      */
-    async claim(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+    async claim(limit: number, leaseMs: number, skipWebhooks: string[] = []): Promise<ClaimedDelivery[]> {
       const { rows } = await q.query<{
         id: string;
         webhook_id: string;
@@ -90,7 +91,7 @@ export function deliveryStore(q: Queryable) {
         `WITH due AS (
            SELECT d.id FROM registry.webhook_deliveries d JOIN registry.webhooks w ON w.id = d.webhook_id
             WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND w.enabled
-              AND (d.lease_until IS NULL OR d.lease_until < now())
+              AND (d.lease_until IS NULL OR d.lease_until < now()) AND NOT (d.webhook_id = ANY($3::text[]))
             ORDER BY d.next_attempt_at LIMIT $1 FOR UPDATE OF d SKIP LOCKED)
          UPDATE registry.webhook_deliveries d
             SET lease_until = now() + make_interval(secs => $2::double precision / 1000)
@@ -100,7 +101,7 @@ export function deliveryStore(q: Queryable) {
                    CASE WHEN d.attempts = 0 THEN NULL ELSE floor(extract(epoch FROM d.first_attempt_at) * 1000)::bigint END AS first_ms,
                    e.body, w.url, w.secret_sealed,
                    CASE WHEN w.previous_until > now() THEN w.previous_sealed END AS previous_sealed`,
-        [limit, leaseMs],
+        [limit, leaseMs, skipWebhooks],
       );
       return rows.map((r) => ({
         id: r.id,

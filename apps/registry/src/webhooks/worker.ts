@@ -15,7 +15,10 @@ export interface WebhookWorkerOptions {
   schedule?: RetrySchedule;
   /** How often an idle worker looks for due deliveries (a new event wakes it at once in its own process). */
   pollMs?: number;
+  /** Attempts in flight in this process. */
   concurrency?: number;
+  /** Attempts in flight to one endpoint: a slow one cannot take every slot. */
+  perEndpoint?: number;
 }
 
 export interface WebhookWorker {
@@ -33,19 +36,29 @@ const PRUNE_EVERY_MS = 10 * 60_000;
 
 /**
  * The delivery worker: the deliveries table is its queue (durable, shared by
- * replicas through leases). It claims due rows, attempts each, records the
- * outcome, and goes on while work is due; otherwise it sleeps until woken or
- * the poll interval passes.
+ * replicas through leases). It keeps up to `concurrency` attempts in flight,
+ * at most `perEndpoint` to one endpoint, claiming due rows as slots free up;
+ * each outcome is recorded as it comes. With nothing due it sleeps until
+ * woken, a slot frees, or the poll interval passes.
  */
 export function startWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
   const deps = { secrets: webhookSecrets(o.keys), post: o.post, schedule: o.schedule ?? DEFAULT_RETRY_SCHEDULE };
-  const concurrency = o.concurrency ?? 16;
+  const concurrency = o.concurrency ?? 32;
+  const perEndpoint = o.perEndpoint ?? 8;
   const pollMs = o.pollMs ?? 1000;
+  const active = new Set<Promise<void>>();
+  const perHook = new Map<string, number>();
   let closed = false;
   let sleeping: { timer: NodeJS.Timeout; resolve: () => void } | undefined;
   let woken = false;
+  const wakeUp = () => {
+    woken = true;
+    if (!sleeping) return;
+    clearTimeout(sleeping.timer);
+    sleeping.resolve();
+  };
 
-  const one = async (d: ClaimedDelivery) => {
+  const attempt = async (d: ClaimedDelivery) => {
     const outcome = await attemptDelivery(deps, d).catch(
       (err: unknown) => ({ kind: "retry", code: null, error: String(err), at: Date.now() + 60_000 }) as const,
     );
@@ -60,24 +73,41 @@ export function startWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
       );
   };
 
+  const start = (d: ClaimedDelivery) => {
+    perHook.set(d.webhookId, (perHook.get(d.webhookId) ?? 0) + 1);
+    const p: Promise<void> = attempt(d)
+      .catch((err: unknown) => o.logger.error({ err, delivery: d.id }, "webhook delivery not recorded"))
+      .finally(() => {
+        active.delete(p);
+        const n = (perHook.get(d.webhookId) ?? 1) - 1;
+        if (n > 0) perHook.set(d.webhookId, n);
+        else perHook.delete(d.webhookId);
+        wakeUp();
+      });
+    active.add(p);
+  };
+
   let pruned = Date.now();
   const loop = async () => {
     while (!closed) {
       woken = false;
-      let claimed: ClaimedDelivery[] = [];
+      let claimed = 0;
       try {
         if (Date.now() - pruned > PRUNE_EVERY_MS) {
           pruned = Date.now();
           await deliveryStore(o.db).prune(KEEP_DAYS);
         }
-        claimed = await deliveryStore(o.db).claim(concurrency, LEASE_MS);
-        await Promise.all(
-          claimed.map((d) => one(d).catch((err: unknown) => o.logger.error({ err }, "webhook delivery not recorded"))),
-        );
+        const free = concurrency - active.size;
+        if (free > 0) {
+          const busy = [...perHook].filter(([, n]) => n >= perEndpoint).map(([id]) => id);
+          const rows = await deliveryStore(o.db).claim(free, LEASE_MS, busy);
+          for (const d of rows) start(d);
+          claimed = rows.length;
+        }
       } catch (err) {
         if (!closed) o.logger.error({ err }, "webhook deliveries not claimed");
       }
-      if (closed || claimed.length === concurrency || woken) continue;
+      if (closed || woken || (claimed > 0 && active.size < concurrency)) continue;
       await new Promise<void>((resolve) => {
         sleeping = { timer: setTimeout(resolve, pollMs), resolve };
       });
@@ -87,20 +117,12 @@ export function startWebhookWorker(o: WebhookWorkerOptions): WebhookWorker {
   const running = loop();
 
   return {
-    wake() {
-      woken = true;
-      if (sleeping) {
-        clearTimeout(sleeping.timer);
-        sleeping.resolve();
-      }
-    },
+    wake: wakeUp,
     async close() {
       closed = true;
-      if (sleeping) {
-        clearTimeout(sleeping.timer);
-        sleeping.resolve();
-      }
+      wakeUp();
       await running;
+      await Promise.allSettled([...active]);
     },
   };
 }
