@@ -51,4 +51,28 @@ describe("webhook URLs without WEBHOOK_ALLOW_PRIVATE", () => {
       ).statusCode,
     ).toBe(403);
   }, 60_000);
+
+  it("answers unknown endpoints and deliveries with 404 and bad bodies with 400, never 5xx", async () => {
+    for (const url of [
+      "/admin/v1/webhooks/wh_nope",
+      "/admin/v1/webhooks/wh_nope/deliveries",
+      "/admin/v1/webhooks?cursor=garbage",
+    ])
+      expect((await admin(s, "GET", url)).statusCode, url).toBe(url.includes("cursor") ? 400 : 404);
+    expect((await admin(s, "POST", "/admin/v1/webhooks/wh_nope/deliveries/dlv_nope/retry")).statusCode).toBe(404);
+    expect((await admin(s, "POST", "/admin/v1/webhooks/wh_nope/secret/rotate")).statusCode).toBe(404);
+    expect((await admin(s, "DELETE", "/admin/v1/webhooks/wh_nope")).statusCode).toBe(404);
+    const bad = [
+      {},
+      { url: "https://a.example.com", events: [] },
+      { url: "https://a.example.com", events: ["*"], application: "no-such-app" },
+      { url: "https://a.example.com", events: ["*", "*"] },
+      { url: "https://a.example.com", events: ["*"], extra: 1 },
+      { url: 42, events: ["*"] },
+    ];
+    for (const body of bad) {
+      const res = await admin(s, "POST", "/admin/v1/webhooks", { body });
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+    }
+  }, 60_000);
 });
