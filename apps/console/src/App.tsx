@@ -9,6 +9,7 @@ import { Audit } from "./screens/audit/Audit.tsx";
 import { Callback } from "./screens/Callback.tsx";
 import { Catalogs } from "./screens/catalogs/Catalogs.tsx";
 import { SignIn } from "./screens/SignIn.tsx";
+import { ImportUsers } from "./screens/users/ImportUsers.tsx";
 import { UsersList } from "./screens/users/UsersList.tsx";
 import { UserView } from "./screens/users/UserView.tsx";
 import { WebhookView } from "./screens/webhooks/WebhookView.tsx";
@@ -36,6 +37,7 @@ export function App() {
     return <Catalogs kind={m.kind as CatalogKind} />;
   if (path === "/assertions") return <Assertions />;
   if (path === "/users") return <UsersList />;
+  if (path === "/users/import") return <ImportUsers />;
   if ((m = match("/users/:id", path))) return <UserView key={m.id} userId={m.id!} />;
   if (path === "/webhooks") return <WebhooksList />;
   if ((m = match("/webhooks/:id", path))) return <WebhookView key={m.id} hookId={m.id!} />;

@@ -3,6 +3,8 @@ import type { Db, Queryable } from "@gatehouse/db";
 import { accessCodeStore, type AccessCodeStore } from "./access-code/store.ts";
 import { activationStore, type ActivationStore } from "./activation/store.ts";
 import { accountStore, auditOf, type AccountStore } from "./admin/store.ts";
+import { exportReads, type ExportReads } from "./bulk/export.ts";
+import { importStore, type ImportStore } from "./bulk/store.ts";
 import { confirmationStore, type ConfirmationStore } from "./confirmation/store.ts";
 import { deliveriesOver, type Deliveries } from "./delivery/queue.ts";
 import { eventStore, type EventStore } from "./events/store.ts";
@@ -26,6 +28,9 @@ export interface Stores {
   deliveries: Deliveries;
   /** The events outbox (contract section 14): written in the change's transaction. */
   events: EventStore;
+  /** Bulk imports and exports (contract section 15). */
+  imports: ImportStore;
+  exports: ExportReads;
 }
 
 export function storesOver(q: Queryable, enqueue: Enqueue, wroteEvent?: () => void): Stores {
@@ -46,6 +51,8 @@ export function storesOver(q: Queryable, enqueue: Enqueue, wroteEvent?: () => vo
           user: (...args) => (wroteEvent(), events.user(...args)),
         }
       : events,
+    imports: importStore(q),
+    exports: exportReads(q),
   };
 }
 
