@@ -7,10 +7,12 @@ import { createLogger, type Logger } from "@gatehouse/logging";
 import {
   AssertionsService,
   AuthService,
+  EventsService,
   RedirectOriginsService,
   RegistryAdminService,
   RegistryService,
   UserSessionsService,
+  WebhooksAdminService,
   DeviceAuthorizationService,
 } from "@gatehouse/proto";
 import { createRegistry } from "@gatehouse/registry";
@@ -28,6 +30,7 @@ import {
   kvRegistryNotify,
   ownAccessTokenVerifier,
   serverInterceptors,
+  webhookSettings,
 } from "./wiring.ts";
 
 export interface Stack {
@@ -63,6 +66,7 @@ export async function buildStack(
     db,
     keys,
     logger: logger.child({ service: "registry" }),
+    webhooks: webhookSettings(config),
     notify: (topic, id) => {
       if (topic === "application") clientsRef.current?.forget?.(id);
       published(topic, id);
@@ -113,6 +117,10 @@ export async function buildStack(
     ),
     verify,
     hostWorker: true,
+    events: createClient(
+      EventsService,
+      directTransport(registryMod.routes, registryServer, callerInterceptors(internal, "users")),
+    ),
   });
   await bootstrapOperatorPerson(users.adminClientAs("bootstrap"), config, logger);
 
@@ -137,6 +145,10 @@ export async function buildStack(
         directTransport(registryMod.routes, registryServer, callerInterceptors(internal, "gateway")),
       ),
       usersAdmin: users.adminClientAs("gateway"),
+      webhooksAdmin: createClient(
+        WebhooksAdminService,
+        directTransport(registryMod.routes, registryServer, callerInterceptors(internal, "gateway")),
+      ),
       verifyAccessToken: verify,
       hostedLoginKey: keys.mac("hosted-login"),
       consoleDir: CONSOLE_DIST,

@@ -1,7 +1,7 @@
 import { createClient } from "@connectrpc/connect";
 import type { Config } from "@gatehouse/config";
 import type { Logger } from "@gatehouse/logging";
-import { AssertionsService, AuthService, RegistryService, UserSessionsService } from "@gatehouse/proto";
+import { AssertionsService, AuthService, EventsService, RegistryService, UserSessionsService } from "@gatehouse/proto";
 import { callerInterceptors, httpTransport } from "@gatehouse/rpc";
 import { usersMigrations } from "@gatehouse/users";
 import { bootstrapOperatorPerson } from "../console-bootstrap.ts";
@@ -34,6 +34,7 @@ export async function serveUsers(config: Config, logger: Logger): Promise<() => 
     // Operators call the admin RPCs with their own access tokens (verified with auth's JWKS).
     verify: accessTokenVerifier(config, stores.kv, () => auth),
     hostWorker,
+    events: createClient(EventsService, httpTransport(config.serviceUrls.registry, caller)),
   });
   await bootstrapOperatorPerson(users.adminClientAs("bootstrap"), config, logger);
   return serveModule({
