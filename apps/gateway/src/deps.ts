@@ -10,7 +10,7 @@ import type {
   UsersAdminService,
   UsersService,
 } from "@gatehouse/proto";
-import type { AccessTokenVerifier } from "@gatehouse/rpc";
+import type { AccessTokenVerifier, RegistryNotices } from "@gatehouse/rpc";
 
 /** What the gateway needs: clients of the services (in-process or HTTP) and its settings. */
 export interface GatewayDeps {
@@ -35,11 +35,11 @@ export interface GatewayDeps {
   /** The relying parties' browser origins (the registry's RedirectOriginsService), for CORS of JWKS and discovery. */
   origins?: Client<typeof RedirectOriginsService>;
   /**
-   * Subscribes to the registry's notices of changed applications (created,
-   * settings, redirect URIs) on the shared kv; resolves to the unsubscribe.
-   * Without it the gateway's application caches expire on their own (30-60 s).
+   * Subscribes to the registry's notices (a changed application, entry point,
+   * catalog or assertion) on the shared kv, which every replica hears. Without
+   * it the gateway's caches of the registry expire on their own (30-60 s).
    */
-  onApplicationChanged?: (listener: (clientId: string) => void) => Promise<() => Promise<void>>;
+  registryNotices?: RegistryNotices;
   /** Verifies the auth service's access tokens (APP_TOKEN, ACCESS_TOKEN) at the edge. */
   verifyAccessToken?: AccessTokenVerifier;
   /** The console's static build (apps/console/dist); /console says how to build it when it is missing. */

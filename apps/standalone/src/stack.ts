@@ -23,7 +23,7 @@ import {
   accessTokenVerifier,
   authSettings,
   forgetChangedClients,
-  kvApplicationChanges,
+  kvRegistryNotices,
   kvRegistryNotify,
   ownAccessTokenVerifier,
   serverInterceptors,
@@ -64,7 +64,7 @@ export async function buildStack(
     logger: logger.child({ service: "registry" }),
     notify: (topic, id) => {
       if (topic === "application") clientsRef.current?.forget?.(id);
-      published(topic, id);
+      return published(topic, id);
     },
   });
   const registryServer = serverInterceptors(registryMod, logger, internal, verify);
@@ -126,7 +126,7 @@ export async function buildStack(
         RedirectOriginsService,
         directTransport(registryMod.routes, registryServer, callerInterceptors(internal, "gateway")),
       ),
-      onApplicationChanged: kvApplicationChanges(kv),
+      registryNotices: kvRegistryNotices(kv),
       registryAdmin: createClient(
         RegistryAdminService,
         directTransport(registryMod.routes, registryServer, callerInterceptors(internal, "gateway")),

@@ -16,7 +16,7 @@ import {
 import { callerInterceptors, httpTransport, InternalTokens } from "@gatehouse/rpc";
 import { loadKeyRing } from "@gatehouse/secrets";
 import { CONSOLE_DIST } from "../console-build.ts";
-import { accessTokenVerifier, kvApplicationChanges } from "../wiring.ts";
+import { accessTokenVerifier, kvRegistryNotices } from "../wiring.ts";
 import { peerReady } from "./probe-peer.ts";
 
 /**
@@ -49,7 +49,7 @@ export async function serveGateway(config: Config, logger: Logger): Promise<() =
       assertions: createClient(AssertionsService, httpTransport(urls.registry, caller)),
       origins: createClient(RedirectOriginsService, httpTransport(urls.registry, caller)),
       // Without Redis the registry's notices do not reach this process: the caches expire on their own.
-      onApplicationChanged: config.redisUrl ? kvApplicationChanges(kv) : undefined,
+      registryNotices: config.redisUrl ? kvRegistryNotices(kv) : undefined,
       registryAdmin: createClient(RegistryAdminService, httpTransport(urls.registry, caller)),
       usersAdmin: createClient(UsersAdminService, httpTransport(urls.users, caller)),
       verifyAccessToken: accessTokenVerifier(config, kv, () => auth),

@@ -18,6 +18,11 @@ export const authorizeRoutes: FastifyPluginAsync<
 > = async (app, deps) => {
   const { clients } = deps;
   const hosted = hostedLogin(deps);
+  // Its cache of entry points, catalogs and assertions is dropped by the registry's notices on every replica.
+  if (deps.registryNotices) {
+    const unsubscribe = await hosted.listen(deps.registryNotices);
+    app.addHook("onClose", unsubscribe);
+  }
 
   const unavailable = (req: FastifyRequest, reply: FastifyReply, err: unknown) => {
     const f = errorFacts(err);
