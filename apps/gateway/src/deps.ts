@@ -10,7 +10,7 @@ import type {
   UsersAdminService,
   UsersService,
 } from "@gatehouse/proto";
-import type { AccessTokenVerifier, RegistryNotices } from "@gatehouse/rpc";
+import type { AccessTokenVerifier, Drain, RegistryNotices } from "@gatehouse/rpc";
 
 /** What the gateway needs: clients of the services (in-process or HTTP) and its settings. */
 export interface GatewayDeps {
@@ -46,6 +46,8 @@ export interface GatewayDeps {
   consoleDir?: string;
   config: Pick<Config, "publicBaseUrl" | "publicGraphUrl" | "publicAuthUrl" | "bodyLimitBytes"> &
     Partial<Pick<Config, "requestTimeoutSeconds" | "trustedProxies">>;
+  /** The process's drain (SIGTERM): /readyz answers 503 and every answer closes its connection once it started. */
+  drain?: Drain;
   /** Whether the stores and services behind the gateway answer (for /readyz). */
   ready: () => Promise<boolean>;
 }

@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from "@gatehouse/config";
 import { DataDirLockedError } from "@gatehouse/db";
 import { createLogger } from "@gatehouse/logging";
+import { createDrain } from "@gatehouse/rpc";
 import { ensureConsoleBuilt } from "./console-build.ts";
 import { releaseIdleMemory } from "./memory.ts";
 import { onShutdown } from "./shutdown.ts";
@@ -15,7 +16,8 @@ try {
   const logger = createLogger("gatehouse", config.logLevel);
   const firstStart = isFirstStart(config);
   ensureConsoleBuilt(logger);
-  const stack = await buildStack(config, logger);
+  const drain = createDrain();
+  const stack = await buildStack(config, logger, drain);
   await stack.app.listen({ port: config.port, host: config.host }).catch(async (err: unknown) => {
     await stack.close().catch(() => undefined);
     throw err;
@@ -23,7 +25,7 @@ try {
   if (firstStart) logger.info({ dataDir: config.dataDir }, firstStartLine(config));
   const ready = readyLine(config, stack.stores);
   logger.info(ready.facts, ready.msg);
-  onShutdown(logger, () => stack.close());
+  onShutdown(logger, () => stack.close(), drain, config.shutdownDelaySeconds);
   releaseIdleMemory();
 } catch (err) {
   if (err instanceof ConfigError) {

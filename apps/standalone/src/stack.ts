@@ -13,8 +13,9 @@ import {
   UserSessionsService,
 } from "@gatehouse/proto";
 import { createRegistry } from "@gatehouse/registry";
-import { callerInterceptors, directTransport, InternalTokens } from "@gatehouse/rpc";
+import { callerInterceptors, directTransport, DRAIN_GRACE_MS, InternalTokens, type Drain } from "@gatehouse/rpc";
 import { bootstrapOperator } from "./bootstrap.ts";
+import { closeWithin } from "./shutdown.ts";
 import { CONSOLE_DIST } from "./console-build.ts";
 import { bootstrapOperatorPerson, ensureConsoleClient } from "./console-bootstrap.ts";
 import { closeStores, migrateAll, openStores, type Stores } from "./stores.ts";
@@ -45,6 +46,7 @@ export interface Stack {
 export async function buildStack(
   config: Config,
   logger: Logger = createLogger("gatehouse", config.logLevel),
+  drain?: Drain,
 ): Promise<Stack> {
   const stores = await openStores(config);
   await migrateAll(stores.db);
@@ -136,6 +138,7 @@ export async function buildStack(
       hostedLoginKey: keys.mac("hosted-login"),
       consoleDir: CONSOLE_DIST,
       config,
+      drain,
       ready: async () => (await registryMod.ready()) && (await authMod.ready()) && (await users.ready()),
     },
     logger,
@@ -146,7 +149,7 @@ export async function buildStack(
     registry,
     auth,
     async close() {
-      await app.close();
+      await closeWithin(app, DRAIN_GRACE_MS);
       await users.close();
       await authMod.close();
       await registryMod.close();

@@ -75,7 +75,8 @@ export async function runEntry(
   env: Record<string, string>,
 ): Promise<Spawned> {
   await serverBuilt();
-  const fullEnv = { ...process.env, ...env };
+  // No balancer watches these servers: SIGTERM stops them without the drain's delay unless a test sets one.
+  const fullEnv = { SHUTDOWN_DELAY_S: "0", ...process.env, ...env };
   const child = spawn(process.execPath, [...startFlags(fullEnv), join(SERVER_DIST, `${entry}.js`), ...args], {
     env: fullEnv,
     stdio: ["ignore", "pipe", "pipe"],
