@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConfigError, loadConfig, type Config } from "@gatehouse/config";
@@ -55,7 +55,9 @@ haproxy.on("exit", (code) => !stopping && (logger.error({ code }, "haproxy exite
 /** Where each replica runs now (tests and operators read it to stop one). */
 function writeState() {
   const replicas = [...running].map(([r, c]) => ({ ...r, pid: c.pid }));
-  writeFileSync(join(dir, "replicas.json"), JSON.stringify({ haproxy: haproxy.pid, front: t.front, replicas }));
+  // Whole or not at all: a reader never sees half a file.
+  writeFileSync(join(dir, "replicas.json.tmp"), JSON.stringify({ haproxy: haproxy.pid, front: t.front, replicas }));
+  renameSync(join(dir, "replicas.json.tmp"), join(dir, "replicas.json"));
 }
 
 function start(r: Replica) {

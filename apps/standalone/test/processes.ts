@@ -70,7 +70,7 @@ export type Spawned = ChildProcess & { output: () => string };
 
 /** Runs one of the server's entry points as `npm start`, `npm run start:services` and `npm run cli` do (scripts/start.sh, without npm). */
 export async function runEntry(
-  entry: "main" | "services" | "cli",
+  entry: "main" | "services" | "replicas" | "cli",
   args: string[],
   env: Record<string, string>,
 ): Promise<Spawned> {

@@ -1,8 +1,9 @@
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 
 // Codes a call gets when no service answered it: a refused stream (the peer
-// sent GOAWAY), a refused or reset connection, a balancer's own 503.
-const TRANSPORT_CODES = new Set([Code.Unavailable, Code.Aborted, Code.Unknown, Code.Internal]);
+// sent GOAWAY), a refused or reset connection (its streams end with CANCEL
+// when the socket closes first), a balancer's own 503.
+const TRANSPORT_CODES = new Set([Code.Unavailable, Code.Aborted, Code.Canceled, Code.Unknown, Code.Internal]);
 const RETRY_DELAY_MS = 20;
 
 /** Whether the error is the transport's, not a service's answer (a Connect answer carries an application/* type). */
@@ -23,6 +24,7 @@ export function retryRefusedInterceptor(): Interceptor {
     try {
       return await next(req);
     } catch (err) {
+      // An aborted signal is the caller's own cancel (or deadline): not the transport's.
       if (req.stream || req.signal.aborted || !refusedBeforeAnswer(err)) throw err;
       await new Promise((r) => setTimeout(r, RETRY_DELAY_MS));
       return await next(req);
