@@ -11,6 +11,7 @@ import { errorHandling } from "./plugins/errors.ts";
 import { openapi } from "./plugins/openapi.ts";
 import { faviconRoutes } from "./plugins/favicon.ts";
 import { probeRoutes } from "./plugins/probes.ts";
+import { requestSpans } from "./plugins/tracing.ts";
 import { requestContext } from "./plugins/request-context.ts";
 import { securityHeaders } from "./plugins/security-headers.ts";
 import { typeboxValidatorFactory, validation } from "./plugins/validation.ts";
@@ -54,6 +55,7 @@ export async function createGateway(deps: GatewayDeps, logger: Logger): Promise<
   app.removeContentTypeParser("text/plain");
   // Every handler runs with the request id in async context, so RPC clients send it on.
   app.addHook("onRequest", (req, _reply, done) => withRequestId(req.id, done));
+  await app.register(requestSpans);
   await app.register(requestContext);
   await app.register(validation);
   await app.register(errorHandling);

@@ -12,3 +12,4 @@ export * from "./console.ts";
 export * from "./notices.ts";
 export * from "./drain.ts";
 export * from "./retry.ts";
+export * from "./tracing.ts";

@@ -7,6 +7,7 @@ import type { Logger } from "@gatehouse/logging";
 import { rpcRequestHandler } from "./adapter.ts";
 import { DRAIN_GRACE_MS, DRAINING_STATUS, type Drain } from "./drain.ts";
 import { metricsRegistry } from "./metrics.ts";
+import { traceServerInterceptor } from "./tracing.ts";
 import type { Routes } from "./transports.ts";
 
 type Req = IncomingMessage | Http2ServerRequest;
@@ -100,7 +101,7 @@ function replaying(socket: Socket, head: Buffer): Duplex {
 export async function serveService(opts: ServeOptions): Promise<RunningServer> {
   const handler = rpcRequestHandler({
     routes: opts.routes,
-    interceptors: opts.interceptors,
+    interceptors: [traceServerInterceptor(), ...opts.interceptors],
     readMaxBytes: opts.readMaxBytes ?? 1024 * 1024,
     fallback(req, res) {
       probeHandler(req, res, opts.ready, opts.drain)

@@ -11,6 +11,7 @@ import { createConnectTransport } from "@connectrpc/connect-node";
 import type { InternalTokens } from "./internal-token.ts";
 import { clientInterceptor } from "./interceptors.ts";
 import { retryRefusedInterceptor } from "./retry.ts";
+import { traceClientInterceptor } from "./tracing.ts";
 
 export type Routes = (router: ConnectRouter) => void;
 
@@ -31,7 +32,7 @@ export function httpTransport(baseUrl: string, clientInterceptors: Interceptor[]
   return createConnectTransport({
     baseUrl,
     httpVersion: "2",
-    interceptors: [retryRefusedInterceptor(), ...clientInterceptors],
+    interceptors: [retryRefusedInterceptor(), traceClientInterceptor(), ...clientInterceptors],
   });
 }
 

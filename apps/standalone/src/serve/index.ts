@@ -3,6 +3,7 @@ import type { Logger } from "@gatehouse/logging";
 import { createDrain, type Drain } from "@gatehouse/rpc";
 import { releaseIdleMemory } from "../memory.ts";
 import { onShutdown } from "../shutdown.ts";
+import { startTraces } from "../telemetry.ts";
 
 export const SERVICES = ["gateway", "registry", "auth", "users", "confirmation-worker"] as const;
 export type ServiceName = (typeof SERVICES)[number];
@@ -21,8 +22,13 @@ const starters: Record<ServiceName, (config: Config, logger: Logger, drain: Drai
  * HTTP between them. Each opens only its own stores and stops on SIGTERM.
  */
 export async function serveOne(name: ServiceName, config: Config, logger: Logger): Promise<() => Promise<void>> {
+  const stopTraces = await startTraces(name);
   const drain = createDrain();
-  const close = await starters[name](config, logger, drain);
+  const served = await starters[name](config, logger, drain);
+  const close = async () => {
+    await served();
+    await stopTraces?.(); // the last spans go out before exit
+  };
   onShutdown(logger, close, drain, config.shutdownDelaySeconds);
   releaseIdleMemory();
   return close;
