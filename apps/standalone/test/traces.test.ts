@@ -142,7 +142,7 @@ describe("traces across start:services", () => {
     expect(child.output()).toContain(`"trace_id":"${t.traceId}"`);
   });
 
-  it("a login is one trace through gateway, users and auth", async () => {
+  it("a login is one trace through gateway, users and auth, with its PostgreSQL and Redis calls", async () => {
     const link = await outboxLinkToken(dataDir, email);
     expect((await fetch(`${gw}/activityid/v1/user/confirm?token=${link}`, { redirect: "manual" })).status).toBe(302);
     const t = traceparent();
@@ -151,5 +151,8 @@ describe("traces across start:services", () => {
     expect(spans.filter((s) => s.service === "gatehouse-auth").map((s) => s.name)).toContainEqual(
       expect.stringMatching(/^gatehouse\.auth\.v1\.\w+Service\//),
     );
+    const names = spans.map((s) => s.name);
+    expect(names).toContainEqual(expect.stringMatching(/^SELECT postgresql$/));
+    expect(names).toContainEqual(expect.stringMatching(/^redis \w+$/));
   });
 });
