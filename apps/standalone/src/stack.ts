@@ -11,6 +11,7 @@ import {
   RegistryAdminService,
   RegistryService,
   UserSessionsService,
+  DeviceAuthorizationService,
 } from "@gatehouse/proto";
 import { createRegistry } from "@gatehouse/registry";
 import { callerInterceptors, directTransport, DRAIN_GRACE_MS, InternalTokens, type Drain } from "@gatehouse/rpc";
@@ -121,6 +122,10 @@ export async function buildStack(
     {
       registry,
       auth,
+      devices: createClient(
+        DeviceAuthorizationService,
+        directTransport(authMod.routes, authServer, callerInterceptors(internal, "gateway")),
+      ),
       users: users.clientAs("gateway"),
       mfa: users.mfaClientAs("gateway"),
       assertions: assertionsAs("gateway"),
