@@ -1,5 +1,13 @@
 import { activeTracer, inSpan } from "@gatehouse/logging";
-import type { Db, Queryable } from "./db.ts";
+
+// The shapes of db.ts, restated so this file does not import it back (db.ts opens through here).
+interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: T[]; rowCount: number }>;
+  exec(sql: string): Promise<void>;
+}
+interface Db extends Queryable {
+  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+}
 
 // PostgreSQL spans when traces are on (contract section 16): one client span
 // per statement, named by its verb, with its text (parameters never: they
@@ -21,7 +29,7 @@ function tracedQueryable(q: Queryable, system: string): Queryable {
 }
 
 /** The database with a span per statement, or itself while traces are off. */
-export function traced(db: Db): Db {
+export function traced<D extends Db>(db: D): D {
   if (!activeTracer()) return db;
   const system = "postgresql";
   return {
