@@ -66,6 +66,11 @@ export interface Config {
   requestTimeoutSeconds: number;
   /** How long the users service keeps the registry's legal-assertion catalog (0 = ask every time). */
   assertionsCacheTtlSeconds: number;
+  /**
+   * SIGTERM: seconds a process keeps serving with /readyz at 503 before it
+   * stops accepting connections (longer than a balancer's health-check period).
+   */
+  shutdownDelaySeconds: number;
   /** argon2id cost; undefined = the users service's production parameters (TEST_PASSWORD_HASH, tests only). */
   passwordHashParams: PasswordHashParams | undefined;
   /** Webhooks (contract section 14). */
@@ -240,6 +245,7 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 64 * 1024, 1024, 16 * 1024 * 1024),
     requestTimeoutSeconds: int(env, "REQUEST_TIMEOUT", 20, 2, 30),
     assertionsCacheTtlSeconds: int(env, "ASSERTIONS_CACHE_TTL", 30, 0, 3600),
+    shutdownDelaySeconds: int(env, "SHUTDOWN_DELAY_S", 5, 0, 60),
     passwordHashParams: passwordHashParams(env),
     webhooks: {
       allowPrivate: flag(env, "WEBHOOK_ALLOW_PRIVATE"),
