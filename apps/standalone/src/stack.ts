@@ -121,6 +121,7 @@ export async function buildStack(
       auth,
       users: users.clientAs("gateway"),
       mfa: users.mfaClientAs("gateway"),
+      passkeys: users.passkeysClientAs("gateway"),
       assertions: assertionsAs("gateway"),
       origins: createClient(
         RedirectOriginsService,

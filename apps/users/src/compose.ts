@@ -12,6 +12,7 @@ import type { UsersDeps } from "./deps.ts";
 import { createLoginFlow, type LoginFlow } from "./login/flow.ts";
 import { loginSteps } from "./login/steps.ts";
 import type { AssertionCatalog, DataFieldCatalog, EntrypointDirectory, LoginGrants, UserSessions } from "./ports.ts";
+import type { PasskeyDeps } from "./passkeys/relying-party.ts";
 import type { RegisterDeps } from "./registration/register.ts";
 import { dataOver, type Stores } from "./stores.ts";
 import { noAssertions } from "./terms/catalog.ts";
@@ -46,6 +47,8 @@ export interface UsersParts {
   register: RegisterDeps;
   update: UpdateDeps;
   factor: FactorDeps;
+  /** The passkey ceremonies (enrolment, sign-in options). */
+  passkeys: PasskeyDeps;
   flow: LoginFlow;
 }
 
@@ -59,6 +62,11 @@ export function composeUsers(given: UsersDeps): UsersParts {
   const accessCodes = given.accessCodes ?? DEFAULT_ACCESS_CODE_OPTIONS;
   const mfaLimits = given.mfaLimits ?? DEFAULT_MFA_LIMITS;
   const catalog = given.assertions ?? noAssertions;
+  const totpIssuer = given.totpIssuer ?? "Gatehouse";
+  const rp = {
+    ...(given.relyingParty ?? { id: "localhost", origins: ["http://localhost:8080"] }),
+    name: totpIssuer,
+  };
   const verifiers = createVerifiers({
     data,
     kv,
@@ -68,6 +76,7 @@ export function composeUsers(given: UsersDeps): UsersParts {
     mfaLimits,
     accessCodes,
     confirmation: options,
+    rp,
   });
   // Every session or code granted: refused for a locked account, recorded as the last login.
   const grants = recordingLogins(data.accounts, given.grants, given.sessions);
@@ -100,7 +109,7 @@ export function composeUsers(given: UsersDeps): UsersParts {
     sessions: given.sessions,
     passwords,
     accessCodes,
-    totpIssuer: given.totpIssuer ?? "Gatehouse",
+    totpIssuer,
     verifiers,
     terms,
     confirm,
@@ -108,6 +117,7 @@ export function composeUsers(given: UsersDeps): UsersParts {
     register: { data, keys, options, passwords, catalog, dataFields: given.dataFields },
     update,
     factor: { data, kv, keys, limits: mfaLimits },
+    passkeys: { data, kv, keys, rp },
     flow,
   };
 }

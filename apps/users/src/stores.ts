@@ -4,6 +4,7 @@ import { accessCodeStore, type AccessCodeStore } from "./access-code/store.ts";
 import { activationStore, type ActivationStore } from "./activation/store.ts";
 import { accountStore, auditOf, type AccountStore } from "./admin/store.ts";
 import { confirmationStore, type ConfirmationStore } from "./confirmation/store.ts";
+import { passkeyStore, type PasskeyStore } from "./passkeys/store.ts";
 import { deliveriesOver, type Deliveries } from "./delivery/queue.ts";
 import type { Enqueue } from "./ports.ts";
 import { acceptanceStore, type AcceptanceStore } from "./terms/store.ts";
@@ -19,6 +20,7 @@ export interface Stores {
   activations: ActivationStore;
   acceptances: AcceptanceStore;
   totp: TotpStore;
+  passkeys: PasskeyStore;
   accounts: AccountStore;
   audit: AuditLog;
   /** Deliveries queued with the change (the in-process queue's outbox row is written in the same transaction). */
@@ -33,6 +35,7 @@ export function storesOver(q: Queryable, enqueue: Enqueue): Stores {
     activations: activationStore(q),
     acceptances: acceptanceStore(q),
     totp: totpStore(q),
+    passkeys: passkeyStore(q),
     accounts: accountStore(q),
     audit: auditOf(q),
     deliveries: deliveriesOver(q, enqueue),

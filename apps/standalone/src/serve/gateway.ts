@@ -7,6 +7,7 @@ import {
   AssertionsService,
   AuthService,
   MfaService,
+  PasskeysService,
   RedirectOriginsService,
   RegistryAdminService,
   RegistryService,
@@ -46,6 +47,7 @@ export async function serveGateway(config: Config, logger: Logger): Promise<() =
       auth,
       users: createClient(UsersService, httpTransport(urls.users, caller)),
       mfa: createClient(MfaService, httpTransport(urls.users, caller)),
+      passkeys: createClient(PasskeysService, httpTransport(urls.users, caller)),
       assertions: createClient(AssertionsService, httpTransport(urls.registry, caller)),
       origins: createClient(RedirectOriginsService, httpTransport(urls.registry, caller)),
       // Without Redis the registry's notices do not reach this process: the caches expire on their own.

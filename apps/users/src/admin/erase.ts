@@ -35,6 +35,7 @@ export async function eraseUser(deps: AdminDeps, id: string, who: AuditContext):
     await s.confirmations.erase(userId);
     await s.acceptances.erase(userId);
     await s.totp.erase(userId);
+    await s.passkeys.erase(userId);
     await s.accessCodes.erase(userId);
     await s.activations.erase(userId);
     await s.users.erase(userId);
