@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SoftAuthenticator, type Tamper } from "@gatehouse/testing";
+import { admin } from "./admin-flows.ts";
 import { startTestStack, type TestStack } from "./stack-helpers.ts";
 import { createApp, loggedUser, loginEnvelope, send, SOURCE, type FlowApp, type LoggedUser } from "./user-flows.ts";
 
@@ -253,6 +254,23 @@ describe.each([
     await s.stores.db.query(`UPDATE users.identifiers SET confirmed = false WHERE user_id = $1`, [String(u.id)]);
     const unconfirmed = await signIn(u.auth);
     expect(unconfirmed.statusCode).toBe(412);
+  });
+
+  it("operators see the count, the export lists the passkeys and erasure removes them", async () => {
+    const u = await enrolled();
+    const viewed = await admin(s, "GET", `/admin/v1/users/${u.id}`);
+    expect(viewed.json().content.user.passkeys).toBe(1);
+    const exported = await admin(s, "GET", `/admin/v1/users/${u.id}/export`);
+    const passkeys = JSON.stringify(exported.json().content).match(/"passkeys":\[[^\]]*\]/)?.[0] ?? "";
+    expect(passkeys).toContain(`"id":"${u.id2}"`);
+    expect(passkeys).toContain('"name":"Laptop"');
+    expect(passkeys).not.toContain(u.auth.credentials[0]!.id);
+    expect((await admin(s, "DELETE", `/admin/v1/users/${u.id}`)).statusCode).toBe(204);
+    const left = await s.stores.db.query(`SELECT count(*)::int AS n FROM users.passkeys WHERE user_id = $1`, [
+      String(u.id),
+    ]);
+    expect(left.rows[0]).toEqual({ n: 0 });
+    expect((await signIn(u.auth)).statusCode).toBe(403);
   });
 
   it("rejects malformed passkey logins with 400", async () => {

@@ -52,6 +52,7 @@ export async function eraseUser(deps: AdminDeps, id: string, who: AuditContext):
           addresses: Object.keys(u.addresses).length,
           assertionAnswers: (records.assertionAnswers as unknown[]).length,
           confirmations: (records.confirmations as unknown[]).length,
+          passkeys: (records.passkeys as unknown[]).length,
         },
         sessionsEnded: ended,
         sha256: digest,
