@@ -15,7 +15,7 @@ import type { UsersDeps } from "./deps.ts";
 import { confirmationDeliveryPolicy, createConfirmationDeliveryService } from "./delivery/service.ts";
 import { deliveryStore } from "./delivery/store.ts";
 import { createMfaService, mfaPolicy } from "./mfa-service.ts";
-import { createPasskeysService, passkeysPolicy } from "./passkeys/service.ts";
+import { createPasskeysService, passkeysPolicy } from "./passkeys-service.ts";
 import { usersPolicy } from "./policy.ts";
 import { createUsersService } from "./users-service.ts";
 

@@ -5,11 +5,11 @@ import { domainError, validationError } from "@gatehouse/errors";
 import { PasskeySchema, type Passkey, type PasskeysService } from "@gatehouse/proto";
 import { INTERNAL_SCOPE, type ScopePolicy } from "@gatehouse/rpc";
 import type { RegistrationResponseJSON } from "@simplewebauthn/server";
-import type { UsersParts } from "../compose.ts";
-import { entrypointOf } from "../entrypoint.ts";
-import { creationOptions, enrolPasskey, passkeyName } from "./enrolment.ts";
-import { signInOptions } from "./sign-in.ts";
-import type { PasskeyRecord } from "./store.ts";
+import type { UsersParts } from "./compose.ts";
+import { entrypointOf } from "./entrypoint.ts";
+import { creationOptions, enrolPasskey, passkeyName } from "./passkeys/enrolment.ts";
+import { signInOptions } from "./passkeys/sign-in.ts";
+import type { PasskeyRecord } from "./passkeys/store.ts";
 
 /** Only other Gatehouse services (the gateway) call it. */
 export const passkeysPolicy: ScopePolicy = {
