@@ -67,6 +67,7 @@ export function composeUsers(given: UsersDeps): UsersParts {
     ...(given.relyingParty ?? { id: "localhost", origins: ["http://localhost:8080"] }),
     name: totpIssuer,
   };
+  const passkeys: PasskeyDeps = { data, kv, keys, rp };
   const verifiers = createVerifiers({
     data,
     kv,
@@ -92,9 +93,9 @@ export function composeUsers(given: UsersDeps): UsersParts {
     grants,
     verifiers,
     terms,
-    steps: loginSteps({ kv, keys, logger, totp: data.totp, catalog, resend }),
+    steps: loginSteps({ kv, keys, logger, totp: data.totp, catalog, resend, passkeys }),
     mfa: { users: data.users, kv, limits: mfaLimits, totp: verifiers.totp },
-    continuation: { users: data.users, confirm, update },
+    continuation: { users: data.users, confirm, update, passkeys },
   });
   return {
     db,
@@ -117,7 +118,7 @@ export function composeUsers(given: UsersDeps): UsersParts {
     register: { data, keys, options, passwords, catalog, dataFields: given.dataFields },
     update,
     factor: { data, kv, keys, limits: mfaLimits },
-    passkeys: { data, kv, keys, rp },
+    passkeys,
     flow,
   };
 }

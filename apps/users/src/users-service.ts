@@ -88,6 +88,7 @@ export function createUsersService(deps: UsersParts, background: BackgroundTasks
         resendCode: req.resendCode,
         datas: req.datas,
         assertions: req.assertions,
+        passkeyOffer: req.passkeyOffer && { credential: req.passkeyOffer.credential },
       });
       return { outcome };
     },

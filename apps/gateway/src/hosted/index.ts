@@ -14,3 +14,6 @@ export { confirmationPage, resendPage } from "./confirmation/pages.ts";
 // /oauth2/logout's and /console's pages.
 export { logoutInvalidPage, signedOutPage } from "./sign-out/pages.ts";
 export { consoleNotBuiltPage } from "./console/page.ts";
+// The pages' static scripts (passkeys), under STATIC_PATH.
+export { staticScript } from "./kit/static-files.ts";
+export { STATIC_PATH } from "./paths.ts";

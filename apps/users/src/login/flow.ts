@@ -49,7 +49,7 @@ export interface LoginFlowDeps {
   /** The MFA step's second half (CompleteMfaLogin). */
   mfa: MfaCompletionDeps;
   /** What the pages of a hosted flow apply (./continuation.ts). */
-  continuation: Pick<ContinuationDeps, "users" | "confirm" | "update">;
+  continuation: Pick<ContinuationDeps, "users" | "confirm" | "update" | "passkeys">;
 }
 
 const outcome = (c: LoginOutcomeCase): LoginOutcome => create(LoginOutcomeSchema, { outcome: c });
