@@ -34,7 +34,7 @@ export interface HostedBrowser {
   /** A phone-sized page in a language at the authorization request of an entry point (by key). */
   open(lang: "en" | "es", ep: string, extra?: Record<string, string>, opts?: OpenOptions): Promise<HostedFlow>;
   /** The authorization request of an entry point again, in a page already open (a second sign-in in the same browser). */
-  again(page: Page, ep: string): Promise<HostedFlow>;
+  again(page: Page, ep: string, extra?: Record<string, string>): Promise<HostedFlow>;
   /** Submits with the button named `name`; the next page's response. */
   submit(page: Page, name: string): Promise<Response | null>;
   /** The page landed on the redirect URI with the request's state, and its code buys tokens. */

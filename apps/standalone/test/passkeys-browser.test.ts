@@ -43,11 +43,11 @@ describe.each([
     (await a.cdp.send("WebAuthn.getCredentials", { authenticatorId: a.id })).credentials;
 
   /** The login page in a JS browser with an authenticator, after the script has reported what the browser can do. */
-  async function loginPage(lang: "en" | "es", ep = "checked") {
-    const flow = await h.open(lang, ep, {}, { js: true });
+  async function loginPage(lang: "en" | "es", ep = "checked", extra: Record<string, string> = {}) {
+    const flow = await h.open(lang, ep, extra, { js: true });
     const auth = await authenticator(flow.page);
     // Again, now that the authenticator exists: the script's probe sets the cookie the offer needs.
-    const again = await h.again(flow.page, ep);
+    const again = await h.again(flow.page, ep, extra);
     await expect
       .poll(async () => (await flow.page.context().cookies()).find((c) => c.name === "gh_passkey")?.value)
       .toBe("1");
@@ -133,6 +133,20 @@ describe.each([
     expect(await page.getByRole("heading").textContent()).toBe("Create a passkey");
     await page.getByRole("button", { name: "Not now" }).click();
     await h.landed(fourth);
+  });
+
+  it("offers a passkey after a hosted registration too", async () => {
+    const flow = await loginPage("en", "checked", { prompt: "create" });
+    const { page } = flow;
+    await page.fill("input[name=email]", email("registered"));
+    await page.fill("input[name=name]", "Ana");
+    await page.fill("input[name=password]", PASSWORD);
+    for (const box of await page.locator("input[type=checkbox]").all()) await box.check();
+    await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Create account" }).click()]);
+    expect(await page.getByRole("heading").textContent()).toBe("Create a passkey");
+    await page.getByRole("button", { name: "Create a passkey" }).click();
+    await h.landed(flow);
+    expect(await credentials(flow.auth)).toHaveLength(1);
   });
 
   it("without JavaScript the login page shows no passkey button and signs in with the password, with no offer", async () => {
