@@ -113,7 +113,8 @@ describe.each([
     // The button, in a browser without autofill of passkeys (else the virtual authenticator answers
     // the autofill's conditional request first, as the test above shows).
     await page.addInitScript(() => {
-      PublicKeyCredential.isConditionalMediationAvailable = () => Promise.resolve(false);
+      const api = (globalThis as Record<string, any>).PublicKeyCredential;
+      api.isConditionalMediationAvailable = () => Promise.resolve(false);
     });
     const third = await h.again(page, "checked");
     await page.getByRole("button", { name: "Sign in with a passkey" }).click();

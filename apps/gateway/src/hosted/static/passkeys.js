@@ -2,6 +2,7 @@
 // bundle (the global SimpleWebAuthnBrowser). Loaded as a file under the pages' CSP
 // (script-src 'self'); without JavaScript the pages work as before: the passkey
 // buttons stay hidden and no offer is made.
+/* global window, document, location */
 (function () {
   "use strict";
   var W = window.SimpleWebAuthnBrowser;
