@@ -273,6 +273,21 @@ describe.each([
     expect((await signIn(u.auth)).statusCode).toBe(403);
   });
 
+  it("operators remove a user's passkeys (audited): they stop working at once", async () => {
+    const u = await enrolled();
+    const removed = await admin(s, "DELETE", `/admin/v1/users/${u.id}/passkeys`);
+    expect(removed.statusCode).toBe(200);
+    expect(removed.json().content).toMatchObject({ removed: 1, user: { id: u.id, passkeys: 0 } });
+    expect((await signIn(u.auth)).statusCode).toBe(403);
+    const entries = (await admin(s, "GET", `/admin/v1/audit?target=${u.id}&action=user.passkeys.remove`)).json().content
+      .items;
+    expect(entries[0]).toMatchObject({ action: "user.passkeys.remove", details: { removed: 1 } });
+    expect((await admin(s, "DELETE", `/admin/v1/users/1234567890123456/passkeys`)).statusCode).toBe(404);
+    expect((await admin(s, "DELETE", `/admin/v1/users/${u.id}/passkeys`, { scope: "admin:read" })).statusCode).toBe(
+      403,
+    );
+  });
+
   it("rejects malformed passkey logins with 400", async () => {
     const bad = await post("/activityid/v1/user/access", app.token, envelope({ token: "x", credential: { id: "y" } }));
     expect(bad.statusCode).toBe(400);
