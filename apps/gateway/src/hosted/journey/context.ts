@@ -8,7 +8,7 @@ import {
 } from "@gatehouse/proto";
 import type { PendingAuthorization } from "../../oauth/authorization-request.ts";
 import type { Formats } from "../kit/form-model.ts";
-import { cookieValue } from "./form-token.ts";
+import { cookieValue } from "../kit/bound-tokens.ts";
 import type { HostedView } from "./view.ts";
 
 /** Set by the passkey script (hosted/static/passkeys.js) when the browser has a user-verifying platform authenticator. */
