@@ -1,90 +1,36 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SoftAuthenticator, type Tamper } from "@gatehouse/testing";
-import { admin } from "./admin-flows.ts";
-import { startTestStack, type TestStack } from "./stack-helpers.ts";
-import { createApp, loggedUser, loginEnvelope, send, SOURCE, type FlowApp, type LoggedUser } from "./user-flows.ts";
+import { ORIGIN, passkeyFlows, type PasskeyFlows } from "./passkey-flows.ts";
+import type { TestStack } from "./stack-helpers.ts";
+import { loggedUser, loginEnvelope, send, type FlowApp } from "./user-flows.ts";
 
 // Passkeys by API (contract section 12) with a software authenticator the
 // test builds (ES256 or RS256 key, attestation `none`): enrolment, list,
 // rename, delete, sign-in at /user/access with every wrong variant, and the
-// login's checks after the credential (412, 206; no 428).
+// login's checks after the credential (412, 206; no 428). Operators:
+// passkeys-operators.test.ts.
 describe.each([
   ["PostgreSQL + Redis", false],
   ["the embedded default", true],
 ])("passkeys on %s", (_name, embedded) => {
+  let f: PasskeyFlows;
   let s: TestStack;
   let app: FlowApp;
-  const ORIGIN = "http://gatehouse.test";
   beforeAll(async () => {
-    s = await startTestStack({ embedded });
-    app = await createApp(s, "shop", (body) => {
-      body.entrypoints.push({
-        objectType: "entrypoint",
-        displayName: "Profile",
-        key: "profile",
-        fields: [
-          {
-            objectType: "fieldConfig",
-            type: "id",
-            key: "email",
-            main: true,
-            mandatory: true,
-            requiresConfirmation: true,
-          },
-          { objectType: "fieldConfig", type: "field", key: "birthday", mandatory: true },
-        ],
-        typology: body.entrypoints[0].typology,
-      });
-    });
+    f = await passkeyFlows(embedded);
+    ({ s, app } = f);
   });
   afterAll(() => s.close());
-
-  const get = (url: string, token: string) =>
-    s.app.inject({ method: "GET", url, headers: { authorization: `Bearer ${token}`, accept: "application/json" } });
-  const del = (url: string, token: string) =>
-    s.app.inject({ method: "DELETE", url, headers: { authorization: `Bearer ${token}`, accept: "application/json" } });
-  const post = (url: string, token: string, body: unknown, from = app.entrypoint) =>
-    send(s, "POST", url, token, from, body);
-
-  /** A logged user with one passkey enrolled on `auth`. */
-  async function enrolled(
-    auth = new SoftAuthenticator(ORIGIN),
-  ): Promise<LoggedUser & { auth: SoftAuthenticator; id2: string }> {
-    const u = await loggedUser(s, app);
-    const options = (await post("/activityid/v1/user/passkeys/options", u.accessToken, {})).json().content.publicKey;
-    const res = await post("/activityid/v1/user/passkeys", u.accessToken, {
-      name: "Laptop",
-      credential: auth.create(options),
-    });
-    expect(res.statusCode).toBe(201);
-    return { ...u, auth, id2: res.json().content.passkey.id };
-  }
-
-  const envelope = (passkey: unknown, ids?: unknown) => ({
-    actor: { id: app.id, objectType: "application" },
-    verb: "access",
-    object: { objectType: "user", passkey, ...(ids ? { ids } : {}) },
-    source: SOURCE,
-  });
-
-  /** A passkey sign-in through /access/passkey and /access (with `tamper` applied to the assertion). */
-  async function signIn(
+  const get = (url: string, token: string) => f.get(url, token);
+  const del = (url: string, token: string) => f.del(url, token);
+  const post = (url: string, token: string, body: unknown, from?: string) => f.post(url, token, body, from);
+  const enrolled = () => f.enrolled();
+  const envelope = (passkey: unknown, ids?: unknown) => f.envelope(passkey, ids);
+  const signIn = (
     auth: SoftAuthenticator,
     t: Tamper = {},
     opts: { ids?: unknown; from?: string; query?: string } = {},
-  ) {
-    const from = opts.from ?? app.entrypoint;
-    const started = await post("/activityid/v1/user/access/passkey", app.token, {}, from);
-    expect(started.statusCode).toBe(200);
-    const { publicKey, token } = started.json().content;
-    const credential = auth.get(publicKey, t);
-    return post(
-      `/activityid/v1/user/access${opts.query ?? ""}`,
-      app.token,
-      envelope({ token, credential }, opts.ids),
-      from,
-    );
-  }
+  ) => f.signIn(auth, t, opts);
 
   it("enrols with creation options of section 12, lists, renames and deletes", async () => {
     const u = await loggedUser(s, app);
@@ -254,38 +200,6 @@ describe.each([
     await s.stores.db.query(`UPDATE users.identifiers SET confirmed = false WHERE user_id = $1`, [String(u.id)]);
     const unconfirmed = await signIn(u.auth);
     expect(unconfirmed.statusCode).toBe(412);
-  });
-
-  it("operators see the count, the export lists the passkeys and erasure removes them", async () => {
-    const u = await enrolled();
-    const viewed = await admin(s, "GET", `/admin/v1/users/${u.id}`);
-    expect(viewed.json().content.user.passkeys).toBe(1);
-    const exported = await admin(s, "GET", `/admin/v1/users/${u.id}/export`);
-    const passkeys = JSON.stringify(exported.json().content).match(/"passkeys":\[[^\]]*\]/)?.[0] ?? "";
-    expect(passkeys).toContain(`"id":"${u.id2}"`);
-    expect(passkeys).toContain('"name":"Laptop"');
-    expect(passkeys).not.toContain(u.auth.credentials[0]!.id);
-    expect((await admin(s, "DELETE", `/admin/v1/users/${u.id}`)).statusCode).toBe(204);
-    const left = await s.stores.db.query(`SELECT count(*)::int AS n FROM users.passkeys WHERE user_id = $1`, [
-      String(u.id),
-    ]);
-    expect(left.rows[0]).toEqual({ n: 0 });
-    expect((await signIn(u.auth)).statusCode).toBe(403);
-  });
-
-  it("operators remove a user's passkeys (audited): they stop working at once", async () => {
-    const u = await enrolled();
-    const removed = await admin(s, "DELETE", `/admin/v1/users/${u.id}/passkeys`);
-    expect(removed.statusCode).toBe(200);
-    expect(removed.json().content).toMatchObject({ removed: 1, user: { id: u.id, passkeys: 0 } });
-    expect((await signIn(u.auth)).statusCode).toBe(403);
-    const entries = (await admin(s, "GET", `/admin/v1/audit?target=${u.id}&action=user.passkeys.remove`)).json().content
-      .items;
-    expect(entries[0]).toMatchObject({ action: "user.passkeys.remove", details: { removed: 1 } });
-    expect((await admin(s, "DELETE", `/admin/v1/users/1234567890123456/passkeys`)).statusCode).toBe(404);
-    expect((await admin(s, "DELETE", `/admin/v1/users/${u.id}/passkeys`, { scope: "admin:read" })).statusCode).toBe(
-      403,
-    );
   });
 
   it("rejects malformed passkey logins with 400", async () => {
