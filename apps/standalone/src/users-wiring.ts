@@ -7,7 +7,9 @@ import {
   AssertionsService,
   AuthService,
   ConfirmationDeliveryService,
+  type EventsService,
   MfaService,
+  PasskeysService,
   RegistryService,
   UsersAdminService,
   UsersService,
@@ -30,6 +32,7 @@ import {
   registryAssertions,
   registryDataFields,
   registryEntrypoints,
+  registryEvents,
 } from "@gatehouse/users";
 import type { Stores } from "./stores.ts";
 import { serverInterceptors } from "./wiring.ts";
@@ -52,6 +55,7 @@ export interface WiredUsers {
   ready(): Promise<boolean>;
   clientAs(caller: string): Client<typeof UsersService>;
   mfaClientAs(caller: string): Client<typeof MfaService>;
+  passkeysClientAs(caller: string): Client<typeof PasskeysService>;
   adminClientAs(caller: string): Client<typeof UsersAdminService>;
   close(): Promise<void>;
 }
@@ -76,6 +80,8 @@ export async function wireUsers(args: {
   /** Verifies operators' access tokens (the admin RPCs check their scopes). */
   verify: AccessTokenVerifier;
   hostWorker: boolean;
+  /** The registry's EventsService: the events outbox is relayed there (servers; not a CLI command). */
+  events?: Client<typeof EventsService>;
 }): Promise<WiredUsers> {
   const { config, stores, logger, internal } = args;
   const queue = deliveryQueue(config, logger, stores.db);
@@ -91,9 +97,11 @@ export async function wireUsers(args: {
     enqueue: (job, tx) => queue.enqueue(job, tx),
     sessions: authUserSessions(args.userSessions),
     loginLimits: config.loginLimits,
+    relyingParty: { id: config.webauthn.rpId, origins: config.webauthn.origins },
     confirmation: { ...DEFAULT_CONFIRMATION_OPTIONS, ...config.confirmation },
     // Production: the service's own argon2id parameters; only the test suite lowers them (TEST_PASSWORD_HASH).
     ...(config.passwordHashParams ? { passwords: argon2Passwords(config.passwordHashParams) } : {}),
+    ...(args.events ? { publishEvents: registryEvents(args.events) } : {}),
   });
   const interceptors = serverInterceptors(mod, logger, internal, args.verify);
   const as = (caller: string) => directTransport(mod.routes, interceptors, callerInterceptors(internal, caller));
@@ -114,6 +122,7 @@ export async function wireUsers(args: {
     ready: async () => (await mod.ready()) && (await queue.ping()) && (worker ? await worker.ready() : true),
     clientAs: (caller) => createClient(UsersService, as(caller)),
     mfaClientAs: (caller) => createClient(MfaService, as(caller)),
+    passkeysClientAs: (caller) => createClient(PasskeysService, as(caller)),
     adminClientAs: (caller) => createClient(UsersAdminService, as(caller)),
     async close() {
       await worker?.close(); // active deliveries finish first

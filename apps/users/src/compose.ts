@@ -9,9 +9,11 @@ import { DEFAULT_CONFIRMATION_OPTIONS } from "./confirmation/options.ts";
 import type { ResendDeps } from "./confirmation/resend.ts";
 import { argon2Passwords, type Passwords } from "./credentials/passwords.ts";
 import type { UsersDeps } from "./deps.ts";
+import { startEventRelay, type EventRelay } from "./events/relay.ts";
 import { createLoginFlow, type LoginFlow } from "./login/flow.ts";
 import { loginSteps } from "./login/steps.ts";
 import type { AssertionCatalog, DataFieldCatalog, EntrypointDirectory, LoginGrants, UserSessions } from "./ports.ts";
+import type { PasskeyDeps } from "./passkeys/relying-party.ts";
 import type { RegisterDeps } from "./registration/register.ts";
 import { dataOver, type Stores } from "./stores.ts";
 import { noAssertions } from "./terms/catalog.ts";
@@ -49,13 +51,19 @@ export interface UsersParts {
   register: RegisterDeps;
   update: UpdateDeps;
   factor: FactorDeps;
+  /** The passkey ceremonies (enrolment, sign-in options). */
+  passkeys: PasskeyDeps;
   flow: LoginFlow;
+  /** Moves the events outbox to the registry (when wired). */
+  relay: EventRelay | undefined;
 }
 
 /** Fills in the settings' defaults and builds the stores, the verifiers, the domain modules' dependencies and the login flow. */
 export function composeUsers(given: UsersDeps): UsersParts {
   const { db, kv, keys, logger, entrypoints } = given;
-  const data = dataOver(db, given.enqueue);
+  const publish = given.publishEvents;
+  const relay = publish ? startEventRelay({ db, publish, logger: logger.child({ component: "events" }) }) : undefined;
+  const data = dataOver(db, given.enqueue, () => relay?.wake());
   // One password hasher for every service of the module: one gate of argon2 runs per process;
   // it also verifies imported foreign hashes (contract section 15), which a right password replaces.
   const hashes = foreignHashes(keys);
@@ -64,6 +72,12 @@ export function composeUsers(given: UsersDeps): UsersParts {
   const accessCodes = given.accessCodes ?? DEFAULT_ACCESS_CODE_OPTIONS;
   const mfaLimits = given.mfaLimits ?? DEFAULT_MFA_LIMITS;
   const catalog = given.assertions ?? noAssertions;
+  const totpIssuer = given.totpIssuer ?? "Gatehouse";
+  const rp = {
+    ...(given.relyingParty ?? { id: "localhost", origins: ["http://localhost:8080"] }),
+    name: totpIssuer,
+  };
+  const passkeys: PasskeyDeps = { data, kv, keys, rp };
   const verifiers = createVerifiers({
     data,
     kv,
@@ -73,9 +87,10 @@ export function composeUsers(given: UsersDeps): UsersParts {
     mfaLimits,
     accessCodes,
     confirmation: options,
+    rp,
   });
   // Every session or code granted: refused for a locked account, recorded as the last login.
-  const grants = recordingLogins(data.accounts, given.grants, given.sessions);
+  const grants = recordingLogins(data.accounts, given.grants, given.sessions, data);
   const terms = createTerms({ data, keys, catalog });
   const confirm = { data, keys, options };
   const resend = { data, kv, keys, options };
@@ -88,9 +103,9 @@ export function composeUsers(given: UsersDeps): UsersParts {
     grants,
     verifiers,
     terms,
-    steps: loginSteps({ kv, keys, logger, totp: data.totp, catalog, resend }),
+    steps: loginSteps({ kv, keys, logger, totp: data.totp, catalog, resend, passkeys }),
     mfa: { users: data.users, kv, limits: mfaLimits, totp: verifiers.totp },
-    continuation: { users: data.users, confirm, update },
+    continuation: { users: data.users, confirm, update, passkeys },
   });
   return {
     db,
@@ -106,7 +121,7 @@ export function composeUsers(given: UsersDeps): UsersParts {
     passwords,
     hashes,
     accessCodes,
-    totpIssuer: given.totpIssuer ?? "Gatehouse",
+    totpIssuer,
     verifiers,
     terms,
     confirm,
@@ -114,6 +129,8 @@ export function composeUsers(given: UsersDeps): UsersParts {
     register: { data, keys, options, passwords, catalog, dataFields: given.dataFields },
     update,
     factor: { data, kv, keys, limits: mfaLimits },
+    passkeys,
     flow,
+    relay,
   };
 }

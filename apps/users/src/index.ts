@@ -1,6 +1,12 @@
 import { fileURLToPath } from "node:url";
 import type { Migrations } from "@gatehouse/db";
-import { ConfirmationDeliveryService, MfaService, UsersAdminService, UsersService } from "@gatehouse/proto";
+import {
+  ConfirmationDeliveryService,
+  MfaService,
+  PasskeysService,
+  UsersAdminService,
+  UsersService,
+} from "@gatehouse/proto";
 import type { ServiceModule } from "@gatehouse/rpc";
 import { createUsersAdminService, usersAdminPolicy } from "./admin/users-admin-service.ts";
 import { backgroundTasks } from "./background.ts";
@@ -9,6 +15,7 @@ import type { UsersDeps } from "./deps.ts";
 import { confirmationDeliveryPolicy, createConfirmationDeliveryService } from "./delivery/service.ts";
 import { deliveryStore } from "./delivery/store.ts";
 import { createMfaService, mfaPolicy } from "./mfa-service.ts";
+import { createPasskeysService, passkeysPolicy } from "./passkeys-service.ts";
 import { usersPolicy } from "./policy.ts";
 import { createUsersService } from "./users-service.ts";
 
@@ -31,12 +38,16 @@ export async function createUsers(given: UsersDeps): Promise<ServiceModule> {
       router.service(ConfirmationDeliveryService, createConfirmationDeliveryService(deliveryStore(parts.db)));
       router.service(MfaService, mfa);
       router.service(UsersAdminService, createUsersAdminService(parts));
+      router.service(PasskeysService, createPasskeysService(parts));
     },
     // The services' methods, by local name (each local name is unique across them).
-    policy: { ...usersPolicy, ...confirmationDeliveryPolicy, ...mfaPolicy, ...usersAdminPolicy },
+    policy: { ...usersPolicy, ...confirmationDeliveryPolicy, ...mfaPolicy, ...usersAdminPolicy, ...passkeysPolicy },
     ready: async () => (await parts.db.ping()) && (await parts.kv.ping()),
     // The database and kv belong to the launcher, which closes them; work begun after an answer finishes first.
-    close: () => background.drain(),
+    close: async () => {
+      await background.drain();
+      await parts.relay?.close();
+    },
   };
 }
 
@@ -51,6 +62,7 @@ export type {
 } from "./ports.ts";
 export { registryAssertions, registryDataFields, registryEntrypoints } from "./adapters/registry.ts";
 export { authGrants, authUserSessions } from "./adapters/auth.ts";
+export { registryEvents } from "./adapters/events.ts";
 export { usersPolicy } from "./policy.ts";
 export { argon2Passwords, DEFAULT_HASH_PARAMS, type Passwords, type HashParams } from "./credentials/passwords.ts";
 export { DEFAULT_LOGIN_LIMITS, type LoginLimits } from "./verifiers/throttle.ts";
@@ -59,3 +71,4 @@ export { DEFAULT_MFA_LIMITS, type MfaLimits } from "./verifiers/totp/limits.ts";
 export { DEFAULT_ACCESS_CODE_OPTIONS, type AccessCodeOptions } from "./access-code/options.ts";
 export { totpCode } from "./verifiers/totp/totp.ts";
 export { deliveryOutboxStore } from "./delivery/outbox-store.ts";
+export type { PublishEvents } from "./events/relay.ts";

@@ -7,6 +7,8 @@ export interface AccountFacts {
   lockedAt: Date | null;
   lastLoginAt: Date | null;
   mfaEnabledAt: Date | null;
+  /** How many passkeys the user holds (contract section 12). */
+  passkeys: number;
 }
 
 /** The account columns of users.users that operators and grants use: the lock and the last login. */
@@ -21,8 +23,8 @@ export interface AccountStore {
   search(query: string, after: string | undefined, limit: number): Promise<string[]>;
   lock(userId: string): Promise<void>;
   unlock(userId: string): Promise<void>;
-  /** Records a login of a live, unlocked account; false when it is locked or erased. */
-  admitLogin(userId: string): Promise<boolean>;
+  /** Records a login of a live, unlocked account: its pulse id; undefined when it is locked or erased. */
+  admitLogin(userId: string): Promise<string | undefined>;
   /** True when locked, or when there is no such user. */
   isLocked(userId: string): Promise<boolean>;
 }
@@ -48,11 +50,22 @@ export function accountStore(q: Queryable): AccountStore {
         locked_at: Date | null;
         last_login_at: Date | null;
         mfa_enabled_at: Date | null;
-      }>("SELECT id, locked_at, last_login_at, mfa_enabled_at FROM users.users WHERE id = ANY($1::text[])", [userIds]);
+        passkeys: number;
+      }>(
+        `SELECT u.id, u.locked_at, u.last_login_at, u.mfa_enabled_at,
+                (SELECT count(*)::int FROM users.passkeys p WHERE p.user_id = u.id) AS passkeys
+           FROM users.users u WHERE u.id = ANY($1::text[])`,
+        [userIds],
+      );
       return new Map(
         rows.map((r) => [
           r.id,
-          { lockedAt: r.locked_at, lastLoginAt: r.last_login_at, mfaEnabledAt: r.mfa_enabled_at },
+          {
+            lockedAt: r.locked_at,
+            lastLoginAt: r.last_login_at,
+            mfaEnabledAt: r.mfa_enabled_at,
+            passkeys: r.passkeys,
+          },
         ]),
       );
     },
@@ -93,11 +106,12 @@ export function accountStore(q: Queryable): AccountStore {
     },
 
     async admitLogin(userId) {
-      const { rowCount } = await q.query(
-        "UPDATE users.users SET last_login_at = now() WHERE id = $1 AND locked_at IS NULL AND deleted_at IS NULL",
+      const { rows } = await q.query<{ pulse_id: string }>(
+        `UPDATE users.users SET last_login_at = now() WHERE id = $1 AND locked_at IS NULL AND deleted_at IS NULL
+         RETURNING pulse_id`,
         [userId],
       );
-      return rowCount > 0;
+      return rows[0]?.pulse_id;
     },
 
     async isLocked(userId) {

@@ -106,12 +106,17 @@ export const adminUsersBulkRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = asyn
         ...admin,
         summary: "An import's progress: status, counts, and the lines skipped or failed",
         params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
-        response: { 200: ContentOf(Type.Object({ job: AnyObject })), ...errorResponses(401, 403, 404) },
+        // The job's fields at the top of `content` too: section 15 names them without saying where.
+        response: {
+          200: ContentOf(Type.Intersect([Type.Object({ job: AnyObject }), AnyObject])),
+          ...errorResponses(401, 403, 404),
+        },
       },
     },
     async (req, reply) => {
       const res = await usersAdmin.getUserImport({ jobId: req.params.id }, asOperator(req));
-      return sendContent(reply, 200, { job: importJobJson(res.job!, true) });
+      const job = importJobJson(res.job!, true);
+      return sendContent(reply, 200, { ...job, job });
     },
   );
 
