@@ -22,7 +22,6 @@ import { createAccessTokens } from "./tokens/access-token.ts";
 import { createIdTokens } from "./tokens/id-token.ts";
 import type { RevocableToken } from "./revocation/kinds.ts";
 import type { LoaderOptions } from "./revocation/loader.ts";
-import { markCache } from "./revocation/mark-cache.ts";
 import { createRevocationList } from "./revocation/revocation-list.ts";
 
 export interface AuthDeps {
@@ -67,7 +66,6 @@ export async function createAuth(deps: AuthDeps): Promise<AuthModule> {
     kv: deps.kv,
     logger: deps.logger,
     loader: deps.revocationLoader,
-    cache: markCache(deps.kv),
   });
   // Marks lost with the previous process (npm start) or a Redis restart come back before the first request;
   // if Redis is away now, the first check loads them instead (and answers 503 until it can).

@@ -21,7 +21,6 @@ export {
   REVOCATION_KINDS,
   type RevocableToken,
 } from "./revocation/kinds.ts";
-export { markCache as revocationMarkCache } from "./revocation/mark-cache.ts";
 export { DEFAULT_REFRESH_IDLE_TTL_SECONDS, DEFAULT_REFRESH_TOKEN_TTL_SECONDS } from "./settings.ts";
 export { rotateSigningKeysNow } from "./keys/rotate.ts";
 export type { Rotation } from "./keys/signing-key-store.ts";

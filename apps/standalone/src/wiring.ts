@@ -1,11 +1,6 @@
 import type { JSONWebKeySet } from "jose";
 import type { Client, Interceptor } from "@connectrpc/connect";
-import {
-  accessTokenRevocationCheck,
-  revocationMarkCache,
-  type AuthModule,
-  type ClientDirectory,
-} from "@gatehouse/auth";
+import { accessTokenRevocationCheck, type AuthModule, type ClientDirectory } from "@gatehouse/auth";
 import type { Config } from "@gatehouse/config";
 import type { Kv } from "@gatehouse/kv";
 import type { Logger } from "@gatehouse/logging";
@@ -52,14 +47,10 @@ export function accessTokenVerifier(config: Config, kv: Kv, auth: () => Client<t
     fetchJwks: async () => JSON.parse((await auth().getJwks({})).jwksJson) as JSONWebKeySet,
     issuer: config.publicAuthUrl,
     audiences: [...new Set([config.publicBaseUrl, config.publicGraphUrl, config.publicAuthUrl])],
-    isRevoked: accessTokenRevocationCheck(
-      kv,
-      async (t) => {
-        const res = await auth().checkRevocation({ jti: t.jti, sub: t.sub, sid: t.sid ?? "", iat: BigInt(t.iat ?? 0) });
-        return res.revoked;
-      },
-      revocationMarkCache(kv),
-    ),
+    isRevoked: accessTokenRevocationCheck(kv, async (t) => {
+      const res = await auth().checkRevocation({ jti: t.jti, sub: t.sub, sid: t.sid ?? "", iat: BigInt(t.iat ?? 0) });
+      return res.revoked;
+    }),
   });
 }
 

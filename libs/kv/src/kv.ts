@@ -68,17 +68,8 @@ export interface Kv {
    * so listeners keep a fallback (a cache TTL).
    */
   publish(channel: string, message: string): Promise<void>;
-  /**
-   * Calls `onMessage` for each notice on `channel`; the returned function stops listening.
-   * `onLive(true)` once notices flow (subscribed), `onLive(false)` as soon as the subscription
-   * is lost (a closed connection: notices may be missed until the next `onLive(true)`), so a
-   * cache that only notices invalidate can drop itself and stop caching meanwhile.
-   */
-  subscribe(
-    channel: string,
-    onMessage: (message: string) => void,
-    onLive?: (live: boolean) => void,
-  ): Promise<() => Promise<void>>;
+  /** Calls `onMessage` for each notice on `channel`; the returned function stops listening. */
+  subscribe(channel: string, onMessage: (message: string) => void): Promise<() => Promise<void>>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
   /** The Redis connection options for libraries that need their own (BullMQ); undefined in memory. */

@@ -97,10 +97,8 @@ export function memoryKv(): Kv {
     async publish(channel, message) {
       bus.emit(channel, message);
     },
-    async subscribe(channel, onMessage, onLive) {
+    async subscribe(channel, onMessage) {
       bus.on(channel, onMessage);
-      // In one process a notice is delivered synchronously: never lost.
-      onLive?.(true);
       return async () => void bus.off(channel, onMessage);
     },
     async ping() {

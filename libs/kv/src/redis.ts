@@ -93,7 +93,7 @@ export function redisKv(url: string, prefix: string, commandTimeoutMs: number): 
       here.emit(full, message);
       await guard(r.publish(full, message));
     },
-    async subscribe(channel, onMessage, onLive) {
+    async subscribe(channel, onMessage) {
       const full = `${prefix}${channel}`;
       // A connection in subscriber mode serves nothing else: one per process, made on first use.
       const sub = (subscriber ??= r.duplicate({
@@ -111,27 +111,15 @@ export function redisKv(url: string, prefix: string, commandTimeoutMs: number): 
       let stopped = false;
       const attempt = (): Promise<void> =>
         sub.subscribe(full).then(
-          () => {
-            if (!stopped && sub.status === "ready") onLive?.(true);
-          },
+          () => undefined,
           () => {
             if (!stopped) retry = setTimeout(() => void attempt(), 1000).unref();
           },
         );
-      // A closed connection may have missed notices; once it is back, live again only when this
-      // channel's SUBSCRIBE is answered (SUBSCRIBE twice is harmless: ioredis resubscribes too).
-      const lost = () => onLive?.(false);
-      const back = () => void attempt();
-      if (onLive) {
-        sub.on("close", lost);
-        sub.on("ready", back);
-      }
       await attempt();
       return async () => {
         stopped = true;
         clearTimeout(retry);
-        sub.off("close", lost);
-        sub.off("ready", back);
         sub.off("message", listener);
         here.off(full, onMessage);
         if (sub.listenerCount("message") === 0) await sub.unsubscribe(full).catch(() => undefined);

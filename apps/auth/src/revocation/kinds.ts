@@ -1,5 +1,4 @@
 import type { Kv } from "@gatehouse/kv";
-import type { MarkCache } from "./mark-cache.ts";
 
 /** What a revocation check knows of a verified access token. */
 export interface RevocableToken {
@@ -75,24 +74,16 @@ export function revocationRead(token: RevocableToken) {
 
 /**
  * The hot-path check every verifier runs: one kv round trip (MGET of the
- * sentinel and the token's marks), none when `cache` knows them all. When the sentinel is missing the store
+ * sentinel and the token's marks). When the sentinel is missing the store
  * cannot tell, and `undecided` answers instead (the auth service reloads the
  * marks; other processes ask the auth service).
  */
 export function revocationCheck(
   kv: Kv,
   undecided: (token: RevocableToken) => Promise<boolean>,
-  cache?: MarkCache,
 ): (token: RevocableToken) => Promise<boolean> {
   return async (token) => {
     const read = revocationRead(token);
-    const known = cache?.get(read.keys);
-    if (known) return read.verdict(known) ?? undecided(token);
-    const asked = cache?.generation() ?? 0;
-    const values = await kv.getMany(read.keys);
-    const verdict = read.verdict(values);
-    // Only a store that holds every mark (the sentinel was there) is remembered.
-    if (verdict !== undefined) cache?.put(asked, read.keys, values);
-    return verdict ?? undecided(token);
+    return read.verdict(await kv.getMany(read.keys)) ?? undecided(token);
   };
 }

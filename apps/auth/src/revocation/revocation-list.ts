@@ -11,7 +11,6 @@ import {
   type RevocationKindName,
 } from "./kinds.ts";
 import { revocationLoader, type LoaderOptions } from "./loader.ts";
-import { REVOCATION_CHANNEL, type MarkCache } from "./mark-cache.ts";
 import { revocationStore } from "./store.ts";
 
 /**
@@ -50,8 +49,6 @@ export interface RevocationDeps {
   logger?: Logger | undefined;
   now?: () => number;
   loader?: LoaderOptions;
-  /** Marks already read, dropped by the revocations' notices (mark-cache.ts); without it every check reads the kv. */
-  cache?: MarkCache;
 }
 
 export function createRevocationList(deps: RevocationDeps): RevocationList {
@@ -64,12 +61,8 @@ export function createRevocationList(deps: RevocationDeps): RevocationList {
     const ttl = until - now();
     if (ttl <= 0) return;
     await store.put({ kind, id, value, until });
-    const key = markKey(kind, id);
     try {
-      await deps.kv.set(key, value, ttl);
-      // Every process's cache of this mark goes (this one's at once, before its own notice comes back).
-      deps.cache?.drop(key);
-      await deps.kv.publish(REVOCATION_CHANNEL, key);
+      await deps.kv.set(markKey(kind, id), value, ttl);
     } catch (err) {
       // The store may still claim to be complete; drop that claim so that the next check reloads.
       await deps.kv.del(LOADED_KEY).catch(() => undefined);
@@ -81,14 +74,10 @@ export function createRevocationList(deps: RevocationDeps): RevocationList {
   const afterLoad = revocationCheck(deps.kv, () =>
     Promise.reject(storeUnavailable(new Error("revocation marks lost again"))),
   );
-  const isRevoked = revocationCheck(
-    deps.kv,
-    async (token) => {
-      await loader.ensureLoaded();
-      return afterLoad(token);
-    },
-    deps.cache,
-  );
+  const isRevoked = revocationCheck(deps.kv, async (token) => {
+    await loader.ensureLoaded();
+    return afterLoad(token);
+  });
 
   /** A mark's value, from a store that holds every mark (loaded first if it lost them). */
   async function markOf(kind: RevocationKindName, id: string): Promise<string | undefined> {
