@@ -1,3 +1,4 @@
+import type { BreachCheck } from "@gatehouse/abuse";
 import type { Db } from "@gatehouse/db";
 import type { Kv } from "@gatehouse/kv";
 import type { Logger } from "@gatehouse/logging";
@@ -37,6 +38,7 @@ export interface UsersParts {
   grants: LoginGrants;
   sessions: UserSessions | undefined;
   passwords: Passwords;
+  breached: BreachCheck | undefined;
   accessCodes: AccessCodeOptions;
   totpIssuer: string;
   verifiers: Verifiers;
@@ -74,7 +76,8 @@ export function composeUsers(given: UsersDeps): UsersParts {
   const terms = createTerms({ data, keys, catalog });
   const confirm = { data, keys, options };
   const resend = { data, kv, keys, options };
-  const update = { data, keys, options, passwords, verifiers, catalog, dataFields: given.dataFields };
+  const { breached } = given;
+  const update = { data, keys, options, passwords, breached, verifiers, catalog, dataFields: given.dataFields };
   const flow = createLoginFlow({
     kv,
     keys,
@@ -99,13 +102,14 @@ export function composeUsers(given: UsersDeps): UsersParts {
     grants,
     sessions: given.sessions,
     passwords,
+    breached,
     accessCodes,
     totpIssuer: given.totpIssuer ?? "Gatehouse",
     verifiers,
     terms,
     confirm,
     resend,
-    register: { data, keys, options, passwords, catalog, dataFields: given.dataFields },
+    register: { data, keys, options, passwords, breached, catalog, dataFields: given.dataFields },
     update,
     factor: { data, kv, keys, limits: mfaLimits },
     flow,

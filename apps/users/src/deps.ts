@@ -1,3 +1,4 @@
+import type { BreachCheck } from "@gatehouse/abuse";
 import type { Db } from "@gatehouse/db";
 import type { Kv } from "@gatehouse/kv";
 import type { Logger } from "@gatehouse/logging";
@@ -35,6 +36,8 @@ export interface UsersDeps {
   /** Queues a confirmation delivery; throws when the queue cannot take it. */
   enqueue: Enqueue;
   passwords?: Passwords;
+  /** The breached-password check (PWNED_PASSWORDS_URL); absent = not checked. */
+  breached?: BreachCheck;
   loginLimits?: LoginLimits;
   confirmation?: ConfirmationOptions;
   mfaLimits?: MfaLimits;

@@ -5,6 +5,7 @@ import type { Entrypoint } from "@gatehouse/proto";
 import { issueActivation, type ActivationStores } from "../activation/issue.ts";
 import { issueConfirmation, type IssueDeps, type IssueStores } from "../confirmation/issue.ts";
 import type { Passwords } from "../credentials/passwords.ts";
+import { isBreached, type BreachDeps } from "../credentials/policy.ts";
 import type { AssertionCatalog, DataFieldCatalog } from "../ports.ts";
 import { answersToRecord, applyAnswers, unknownKeys } from "../terms/answers.ts";
 import { catalogFor } from "../terms/catalog.ts";
@@ -19,7 +20,7 @@ import { validateRegistration } from "./validate.ts";
 /** What a registration writes, in one transaction. */
 type RegisterStores = IssueStores & ActivationStores & { users: UserStore; acceptances: AcceptanceStore };
 
-export interface RegisterDeps extends IssueDeps {
+export interface RegisterDeps extends IssueDeps, BreachDeps {
   data: Transactional<RegisterStores>;
   passwords: Passwords;
   /** The legal-assertion catalog: answers record its latest versions. */
@@ -97,6 +98,8 @@ export async function registerUser(deps: RegisterDeps, req: RegisterRequest): Pr
   const catalog = wanted.size ? await catalogFor(deps.catalog, req.entrypoint) : new Map();
   const unknown = unknownKeys(wanted.keys(), catalog);
   if (unknown.length) throw validationError(unknown);
+  if (valid.password !== undefined && (await isBreached(deps, valid.password)))
+    throw validationError([{ field: "object.password", code: "password_weak" }]);
   // Hash before the transaction: argon2 must not hold a database connection.
   const passwordHash = valid.password === undefined ? null : await deps.passwords.hash(valid.password);
   const fields = new Map(req.entrypoint.fields.filter((f) => f.type === "id").map((f) => [f.key, f]));

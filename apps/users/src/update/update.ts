@@ -4,21 +4,23 @@ import type { DeliveryLocale } from "@gatehouse/jobs";
 import type { Entrypoint } from "@gatehouse/proto";
 import type { IssueDeps } from "../confirmation/issue.ts";
 import type { Passwords } from "../credentials/passwords.ts";
+import { contextOf, isBreached, passwordProblem, type BreachDeps } from "../credentials/policy.ts";
 import type { AssertionCatalog, DataFieldCatalog } from "../ports.ts";
 import { catalogFor } from "../terms/catalog.ts";
 import type { AcceptanceStore } from "../terms/store.ts";
 import type { Transactional } from "../transactional.ts";
 import { sortOutsideKeys } from "../users/outside-keys.ts";
+import type { IdKey } from "../users/identifiers.ts";
 import type { UserRecord } from "../users/record.ts";
 import type { PasswordProof } from "../verifiers/password/verifier.ts";
 import type { TotpProof } from "../verifiers/totp/verifier.ts";
 import type { CredentialVerifier } from "../verifiers/verifier.ts";
 import { applyIdOp, constraintViolation, takenValues, type ApplyStores } from "./apply.ts";
-import { parseUpdate, type UpdateMode } from "./parse.ts";
+import { parseUpdate, type UpdateInput, type UpdateMode } from "./parse.ts";
 import { planUpdate } from "./plan.ts";
 import { requireStepUp } from "./step-up.ts";
 
-export interface UpdateDeps extends IssueDeps {
+export interface UpdateDeps extends IssueDeps, BreachDeps {
   data: Transactional<ApplyStores & { acceptances: AcceptanceStore }>;
   /** Hashes a new password. */
   passwords: Passwords;
@@ -63,6 +65,16 @@ async function reauthenticate(deps: UpdateDeps, req: UpdateRequest, user: UserRe
   await deps.verifiers.password.verify({ kind: "password", password }, { user, clientAddress: req.clientAddress });
 }
 
+/** The password policy's rules that need the user: their identifiers (current and sent), then breaches. */
+async function newPasswordViolations(deps: UpdateDeps, user: UserRecord, input: UpdateInput) {
+  const password = input.newPassword;
+  if (password === undefined) return [];
+  const sent = (key: IdKey) => input.ids?.get(key) ?? undefined;
+  const context = contextOf(user, { emails: [sent("email")], phones: [sent("phone_number")] });
+  const weak = passwordProblem(password, context) ?? ((await isBreached(deps, password)) ? "password_weak" : undefined);
+  return weak ? [{ field: "object.newPassword", code: weak }] : [];
+}
+
 /**
  * Replace or patch a user (spec endpoints 2 and 3): find the target (404),
  * only its own user may change it (403), re-authentication (403), the
@@ -80,6 +92,8 @@ export async function updateUser(deps: UpdateDeps, req: UpdateRequest): Promise<
   if (!found) throw domainError("USER_NOT_FOUND");
   if (found.id !== req.actorUserId) throw domainError("PERMISSION_DENIED", "The token's user is not the target user.");
   await reauthenticate(deps, req, found, parsed.input.password);
+  if (!parsed.constraints.some((v) => v.field === "object.newPassword"))
+    parsed.constraints.push(...(await newPasswordViolations(deps, found, parsed.input)));
   if (parsed.constraints.length) throw constraintViolation(await sortOutsideKeys(parsed.constraints, deps.dataFields));
   // MFA step-up (428) for changes of email, phone or password.
   const change = { ep: req.entrypoint, user: found, input: parsed.input, mode: req.mode };

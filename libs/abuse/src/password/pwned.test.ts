@@ -35,7 +35,10 @@ describe("breached passwords (k-anonymity range API)", () => {
     const check = pwnedPasswords({ url });
     expect(await check(breached)).toBe(true);
     expect(await check("an unlisted passphrase 7")).toBe(false);
-    expect(asked).toEqual([`/range/${sha1(breached).slice(0, 5)}`, `/range/${sha1("an unlisted passphrase 7").slice(0, 5)}`]);
+    expect(asked).toEqual([
+      `/range/${sha1(breached).slice(0, 5)}`,
+      `/range/${sha1("an unlisted passphrase 7").slice(0, 5)}`,
+    ]);
     for (const path of asked) expect(path).not.toContain(sha1(breached).slice(5, 10));
   });
 

@@ -25,6 +25,8 @@ export const KIT_TEXTS = {
       format: "This value has the wrong format.",
       tooShort: "Use at least 8 characters.",
       tooLong: "This is too long.",
+      weakPassword:
+        "This password is too easy to guess: avoid common or leaked passwords, your email and your phone number.",
       takenEmail: "An account with this email already exists. Sign in instead.",
       takenPhone: "An account with this phone number already exists. Sign in instead.",
       taken: "This value is already registered.",
@@ -60,6 +62,8 @@ export const KIT_TEXTS = {
       format: "Este valor tiene un formato incorrecto.",
       tooShort: "Usa al menos 8 caracteres.",
       tooLong: "Es demasiado largo.",
+      weakPassword:
+        "Esta contraseña es demasiado fácil de adivinar: evita contraseñas comunes o filtradas, tu correo y tu teléfono.",
       takenEmail: "Ya existe una cuenta con este correo. Inicia sesión.",
       takenPhone: "Ya existe una cuenta con este teléfono. Inicia sesión.",
       taken: "Este valor ya está registrado.",
