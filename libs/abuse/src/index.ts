@@ -8,3 +8,12 @@ export {
 } from "./password/policy.ts";
 export { isCommonPassword, COMMON_COUNT } from "./password/common.ts";
 export { pwnedPasswords, type BreachCheck, type PwnedOptions } from "./password/pwned.ts";
+export { allowedByPrefixes, callingCode } from "./sms/calling-code.ts";
+export {
+  DEFAULT_SMS_LIMITS,
+  smsBudget,
+  type SmsBudget,
+  type SmsLimit,
+  type SmsLimits,
+  type SmsScope,
+} from "./sms/budget.ts";
