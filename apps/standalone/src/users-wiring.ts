@@ -107,6 +107,7 @@ export async function wireUsers(args: {
     sessions: authUserSessions(args.userSessions),
     loginLimits: config.loginLimits,
     breached: breachCheck(config, logger),
+    smsLimits: { perHour: config.abuse.smsPerHour, perPrefixPerHour: config.abuse.smsPerPrefixPerHour },
     confirmation: { ...DEFAULT_CONFIRMATION_OPTIONS, ...config.confirmation },
     // Production: the service's own argon2id parameters; only the test suite lowers them (TEST_PASSWORD_HASH).
     ...(config.passwordHashParams ? { passwords: argon2Passwords(config.passwordHashParams) } : {}),

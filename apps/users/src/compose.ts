@@ -1,14 +1,16 @@
-import type { BreachCheck } from "@gatehouse/abuse";
+import { DEFAULT_SMS_LIMITS, type BreachCheck } from "@gatehouse/abuse";
 import type { Db } from "@gatehouse/db";
 import type { Kv } from "@gatehouse/kv";
 import type { Logger } from "@gatehouse/logging";
 import type { KeyRing } from "@gatehouse/secrets";
 import { DEFAULT_ACCESS_CODE_OPTIONS, type AccessCodeOptions } from "./access-code/options.ts";
 import { recordingLogins } from "./admin/login-record.ts";
+import { auditOf } from "./admin/store.ts";
 import type { ConfirmDeps } from "./confirmation/confirm.ts";
 import { DEFAULT_CONFIRMATION_OPTIONS } from "./confirmation/options.ts";
 import type { ResendDeps } from "./confirmation/resend.ts";
 import { argon2Passwords, type Passwords } from "./credentials/passwords.ts";
+import { smsGate, type SmsGate } from "./delivery/sms-gate.ts";
 import type { UsersDeps } from "./deps.ts";
 import { createLoginFlow, type LoginFlow } from "./login/flow.ts";
 import { loginSteps } from "./login/steps.ts";
@@ -39,6 +41,8 @@ export interface UsersParts {
   sessions: UserSessions | undefined;
   passwords: Passwords;
   breached: BreachCheck | undefined;
+  /** The SMS limits (every text message passes them when queued; code requests check them first). */
+  sms: SmsGate;
   accessCodes: AccessCodeOptions;
   totpIssuer: string;
   verifiers: Verifiers;
@@ -54,7 +58,9 @@ export interface UsersParts {
 /** Fills in the settings' defaults and builds the stores, the verifiers, the domain modules' dependencies and the login flow. */
 export function composeUsers(given: UsersDeps): UsersParts {
   const { db, kv, keys, logger, entrypoints } = given;
-  const data = dataOver(db, given.enqueue);
+  const limits = given.smsLimits ?? DEFAULT_SMS_LIMITS;
+  const sms = smsGate({ kv, limits, entrypoints, audit: auditOf(db), logger });
+  const data = dataOver(db, given.enqueue, sms);
   // One password hasher for every service of the module: one gate of argon2 runs per process.
   const passwords = given.passwords ?? argon2Passwords();
   const options = given.confirmation ?? DEFAULT_CONFIRMATION_OPTIONS;
@@ -103,6 +109,7 @@ export function composeUsers(given: UsersDeps): UsersParts {
     sessions: given.sessions,
     passwords,
     breached,
+    sms,
     accessCodes,
     totpIssuer: given.totpIssuer ?? "Gatehouse",
     verifiers,

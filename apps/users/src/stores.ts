@@ -5,6 +5,7 @@ import { activationStore, type ActivationStore } from "./activation/store.ts";
 import { accountStore, auditOf, type AccountStore } from "./admin/store.ts";
 import { confirmationStore, type ConfirmationStore } from "./confirmation/store.ts";
 import { deliveriesOver, type Deliveries } from "./delivery/queue.ts";
+import type { SmsGate } from "./delivery/sms-gate.ts";
 import type { Enqueue } from "./ports.ts";
 import { acceptanceStore, type AcceptanceStore } from "./terms/store.ts";
 import type { Transactional } from "./transactional.ts";
@@ -25,7 +26,7 @@ export interface Stores {
   deliveries: Deliveries;
 }
 
-export function storesOver(q: Queryable, enqueue: Enqueue): Stores {
+export function storesOver(q: Queryable, enqueue: Enqueue, sms?: SmsGate): Stores {
   return {
     users: userStore(q),
     confirmations: confirmationStore(q),
@@ -35,11 +36,11 @@ export function storesOver(q: Queryable, enqueue: Enqueue): Stores {
     totp: totpStore(q),
     accounts: accountStore(q),
     audit: auditOf(q),
-    deliveries: deliveriesOver(q, enqueue),
+    deliveries: deliveriesOver(q, enqueue, sms),
   };
 }
 
 /** The stores over the pool, and `tx` handing every store over one transaction's connection. */
-export function dataOver(db: Db, enqueue: Enqueue): Transactional<Stores> {
-  return { ...storesOver(db, enqueue), tx: (fn) => db.tx((q) => fn(storesOver(q, enqueue))) };
+export function dataOver(db: Db, enqueue: Enqueue, sms?: SmsGate): Transactional<Stores> {
+  return { ...storesOver(db, enqueue, sms), tx: (fn) => db.tx((q) => fn(storesOver(q, enqueue, sms))) };
 }

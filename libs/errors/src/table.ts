@@ -350,6 +350,11 @@ export const itemMessages: Record<string, Record<Locale, string>> = {
   not_allowed: { en: "This is not allowed here.", es: "Esto no está permitido aquí." },
   too_short: { en: "This value is too short.", es: "Este valor es demasiado corto." },
   too_long: { en: "This value is too long.", es: "Este valor es demasiado largo." },
+  // Contract section 17: the hour's SMS budget is spent (a patch's confirmation code by text message: 502).
+  sms_limit: {
+    en: "No more text messages can be sent right now; try again later.",
+    es: "Ahora no se pueden enviar más mensajes de texto; inténtelo más tarde.",
+  },
   // Contract section 17: one of the 10,000 most common passwords, found in breaches, or holding the user's email or phone.
   password_weak: {
     en: "This password is too easy to guess: it is a common or leaked password, or contains your email or phone number.",

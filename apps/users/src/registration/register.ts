@@ -1,4 +1,5 @@
 import type { JsonObject } from "@bufbuild/protobuf";
+import { allowedByPrefixes } from "@gatehouse/abuse";
 import { domainError, validationError } from "@gatehouse/errors";
 import type { DeliveryLocale } from "@gatehouse/jobs";
 import type { Entrypoint } from "@gatehouse/proto";
@@ -40,6 +41,8 @@ export interface RegisterRequest {
   step?: number;
   /** The hosted registration page: each mandatory legal assertion must be accepted. */
   requireMandatoryAssertions?: boolean;
+  /** The application's allowed calling codes (section 17); empty or absent = any. */
+  phonePrefixes?: string[];
 }
 
 /** Mandatory assertions of the entry point's catalog not accepted in `object.assertions` (hosted registration). */
@@ -93,6 +96,9 @@ export async function registerUser(deps: RegisterDeps, req: RegisterRequest): Pr
       await sortOutsideKeys([...(checked.ok ? [] : checked.violations), ...unaccepted], deps.dataFields),
     );
   const valid = checked.value;
+  const phone = valid.ids.find((i) => i.key === "phone_number")?.value;
+  if (phone && !allowedByPrefixes(phone, req.phonePrefixes ?? []))
+    throw validationError([{ field: "object.ids.phone_number.value", code: "invalid_value" }]);
   // Answers name assertions of the catalog of the entry point's typologies and record their latest versions.
   const wanted = new Map(Object.entries(valid.assertions));
   const catalog = wanted.size ? await catalogFor(deps.catalog, req.entrypoint) : new Map();

@@ -1,5 +1,6 @@
 import type { JsonObject } from "@bufbuild/protobuf";
-import { domainError, validationError } from "@gatehouse/errors";
+import { allowedByPrefixes } from "@gatehouse/abuse";
+import { domainError, errorFacts, validationError } from "@gatehouse/errors";
 import type { DeliveryLocale } from "@gatehouse/jobs";
 import type { Entrypoint } from "@gatehouse/proto";
 import type { IssueDeps } from "../confirmation/issue.ts";
@@ -49,6 +50,8 @@ export interface UpdateRequest {
   clientAddress: string;
   /** source.id of the envelope (recorded with answers to legal assertions). */
   sourceId: string;
+  /** The application's allowed calling codes (section 17); empty or absent = any. */
+  phonePrefixes?: string[];
 }
 
 export interface Updated {
@@ -94,6 +97,9 @@ export async function updateUser(deps: UpdateDeps, req: UpdateRequest): Promise<
   await reauthenticate(deps, req, found, parsed.input.password);
   if (!parsed.constraints.some((v) => v.field === "object.newPassword"))
     parsed.constraints.push(...(await newPasswordViolations(deps, found, parsed.input)));
+  const phone = parsed.input.ids?.get("phone_number");
+  if (phone && !allowedByPrefixes(phone, req.phonePrefixes ?? []))
+    parsed.constraints.push({ field: "object.ids.phone_number.value", code: "invalid_value" });
   if (parsed.constraints.length) throw constraintViolation(await sortOutsideKeys(parsed.constraints, deps.dataFields));
   // MFA step-up (428) for changes of email, phone or password.
   const change = { ep: req.entrypoint, user: found, input: parsed.input, mode: req.mode };
@@ -109,7 +115,7 @@ export async function updateUser(deps: UpdateDeps, req: UpdateRequest): Promise<
     locale: req.locale,
   };
 
-  return deps.data.tx(async (s) => {
+  const applied = deps.data.tx(async (s) => {
     const user = await s.users.byId(found.id, true);
     if (!user) throw domainError("USER_NOT_FOUND");
     const now = new Date();
@@ -128,5 +134,13 @@ export async function updateUser(deps: UpdateDeps, req: UpdateRequest): Promise<
       passwordHash,
     });
     return { user: (await s.users.byId(user.id))!, changed: true, pending: plan.pending };
+  });
+  // The spec's patch answers 502 when a confirmation cannot be sent: so too when the SMS limits refuse it.
+  return applied.catch((err: unknown) => {
+    if (errorFacts(err).reason !== "SMS_LIMIT") throw err;
+    throw domainError("CONFIRMATION_NOT_QUEUED", "the SMS limits refused the confirmation code", {
+      metadata: { key: "phone_number", limit: errorFacts(err).metadata.limit ?? "" },
+      violations: [{ field: "object.ids.phone_number.value", code: "sms_limit" }],
+    });
   });
 }
