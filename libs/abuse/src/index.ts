@@ -17,3 +17,4 @@ export {
   type SmsLimits,
   type SmsScope,
 } from "./sms/budget.ts";
+export { altcha, type Altcha, type AltchaOptions, type AltchaVerdict } from "./captcha/altcha.ts";
