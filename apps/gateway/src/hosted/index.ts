@@ -14,3 +14,4 @@ export { confirmationPage, resendPage } from "./confirmation/pages.ts";
 // /oauth2/logout's and /console's pages.
 export { logoutInvalidPage, signedOutPage } from "./sign-out/pages.ts";
 export { consoleNotBuiltPage } from "./console/page.ts";
+export { altchaAsset } from "./static/altcha.ts";

@@ -16,7 +16,7 @@ import {
 import { callerInterceptors, httpTransport, InternalTokens } from "@gatehouse/rpc";
 import { loadKeyRing } from "@gatehouse/secrets";
 import { CONSOLE_DIST } from "../console-build.ts";
-import { accessTokenVerifier, kvApplicationChanges } from "../wiring.ts";
+import { accessTokenVerifier, hostedAltcha, kvApplicationChanges } from "../wiring.ts";
 import { peerReady } from "./probe-peer.ts";
 
 /**
@@ -54,6 +54,7 @@ export async function serveGateway(config: Config, logger: Logger): Promise<() =
       usersAdmin: createClient(UsersAdminService, httpTransport(urls.users, caller)),
       verifyAccessToken: accessTokenVerifier(config, kv, () => auth),
       hostedLoginKey: keys.mac("hosted-login"),
+      altcha: hostedAltcha(keys, kv),
       consoleDir: CONSOLE_DIST,
       config,
       ready: async () => (await Promise.all([urls.registry, urls.auth, urls.users].map(peerReady))).every(Boolean),

@@ -29,9 +29,11 @@ function cached<K, V>(load: (key: K) => Promise<V>) {
  * login (its cache is shared by every page).
  */
 export function hostedDirectory(deps: Pick<HostedLoginDeps, "registry" | "assertions">) {
-  const entrypoint = cached(async (id: string): Promise<Entrypoint | undefined> => {
+  // The entry point with its application's bot check (section 17: captcha "altcha" on registration and code requests).
+  const resolved = cached(async (id: string): Promise<{ ep?: Entrypoint; captcha: boolean } | undefined> => {
     try {
-      return (await deps.registry.getEntrypoint({ entrypointId: id })).entrypoint;
+      const res = await deps.registry.getEntrypoint({ entrypointId: id });
+      return { ep: res.entrypoint, captcha: res.captcha === "altcha" };
     } catch (err) {
       if (ConnectError.from(err).code === Code.NotFound) return undefined;
       throw err;
@@ -46,7 +48,9 @@ export function hostedDirectory(deps: Pick<HostedLoginDeps, "registry" | "assert
     return (await deps.assertions.listAssertions({ typologies: typologies.split(" ") })).assertions;
   });
   return {
-    entrypoint,
+    entrypoint: async (id: string) => (await resolved(id))?.ep,
+    /** Whether the entry point's application asks for the ALTCHA check. */
+    captcha: async (id: string) => (await resolved(id))?.captcha ?? false,
     formats: () => formats("fields"),
     /** The mandatory legal assertions of the entry point's typologies, with their text in the page's language. */
     async mandatoryAssertions(ep: Entrypoint, lang: Locale): Promise<{ key: string; label: string }[]> {

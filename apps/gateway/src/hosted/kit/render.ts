@@ -37,6 +37,19 @@ export interface FormPage extends PageFrame {
   /** A second submit button (`<input type=submit>`, no form validation): "email me a code", "send a new code". */
   secondary?: { label: string; name: string; divider?: boolean };
   foot?: { text?: string; href: string; label: string }[];
+  /** The ALTCHA widget before the buttons (section 17): its signed challenge (JSON) and what shows without JavaScript. */
+  captcha?: CaptchaBox;
+}
+
+/** The ALTCHA widget of a form: the page loads its scripts and stylesheet (same origin) and sends the captcha CSP. */
+export interface CaptchaBox {
+  challenge: string;
+  /** The widget's language ("en", "es-es"). */
+  language: string;
+  /** Said in <noscript>: the check needs JavaScript. */
+  noscript: string;
+  scripts: string[];
+  stylesheet: string;
 }
 
 export interface MessagePage extends PageFrame {
@@ -63,7 +76,8 @@ function focusIndex(fields: FormField[]): number {
 export function renderForm(p: FormPage): string {
   const focus = focusIndex(p.fields);
   const fields = p.fields.map((f, i) => (i === focus ? { ...f, autofocus: true } : f));
-  return eta.render("./form", { ...p, ...frame(p), fields });
+  const head = p.captcha ? { scripts: p.captcha.scripts, stylesheets: [p.captcha.stylesheet] } : {};
+  return eta.render("./form", { ...p, ...frame(p), ...head, fields });
 }
 
 export function renderMessage(p: MessagePage): string {

@@ -9,6 +9,8 @@ interface PageNeeds {
   formAction: boolean;
   /** `Pragma: no-cache` beside `Cache-Control: no-store`, for HTTP/1.0 caches. */
   pragma: boolean;
+  /** The ALTCHA widget: its script, worker and stylesheet from this origin (`'self'`), never inline. */
+  scripts?: boolean;
 }
 
 export interface PagePolicy extends PageNeeds {
@@ -19,7 +21,8 @@ const policy = (needs: PageNeeds): PagePolicy => ({
   ...needs,
   csp: [
     "default-src 'none'",
-    `style-src 'sha256-${HOSTED_CSS_HASH}'`,
+    `style-src 'sha256-${HOSTED_CSS_HASH}'${needs.scripts ? " 'self'" : ""}`,
+    ...(needs.scripts ? ["script-src 'self'", "worker-src 'self'"] : []),
     ...(needs.images ? ["img-src 'self'"] : []),
     ...(needs.formAction ? ["form-action 'self'"] : []),
     "frame-ancestors 'none'",
@@ -29,6 +32,9 @@ const policy = (needs: PageNeeds): PagePolicy => ({
 
 /** Every page's policy but the terms page's. */
 const PAGE = policy({ images: true, formAction: false, pragma: true });
+
+/** A page with the ALTCHA widget (registration, code requests of an application with `captcha: "altcha"`). */
+export const CAPTCHA_POLICY = policy({ images: true, formAction: false, pragma: true, scripts: true });
 
 /** The terms page's (older): its forms post to itself only; no image, no Pragma. */
 export const TERMS_POLICY = policy({ images: false, formAction: true, pragma: false });

@@ -14,7 +14,8 @@ import type { HostedView } from "../journey/view.ts";
 import { problemAlert, withErrors } from "../kit/field-errors.ts";
 import { registrationForm, secondStepForm } from "../kit/form-model.ts";
 import { renderForm, renderMessage } from "../kit/render.ts";
-import { sendPage } from "../kit/send.ts";
+import { CAPTCHA_POLICY, sendPage } from "../kit/send.ts";
+import { captchaBox } from "../journey/captcha.ts";
 import { KIT_TEXTS } from "../kit/texts.ts";
 import { SIGN_IN_TEXTS } from "../sign-in/texts.ts";
 import { REGISTRATION_TEXTS } from "./texts.ts";
@@ -24,6 +25,8 @@ interface RegistrationPageOptions {
   values?: Record<string, string>;
   violations?: readonly Violation[];
   languages?: boolean;
+  /** A message above the form instead of a field's: the ALTCHA check failed, the SMS limits were reached. */
+  alert?: string;
 }
 
 /**
@@ -51,10 +54,12 @@ export async function showRegistrationPage(v: HostedView, opts: RegistrationPage
   const assertions = await v.h.directory.mandatoryAssertions(ctx.ep, v.lang);
   const form = registrationForm(ctx.ep, { lang: v.lang, formats: ctx.formats, assertions, values: opts.values });
   const { fields, unplaced } = withErrors(form.fields, opts.violations ?? [], v.lang);
-  const alert = problemAlert(v.lang, fields, unplaced);
+  const alert = opts.alert ? { text: opts.alert } : problemAlert(v.lang, fields, unplaced);
+  const captcha = await captchaBox(ctx);
   const html = renderForm({
     lang: v.lang,
     appName: app,
+    ...(captcha ? { captcha } : {}),
     ...(opts.languages ? { languages: languageLinks(v, "create") } : {}),
     ...(form.step ? { stepLabel: t.stepOf(1, 2) } : {}),
     title: t.registerTitle,
@@ -69,7 +74,7 @@ export async function showRegistrationPage(v: HostedView, opts: RegistrationPage
     primary: { label: form.step ? KIT_TEXTS[v.lang].continueButton : t.createButton },
     foot: [{ text: t.haveAccount, href: authorizeUrl(v.pending), label: signIn }],
   });
-  return sendPage(v.reply, opts.status ?? 200, html);
+  return sendPage(v.reply, opts.status ?? 200, html, captcha ? CAPTCHA_POLICY : undefined);
 }
 
 /** The second page of a two-step entry point: its step 2 fields, saved like a patch through the flow. */
