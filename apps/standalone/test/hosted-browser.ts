@@ -32,7 +32,12 @@ export interface HostedBrowser {
   s: TestStack;
   app: HostedApp;
   /** A phone-sized page in a language at the authorization request of an entry point (by key). */
-  open(lang: "en" | "es", ep: string, extra?: Record<string, string>): Promise<HostedFlow>;
+  open(
+    lang: "en" | "es",
+    ep: string,
+    extra?: Record<string, string>,
+    opts?: { javaScript?: boolean },
+  ): Promise<HostedFlow>;
   /** Submits with the button named `name`; the next page's response. */
   submit(page: Page, name: string): Promise<Response | null>;
   /** The page landed on the redirect URI with the request's state, and its code buys tokens. */
@@ -59,11 +64,12 @@ export async function hostedBrowser(): Promise<HostedBrowser> {
   return {
     s,
     app,
-    async open(lang, ep, extra = {}) {
+    async open(lang, ep, extra = {}, opts = {}) {
       const context = await browser.newContext({
         viewport: { width: 390, height: 844 },
         locale: lang === "es" ? "es-ES" : "en-US",
-        javaScriptEnabled: false,
+        // The pages work without JavaScript; only the ALTCHA check needs it.
+        javaScriptEnabled: opts.javaScript ?? false,
       });
       contexts.push(context);
       const page = await context.newPage();

@@ -5,12 +5,12 @@ import { ALTCHA_STYLESHEET, altchaScripts } from "../static/altcha.ts";
 import type { PageContext } from "./context.ts";
 
 /** The widget of a form of an application with `captcha: "altcha"`: a fresh signed challenge; undefined otherwise. */
-export async function captchaBox(ctx: PageContext): Promise<CaptchaBox | undefined> {
+export async function captchaBox(ctx: PageContext, purpose: "sign-up" | "code"): Promise<CaptchaBox | undefined> {
   if (!ctx.captcha || !ctx.h.deps.altcha) return undefined;
   return {
     challenge: JSON.stringify(await ctx.h.deps.altcha.challenge()),
     language: ctx.lang === "es" ? "es-es" : "en",
-    noscript: KIT_TEXTS[ctx.lang].captcha.noscript,
+    noscript: KIT_TEXTS[ctx.lang].captcha[purpose === "code" ? "noscriptCode" : "noscript"],
     scripts: altchaScripts(ctx.lang),
     stylesheet: ALTCHA_STYLESHEET,
   };

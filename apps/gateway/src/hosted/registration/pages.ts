@@ -55,7 +55,7 @@ export async function showRegistrationPage(v: HostedView, opts: RegistrationPage
   const form = registrationForm(ctx.ep, { lang: v.lang, formats: ctx.formats, assertions, values: opts.values });
   const { fields, unplaced } = withErrors(form.fields, opts.violations ?? [], v.lang);
   const alert = opts.alert ? { text: opts.alert } : problemAlert(v.lang, fields, unplaced);
-  const captcha = await captchaBox(ctx);
+  const captcha = await captchaBox(ctx, "sign-up");
   const html = renderForm({
     lang: v.lang,
     appName: app,

@@ -35,7 +35,7 @@ export async function showCodePage(ctx: PageContext, o: CodePageOptions): Promis
     i === 0 ? { ...f, hint: t.validationHint } : f,
   );
   // "Send a new code" is a code request: the ALTCHA check when the application asks for it.
-  const captcha = await captchaBox(ctx);
+  const captcha = await captchaBox(ctx, "code");
   const html = renderForm({
     lang: ctx.lang,
     appName: appNameOf(ctx),

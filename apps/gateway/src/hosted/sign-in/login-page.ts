@@ -43,7 +43,7 @@ export async function showLoginPage(v: HostedView, opts: LoginPageOptions = {}):
   // The console's operators sign in with the password and TOTP only (contract section 6).
   const codeSignIn = ctx.ep.id !== CONSOLE_CLIENT_ID;
   // The code button is a code request: the ALTCHA check when the application asks for it (a password sign-in ignores it).
-  const captcha = codeSignIn ? await captchaBox(ctx) : undefined;
+  const captcha = codeSignIn ? await captchaBox(ctx, "code") : undefined;
   const html = renderForm({
     lang: v.lang,
     appName: appNameOf(v),
