@@ -34,11 +34,9 @@ describe("abuse protection on the hosted pages, in Chromium", () => {
 
   /** The widget solved its challenge: its hidden input holds the payload. */
   async function solved(page: Page) {
-    await page.waitForFunction(
-      () => (document.querySelector("input[name=altcha]") as HTMLInputElement | null)?.value.length,
-      undefined,
-      { timeout: 30_000 },
-    );
+    await page.waitForFunction("document.querySelector('input[name=altcha]')?.value.length > 0", undefined, {
+      timeout: 30_000,
+    });
   }
 
   function watchConsole(page: Page) {

@@ -20,6 +20,8 @@ export const KIT_TEXTS = {
     captcha: {
       noscript:
         "This sign-up needs JavaScript for a quick automatic check that you are not a robot. Turn JavaScript on and reload this page.",
+      noscriptCode:
+        "Getting a code needs JavaScript for a quick automatic check that you are not a robot. Turn JavaScript on and reload this page.",
       failed:
         "The check that you are not a robot did not pass, or was already used. Wait for it to finish and try again.",
     },
@@ -65,6 +67,8 @@ export const KIT_TEXTS = {
     captcha: {
       noscript:
         "Este registro necesita JavaScript para una comprobación automática y rápida de que no eres un robot. Activa JavaScript y vuelve a cargar la página.",
+      noscriptCode:
+        "Para recibir un código hace falta JavaScript: una comprobación automática y rápida de que no eres un robot. Activa JavaScript y vuelve a cargar la página.",
       failed:
         "La comprobación de que no eres un robot no ha pasado o ya se usó. Espera a que termine e inténtalo de nuevo.",
     },
