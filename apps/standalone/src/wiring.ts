@@ -90,6 +90,9 @@ export function authSettings(config: Config) {
     refreshIdleTtlSeconds: config.refreshIdleTtlSeconds,
     signingAlg: config.signingAlg,
     signingKeyRotationSeconds: config.signingKeyRotationSeconds,
+    deviceCodeTtlSeconds: config.deviceCode.ttlSeconds,
+    deviceCodeFailuresPerAddress: config.deviceCode.failuresPerAddress,
+    deviceCodeFailureWindowSeconds: config.loginLimits.windowSeconds,
   };
 }
 
