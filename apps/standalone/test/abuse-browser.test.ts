@@ -34,9 +34,10 @@ describe("abuse protection on the hosted pages, in Chromium", () => {
 
   /** The widget solved its challenge: its hidden input holds the payload. */
   async function solved(page: Page) {
-    await page.waitForFunction("document.querySelector('input[name=altcha]')?.value.length > 0", undefined, {
-      timeout: 30_000,
-    });
+    // A locator, not a string to evaluate: the page's CSP allows no eval.
+    await expect
+      .poll(() => page.locator("input[name=altcha]").inputValue(), { timeout: 30_000, interval: 100 })
+      .not.toBe("");
   }
 
   function watchConsole(page: Page) {
