@@ -9,6 +9,7 @@ import { Audit } from "./screens/audit/Audit.tsx";
 import { Callback } from "./screens/Callback.tsx";
 import { Catalogs } from "./screens/catalogs/Catalogs.tsx";
 import { SignIn } from "./screens/SignIn.tsx";
+import { ImportUsers } from "./screens/users/ImportUsers.tsx";
 import { UsersList } from "./screens/users/UsersList.tsx";
 import { UserView } from "./screens/users/UserView.tsx";
 import { CATALOG_KINDS, type CatalogKind } from "./api/types.ts";
@@ -34,6 +35,7 @@ export function App() {
     return <Catalogs kind={m.kind as CatalogKind} />;
   if (path === "/assertions") return <Assertions />;
   if (path === "/users") return <UsersList />;
+  if (path === "/users/import") return <ImportUsers />;
   if ((m = match("/users/:id", path))) return <UserView key={m.id} userId={m.id!} />;
   if (path === "/audit") return <Audit />;
   // "/" and unknown paths open the applications.

@@ -22,6 +22,7 @@ import { createTerms, type Terms } from "./terms/terms.ts";
 import type { Transactional } from "./transactional.ts";
 import type { UpdateDeps } from "./update/update.ts";
 import { createVerifiers, type Verifiers } from "./verifiers/index.ts";
+import { foreignHashes, type ForeignHashes } from "./verifiers/password/hashes/index.ts";
 import { DEFAULT_LOGIN_LIMITS } from "./verifiers/throttle.ts";
 import type { FactorDeps } from "./verifiers/totp/factor.ts";
 import { DEFAULT_MFA_LIMITS } from "./verifiers/totp/limits.ts";
@@ -43,6 +44,8 @@ export interface UsersParts {
   breached: BreachCheck | undefined;
   /** The SMS limits (every text message passes them when queued; code requests check them first). */
   sms: SmsGate;
+  /** The foreign password hashes of imports (read, exported; `passwords` verifies them). */
+  hashes: ForeignHashes;
   accessCodes: AccessCodeOptions;
   totpIssuer: string;
   verifiers: Verifiers;
@@ -61,8 +64,10 @@ export function composeUsers(given: UsersDeps): UsersParts {
   const limits = given.smsLimits ?? DEFAULT_SMS_LIMITS;
   const sms = smsGate({ kv, limits, entrypoints, audit: auditOf(db), logger });
   const data = dataOver(db, given.enqueue, sms);
-  // One password hasher for every service of the module: one gate of argon2 runs per process.
-  const passwords = given.passwords ?? argon2Passwords();
+  // One password hasher for every service of the module: one gate of argon2 runs per process;
+  // it also verifies imported foreign hashes (contract section 15), which a right password replaces.
+  const hashes = foreignHashes(keys);
+  const passwords = hashes.passwords(given.passwords ?? argon2Passwords());
   const options = given.confirmation ?? DEFAULT_CONFIRMATION_OPTIONS;
   const accessCodes = given.accessCodes ?? DEFAULT_ACCESS_CODE_OPTIONS;
   const mfaLimits = given.mfaLimits ?? DEFAULT_MFA_LIMITS;
@@ -110,6 +115,7 @@ export function composeUsers(given: UsersDeps): UsersParts {
     passwords,
     breached,
     sms,
+    hashes,
     accessCodes,
     totpIssuer: given.totpIssuer ?? "Gatehouse",
     verifiers,

@@ -3,6 +3,8 @@ import type { Db, Queryable } from "@gatehouse/db";
 import { accessCodeStore, type AccessCodeStore } from "./access-code/store.ts";
 import { activationStore, type ActivationStore } from "./activation/store.ts";
 import { accountStore, auditOf, type AccountStore } from "./admin/store.ts";
+import { exportReads, type ExportReads } from "./bulk/export.ts";
+import { importStore, type ImportStore } from "./bulk/store.ts";
 import { confirmationStore, type ConfirmationStore } from "./confirmation/store.ts";
 import { deliveriesOver, type Deliveries } from "./delivery/queue.ts";
 import type { SmsGate } from "./delivery/sms-gate.ts";
@@ -24,6 +26,9 @@ export interface Stores {
   audit: AuditLog;
   /** Deliveries queued with the change (the in-process queue's outbox row is written in the same transaction). */
   deliveries: Deliveries;
+  /** Bulk imports and exports (contract section 15). */
+  imports: ImportStore;
+  exports: ExportReads;
 }
 
 export function storesOver(q: Queryable, enqueue: Enqueue, sms?: SmsGate): Stores {
@@ -37,6 +42,8 @@ export function storesOver(q: Queryable, enqueue: Enqueue, sms?: SmsGate): Store
     accounts: accountStore(q),
     audit: auditOf(q),
     deliveries: deliveriesOver(q, enqueue, sms),
+    imports: importStore(q),
+    exports: exportReads(q),
   };
 }
 

@@ -170,6 +170,14 @@ export const errorTable = {
     "Algunos campos no cumplen las reglas exigidas.",
   ),
   USER_NOT_FOUND: def(Code.NotFound, 404, "The user does not exist.", "El usuario no existe."),
+  // Bulk import (issue 28, contract section 15).
+  IMPORT_NOT_FOUND: def(Code.NotFound, 404, "The import does not exist.", "La importación no existe."),
+  IMPORT_FINISHED: def(
+    Code.FailedPrecondition,
+    409,
+    "The import has already finished.",
+    "La importación ya ha terminado.",
+  ),
   // Admin API (issue 12).
   // Operator persons (issue 12): only they sign in to the console and get the admin scopes.
   NOT_AN_OPERATOR: def(

@@ -113,3 +113,18 @@ export interface AuditItem {
   address: string;
   details: Record<string, unknown>;
 }
+
+/** A bulk import's job (GET /admin/v1/users/import/{id}, contract section 15). */
+export interface ImportJob {
+  id: string;
+  status: "running" | "done";
+  entrypoint?: string;
+  lines?: number;
+  imported?: number;
+  skipped?: number;
+  failedCount?: number;
+  failed?: { line: number; code: string; field: string }[];
+  skips?: { line: number; code: string; field: string; user: string }[];
+  created?: string | null;
+  finished?: string | null;
+}

@@ -7,6 +7,7 @@ import { adminAssertionsRoutes } from "./assertions.ts";
 import { adminAuditRoutes } from "./audit.ts";
 import { adminCatalogRoutes } from "./catalogs.ts";
 import { adminEntrypointRoutes } from "./entrypoints.ts";
+import { adminUsersBulkRoutes } from "./users-bulk.ts";
 import { adminUsersRoutes } from "./users.ts";
 
 /**
@@ -26,5 +27,6 @@ export const adminRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) =>
   await app.register(adminCatalogRoutes, deps);
   await app.register(adminAssertionsRoutes, deps);
   await app.register(adminUsersRoutes, deps);
+  await app.register(adminUsersBulkRoutes, deps);
   await app.register(adminAuditRoutes, deps);
 };
