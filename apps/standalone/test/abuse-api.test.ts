@@ -118,6 +118,9 @@ describe("abuse protection through the API", () => {
     const refused = await register("mobile", phoneObject(phone("+39")));
     expect(refused.statusCode).toBe(429);
     expect(refused.json().errors.code).toBe("sms_limit");
+    // The budgets are per clock hour: Retry-After says when the next one starts.
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
+    expect(Number(refused.headers["retry-after"])).toBeLessThanOrEqual(3600);
     const code = await send(s, "POST", "/activityid/v1/user/access/code", app.token, app.eps.mobile!, {
       objectType: "access_code",
       ids: { phone_number: { objectType: "user_id", value: phone("+39") } },

@@ -47,7 +47,11 @@ export function smsGate(deps: SmsGateDeps): SmsGate {
         details: { limit, prefix },
       })
       .catch((err: unknown) => deps.logger.error({ err }, "audit of a refused text message failed"));
-    throw domainError("SMS_LIMIT", `the ${limit} SMS limit for this hour is reached`, { metadata: { limit } });
+    // The budgets are per clock hour: the next one starts in this many seconds (Retry-After).
+    const retryAfter = String(3600 - (Math.floor(Date.now() / 1000) % 3600));
+    throw domainError("SMS_LIMIT", `the ${limit} SMS limit for this hour is reached`, {
+      metadata: { limit, retry_after: retryAfter },
+    });
   }
   return {
     async take(to, entrypointId) {
