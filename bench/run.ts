@@ -13,6 +13,7 @@ import { peerComparisons } from "./scenarios/peer.ts";
 import { importScenario, printImport } from "./scenarios/import.ts";
 import { embeddedMemory, servicesMemory } from "./scenarios/services-memory.ts";
 import { userScenarios, type UserScenarioName } from "./scenarios/users.ts";
+import { printWebhooks, webhookScenario } from "./scenarios/webhooks.ts";
 
 // npm run bench: client_credentials and introspection of Gatehouse against
 // oidc-provider (both signing with BENCH_ALG, RS256 unless set) in
@@ -21,8 +22,10 @@ import { userScenarios, type UserScenarioName } from "./scenarios/users.ts";
 // at 80% of the argon2id ceiling, then the idle RSS of start:services and of
 // the embedded npm start. BENCH_QUICK=1: one round of 5 s. BENCH_ONLY=a,b
 // runs only the named scenarios (client_credentials, introspection, login,
-// refresh, patch, login_open_loop, memory, import). import: BENCH_IMPORT_USERS
-// (100,000) users imported on the embedded default and on PostgreSQL. Exits non-zero when any request
+// refresh, patch, login_open_loop, memory, import, webhooks). import:
+// BENCH_IMPORT_USERS (100,000) users imported on the embedded default and on
+// PostgreSQL. webhooks: events delivered per second and the server CPU a login
+// costs more with one endpoint subscribed to everything. Exits non-zero when any request
 // failed; a missed target is printed only.
 
 const SCENARIOS = [
@@ -33,6 +36,7 @@ const SCENARIOS = [
   "patch",
   "login_open_loop",
   "memory",
+  "webhooks",
   "import",
 ] as const;
 const chosen = new Set(
@@ -113,6 +117,8 @@ if (u) {
 if (peer?.client_credentials)
   console.log(`client_credentials ratios per round: ${peer.client_credentials.roundRatios.join(", ")}`);
 if (peer?.introspection) console.log(`introspection ratios per round: ${peer.introspection.roundRatios.join(", ")}`);
+const webhooks = only("webhooks") ? await webhookScenario(rounds) : undefined;
+if (webhooks) printWebhooks(webhooks);
 const services = only("memory") ? await servicesMemory() : undefined;
 const embedded = only("memory") ? await embeddedMemory() : undefined;
 printMemory(
@@ -165,6 +171,7 @@ await writeJson(
       login_open_loop: u?.openLoop,
       refresh_rotation: u?.refresh,
       patch: u?.patch,
+      webhooks,
       import: imports,
     },
   },

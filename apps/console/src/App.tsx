@@ -12,6 +12,8 @@ import { SignIn } from "./screens/SignIn.tsx";
 import { ImportUsers } from "./screens/users/ImportUsers.tsx";
 import { UsersList } from "./screens/users/UsersList.tsx";
 import { UserView } from "./screens/users/UserView.tsx";
+import { WebhookView } from "./screens/webhooks/WebhookView.tsx";
+import { WebhooksList } from "./screens/webhooks/WebhooksList.tsx";
 import { CATALOG_KINDS, type CatalogKind } from "./api/types.ts";
 
 /** The console's screens by path (under /console). */
@@ -37,6 +39,8 @@ export function App() {
   if (path === "/users") return <UsersList />;
   if (path === "/users/import") return <ImportUsers />;
   if ((m = match("/users/:id", path))) return <UserView key={m.id} userId={m.id!} />;
+  if (path === "/webhooks") return <WebhooksList />;
+  if ((m = match("/webhooks/:id", path))) return <WebhookView key={m.id} hookId={m.id!} />;
   if (path === "/audit") return <Audit />;
   // "/" and unknown paths open the applications.
   queueMicrotask(() => navigate("/apps", { replace: true }));

@@ -11,8 +11,9 @@ import type {
   RegistryService,
   UsersAdminService,
   UsersService,
+  WebhooksAdminService,
 } from "@gatehouse/proto";
-import type { AccessTokenVerifier } from "@gatehouse/rpc";
+import type { AccessTokenVerifier, Drain, RegistryNotices } from "@gatehouse/rpc";
 
 /** What the gateway needs: clients of the services (in-process or HTTP) and its settings. */
 export interface GatewayDeps {
@@ -30,6 +31,8 @@ export interface GatewayDeps {
   registryAdmin?: Client<typeof RegistryAdminService>;
   /** The users service's admin API; the /admin/v1/users routes exist only when it is wired. */
   usersAdmin?: Client<typeof UsersAdminService>;
+  /** The registry's webhooks admin API; the /admin/v1/webhooks routes exist only when it is wired. */
+  webhooksAdmin?: Client<typeof WebhooksAdminService>;
   /**
    * MAC key of the hosted login's CSRF form tokens (derived from SECRET_KEY,
    * label "hosted-login", so every replica agrees). Without it (and the users
@@ -45,17 +48,19 @@ export interface GatewayDeps {
   /** The relying parties' browser origins (the registry's RedirectOriginsService), for CORS of JWKS and discovery. */
   origins?: Client<typeof RedirectOriginsService>;
   /**
-   * Subscribes to the registry's notices of changed applications (created,
-   * settings, redirect URIs) on the shared kv; resolves to the unsubscribe.
-   * Without it the gateway's application caches expire on their own (30-60 s).
+   * Subscribes to the registry's notices (a changed application, entry point,
+   * catalog or assertion) on the shared kv, which every replica hears. Without
+   * it the gateway's caches of the registry expire on their own (30-60 s).
    */
-  onApplicationChanged?: (listener: (clientId: string) => void) => Promise<() => Promise<void>>;
+  registryNotices?: RegistryNotices;
   /** Verifies the auth service's access tokens (APP_TOKEN, ACCESS_TOKEN) at the edge. */
   verifyAccessToken?: AccessTokenVerifier;
   /** The console's static build (apps/console/dist); /console says how to build it when it is missing. */
   consoleDir?: string;
   config: Pick<Config, "publicBaseUrl" | "publicGraphUrl" | "publicAuthUrl" | "bodyLimitBytes"> &
     Partial<Pick<Config, "requestTimeoutSeconds" | "trustedProxies">>;
+  /** The process's drain (SIGTERM): /readyz answers 503 and every answer closes its connection once it started. */
+  drain?: Drain;
   /** Whether the stores and services behind the gateway answer (for /readyz). */
   ready: () => Promise<boolean>;
 }

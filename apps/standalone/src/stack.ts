@@ -7,15 +7,18 @@ import { createLogger, type Logger } from "@gatehouse/logging";
 import {
   AssertionsService,
   AuthService,
+  EventsService,
   RedirectOriginsService,
   RegistryAdminService,
   RegistryService,
   UserSessionsService,
+  WebhooksAdminService,
   DeviceAuthorizationService,
 } from "@gatehouse/proto";
 import { createRegistry } from "@gatehouse/registry";
-import { callerInterceptors, directTransport, InternalTokens } from "@gatehouse/rpc";
+import { callerInterceptors, directTransport, DRAIN_GRACE_MS, InternalTokens, type Drain } from "@gatehouse/rpc";
 import { bootstrapOperator } from "./bootstrap.ts";
+import { closeWithin } from "./shutdown.ts";
 import { CONSOLE_DIST } from "./console-build.ts";
 import { bootstrapOperatorPerson, ensureConsoleClient } from "./console-bootstrap.ts";
 import { closeStores, migrateAll, openStores, type Stores } from "./stores.ts";
@@ -25,10 +28,11 @@ import {
   authSettings,
   forgetChangedClients,
   hostedAltcha,
-  kvApplicationChanges,
+  kvRegistryNotices,
   kvRegistryNotify,
   ownAccessTokenVerifier,
   serverInterceptors,
+  webhookSettings,
 } from "./wiring.ts";
 
 export interface Stack {
@@ -47,6 +51,7 @@ export interface Stack {
 export async function buildStack(
   config: Config,
   logger: Logger = createLogger("gatehouse", config.logLevel),
+  drain?: Drain,
 ): Promise<Stack> {
   const stores = await openStores(config);
   await migrateAll(stores.db);
@@ -64,9 +69,10 @@ export async function buildStack(
     db,
     keys,
     logger: logger.child({ service: "registry" }),
+    webhooks: webhookSettings(config),
     notify: (topic, id) => {
       if (topic === "application") clientsRef.current?.forget?.(id);
-      published(topic, id);
+      return published(topic, id);
     },
   });
   const registryServer = serverInterceptors(registryMod, logger, internal, verify);
@@ -114,6 +120,10 @@ export async function buildStack(
     ),
     verify,
     hostWorker: true,
+    events: createClient(
+      EventsService,
+      directTransport(registryMod.routes, registryServer, callerInterceptors(internal, "users")),
+    ),
   });
   await bootstrapOperatorPerson(users.adminClientAs("bootstrap"), config, logger);
 
@@ -132,17 +142,22 @@ export async function buildStack(
         RedirectOriginsService,
         directTransport(registryMod.routes, registryServer, callerInterceptors(internal, "gateway")),
       ),
-      onApplicationChanged: kvApplicationChanges(kv),
+      registryNotices: kvRegistryNotices(kv),
       registryAdmin: createClient(
         RegistryAdminService,
         directTransport(registryMod.routes, registryServer, callerInterceptors(internal, "gateway")),
       ),
       usersAdmin: users.adminClientAs("gateway"),
+      webhooksAdmin: createClient(
+        WebhooksAdminService,
+        directTransport(registryMod.routes, registryServer, callerInterceptors(internal, "gateway")),
+      ),
       verifyAccessToken: verify,
       hostedLoginKey: keys.mac("hosted-login"),
       altcha: hostedAltcha(keys, kv),
       consoleDir: CONSOLE_DIST,
       config,
+      drain,
       ready: async () => (await registryMod.ready()) && (await authMod.ready()) && (await users.ready()),
     },
     logger,
@@ -153,7 +168,7 @@ export async function buildStack(
     registry,
     auth,
     async close() {
-      await app.close();
+      await closeWithin(app, DRAIN_GRACE_MS);
       await users.close();
       await authMod.close();
       await registryMod.close();

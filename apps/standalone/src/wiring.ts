@@ -13,19 +13,23 @@ import {
   observeInterceptor,
   registryChannel,
   type InternalTokens,
+  type RegistryNotices,
   type RegistryNotify,
   type ServiceModule,
 } from "@gatehouse/rpc";
+import { DEFAULT_RETRY_SCHEDULE } from "@gatehouse/events";
 
 /** The registry's notices, published on the shared kv (the users service's caches hear them in every process). */
 export const kvRegistryNotify =
   (kv: Kv, onError: (err: unknown) => void): RegistryNotify =>
   (topic, id) =>
-    void kv.publish(registryChannel(topic), id).catch(onError);
+    kv.publish(registryChannel(topic), id).catch(onError);
 
-/** Subscribes to the registry's notices of changed applications (the gateway's OAuth client caches and CORS origins). */
-export const kvApplicationChanges = (kv: Kv) => (listener: (clientId: string) => void) =>
-  kv.subscribe(registryChannel("application"), listener);
+/** Subscribes to the registry's notices on the shared kv (every replica's caches of the registry hear them). */
+export const kvRegistryNotices =
+  (kv: Kv): RegistryNotices =>
+  (topic, listener) =>
+    kv.subscribe(registryChannel(topic), listener);
 
 /**
  * The auth service's cached client authentications hear the registry's notice
@@ -33,7 +37,7 @@ export const kvApplicationChanges = (kv: Kv) => (listener: (clientId: string) =>
  * in every process that shares the kv (Redis pub/sub).
  */
 export const forgetChangedClients = (kv: Kv, directory: ClientDirectory) =>
-  kvApplicationChanges(kv)((clientId) => directory.forget?.(clientId));
+  kvRegistryNotices(kv)("application", (clientId) => directory.forget?.(clientId));
 
 /**
  * Verifies access tokens of the auth service (JWKS over RPC, revocation marks
@@ -93,6 +97,15 @@ export function authSettings(config: Config) {
     deviceCodeTtlSeconds: config.deviceCode.ttlSeconds,
     deviceCodeFailuresPerAddress: config.deviceCode.failuresPerAddress,
     deviceCodeFailureWindowSeconds: config.loginLimits.windowSeconds,
+  };
+}
+
+/** The registry's webhook settings of a server: the delivery worker runs, on the configured retry schedule. */
+export function webhookSettings(config: Config) {
+  return {
+    deliver: true,
+    allowPrivate: config.webhooks.allowPrivate,
+    schedule: { ...DEFAULT_RETRY_SCHEDULE, baseMs: config.webhooks.retryBaseMs },
   };
 }
 

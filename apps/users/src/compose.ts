@@ -12,6 +12,7 @@ import type { ResendDeps } from "./confirmation/resend.ts";
 import { argon2Passwords, type Passwords } from "./credentials/passwords.ts";
 import { smsGate, type SmsGate } from "./delivery/sms-gate.ts";
 import type { UsersDeps } from "./deps.ts";
+import { startEventRelay, type EventRelay } from "./events/relay.ts";
 import { createLoginFlow, type LoginFlow } from "./login/flow.ts";
 import { loginSteps } from "./login/steps.ts";
 import type { AssertionCatalog, DataFieldCatalog, EntrypointDirectory, LoginGrants, UserSessions } from "./ports.ts";
@@ -56,14 +57,18 @@ export interface UsersParts {
   update: UpdateDeps;
   factor: FactorDeps;
   flow: LoginFlow;
+  /** Moves the events outbox to the registry (when wired). */
+  relay: EventRelay | undefined;
 }
 
 /** Fills in the settings' defaults and builds the stores, the verifiers, the domain modules' dependencies and the login flow. */
 export function composeUsers(given: UsersDeps): UsersParts {
   const { db, kv, keys, logger, entrypoints } = given;
+  const publish = given.publishEvents;
+  const relay = publish ? startEventRelay({ db, publish, logger: logger.child({ component: "events" }) }) : undefined;
   const limits = given.smsLimits ?? DEFAULT_SMS_LIMITS;
   const sms = smsGate({ kv, limits, entrypoints, audit: auditOf(db), logger });
-  const data = dataOver(db, given.enqueue, sms);
+  const data = dataOver(db, given.enqueue, () => relay?.wake(), sms);
   // One password hasher for every service of the module: one gate of argon2 runs per process;
   // it also verifies imported foreign hashes (contract section 15), which a right password replaces.
   const hashes = foreignHashes(keys);
@@ -83,7 +88,7 @@ export function composeUsers(given: UsersDeps): UsersParts {
     confirmation: options,
   });
   // Every session or code granted: refused for a locked account, recorded as the last login.
-  const grants = recordingLogins(data.accounts, given.grants, given.sessions);
+  const grants = recordingLogins(data.accounts, given.grants, given.sessions, data);
   const terms = createTerms({ data, keys, catalog });
   const confirm = { data, keys, options };
   const resend = { data, kv, keys, options };
@@ -126,5 +131,6 @@ export function composeUsers(given: UsersDeps): UsersParts {
     update,
     factor: { data, kv, keys, limits: mfaLimits },
     flow,
+    relay,
   };
 }

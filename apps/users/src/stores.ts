@@ -8,6 +8,7 @@ import { importStore, type ImportStore } from "./bulk/store.ts";
 import { confirmationStore, type ConfirmationStore } from "./confirmation/store.ts";
 import { deliveriesOver, type Deliveries } from "./delivery/queue.ts";
 import type { SmsGate } from "./delivery/sms-gate.ts";
+import { eventStore, type EventStore } from "./events/store.ts";
 import type { Enqueue } from "./ports.ts";
 import { acceptanceStore, type AcceptanceStore } from "./terms/store.ts";
 import type { Transactional } from "./transactional.ts";
@@ -26,12 +27,15 @@ export interface Stores {
   audit: AuditLog;
   /** Deliveries queued with the change (the in-process queue's outbox row is written in the same transaction). */
   deliveries: Deliveries;
+  /** The events outbox (contract section 14): written in the change's transaction. */
+  events: EventStore;
   /** Bulk imports and exports (contract section 15). */
   imports: ImportStore;
   exports: ExportReads;
 }
 
-export function storesOver(q: Queryable, enqueue: Enqueue, sms?: SmsGate): Stores {
+export function storesOver(q: Queryable, enqueue: Enqueue, wroteEvent?: () => void, sms?: SmsGate): Stores {
+  const events = eventStore(q);
   return {
     users: userStore(q),
     confirmations: confirmationStore(q),
@@ -42,12 +46,30 @@ export function storesOver(q: Queryable, enqueue: Enqueue, sms?: SmsGate): Store
     accounts: accountStore(q),
     audit: auditOf(q),
     deliveries: deliveriesOver(q, enqueue, sms),
+    events: wroteEvent
+      ? {
+          record: (e) => (wroteEvent(), events.record(e)),
+          user: (...args) => (wroteEvent(), events.user(...args)),
+        }
+      : events,
     imports: importStore(q),
     exports: exportReads(q),
   };
 }
 
-/** The stores over the pool, and `tx` handing every store over one transaction's connection. */
-export function dataOver(db: Db, enqueue: Enqueue, sms?: SmsGate): Transactional<Stores> {
-  return { ...storesOver(db, enqueue, sms), tx: (fn) => db.tx((q) => fn(storesOver(q, enqueue, sms))) };
+/**
+ * The stores over the pool, and `tx` handing every store over one
+ * transaction's connection; `committedEvents` hears of a committed
+ * transaction that wrote an event (the relay then looks at once).
+ */
+export function dataOver(db: Db, enqueue: Enqueue, committedEvents?: () => void, sms?: SmsGate): Transactional<Stores> {
+  return {
+    ...storesOver(db, enqueue, committedEvents, sms),
+    async tx(fn) {
+      let wrote = false;
+      const out = await db.tx((q) => fn(storesOver(q, enqueue, () => (wrote = true), sms)));
+      if (wrote) committedEvents?.();
+      return out;
+    },
+  };
 }

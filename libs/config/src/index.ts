@@ -71,8 +71,27 @@ export interface Config {
   requestTimeoutSeconds: number;
   /** How long the users service keeps the registry's legal-assertion catalog (0 = ask every time). */
   assertionsCacheTtlSeconds: number;
+  /**
+   * SIGTERM: seconds a process keeps serving with /readyz at 503 before it
+   * stops accepting connections (longer than a balancer's health-check period).
+   */
+  shutdownDelaySeconds: number;
   /** argon2id cost; undefined = the users service's production parameters (TEST_PASSWORD_HASH, tests only). */
   passwordHashParams: PasswordHashParams | undefined;
+  /** Webhooks (contract section 14). */
+  webhooks: {
+    /** WEBHOOK_ALLOW_PRIVATE=true: http and loopback/private targets are allowed. */
+    allowPrivate: boolean;
+    /** WEBHOOK_RETRY_BASE_MS: the first retry's wait (5 s); the schedule grows ×4 from it. */
+    retryBaseMs: number;
+  };
+}
+
+function flag(env: Env, name: string): boolean {
+  const v = (env[name] ?? "").trim().toLowerCase();
+  if (v === "" || v === "false" || v === "0") return false;
+  if (v === "true" || v === "1") return true;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
 }
 
 export { ConfigError };
@@ -236,6 +255,11 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 64 * 1024, 1024, 16 * 1024 * 1024),
     requestTimeoutSeconds: int(env, "REQUEST_TIMEOUT", 20, 2, 30),
     assertionsCacheTtlSeconds: int(env, "ASSERTIONS_CACHE_TTL", 30, 0, 3600),
+    shutdownDelaySeconds: int(env, "SHUTDOWN_DELAY_S", 5, 0, 60),
     passwordHashParams: passwordHashParams(env),
+    webhooks: {
+      allowPrivate: flag(env, "WEBHOOK_ALLOW_PRIVATE"),
+      retryBaseMs: int(env, "WEBHOOK_RETRY_BASE_MS", 5000, 10, 3_600_000),
+    },
   };
 }

@@ -88,6 +88,13 @@ export const errorTable = {
   ),
   APPLICATION_NOT_FOUND: def(Code.NotFound, 404, "The application does not exist.", "La aplicación no existe."),
   ENTRYPOINT_NOT_FOUND: def(Code.NotFound, 404, "The entry point does not exist.", "El punto de entrada no existe."),
+  WEBHOOK_NOT_FOUND: def(Code.NotFound, 404, "The webhook does not exist.", "El webhook no existe."),
+  WEBHOOK_DELIVERY_NOT_FOUND: def(
+    Code.NotFound,
+    404,
+    "The webhook delivery does not exist.",
+    "La entrega del webhook no existe.",
+  ),
   APPLICATION_ID_TAKEN: def(
     Code.AlreadyExists,
     409,

@@ -11,6 +11,7 @@ const NAV: { to: string; key: Key; icon: string }[] = [
   { to: "/catalogs/organizations", key: "nav.catalogs", icon: "☰" },
   { to: "/assertions", key: "nav.assertions", icon: "§" },
   { to: "/users", key: "nav.users", icon: "◉" },
+  { to: "/webhooks", key: "nav.webhooks", icon: "↗" },
   { to: "/audit", key: "nav.audit", icon: "≡" },
 ];
 

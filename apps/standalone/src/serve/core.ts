@@ -6,6 +6,7 @@ import { AuthService, RegistryService } from "@gatehouse/proto";
 import { createRegistry, registryMigrations } from "@gatehouse/registry";
 import {
   callerInterceptors,
+  type Drain,
   httpTransport,
   inProcessTransport,
   InternalTokens,
@@ -22,6 +23,7 @@ import {
   kvRegistryNotify,
   ownAccessTokenVerifier,
   serverInterceptors,
+  webhookSettings,
 } from "../wiring.ts";
 
 /** Opens a service process's own stores (its schema, migrated) and its internal token minter. */
@@ -44,6 +46,7 @@ export async function serveModule(opts: {
   interceptors: Interceptor[];
   ready: () => Promise<boolean>;
   stores: Stores;
+  drain: Drain;
 }): Promise<() => Promise<void>> {
   const server = await serveService({
     name: opts.mod.name,
@@ -53,6 +56,7 @@ export async function serveModule(opts: {
     interceptors: opts.interceptors,
     ready: opts.ready,
     logger: opts.logger,
+    drain: opts.drain,
   });
   return async () => {
     await server.close();
@@ -62,14 +66,20 @@ export async function serveModule(opts: {
 }
 
 /** The registry: applications, entry points, catalogs; verifies operator access tokens with auth's JWKS. */
-export async function serveRegistry(config: Config, logger: Logger): Promise<() => Promise<void>> {
+export async function serveRegistry(config: Config, logger: Logger, drain: Drain): Promise<() => Promise<void>> {
   const { stores, internal } = await openServiceStores(config, "registry", [registryMigrations]);
   const auth = createClient(
     AuthService,
     httpTransport(config.serviceUrls.auth, callerInterceptors(internal, "registry")),
   );
   const notify = kvRegistryNotify(stores.kv, (err) => logger.warn({ err }, "registry notice not published"));
-  const mod = await createRegistry({ db: stores.db, keys: stores.keys, logger, notify });
+  const mod = await createRegistry({
+    db: stores.db,
+    keys: stores.keys,
+    logger,
+    notify,
+    webhooks: webhookSettings(config),
+  });
   const interceptors = serverInterceptors(
     mod,
     logger,
@@ -90,11 +100,12 @@ export async function serveRegistry(config: Config, logger: Logger): Promise<() 
     interceptors,
     ready: () => mod.ready(),
     stores,
+    drain,
   });
 }
 
 /** The auth service: OAuth grants, keys, sessions; authenticates clients through the registry. */
-export async function serveAuth(config: Config, logger: Logger): Promise<() => Promise<void>> {
+export async function serveAuth(config: Config, logger: Logger, drain: Drain): Promise<() => Promise<void>> {
   const { stores, internal } = await openServiceStores(config, "auth", [authMigrations]);
   const registry = createClient(
     RegistryService,
@@ -119,5 +130,6 @@ export async function serveAuth(config: Config, logger: Logger): Promise<() => P
     interceptors,
     ready: () => mod.ready(),
     stores,
+    drain,
   });
 }

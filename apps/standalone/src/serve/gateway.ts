@@ -13,11 +13,13 @@ import {
   RegistryService,
   UsersAdminService,
   UsersService,
+  WebhooksAdminService,
 } from "@gatehouse/proto";
-import { callerInterceptors, httpTransport, InternalTokens } from "@gatehouse/rpc";
+import { callerInterceptors, DRAIN_GRACE_MS, httpTransport, InternalTokens, type Drain } from "@gatehouse/rpc";
+import { closeWithin } from "../shutdown.ts";
 import { loadKeyRing } from "@gatehouse/secrets";
 import { CONSOLE_DIST } from "../console-build.ts";
-import { accessTokenVerifier, hostedAltcha, kvApplicationChanges } from "../wiring.ts";
+import { accessTokenVerifier, hostedAltcha, kvRegistryNotices } from "../wiring.ts";
 import { peerReady } from "./probe-peer.ts";
 
 /**
@@ -25,7 +27,7 @@ import { peerReady } from "./probe-peer.ts";
  * key that signs its internal service tokens, and Redis only to read the
  * revocation marks the auth service writes when it verifies access tokens.
  */
-export async function serveGateway(config: Config, logger: Logger): Promise<() => Promise<void>> {
+export async function serveGateway(config: Config, logger: Logger, drain: Drain): Promise<() => Promise<void>> {
   const keys = await loadKeyRing(config.secretKey, config.dataDir);
   const internal = new InternalTokens(keys);
   const caller = callerInterceptors(internal, "gateway");
@@ -51,21 +53,23 @@ export async function serveGateway(config: Config, logger: Logger): Promise<() =
       assertions: createClient(AssertionsService, httpTransport(urls.registry, caller)),
       origins: createClient(RedirectOriginsService, httpTransport(urls.registry, caller)),
       // Without Redis the registry's notices do not reach this process: the caches expire on their own.
-      onApplicationChanged: config.redisUrl ? kvApplicationChanges(kv) : undefined,
+      registryNotices: config.redisUrl ? kvRegistryNotices(kv) : undefined,
       registryAdmin: createClient(RegistryAdminService, httpTransport(urls.registry, caller)),
       usersAdmin: createClient(UsersAdminService, httpTransport(urls.users, caller)),
+      webhooksAdmin: createClient(WebhooksAdminService, httpTransport(urls.registry, caller)),
       verifyAccessToken: accessTokenVerifier(config, kv, () => auth),
       hostedLoginKey: keys.mac("hosted-login"),
       altcha: hostedAltcha(keys, kv),
       consoleDir: CONSOLE_DIST,
       config,
+      drain,
       ready: async () => (await Promise.all([urls.registry, urls.auth, urls.users].map(peerReady))).every(Boolean),
     },
     logger,
   );
   await app.listen({ port: config.port, host: config.host });
   return async () => {
-    await app.close();
+    await closeWithin(app, DRAIN_GRACE_MS);
     await kv.close();
   };
 }

@@ -1,8 +1,8 @@
 import { createClient } from "@connectrpc/connect";
 import type { Config } from "@gatehouse/config";
 import type { Logger } from "@gatehouse/logging";
-import { AssertionsService, AuthService, RegistryService, UserSessionsService } from "@gatehouse/proto";
-import { callerInterceptors, httpTransport } from "@gatehouse/rpc";
+import { AssertionsService, AuthService, EventsService, RegistryService, UserSessionsService } from "@gatehouse/proto";
+import { callerInterceptors, httpTransport, type Drain } from "@gatehouse/rpc";
 import { usersMigrations } from "@gatehouse/users";
 import { bootstrapOperatorPerson } from "../console-bootstrap.ts";
 import { wireUsers } from "../users-wiring.ts";
@@ -15,7 +15,7 @@ import { openServiceStores, serveModule } from "./core.ts";
  * consumes them; without it the queue is in-process, so this process also
  * runs the worker (nothing else could reach that queue).
  */
-export async function serveUsers(config: Config, logger: Logger): Promise<() => Promise<void>> {
+export async function serveUsers(config: Config, logger: Logger, drain: Drain): Promise<() => Promise<void>> {
   const { stores, internal } = await openServiceStores(config, "users", [usersMigrations]);
   const caller = callerInterceptors(internal, "users");
   const hostWorker = !config.redisUrl;
@@ -34,6 +34,7 @@ export async function serveUsers(config: Config, logger: Logger): Promise<() => 
     // Operators call the admin RPCs with their own access tokens (verified with auth's JWKS).
     verify: accessTokenVerifier(config, stores.kv, () => auth),
     hostWorker,
+    events: createClient(EventsService, httpTransport(config.serviceUrls.registry, caller)),
   });
   await bootstrapOperatorPerson(users.adminClientAs("bootstrap"), config, logger);
   return serveModule({
@@ -44,5 +45,6 @@ export async function serveUsers(config: Config, logger: Logger): Promise<() => 
     interceptors: users.interceptors,
     ready: () => users.ready(),
     stores,
+    drain,
   });
 }

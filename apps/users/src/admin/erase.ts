@@ -37,6 +37,8 @@ export async function eraseUser(deps: AdminDeps, id: string, who: AuditContext):
     await s.totp.erase(userId);
     await s.accessCodes.erase(userId);
     await s.activations.erase(userId);
+    // Ids only, nothing of what is erased; written first, while the row still names the user's application.
+    await s.events.user("user.deleted", null, account.user);
     await s.users.erase(userId);
     const u = account.user;
     await s.audit.record({

@@ -17,9 +17,11 @@ import { sortOutsideKeys } from "../users/outside-keys.ts";
 import type { UserRecord } from "../users/record.ts";
 import { IDENTIFIER_UNIQUE, isUniqueViolation, type UserStore } from "../users/store.ts";
 import { validateRegistration } from "./validate.ts";
+import type { EventStore } from "../events/store.ts";
 
 /** What a registration writes, in one transaction. */
-type RegisterStores = IssueStores & ActivationStores & { users: UserStore; acceptances: AcceptanceStore };
+type RegisterStores = IssueStores &
+  ActivationStores & { users: UserStore; acceptances: AcceptanceStore; events: EventStore };
 
 export interface RegisterDeps extends IssueDeps, BreachDeps {
   data: Transactional<RegisterStores>;
@@ -121,11 +123,13 @@ export async function registerUser(deps: RegisterDeps, req: RegisterRequest): Pr
   const assertions = applyAnswers({}, answers, now);
 
   const id = newUserId();
+  const pulseId = newPulseId();
   const user = await deps.data.tx(async (stores) => {
     const { users } = stores;
+    await stores.events.user("user.created", req.clientId, { id, pulseId });
     await users.insertUser({
       id,
-      pulseId: newPulseId(),
+      pulseId,
       passwordHash,
       datas: valid.datas,
       addresses: valid.addresses,

@@ -58,6 +58,9 @@ export function hostedLogin(deps: HostedLoginDeps) {
   });
 
   return {
+    /** Drops the cached registry answers on the registry's notices. */
+    listen: h.directory.listen,
+
     /** The entry point's login page, or with `prompt=create` (OpenID Connect Prompt Create) its registration page. */
     entryPage(
       req: FastifyRequest,

@@ -9,6 +9,7 @@ import { adminCatalogRoutes } from "./catalogs.ts";
 import { adminEntrypointRoutes } from "./entrypoints.ts";
 import { adminUsersBulkRoutes } from "./users-bulk.ts";
 import { adminUsersRoutes } from "./users.ts";
+import { adminWebhookRoutes } from "./webhooks.ts";
 
 /**
  * /admin/v1 (contract sections 6 and 7): the operators' API. Every route
@@ -29,4 +30,5 @@ export const adminRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) =>
   await app.register(adminUsersRoutes, deps);
   await app.register(adminUsersBulkRoutes, deps);
   await app.register(adminAuditRoutes, deps);
+  await app.register(adminWebhookRoutes, deps);
 };

@@ -25,7 +25,7 @@ export const oauthRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) =>
   // One view of the applications for every endpoint, dropped by the registry's change notices.
   const clients = oauthClients(deps.registry);
   const origins = relyingPartyOrigins(deps.origins);
-  const unsubscribe = await deps.onApplicationChanged?.((clientId) => {
+  const unsubscribe = await deps.registryNotices?.("application", (clientId) => {
     clients.forget(clientId);
     origins.invalidate();
   });
