@@ -6,6 +6,7 @@ import type {
   AuthService,
   DeviceAuthorizationService,
   MfaService,
+  PasskeysService,
   RedirectOriginsService,
   RegistryAdminService,
   RegistryService,
@@ -27,6 +28,8 @@ export interface GatewayDeps {
   assertions?: Client<typeof AssertionsService>;
   /** The users service's MfaService (TOTP, finishing a 428 login); the MFA routes exist only when it is wired. */
   mfa?: Client<typeof MfaService>;
+  /** The users service's PasskeysService; the passkey routes and the hosted login's passkey parts exist only when it is wired. */
+  passkeys?: Client<typeof PasskeysService>;
   /** The registry's admin API; the /admin/v1 application, catalog and assertion-history routes exist only when it is wired. */
   registryAdmin?: Client<typeof RegistryAdminService>;
   /** The users service's admin API; the /admin/v1/users routes exist only when it is wired. */

@@ -137,6 +137,7 @@ export async function buildStack(
       ),
       users: users.clientAs("gateway"),
       mfa: users.mfaClientAs("gateway"),
+      passkeys: users.passkeysClientAs("gateway"),
       assertions: assertionsAs("gateway"),
       origins: createClient(
         RedirectOriginsService,

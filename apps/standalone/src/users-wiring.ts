@@ -10,6 +10,7 @@ import {
   ConfirmationDeliveryService,
   type EventsService,
   MfaService,
+  PasskeysService,
   RegistryService,
   UsersAdminService,
   UsersService,
@@ -69,6 +70,7 @@ export interface WiredUsers {
   ready(): Promise<boolean>;
   clientAs(caller: string): Client<typeof UsersService>;
   mfaClientAs(caller: string): Client<typeof MfaService>;
+  passkeysClientAs(caller: string): Client<typeof PasskeysService>;
   adminClientAs(caller: string): Client<typeof UsersAdminService>;
   close(): Promise<void>;
 }
@@ -112,6 +114,7 @@ export async function wireUsers(args: {
     loginLimits: config.loginLimits,
     breached: breachCheck(config, logger),
     smsLimits: { perHour: config.abuse.smsPerHour, perPrefixPerHour: config.abuse.smsPerPrefixPerHour },
+    relyingParty: { id: config.webauthn.rpId, origins: config.webauthn.origins },
     confirmation: { ...DEFAULT_CONFIRMATION_OPTIONS, ...config.confirmation },
     // Production: the service's own argon2id parameters; only the test suite lowers them (TEST_PASSWORD_HASH).
     ...(config.passwordHashParams ? { passwords: argon2Passwords(config.passwordHashParams) } : {}),
@@ -136,6 +139,7 @@ export async function wireUsers(args: {
     ready: async () => (await mod.ready()) && (await queue.ping()) && (worker ? await worker.ready() : true),
     clientAs: (caller) => createClient(UsersService, as(caller)),
     mfaClientAs: (caller) => createClient(MfaService, as(caller)),
+    passkeysClientAs: (caller) => createClient(PasskeysService, as(caller)),
     adminClientAs: (caller) => createClient(UsersAdminService, as(caller)),
     async close() {
       await worker?.close(); // active deliveries finish first

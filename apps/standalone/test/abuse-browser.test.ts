@@ -47,7 +47,7 @@ describe("abuse protection on the hosted pages, in Chromium", () => {
   }
 
   it("registration (en): the widget solves itself; a common password is refused on the page; then the account is created", async () => {
-    const flow = await b.open("en", "shop", { prompt: "create" }, { javaScript: true });
+    const flow = await b.open("en", "shop", { prompt: "create" }, { js: true });
     const { page } = flow;
     watchConsole(page);
     await solved(page);
@@ -71,7 +71,7 @@ describe("abuse protection on the hosted pages, in Chromium", () => {
   });
 
   it("registration (es): the same in Spanish, a password holding the email refused", async () => {
-    const { page } = await b.open("es", "shop", { prompt: "create" }, { javaScript: true });
+    const { page } = await b.open("es", "shop", { prompt: "create" }, { js: true });
     watchConsole(page);
     await solved(page);
     await shot(page, "altcha-register-es");
@@ -106,7 +106,7 @@ describe("abuse protection on the hosted pages, in Chromium", () => {
   it("a code request (es) with the widget solved sends the code", async () => {
     const email = address("code");
     await b.apiUser("shop", email);
-    const { page } = await b.open("es", "shop", {}, { javaScript: true });
+    const { page } = await b.open("es", "shop", {}, { js: true });
     watchConsole(page);
     await solved(page);
     await page.getByLabel("Correo electrónico").fill(email);

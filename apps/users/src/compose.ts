@@ -16,6 +16,7 @@ import { startEventRelay, type EventRelay } from "./events/relay.ts";
 import { createLoginFlow, type LoginFlow } from "./login/flow.ts";
 import { loginSteps } from "./login/steps.ts";
 import type { AssertionCatalog, DataFieldCatalog, EntrypointDirectory, LoginGrants, UserSessions } from "./ports.ts";
+import type { PasskeyDeps } from "./passkeys/relying-party.ts";
 import type { RegisterDeps } from "./registration/register.ts";
 import { dataOver, type Stores } from "./stores.ts";
 import { noAssertions } from "./terms/catalog.ts";
@@ -56,6 +57,8 @@ export interface UsersParts {
   register: RegisterDeps;
   update: UpdateDeps;
   factor: FactorDeps;
+  /** The passkey ceremonies (enrolment, sign-in options). */
+  passkeys: PasskeyDeps;
   flow: LoginFlow;
   /** Moves the events outbox to the registry (when wired). */
   relay: EventRelay | undefined;
@@ -77,6 +80,12 @@ export function composeUsers(given: UsersDeps): UsersParts {
   const accessCodes = given.accessCodes ?? DEFAULT_ACCESS_CODE_OPTIONS;
   const mfaLimits = given.mfaLimits ?? DEFAULT_MFA_LIMITS;
   const catalog = given.assertions ?? noAssertions;
+  const totpIssuer = given.totpIssuer ?? "Gatehouse";
+  const rp = {
+    ...(given.relyingParty ?? { id: "localhost", origins: ["http://localhost:8080"] }),
+    name: totpIssuer,
+  };
+  const passkeys: PasskeyDeps = { data, kv, keys, rp };
   const verifiers = createVerifiers({
     data,
     kv,
@@ -86,6 +95,7 @@ export function composeUsers(given: UsersDeps): UsersParts {
     mfaLimits,
     accessCodes,
     confirmation: options,
+    rp,
   });
   // Every session or code granted: refused for a locked account, recorded as the last login.
   const grants = recordingLogins(data.accounts, given.grants, given.sessions, data);
@@ -102,9 +112,9 @@ export function composeUsers(given: UsersDeps): UsersParts {
     grants,
     verifiers,
     terms,
-    steps: loginSteps({ kv, keys, logger, totp: data.totp, catalog, resend }),
+    steps: loginSteps({ kv, keys, logger, totp: data.totp, catalog, resend, passkeys }),
     mfa: { users: data.users, kv, limits: mfaLimits, totp: verifiers.totp },
-    continuation: { users: data.users, confirm, update },
+    continuation: { users: data.users, confirm, update, passkeys },
   });
   return {
     db,
@@ -122,7 +132,7 @@ export function composeUsers(given: UsersDeps): UsersParts {
     sms,
     hashes,
     accessCodes,
-    totpIssuer: given.totpIssuer ?? "Gatehouse",
+    totpIssuer,
     verifiers,
     terms,
     confirm,
@@ -130,6 +140,7 @@ export function composeUsers(given: UsersDeps): UsersParts {
     register: { data, keys, options, passwords, breached, catalog, dataFields: given.dataFields },
     update,
     factor: { data, kv, keys, limits: mfaLimits },
+    passkeys,
     flow,
     relay,
   };

@@ -6,6 +6,7 @@ import { accountStore, auditOf, type AccountStore } from "./admin/store.ts";
 import { exportReads, type ExportReads } from "./bulk/export.ts";
 import { importStore, type ImportStore } from "./bulk/store.ts";
 import { confirmationStore, type ConfirmationStore } from "./confirmation/store.ts";
+import { passkeyStore, type PasskeyStore } from "./passkeys/store.ts";
 import { deliveriesOver, type Deliveries } from "./delivery/queue.ts";
 import type { SmsGate } from "./delivery/sms-gate.ts";
 import { eventStore, type EventStore } from "./events/store.ts";
@@ -23,6 +24,7 @@ export interface Stores {
   activations: ActivationStore;
   acceptances: AcceptanceStore;
   totp: TotpStore;
+  passkeys: PasskeyStore;
   accounts: AccountStore;
   audit: AuditLog;
   /** Deliveries queued with the change (the in-process queue's outbox row is written in the same transaction). */
@@ -43,6 +45,7 @@ export function storesOver(q: Queryable, enqueue: Enqueue, wroteEvent?: () => vo
     activations: activationStore(q),
     acceptances: acceptanceStore(q),
     totp: totpStore(q),
+    passkeys: passkeyStore(q),
     accounts: accountStore(q),
     audit: auditOf(q),
     deliveries: deliveriesOver(q, enqueue, sms),

@@ -74,6 +74,7 @@ export function createUsersService(deps: UsersParts, background: BackgroundTasks
         fca: req.fca,
         assertions: req.assertions,
         authorization: req.authorizationRequest,
+        passkey: req.passkey && { token: req.passkey.token, credential: req.passkey.credential },
       };
       const outcome = await flow.login(login);
       return { outcome };
@@ -88,6 +89,7 @@ export function createUsersService(deps: UsersParts, background: BackgroundTasks
         resendCode: req.resendCode,
         datas: req.datas,
         assertions: req.assertions,
+        passkeyOffer: req.passkeyOffer && { credential: req.passkeyOffer.credential },
       });
       return { outcome };
     },

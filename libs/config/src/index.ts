@@ -2,6 +2,7 @@ import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { ConfigError } from "./config-error.ts";
 import { passwordHashParams, type PasswordHashParams } from "./password-hash.ts";
+import { webauthnConfig, type WebAuthnConfig } from "./webauthn.ts";
 
 // The typed environment of contract section 1, read once at start-up.
 export type SigningAlg = "RS256" | "ES256" | "EdDSA";
@@ -78,6 +79,8 @@ export interface Config {
   shutdownDelaySeconds: number;
   /** argon2id cost; undefined = the users service's production parameters (TEST_PASSWORD_HASH, tests only). */
   passwordHashParams: PasswordHashParams | undefined;
+  /** Passkeys' relying party: WEBAUTHN_RP_ID (default: {auth_url}'s host) and the accepted origins. */
+  webauthn: WebAuthnConfig;
   /** Webhooks (contract section 14). */
   webhooks: {
     /** WEBHOOK_ALLOW_PRIVATE=true: http and loopback/private targets are allowed. */
@@ -95,6 +98,7 @@ function flag(env: Env, name: string): boolean {
 }
 
 export { ConfigError };
+export type { WebAuthnConfig } from "./webauthn.ts";
 export { CHEAP_TEST_HASH_PARAMS, passwordHashParams, type PasswordHashParams } from "./password-hash.ts";
 
 type Env = Record<string, string | undefined>;
@@ -201,6 +205,7 @@ export function loadConfig(env: Env = process.env): Config {
   const authPort = int(env, "AUTH_PORT", 8082, 0, 65535);
   const usersPort = int(env, "USERS_PORT", 8083, 0, 65535);
   const workerPort = int(env, "WORKER_PORT", 8084, 0, 65535);
+  const authUrl = stripSlash(url(env, "PUBLIC_AUTH_URL", publicUrl, ["http:", "https:"])!);
   return {
     port,
     host: env.HOST || "0.0.0.0",
@@ -219,7 +224,8 @@ export function loadConfig(env: Env = process.env): Config {
     secretKey: secretKey(env),
     publicBaseUrl: stripSlash(url(env, "PUBLIC_BASE_URL", publicUrl, ["http:", "https:"])!),
     publicGraphUrl: stripSlash(url(env, "PUBLIC_GRAPH_URL", publicUrl, ["http:", "https:"])!),
-    publicAuthUrl: stripSlash(url(env, "PUBLIC_AUTH_URL", publicUrl, ["http:", "https:"])!),
+    publicAuthUrl: authUrl,
+    webauthn: webauthnConfig(env, authUrl),
     bootstrapOperator: opId && opSecret ? { clientId: opId, clientSecret: opSecret } : undefined,
     bootstrapOperatorPerson: person,
     accessTokenTtlSeconds: int(env, "ACCESS_TOKEN_TTL", 3600, 60, 86_400),

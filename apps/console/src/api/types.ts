@@ -102,6 +102,8 @@ export interface User {
   locked?: string;
   sessions?: number;
   mfa: boolean;
+  /** How many passkeys the user holds (contract section 12). */
+  passkeys: number;
 }
 
 export interface AuditItem {

@@ -67,6 +67,7 @@ export const AdminUser = Type.Object(
     locked: Type.Optional(Type.String({ description: "When the account was locked" })),
     sessions: Type.Optional(Type.Integer({ description: "Live sessions (not in search results)" })),
     mfa: Type.Boolean(),
+    passkeys: Type.Integer({ description: "How many passkeys the user holds" }),
   },
   { $id: "AdminUser" },
 );

@@ -8,6 +8,7 @@ import {
   AuthService,
   DeviceAuthorizationService,
   MfaService,
+  PasskeysService,
   RedirectOriginsService,
   RegistryAdminService,
   RegistryService,
@@ -50,6 +51,7 @@ export async function serveGateway(config: Config, logger: Logger, drain: Drain)
       devices: createClient(DeviceAuthorizationService, httpTransport(urls.auth, caller)),
       users: createClient(UsersService, httpTransport(urls.users, caller)),
       mfa: createClient(MfaService, httpTransport(urls.users, caller)),
+      passkeys: createClient(PasskeysService, httpTransport(urls.users, caller)),
       assertions: createClient(AssertionsService, httpTransport(urls.registry, caller)),
       origins: createClient(RedirectOriginsService, httpTransport(urls.registry, caller)),
       // Without Redis the registry's notices do not reach this process: the caches expire on their own.

@@ -3,6 +3,7 @@ import { domainError } from "@gatehouse/errors";
 import type { AccessCodeStore } from "../access-code/store.ts";
 import type { ActivationStore } from "../activation/store.ts";
 import type { ConfirmationStore } from "../confirmation/store.ts";
+import type { PasskeyStore } from "../passkeys/store.ts";
 import type { UserSessions } from "../ports.ts";
 import type { AcceptanceStore } from "../terms/store.ts";
 import type { Transactional } from "../transactional.ts";
@@ -19,6 +20,7 @@ export type AdminStores = AccountReads & {
   totp: TotpStore;
   accessCodes: AccessCodeStore;
   activations: ActivationStore;
+  passkeys: PasskeyStore;
 };
 
 export interface AdminDeps {

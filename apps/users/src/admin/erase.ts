@@ -35,6 +35,7 @@ export async function eraseUser(deps: AdminDeps, id: string, who: AuditContext):
     await s.confirmations.erase(userId);
     await s.acceptances.erase(userId);
     await s.totp.erase(userId);
+    await s.passkeys.erase(userId);
     await s.accessCodes.erase(userId);
     await s.activations.erase(userId);
     // Ids only, nothing of what is erased; written first, while the row still names the user's application.
@@ -53,6 +54,7 @@ export async function eraseUser(deps: AdminDeps, id: string, who: AuditContext):
           addresses: Object.keys(u.addresses).length,
           assertionAnswers: (records.assertionAnswers as unknown[]).length,
           confirmations: (records.confirmations as unknown[]).length,
+          passkeys: (records.passkeys as unknown[]).length,
         },
         sessionsEnded: ended,
         sha256: digest,

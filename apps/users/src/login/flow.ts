@@ -49,7 +49,7 @@ export interface LoginFlowDeps {
   /** The MFA step's second half (CompleteMfaLogin). */
   mfa: MfaCompletionDeps;
   /** What the pages of a hosted flow apply (./continuation.ts). */
-  continuation: Pick<ContinuationDeps, "users" | "confirm" | "update">;
+  continuation: Pick<ContinuationDeps, "users" | "confirm" | "update" | "passkeys">;
 }
 
 const outcome = (c: LoginOutcomeCase): LoginOutcome => create(LoginOutcomeSchema, { outcome: c });
@@ -92,7 +92,11 @@ export function createLoginFlow(deps: LoginFlowDeps) {
       checkAdminScopes(req.authorization);
       const answers = await terms.readLoginAnswers(resolved.entrypoint, req.assertions);
       const { id, proof } = readCredential(req, resolved.entrypoint);
-      const attempt = { id, entrypoint: resolved.entrypoint, clientAddress: req.caller?.clientAddress ?? "" };
+      const attempt = {
+        ...(id ? { id } : {}),
+        entrypoint: resolved.entrypoint,
+        clientAddress: req.caller?.clientAddress ?? "",
+      };
       const { user, secondFactor } = await verifyProof(deps.verifiers, proof, attempt);
       // Right after the credential, so only its holder learns it, and before anything is recorded or sent.
       checkAccountStatus(user);

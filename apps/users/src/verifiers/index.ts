@@ -8,7 +8,10 @@ import type { ConfirmationStore } from "../confirmation/store.ts";
 import type { EventStore } from "../events/store.ts";
 import type { Transactional } from "../transactional.ts";
 import type { UserStore } from "../users/store.ts";
+import type { PasskeyStore } from "../passkeys/store.ts";
+import type { RelyingParty } from "../passkeys/relying-party.ts";
 import { oneTimeCodeVerifier, type OneTimeCodeProof } from "./one-time-code/verifier.ts";
+import { passkeyVerifier, type PasskeyProof } from "./passkey/verifier.ts";
 import { passwordVerifier, type PasswordProof } from "./password/verifier.ts";
 import type { LoginLimits } from "./throttle.ts";
 import type { MfaLimits } from "./totp/limits.ts";
@@ -17,7 +20,7 @@ import { totpVerifier, type TotpProof } from "./totp/verifier.ts";
 import type { Attempt, CredentialVerifier, Verified } from "./verifier.ts";
 
 /** Every proof the users service checks; a new kind (a passkey, an upstream identity) joins here with its verifier. */
-export type Proof = PasswordProof | OneTimeCodeProof | TotpProof;
+export type Proof = PasswordProof | OneTimeCodeProof | TotpProof | PasskeyProof;
 
 /** The verifier of each kind of proof. */
 export type Verifiers = { [K in Proof["kind"]]: CredentialVerifier<Extract<Proof, { kind: K }>> };
@@ -29,6 +32,7 @@ export interface VerifierDeps {
     confirmations: ConfirmationStore;
     totp: TotpStore;
     events: EventStore;
+    passkeys: PasskeyStore;
   }>;
   kv: Kv;
   keys: KeyRing;
@@ -37,6 +41,8 @@ export interface VerifierDeps {
   mfaLimits: MfaLimits;
   accessCodes: AccessCodeOptions;
   confirmation: ConfirmationOptions;
+  /** The passkeys' relying party. */
+  rp: RelyingParty;
 }
 
 export function createVerifiers(deps: VerifierDeps): Verifiers {
@@ -52,6 +58,14 @@ export function createVerifiers(deps: VerifierDeps): Verifiers {
       options: deps.confirmation,
     }),
     totp: totpVerifier({ data, kv, keys, limits: deps.mfaLimits }),
+    passkey: passkeyVerifier({
+      users: data.users,
+      passkeys: data.passkeys,
+      kv,
+      keys,
+      rp: deps.rp,
+      limits: deps.loginLimits,
+    }),
   };
 }
 

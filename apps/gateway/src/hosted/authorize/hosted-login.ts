@@ -9,7 +9,8 @@ import { submitMfaCode } from "../mfa/submit.ts";
 import { showRegistrationPage } from "../registration/pages.ts";
 import { submitRegistration } from "../registration/submit.ts";
 import { showLoginPage } from "../sign-in/login-page.ts";
-import { submitCodeForm, submitLoginForm } from "../sign-in/submit.ts";
+import { submitPasskeyOffer } from "../passkeys/submit.ts";
+import { submitCodeForm, submitLoginForm, submitPasskeyForm } from "../sign-in/submit.ts";
 import type { HostedLoginDeps } from "../journey/deps.ts";
 import { hostedDirectory } from "../journey/directory.ts";
 import { formTokens } from "../journey/form-token.ts";
@@ -26,6 +27,8 @@ const SUBMITS = new Map<string, Submit>([
   ["register", submitRegistration],
   ["flow", submitInterruption],
   ["enrol", submitEnrolForm],
+  ["passkey", submitPasskeyForm],
+  ["passkey-offer", submitPasskeyOffer],
 ]);
 
 /**

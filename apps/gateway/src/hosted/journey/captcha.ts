@@ -1,7 +1,7 @@
 import { captchaRefused } from "@gatehouse/rpc";
 import type { CaptchaBox } from "../kit/render.ts";
 import { KIT_TEXTS } from "../kit/texts.ts";
-import { ALTCHA_STYLESHEET, altchaScripts } from "../static/altcha.ts";
+import { ALTCHA_STYLESHEET, altchaScripts } from "../kit/altcha-files.ts";
 import type { PageContext } from "./context.ts";
 
 /** The widget of a form of an application with `captcha: "altcha"`: a fresh signed challenge; undefined otherwise. */
@@ -11,7 +11,7 @@ export async function captchaBox(ctx: PageContext, purpose: "sign-up" | "code"):
     challenge: JSON.stringify(await ctx.h.deps.altcha.challenge()),
     language: ctx.lang === "es" ? "es-es" : "en",
     noscript: KIT_TEXTS[ctx.lang].captcha[purpose === "code" ? "noscriptCode" : "noscript"],
-    scripts: altchaScripts(ctx.lang),
+    modules: altchaScripts(ctx.lang),
     stylesheet: ALTCHA_STYLESHEET,
   };
 }

@@ -17,6 +17,8 @@ export interface PageFrame {
   appName?: string;
   /** Links to the same page in the other languages (GET pages only). */
   languages?: { lang: Locale; label: string; href: string }[];
+  /** Same-origin scripts the page loads, in order (`defer`; the page's CSP must allow them: send.ts SCRIPT_POLICY). */
+  scripts?: string[];
 }
 
 export interface FormPage extends PageFrame {
@@ -37,18 +39,24 @@ export interface FormPage extends PageFrame {
   /** A second submit button (`<input type=submit>`, no form validation): "email me a code", "send a new code". */
   secondary?: { label: string; name: string; divider?: boolean };
   foot?: { text?: string; href: string; label: string }[];
+  /**
+   * Passkey sign-in (contract section 12): the request options on the form
+   * for the script, the token and an empty credential input it fills, and a
+   * button it shows (hidden without JavaScript) with its failure message.
+   */
+  passkey?: { options: string; token: string; label: string; failed: string };
   /** The ALTCHA widget before the buttons (section 17): its signed challenge (JSON) and what shows without JavaScript. */
   captcha?: CaptchaBox;
 }
 
-/** The ALTCHA widget of a form: the page loads its scripts and stylesheet (same origin) and sends the captcha CSP. */
+/** The ALTCHA widget of a form: the page loads its module scripts and stylesheet (same origin) and sends the captcha CSP. */
 export interface CaptchaBox {
   challenge: string;
   /** The widget's language ("en", "es-es"). */
   language: string;
   /** Said in <noscript>: the check needs JavaScript. */
   noscript: string;
-  scripts: string[];
+  modules: string[];
   stylesheet: string;
 }
 
@@ -76,7 +84,7 @@ function focusIndex(fields: FormField[]): number {
 export function renderForm(p: FormPage): string {
   const focus = focusIndex(p.fields);
   const fields = p.fields.map((f, i) => (i === focus ? { ...f, autofocus: true } : f));
-  const head = p.captcha ? { scripts: p.captcha.scripts, stylesheets: [p.captcha.stylesheet] } : {};
+  const head = p.captcha ? { modules: p.captcha.modules, stylesheets: [p.captcha.stylesheet] } : {};
   return eta.render("./form", { ...p, ...frame(p), ...head, fields });
 }
 
@@ -86,7 +94,7 @@ export function renderMessage(p: MessagePage): string {
 
 /** A page of its own template (the TOTP enrolment, the recovery codes) in the layout. */
 export function renderPage(
-  template: "enrol" | "recovery",
+  template: "enrol" | "recovery" | "passkey-offer",
   p: PageFrame & { title: string } & Record<string, unknown>,
 ): string {
   return eta.render(`./${template}`, { ...p, ...frame(p) });

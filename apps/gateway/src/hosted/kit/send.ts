@@ -1,16 +1,18 @@
 import type { FastifyReply } from "fastify";
 import { HOSTED_CSS_HASH } from "./styles.ts";
 
-/** What a page may load beyond its hashed stylesheet (a page with a script would add `script-src 'self'` here). */
+/** What a page may load beyond its hashed stylesheet. */
 interface PageNeeds {
+  /** `script-src 'self'`: the static scripts of passkeys (never inline script, never another origin). */
+  scripts?: boolean;
   /** `img-src 'self'`: the favicon. */
   images: boolean;
   /** `form-action 'self'`: its forms post to this origin only. */
   formAction: boolean;
   /** `Pragma: no-cache` beside `Cache-Control: no-store`, for HTTP/1.0 caches. */
   pragma: boolean;
-  /** The ALTCHA widget: its script, worker and stylesheet from this origin (`'self'`), never inline. */
-  scripts?: boolean;
+  /** The ALTCHA widget: besides its scripts, its worker and stylesheet from this origin (`'self'`), never inline. */
+  widget?: boolean;
 }
 
 export interface PagePolicy extends PageNeeds {
@@ -21,8 +23,9 @@ const policy = (needs: PageNeeds): PagePolicy => ({
   ...needs,
   csp: [
     "default-src 'none'",
-    `style-src 'sha256-${HOSTED_CSS_HASH}'${needs.scripts ? " 'self'" : ""}`,
-    ...(needs.scripts ? ["script-src 'self'", "worker-src 'self'"] : []),
+    ...(needs.scripts ? ["script-src 'self'"] : []),
+    ...(needs.widget ? ["worker-src 'self'"] : []),
+    `style-src 'sha256-${HOSTED_CSS_HASH}'${needs.widget ? " 'self'" : ""}`,
     ...(needs.images ? ["img-src 'self'"] : []),
     ...(needs.formAction ? ["form-action 'self'"] : []),
     "frame-ancestors 'none'",
@@ -33,8 +36,11 @@ const policy = (needs: PageNeeds): PagePolicy => ({
 /** Every page's policy but the terms page's. */
 const PAGE = policy({ images: true, formAction: false, pragma: true });
 
-/** A page with the ALTCHA widget (registration, code requests of an application with `captcha: "altcha"`). */
-export const CAPTCHA_POLICY = policy({ images: true, formAction: false, pragma: true, scripts: true });
+/** A page of the hosted login that loads the passkey scripts (login, registration, the passkey offer). */
+export const SCRIPT_POLICY = policy({ images: true, formAction: false, pragma: true, scripts: true });
+
+/** A page with the ALTCHA widget (registration, code requests of an application with `captcha: "altcha"`): also its worker and stylesheet. */
+export const CAPTCHA_POLICY = policy({ images: true, formAction: false, pragma: true, scripts: true, widget: true });
 
 /** The terms page's (older): its forms post to itself only; no image, no Pragma. */
 export const TERMS_POLICY = policy({ images: false, formAction: true, pragma: false });

@@ -15,7 +15,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file gatehouse/users/v1/users_service.proto.
  */
 export const file_gatehouse_users_v1_users_service: GenFile = /*@__PURE__*/
-  fileDesc("CiZnYXRlaG91c2UvdXNlcnMvdjEvdXNlcnNfc2VydmljZS5wcm90bxISZ2F0ZWhvdXNlLnVzZXJzLnYxIm0KBkNhbGxlchIRCgljbGllbnRfaWQYASABKAkSFQoNZW50cnlwb2ludF9pZBgCIAEoCRIRCglzb3VyY2VfaWQYAyABKAkSFgoOY2xpZW50X2FkZHJlc3MYBCABKAkSDgoGbG9jYWxlGAUgASgJIsEBChNSZWdpc3RlclVzZXJSZXF1ZXN0EioKBmNhbGxlchgBIAEoCzIaLmdhdGVob3VzZS51c2Vycy52MS5DYWxsZXISJwoGb2JqZWN0GAIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBJHChVhdXRob3JpemF0aW9uX3JlcXVlc3QYAyABKAsyKC5nYXRlaG91c2UudXNlcnMudjEuQXV0aG9yaXphdGlvblJlcXVlc3QSDAoEc3RlcBgEIAEoBSKAAQoUUmVnaXN0ZXJVc2VyUmVzcG9uc2USJgoEdXNlchgBIAEoCzIYLmdhdGVob3VzZS51c2Vycy52MS5Vc2VyEiwKB3Nlc3Npb24YAiABKAsyGy5nYXRlaG91c2UudXNlcnMudjEuU2Vzc2lvbhISCgpmbG93X3Rva2VuGAMgASgJIq4CChBMb2dpblVzZXJSZXF1ZXN0EioKBmNhbGxlchgBIAEoCzIaLmdhdGVob3VzZS51c2Vycy52MS5DYWxsZXISDQoFZW1haWwYAiABKAkSEAoIcGFzc3dvcmQYAyABKAkSCwoDZmNhGAQgASgIEisKCmFzc2VydGlvbnMYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EkcKFWF1dGhvcml6YXRpb25fcmVxdWVzdBgGIAEoCzIoLmdhdGVob3VzZS51c2Vycy52MS5BdXRob3JpemF0aW9uUmVxdWVzdBIUCgxwaG9uZV9udW1iZXIYByABKAkSDAoEY29kZRgIIAEoCRImCgVkYXRhcxgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QidwoRTG9naW5Vc2VyUmVzcG9uc2USMQoHb3V0Y29tZRgEIAEoCzIgLmdhdGVob3VzZS51c2Vycy52MS5Mb2dpbk91dGNvbWVKBAgBEAJKBAgCEANKBAgDEARSBHVzZXJSB3Nlc3Npb25SDm1pc3NpbmdfZmllbGRzIjMKDkdldFVzZXJSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSEAoIcHVsc2VfaWQYAiABKAkiOQoPR2V0VXNlclJlc3BvbnNlEiYKBHVzZXIYASABKAsyGC5nYXRlaG91c2UudXNlcnMudjEuVXNlciKZAgoRVXBkYXRlVXNlclJlcXVlc3QSKgoGY2FsbGVyGAEgASgLMhouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNhbGxlchIsCgRtb2RlGAIgASgOMh4uZ2F0ZWhvdXNlLnVzZXJzLnYxLlVwZGF0ZU1vZGUSFQoNYWN0b3JfdXNlcl9pZBgDIAEoCRIWCg50YXJnZXRfdXNlcl9pZBgEIAEoCRIXCg90YXJnZXRfcHVsc2VfaWQYBSABKAkSJwoGb2JqZWN0GAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBITCgtjb250ZXh0X3VybBgHIAEoCRIkChxyZWF1dGhlbnRpY2F0ZWRfYnlfY2hhbGxlbmdlGAggASgIImUKElVwZGF0ZVVzZXJSZXNwb25zZRImCgR1c2VyGAEgASgLMhguZ2F0ZWhvdXNlLnVzZXJzLnYxLlVzZXISDwoHY2hhbmdlZBgCIAEoCBIWCg5wZW5kaW5nX2ZpZWxkcxgDIAMoCSJaChhDb25maXJtSWRlbnRpZmllclJlcXVlc3QSEgoKbGlua190b2tlbhgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEgsKA2tleRgDIAEoCRIMCgRjb2RlGAQgASgJIlkKGUNvbmZpcm1JZGVudGlmaWVyUmVzcG9uc2USJgoEdXNlchgBIAEoCzIYLmdhdGVob3VzZS51c2Vycy52MS5Vc2VyEhQKDHJlZGlyZWN0X3VybBgCIAEoCSJ7ChlSZXNlbmRDb25maXJtYXRpb25SZXF1ZXN0EioKBmNhbGxlchgBIAEoCzIaLmdhdGVob3VzZS51c2Vycy52MS5DYWxsZXISDwoHdXNlcl9pZBgCIAEoCRILCgNrZXkYAyABKAkSFAoMcmVzZW5kX3Rva2VuGAQgASgJIhwKGlJlc2VuZENvbmZpcm1hdGlvblJlc3BvbnNlIi0KFkdldFBlbmRpbmdUZXJtc1JlcXVlc3QSEwoLdGVybXNfdG9rZW4YASABKAkiUwoXR2V0UGVuZGluZ1Rlcm1zUmVzcG9uc2USOAoKYXNzZXJ0aW9ucxgBIAMoCzIkLmdhdGVob3VzZS51c2Vycy52MS5QZW5kaW5nQXNzZXJ0aW9uIj4KD0Fzc2VydGlvbkFuc3dlchILCgNrZXkYASABKAkSDwoHdmVyc2lvbhgCIAEoCRINCgV2YWx1ZRgDIAEoCCKLAQoSQW5zd2VyVGVybXNSZXF1ZXN0EioKBmNhbGxlchgBIAEoCzIaLmdhdGVob3VzZS51c2Vycy52MS5DYWxsZXISEwoLdGVybXNfdG9rZW4YAiABKAkSNAoHYW5zd2VycxgDIAMoCzIjLmdhdGVob3VzZS51c2Vycy52MS5Bc3NlcnRpb25BbnN3ZXIiTgoTQW5zd2VyVGVybXNSZXNwb25zZRI3CglyZW1haW5pbmcYASADKAsyJC5nYXRlaG91c2UudXNlcnMudjEuUGVuZGluZ0Fzc2VydGlvbiJiChhSZXF1ZXN0QWNjZXNzQ29kZVJlcXVlc3QSKgoGY2FsbGVyGAEgASgLMhouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNhbGxlchILCgNrZXkYAiABKAkSDQoFdmFsdWUYAyABKAkiLwoZUmVxdWVzdEFjY2Vzc0NvZGVSZXNwb25zZRISCgpleHBpcmVzX2luGAEgASgDIqQCChRDb250aW51ZUxvZ2luUmVxdWVzdBIqCgZjYWxsZXIYASABKAsyGi5nYXRlaG91c2UudXNlcnMudjEuQ2FsbGVyEhIKCmZsb3dfdG9rZW4YAiABKAkSRwoVYXV0aG9yaXphdGlvbl9yZXF1ZXN0GAMgASgLMiguZ2F0ZWhvdXNlLnVzZXJzLnYxLkF1dGhvcml6YXRpb25SZXF1ZXN0EhkKEWNvbmZpcm1hdGlvbl9jb2RlGAQgASgJEhMKC3Jlc2VuZF9jb2RlGAUgASgIEiYKBWRhdGFzGAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIrCgphc3NlcnRpb25zGAcgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJKChVDb250aW51ZUxvZ2luUmVzcG9uc2USMQoHb3V0Y29tZRgBIAEoCzIgLmdhdGVob3VzZS51c2Vycy52MS5Mb2dpbk91dGNvbWUiMAoUR2V0QWN0aXZhdGlvblJlcXVlc3QSGAoQYWN0aXZhdGlvbl90b2tlbhgBIAEoCSJzChVHZXRBY3RpdmF0aW9uUmVzcG9uc2USEQoJY2xpZW50X2lkGAEgASgJEhUKDWVudHJ5cG9pbnRfaWQYAiABKAkSCwoDa2V5GAMgASgJEg0KBXZhbHVlGAQgASgJEhQKDHBhc3N3b3JkbGVzcxgFIAEoCCJtChNBY3RpdmF0ZVVzZXJSZXF1ZXN0EioKBmNhbGxlchgBIAEoCzIaLmdhdGVob3VzZS51c2Vycy52MS5DYWxsZXISGAoQYWN0aXZhdGlvbl90b2tlbhgCIAEoCRIQCghwYXNzd29yZBgDIAEoCSJoChRBY3RpdmF0ZVVzZXJSZXNwb25zZRImCgR1c2VyGAEgASgLMhguZ2F0ZWhvdXNlLnVzZXJzLnYxLlVzZXISEQoJY2xpZW50X2lkGAIgASgJEhUKDWVudHJ5cG9pbnRfaWQYAyABKAkqWQoKVXBkYXRlTW9kZRIbChdVUERBVEVfTU9ERV9VTlNQRUNJRklFRBAAEhcKE1VQREFURV9NT0RFX1JFUExBQ0UQARIVChFVUERBVEVfTU9ERV9QQVRDSBACMtAJCgxVc2Vyc1NlcnZpY2USYQoMUmVnaXN0ZXJVc2VyEicuZ2F0ZWhvdXNlLnVzZXJzLnYxLlJlZ2lzdGVyVXNlclJlcXVlc3QaKC5nYXRlaG91c2UudXNlcnMudjEuUmVnaXN0ZXJVc2VyUmVzcG9uc2USWAoJTG9naW5Vc2VyEiQuZ2F0ZWhvdXNlLnVzZXJzLnYxLkxvZ2luVXNlclJlcXVlc3QaJS5nYXRlaG91c2UudXNlcnMudjEuTG9naW5Vc2VyUmVzcG9uc2USUgoHR2V0VXNlchIiLmdhdGVob3VzZS51c2Vycy52MS5HZXRVc2VyUmVxdWVzdBojLmdhdGVob3VzZS51c2Vycy52MS5HZXRVc2VyUmVzcG9uc2USWwoKVXBkYXRlVXNlchIlLmdhdGVob3VzZS51c2Vycy52MS5VcGRhdGVVc2VyUmVxdWVzdBomLmdhdGVob3VzZS51c2Vycy52MS5VcGRhdGVVc2VyUmVzcG9uc2UScAoRQ29uZmlybUlkZW50aWZpZXISLC5nYXRlaG91c2UudXNlcnMudjEuQ29uZmlybUlkZW50aWZpZXJSZXF1ZXN0Gi0uZ2F0ZWhvdXNlLnVzZXJzLnYxLkNvbmZpcm1JZGVudGlmaWVyUmVzcG9uc2UScwoSUmVzZW5kQ29uZmlybWF0aW9uEi0uZ2F0ZWhvdXNlLnVzZXJzLnYxLlJlc2VuZENvbmZpcm1hdGlvblJlcXVlc3QaLi5nYXRlaG91c2UudXNlcnMudjEuUmVzZW5kQ29uZmlybWF0aW9uUmVzcG9uc2USagoPR2V0UGVuZGluZ1Rlcm1zEiouZ2F0ZWhvdXNlLnVzZXJzLnYxLkdldFBlbmRpbmdUZXJtc1JlcXVlc3QaKy5nYXRlaG91c2UudXNlcnMudjEuR2V0UGVuZGluZ1Rlcm1zUmVzcG9uc2USXgoLQW5zd2VyVGVybXMSJi5nYXRlaG91c2UudXNlcnMudjEuQW5zd2VyVGVybXNSZXF1ZXN0GicuZ2F0ZWhvdXNlLnVzZXJzLnYxLkFuc3dlclRlcm1zUmVzcG9uc2UScAoRUmVxdWVzdEFjY2Vzc0NvZGUSLC5nYXRlaG91c2UudXNlcnMudjEuUmVxdWVzdEFjY2Vzc0NvZGVSZXF1ZXN0Gi0uZ2F0ZWhvdXNlLnVzZXJzLnYxLlJlcXVlc3RBY2Nlc3NDb2RlUmVzcG9uc2USZAoNQ29udGludWVMb2dpbhIoLmdhdGVob3VzZS51c2Vycy52MS5Db250aW51ZUxvZ2luUmVxdWVzdBopLmdhdGVob3VzZS51c2Vycy52MS5Db250aW51ZUxvZ2luUmVzcG9uc2USZAoNR2V0QWN0aXZhdGlvbhIoLmdhdGVob3VzZS51c2Vycy52MS5HZXRBY3RpdmF0aW9uUmVxdWVzdBopLmdhdGVob3VzZS51c2Vycy52MS5HZXRBY3RpdmF0aW9uUmVzcG9uc2USYQoMQWN0aXZhdGVVc2VyEicuZ2F0ZWhvdXNlLnVzZXJzLnYxLkFjdGl2YXRlVXNlclJlcXVlc3QaKC5nYXRlaG91c2UudXNlcnMudjEuQWN0aXZhdGVVc2VyUmVzcG9uc2ViBnByb3RvMw", [file_gatehouse_users_v1_login, file_gatehouse_users_v1_user, file_google_protobuf_struct]);
+  fileDesc("CiZnYXRlaG91c2UvdXNlcnMvdjEvdXNlcnNfc2VydmljZS5wcm90bxISZ2F0ZWhvdXNlLnVzZXJzLnYxIoYBCgZDYWxsZXISEQoJY2xpZW50X2lkGAEgASgJEhUKDWVudHJ5cG9pbnRfaWQYAiABKAkSEQoJc291cmNlX2lkGAMgASgJEhYKDmNsaWVudF9hZGRyZXNzGAQgASgJEg4KBmxvY2FsZRgFIAEoCRIXCg9wYXNza2V5X2NhcGFibGUYBiABKAgiwQEKE1JlZ2lzdGVyVXNlclJlcXVlc3QSKgoGY2FsbGVyGAEgASgLMhouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNhbGxlchInCgZvYmplY3QYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EkcKFWF1dGhvcml6YXRpb25fcmVxdWVzdBgDIAEoCzIoLmdhdGVob3VzZS51c2Vycy52MS5BdXRob3JpemF0aW9uUmVxdWVzdBIMCgRzdGVwGAQgASgFIoABChRSZWdpc3RlclVzZXJSZXNwb25zZRImCgR1c2VyGAEgASgLMhguZ2F0ZWhvdXNlLnVzZXJzLnYxLlVzZXISLAoHc2Vzc2lvbhgCIAEoCzIbLmdhdGVob3VzZS51c2Vycy52MS5TZXNzaW9uEhIKCmZsb3dfdG9rZW4YAyABKAki5QIKEExvZ2luVXNlclJlcXVlc3QSKgoGY2FsbGVyGAEgASgLMhouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNhbGxlchINCgVlbWFpbBgCIAEoCRIQCghwYXNzd29yZBgDIAEoCRILCgNmY2EYBCABKAgSKwoKYXNzZXJ0aW9ucxgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSRwoVYXV0aG9yaXphdGlvbl9yZXF1ZXN0GAYgASgLMiguZ2F0ZWhvdXNlLnVzZXJzLnYxLkF1dGhvcml6YXRpb25SZXF1ZXN0EhQKDHBob25lX251bWJlchgHIAEoCRIMCgRjb2RlGAggASgJEiYKBWRhdGFzGAkgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBI1CgdwYXNza2V5GAogASgLMiQuZ2F0ZWhvdXNlLnVzZXJzLnYxLlBhc3NrZXlBc3NlcnRpb24iTgoQUGFzc2tleUFzc2VydGlvbhINCgV0b2tlbhgBIAEoCRIrCgpjcmVkZW50aWFsGAIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJ3ChFMb2dpblVzZXJSZXNwb25zZRIxCgdvdXRjb21lGAQgASgLMiAuZ2F0ZWhvdXNlLnVzZXJzLnYxLkxvZ2luT3V0Y29tZUoECAEQAkoECAIQA0oECAMQBFIEdXNlclIHc2Vzc2lvblIObWlzc2luZ19maWVsZHMiMwoOR2V0VXNlclJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIQCghwdWxzZV9pZBgCIAEoCSI5Cg9HZXRVc2VyUmVzcG9uc2USJgoEdXNlchgBIAEoCzIYLmdhdGVob3VzZS51c2Vycy52MS5Vc2VyIpkCChFVcGRhdGVVc2VyUmVxdWVzdBIqCgZjYWxsZXIYASABKAsyGi5nYXRlaG91c2UudXNlcnMudjEuQ2FsbGVyEiwKBG1vZGUYAiABKA4yHi5nYXRlaG91c2UudXNlcnMudjEuVXBkYXRlTW9kZRIVCg1hY3Rvcl91c2VyX2lkGAMgASgJEhYKDnRhcmdldF91c2VyX2lkGAQgASgJEhcKD3RhcmdldF9wdWxzZV9pZBgFIAEoCRInCgZvYmplY3QYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhMKC2NvbnRleHRfdXJsGAcgASgJEiQKHHJlYXV0aGVudGljYXRlZF9ieV9jaGFsbGVuZ2UYCCABKAgiZQoSVXBkYXRlVXNlclJlc3BvbnNlEiYKBHVzZXIYASABKAsyGC5nYXRlaG91c2UudXNlcnMudjEuVXNlchIPCgdjaGFuZ2VkGAIgASgIEhYKDnBlbmRpbmdfZmllbGRzGAMgAygJIloKGENvbmZpcm1JZGVudGlmaWVyUmVxdWVzdBISCgpsaW5rX3Rva2VuGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSCwoDa2V5GAMgASgJEgwKBGNvZGUYBCABKAkiWQoZQ29uZmlybUlkZW50aWZpZXJSZXNwb25zZRImCgR1c2VyGAEgASgLMhguZ2F0ZWhvdXNlLnVzZXJzLnYxLlVzZXISFAoMcmVkaXJlY3RfdXJsGAIgASgJInsKGVJlc2VuZENvbmZpcm1hdGlvblJlcXVlc3QSKgoGY2FsbGVyGAEgASgLMhouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNhbGxlchIPCgd1c2VyX2lkGAIgASgJEgsKA2tleRgDIAEoCRIUCgxyZXNlbmRfdG9rZW4YBCABKAkiHAoaUmVzZW5kQ29uZmlybWF0aW9uUmVzcG9uc2UiLQoWR2V0UGVuZGluZ1Rlcm1zUmVxdWVzdBITCgt0ZXJtc190b2tlbhgBIAEoCSJTChdHZXRQZW5kaW5nVGVybXNSZXNwb25zZRI4Cgphc3NlcnRpb25zGAEgAygLMiQuZ2F0ZWhvdXNlLnVzZXJzLnYxLlBlbmRpbmdBc3NlcnRpb24iPgoPQXNzZXJ0aW9uQW5zd2VyEgsKA2tleRgBIAEoCRIPCgd2ZXJzaW9uGAIgASgJEg0KBXZhbHVlGAMgASgIIosBChJBbnN3ZXJUZXJtc1JlcXVlc3QSKgoGY2FsbGVyGAEgASgLMhouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNhbGxlchITCgt0ZXJtc190b2tlbhgCIAEoCRI0CgdhbnN3ZXJzGAMgAygLMiMuZ2F0ZWhvdXNlLnVzZXJzLnYxLkFzc2VydGlvbkFuc3dlciJOChNBbnN3ZXJUZXJtc1Jlc3BvbnNlEjcKCXJlbWFpbmluZxgBIAMoCzIkLmdhdGVob3VzZS51c2Vycy52MS5QZW5kaW5nQXNzZXJ0aW9uImIKGFJlcXVlc3RBY2Nlc3NDb2RlUmVxdWVzdBIqCgZjYWxsZXIYASABKAsyGi5nYXRlaG91c2UudXNlcnMudjEuQ2FsbGVyEgsKA2tleRgCIAEoCRINCgV2YWx1ZRgDIAEoCSIvChlSZXF1ZXN0QWNjZXNzQ29kZVJlc3BvbnNlEhIKCmV4cGlyZXNfaW4YASABKAMi4wIKFENvbnRpbnVlTG9naW5SZXF1ZXN0EioKBmNhbGxlchgBIAEoCzIaLmdhdGVob3VzZS51c2Vycy52MS5DYWxsZXISEgoKZmxvd190b2tlbhgCIAEoCRJHChVhdXRob3JpemF0aW9uX3JlcXVlc3QYAyABKAsyKC5nYXRlaG91c2UudXNlcnMudjEuQXV0aG9yaXphdGlvblJlcXVlc3QSGQoRY29uZmlybWF0aW9uX2NvZGUYBCABKAkSEwoLcmVzZW5kX2NvZGUYBSABKAgSJgoFZGF0YXMYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EisKCmFzc2VydGlvbnMYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Ej0KDXBhc3NrZXlfb2ZmZXIYCCABKAsyJi5nYXRlaG91c2UudXNlcnMudjEuUGFzc2tleU9mZmVyQW5zd2VyIkEKElBhc3NrZXlPZmZlckFuc3dlchIrCgpjcmVkZW50aWFsGAEgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJKChVDb250aW51ZUxvZ2luUmVzcG9uc2USMQoHb3V0Y29tZRgBIAEoCzIgLmdhdGVob3VzZS51c2Vycy52MS5Mb2dpbk91dGNvbWUiMAoUR2V0QWN0aXZhdGlvblJlcXVlc3QSGAoQYWN0aXZhdGlvbl90b2tlbhgBIAEoCSJzChVHZXRBY3RpdmF0aW9uUmVzcG9uc2USEQoJY2xpZW50X2lkGAEgASgJEhUKDWVudHJ5cG9pbnRfaWQYAiABKAkSCwoDa2V5GAMgASgJEg0KBXZhbHVlGAQgASgJEhQKDHBhc3N3b3JkbGVzcxgFIAEoCCJtChNBY3RpdmF0ZVVzZXJSZXF1ZXN0EioKBmNhbGxlchgBIAEoCzIaLmdhdGVob3VzZS51c2Vycy52MS5DYWxsZXISGAoQYWN0aXZhdGlvbl90b2tlbhgCIAEoCRIQCghwYXNzd29yZBgDIAEoCSJoChRBY3RpdmF0ZVVzZXJSZXNwb25zZRImCgR1c2VyGAEgASgLMhguZ2F0ZWhvdXNlLnVzZXJzLnYxLlVzZXISEQoJY2xpZW50X2lkGAIgASgJEhUKDWVudHJ5cG9pbnRfaWQYAyABKAkqWQoKVXBkYXRlTW9kZRIbChdVUERBVEVfTU9ERV9VTlNQRUNJRklFRBAAEhcKE1VQREFURV9NT0RFX1JFUExBQ0UQARIVChFVUERBVEVfTU9ERV9QQVRDSBACMtAJCgxVc2Vyc1NlcnZpY2USYQoMUmVnaXN0ZXJVc2VyEicuZ2F0ZWhvdXNlLnVzZXJzLnYxLlJlZ2lzdGVyVXNlclJlcXVlc3QaKC5nYXRlaG91c2UudXNlcnMudjEuUmVnaXN0ZXJVc2VyUmVzcG9uc2USWAoJTG9naW5Vc2VyEiQuZ2F0ZWhvdXNlLnVzZXJzLnYxLkxvZ2luVXNlclJlcXVlc3QaJS5nYXRlaG91c2UudXNlcnMudjEuTG9naW5Vc2VyUmVzcG9uc2USUgoHR2V0VXNlchIiLmdhdGVob3VzZS51c2Vycy52MS5HZXRVc2VyUmVxdWVzdBojLmdhdGVob3VzZS51c2Vycy52MS5HZXRVc2VyUmVzcG9uc2USWwoKVXBkYXRlVXNlchIlLmdhdGVob3VzZS51c2Vycy52MS5VcGRhdGVVc2VyUmVxdWVzdBomLmdhdGVob3VzZS51c2Vycy52MS5VcGRhdGVVc2VyUmVzcG9uc2UScAoRQ29uZmlybUlkZW50aWZpZXISLC5nYXRlaG91c2UudXNlcnMudjEuQ29uZmlybUlkZW50aWZpZXJSZXF1ZXN0Gi0uZ2F0ZWhvdXNlLnVzZXJzLnYxLkNvbmZpcm1JZGVudGlmaWVyUmVzcG9uc2UScwoSUmVzZW5kQ29uZmlybWF0aW9uEi0uZ2F0ZWhvdXNlLnVzZXJzLnYxLlJlc2VuZENvbmZpcm1hdGlvblJlcXVlc3QaLi5nYXRlaG91c2UudXNlcnMudjEuUmVzZW5kQ29uZmlybWF0aW9uUmVzcG9uc2USagoPR2V0UGVuZGluZ1Rlcm1zEiouZ2F0ZWhvdXNlLnVzZXJzLnYxLkdldFBlbmRpbmdUZXJtc1JlcXVlc3QaKy5nYXRlaG91c2UudXNlcnMudjEuR2V0UGVuZGluZ1Rlcm1zUmVzcG9uc2USXgoLQW5zd2VyVGVybXMSJi5nYXRlaG91c2UudXNlcnMudjEuQW5zd2VyVGVybXNSZXF1ZXN0GicuZ2F0ZWhvdXNlLnVzZXJzLnYxLkFuc3dlclRlcm1zUmVzcG9uc2UScAoRUmVxdWVzdEFjY2Vzc0NvZGUSLC5nYXRlaG91c2UudXNlcnMudjEuUmVxdWVzdEFjY2Vzc0NvZGVSZXF1ZXN0Gi0uZ2F0ZWhvdXNlLnVzZXJzLnYxLlJlcXVlc3RBY2Nlc3NDb2RlUmVzcG9uc2USZAoNQ29udGludWVMb2dpbhIoLmdhdGVob3VzZS51c2Vycy52MS5Db250aW51ZUxvZ2luUmVxdWVzdBopLmdhdGVob3VzZS51c2Vycy52MS5Db250aW51ZUxvZ2luUmVzcG9uc2USZAoNR2V0QWN0aXZhdGlvbhIoLmdhdGVob3VzZS51c2Vycy52MS5HZXRBY3RpdmF0aW9uUmVxdWVzdBopLmdhdGVob3VzZS51c2Vycy52MS5HZXRBY3RpdmF0aW9uUmVzcG9uc2USYQoMQWN0aXZhdGVVc2VyEicuZ2F0ZWhvdXNlLnVzZXJzLnYxLkFjdGl2YXRlVXNlclJlcXVlc3QaKC5nYXRlaG91c2UudXNlcnMudjEuQWN0aXZhdGVVc2VyUmVzcG9uc2ViBnByb3RvMw", [file_gatehouse_users_v1_login, file_gatehouse_users_v1_user, file_google_protobuf_struct]);
 
 /**
  * Caller describes the request's origin for policies and throttling.
@@ -57,6 +57,14 @@ export type Caller = Message<"gatehouse.users.v1.Caller"> & {
    * @generated from field: string locale = 5;
    */
   locale: string;
+
+  /**
+   * PasskeyCapable: the hosted pages' browser reported a user-verifying
+   * platform authenticator, so a hosted login may offer to create a passkey.
+   *
+   * @generated from field: bool passkey_capable = 6;
+   */
+  passkeyCapable: boolean;
 };
 
 /**
@@ -219,6 +227,14 @@ export type LoginUserRequest = Message<"gatehouse.users.v1.LoginUserRequest"> & 
    * @generated from field: google.protobuf.Struct datas = 9;
    */
   datas?: JsonObject | undefined;
+
+  /**
+   * Passkey is a passkey assertion instead of the password (contract
+   * section 12); email and phone_number may then be empty.
+   *
+   * @generated from field: gatehouse.users.v1.PasskeyAssertion passkey = 10;
+   */
+  passkey?: PasskeyAssertion | undefined;
 };
 
 /**
@@ -227,6 +243,34 @@ export type LoginUserRequest = Message<"gatehouse.users.v1.LoginUserRequest"> & 
  */
 export const LoginUserRequestSchema: GenMessage<LoginUserRequest> = /*@__PURE__*/
   messageDesc(file_gatehouse_users_v1_users_service, 3);
+
+/**
+ * PasskeyAssertion is a passkey sign-in's answer.
+ *
+ * @generated from message gatehouse.users.v1.PasskeyAssertion
+ */
+export type PasskeyAssertion = Message<"gatehouse.users.v1.PasskeyAssertion"> & {
+  /**
+   * Token of BeginPasskeySignIn (its challenge).
+   *
+   * @generated from field: string token = 1;
+   */
+  token: string;
+
+  /**
+   * Credential is AuthenticationResponseJSON.
+   *
+   * @generated from field: google.protobuf.Struct credential = 2;
+   */
+  credential?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message gatehouse.users.v1.PasskeyAssertion.
+ * Use `create(PasskeyAssertionSchema)` to create a new message.
+ */
+export const PasskeyAssertionSchema: GenMessage<PasskeyAssertion> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_service, 4);
 
 /**
  * LoginUserResponse is the login's outcome.
@@ -247,7 +291,7 @@ export type LoginUserResponse = Message<"gatehouse.users.v1.LoginUserResponse"> 
  * Use `create(LoginUserResponseSchema)` to create a new message.
  */
 export const LoginUserResponseSchema: GenMessage<LoginUserResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 4);
+  messageDesc(file_gatehouse_users_v1_users_service, 5);
 
 /**
  * GetUserRequest names a user.
@@ -275,7 +319,7 @@ export type GetUserRequest = Message<"gatehouse.users.v1.GetUserRequest"> & {
  * Use `create(GetUserRequestSchema)` to create a new message.
  */
 export const GetUserRequestSchema: GenMessage<GetUserRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 5);
+  messageDesc(file_gatehouse_users_v1_users_service, 6);
 
 /**
  * GetUserResponse returns the user.
@@ -296,7 +340,7 @@ export type GetUserResponse = Message<"gatehouse.users.v1.GetUserResponse"> & {
  * Use `create(GetUserResponseSchema)` to create a new message.
  */
 export const GetUserResponseSchema: GenMessage<GetUserResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 6);
+  messageDesc(file_gatehouse_users_v1_users_service, 7);
 
 /**
  * UpdateUserRequest replaces or patches a user.
@@ -367,7 +411,7 @@ export type UpdateUserRequest = Message<"gatehouse.users.v1.UpdateUserRequest"> 
  * Use `create(UpdateUserRequestSchema)` to create a new message.
  */
 export const UpdateUserRequestSchema: GenMessage<UpdateUserRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 7);
+  messageDesc(file_gatehouse_users_v1_users_service, 8);
 
 /**
  * UpdateUserResponse returns the user after the update.
@@ -402,7 +446,7 @@ export type UpdateUserResponse = Message<"gatehouse.users.v1.UpdateUserResponse"
  * Use `create(UpdateUserResponseSchema)` to create a new message.
  */
 export const UpdateUserResponseSchema: GenMessage<UpdateUserResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 8);
+  messageDesc(file_gatehouse_users_v1_users_service, 9);
 
 /**
  * ConfirmIdentifierRequest confirms by link token or by code.
@@ -444,7 +488,7 @@ export type ConfirmIdentifierRequest = Message<"gatehouse.users.v1.ConfirmIdenti
  * Use `create(ConfirmIdentifierRequestSchema)` to create a new message.
  */
 export const ConfirmIdentifierRequestSchema: GenMessage<ConfirmIdentifierRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 9);
+  messageDesc(file_gatehouse_users_v1_users_service, 10);
 
 /**
  * ConfirmIdentifierResponse tells where to send the user.
@@ -472,7 +516,7 @@ export type ConfirmIdentifierResponse = Message<"gatehouse.users.v1.ConfirmIdent
  * Use `create(ConfirmIdentifierResponseSchema)` to create a new message.
  */
 export const ConfirmIdentifierResponseSchema: GenMessage<ConfirmIdentifierResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 10);
+  messageDesc(file_gatehouse_users_v1_users_service, 11);
 
 /**
  * ResendConfirmationRequest names the identifier to resend a code for: by
@@ -516,7 +560,7 @@ export type ResendConfirmationRequest = Message<"gatehouse.users.v1.ResendConfir
  * Use `create(ResendConfirmationRequestSchema)` to create a new message.
  */
 export const ResendConfirmationRequestSchema: GenMessage<ResendConfirmationRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 11);
+  messageDesc(file_gatehouse_users_v1_users_service, 12);
 
 /**
  * ResendConfirmationResponse is empty on success.
@@ -531,7 +575,7 @@ export type ResendConfirmationResponse = Message<"gatehouse.users.v1.ResendConfi
  * Use `create(ResendConfirmationResponseSchema)` to create a new message.
  */
 export const ResendConfirmationResponseSchema: GenMessage<ResendConfirmationResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 12);
+  messageDesc(file_gatehouse_users_v1_users_service, 13);
 
 /**
  * GetPendingTermsRequest carries the terms token of a 451 answer.
@@ -552,7 +596,7 @@ export type GetPendingTermsRequest = Message<"gatehouse.users.v1.GetPendingTerms
  * Use `create(GetPendingTermsRequestSchema)` to create a new message.
  */
 export const GetPendingTermsRequestSchema: GenMessage<GetPendingTermsRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 13);
+  messageDesc(file_gatehouse_users_v1_users_service, 14);
 
 /**
  * GetPendingTermsResponse lists what the user still has to answer.
@@ -573,7 +617,7 @@ export type GetPendingTermsResponse = Message<"gatehouse.users.v1.GetPendingTerm
  * Use `create(GetPendingTermsResponseSchema)` to create a new message.
  */
 export const GetPendingTermsResponseSchema: GenMessage<GetPendingTermsResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 14);
+  messageDesc(file_gatehouse_users_v1_users_service, 15);
 
 /**
  * AssertionAnswer is one answer of the hosted terms page.
@@ -608,7 +652,7 @@ export type AssertionAnswer = Message<"gatehouse.users.v1.AssertionAnswer"> & {
  * Use `create(AssertionAnswerSchema)` to create a new message.
  */
 export const AssertionAnswerSchema: GenMessage<AssertionAnswer> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 15);
+  messageDesc(file_gatehouse_users_v1_users_service, 16);
 
 /**
  * AnswerTermsRequest records answers by the terms token.
@@ -643,7 +687,7 @@ export type AnswerTermsRequest = Message<"gatehouse.users.v1.AnswerTermsRequest"
  * Use `create(AnswerTermsRequestSchema)` to create a new message.
  */
 export const AnswerTermsRequestSchema: GenMessage<AnswerTermsRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 16);
+  messageDesc(file_gatehouse_users_v1_users_service, 17);
 
 /**
  * AnswerTermsResponse lists what is still pending after the answers.
@@ -664,7 +708,7 @@ export type AnswerTermsResponse = Message<"gatehouse.users.v1.AnswerTermsRespons
  * Use `create(AnswerTermsResponseSchema)` to create a new message.
  */
 export const AnswerTermsResponseSchema: GenMessage<AnswerTermsResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 17);
+  messageDesc(file_gatehouse_users_v1_users_service, 18);
 
 /**
  * RequestAccessCodeRequest names the identifier to send a sign-in code to.
@@ -699,7 +743,7 @@ export type RequestAccessCodeRequest = Message<"gatehouse.users.v1.RequestAccess
  * Use `create(RequestAccessCodeRequestSchema)` to create a new message.
  */
 export const RequestAccessCodeRequestSchema: GenMessage<RequestAccessCodeRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 18);
+  messageDesc(file_gatehouse_users_v1_users_service, 19);
 
 /**
  * RequestAccessCodeResponse is the same whether or not the user exists.
@@ -720,7 +764,7 @@ export type RequestAccessCodeResponse = Message<"gatehouse.users.v1.RequestAcces
  * Use `create(RequestAccessCodeResponseSchema)` to create a new message.
  */
 export const RequestAccessCodeResponseSchema: GenMessage<RequestAccessCodeResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 19);
+  messageDesc(file_gatehouse_users_v1_users_service, 20);
 
 /**
  * ContinueLoginRequest resumes a hosted login with what its page sent.
@@ -777,6 +821,14 @@ export type ContinueLoginRequest = Message<"gatehouse.users.v1.ContinueLoginRequ
    * @generated from field: google.protobuf.Struct assertions = 7;
    */
   assertions?: JsonObject | undefined;
+
+  /**
+   * PasskeyOffer answers the offer to create a passkey (PasskeyOffer
+   * outcome): "Not now", or the new passkey to enrol.
+   *
+   * @generated from field: gatehouse.users.v1.PasskeyOfferAnswer passkey_offer = 8;
+   */
+  passkeyOffer?: PasskeyOfferAnswer | undefined;
 };
 
 /**
@@ -784,7 +836,28 @@ export type ContinueLoginRequest = Message<"gatehouse.users.v1.ContinueLoginRequ
  * Use `create(ContinueLoginRequestSchema)` to create a new message.
  */
 export const ContinueLoginRequestSchema: GenMessage<ContinueLoginRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 20);
+  messageDesc(file_gatehouse_users_v1_users_service, 21);
+
+/**
+ * PasskeyOfferAnswer is the user's answer to a PasskeyOffer.
+ *
+ * @generated from message gatehouse.users.v1.PasskeyOfferAnswer
+ */
+export type PasskeyOfferAnswer = Message<"gatehouse.users.v1.PasskeyOfferAnswer"> & {
+  /**
+   * Credential is RegistrationResponseJSON; unset = "Not now".
+   *
+   * @generated from field: google.protobuf.Struct credential = 1;
+   */
+  credential?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message gatehouse.users.v1.PasskeyOfferAnswer.
+ * Use `create(PasskeyOfferAnswerSchema)` to create a new message.
+ */
+export const PasskeyOfferAnswerSchema: GenMessage<PasskeyOfferAnswer> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_service, 22);
 
 /**
  * ContinueLoginResponse is the login's outcome.
@@ -805,7 +878,7 @@ export type ContinueLoginResponse = Message<"gatehouse.users.v1.ContinueLoginRes
  * Use `create(ContinueLoginResponseSchema)` to create a new message.
  */
 export const ContinueLoginResponseSchema: GenMessage<ContinueLoginResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 21);
+  messageDesc(file_gatehouse_users_v1_users_service, 23);
 
 /**
  * GetActivationRequest carries the token of an activation link.
@@ -826,7 +899,7 @@ export type GetActivationRequest = Message<"gatehouse.users.v1.GetActivationRequ
  * Use `create(GetActivationRequestSchema)` to create a new message.
  */
 export const GetActivationRequestSchema: GenMessage<GetActivationRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 22);
+  messageDesc(file_gatehouse_users_v1_users_service, 24);
 
 /**
  * GetActivationResponse describes a live activation.
@@ -875,7 +948,7 @@ export type GetActivationResponse = Message<"gatehouse.users.v1.GetActivationRes
  * Use `create(GetActivationResponseSchema)` to create a new message.
  */
 export const GetActivationResponseSchema: GenMessage<GetActivationResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 23);
+  messageDesc(file_gatehouse_users_v1_users_service, 25);
 
 /**
  * ActivateUserRequest activates an account by its link.
@@ -910,7 +983,7 @@ export type ActivateUserRequest = Message<"gatehouse.users.v1.ActivateUserReques
  * Use `create(ActivateUserRequestSchema)` to create a new message.
  */
 export const ActivateUserRequestSchema: GenMessage<ActivateUserRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 24);
+  messageDesc(file_gatehouse_users_v1_users_service, 26);
 
 /**
  * ActivateUserResponse returns the activated user.
@@ -945,7 +1018,7 @@ export type ActivateUserResponse = Message<"gatehouse.users.v1.ActivateUserRespo
  * Use `create(ActivateUserResponseSchema)` to create a new message.
  */
 export const ActivateUserResponseSchema: GenMessage<ActivateUserResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 25);
+  messageDesc(file_gatehouse_users_v1_users_service, 27);
 
 /**
  * UpdateMode tells replacement from partial update.
