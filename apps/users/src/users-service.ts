@@ -39,6 +39,7 @@ export function createUsersService(deps: UsersParts, background: BackgroundTasks
         const done = await registerUser(deps.register, {
           entrypoint,
           clientId,
+          phonePrefixes: resolved.phonePrefixes,
           object: req.object,
           locale: localeOf(req.caller),
           sourceId: req.caller?.sourceId ?? "",
@@ -115,6 +116,7 @@ export function createUsersService(deps: UsersParts, background: BackgroundTasks
           entrypoint: resolved.entrypoint,
           clientId: resolved.clientId,
           whitelist: resolved.whitelist ?? [],
+          phonePrefixes: resolved.phonePrefixes,
           actorUserId: req.actorUserId,
           target,
           object: req.object,

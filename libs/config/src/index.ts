@@ -19,6 +19,11 @@ export interface Config {
   redisCommandTimeoutMs: number;
   smtpUrl: string | undefined;
   smsWebhookUrl: string | undefined;
+  /**
+   * Contract section 17: PWNED_PASSWORDS_URL (a Have I Been Pwned range API, off when unset) and the hour's
+   * budget of text messages in total and per destination calling code.
+   */
+  abuse: { pwnedPasswordsUrl: string | undefined; smsPerHour: number; smsPerPrefixPerHour: number };
   secretKey: string | undefined;
   publicBaseUrl: string;
   publicGraphUrl: string;
@@ -211,6 +216,11 @@ export function loadConfig(env: Env = process.env): Config {
     redisCommandTimeoutMs: int(env, "REDIS_COMMAND_TIMEOUT_MS", 500, 50, 60_000),
     smtpUrl: url(env, "SMTP_URL", undefined, ["smtp:", "smtps:"]),
     smsWebhookUrl: url(env, "SMS_WEBHOOK_URL", undefined, ["http:", "https:"]),
+    abuse: {
+      pwnedPasswordsUrl: url(env, "PWNED_PASSWORDS_URL", undefined, ["http:", "https:"]),
+      smsPerHour: int(env, "SMS_LIMIT_PER_HOUR", 1000, 0, 10_000_000),
+      smsPerPrefixPerHour: int(env, "SMS_LIMIT_PER_PREFIX_PER_HOUR", 300, 0, 10_000_000),
+    },
     secretKey: secretKey(env),
     publicBaseUrl: stripSlash(url(env, "PUBLIC_BASE_URL", publicUrl, ["http:", "https:"])!),
     publicGraphUrl: stripSlash(url(env, "PUBLIC_GRAPH_URL", publicUrl, ["http:", "https:"])!),

@@ -27,3 +27,6 @@ export const PASSKEY_SCRIPTS = [`${STATIC_PATH}/simplewebauthn-browser.js`, `${S
 /** A page's absolute link carrying its token (`content.url` of the JSON answers, links on pages). */
 export const linkWithToken = (baseUrl: string, path: string, token: string) =>
   `${baseUrl}${path}?token=${encodeURIComponent(token)}`;
+
+/** The ALTCHA widget's files (section 17): scripts, stylesheet and worker, same-origin under the pages' CSP. */
+export const ALTCHA_STATIC_PATH = "/hosted/static/altcha";

@@ -14,7 +14,8 @@ import type { HostedView } from "../journey/view.ts";
 import { problemAlert, withErrors } from "../kit/field-errors.ts";
 import { registrationForm, secondStepForm } from "../kit/form-model.ts";
 import { renderForm, renderMessage } from "../kit/render.ts";
-import { SCRIPT_POLICY, sendPage } from "../kit/send.ts";
+import { captchaBox } from "../journey/captcha.ts";
+import { CAPTCHA_POLICY, SCRIPT_POLICY, sendPage } from "../kit/send.ts";
 import { PASSKEY_SCRIPTS } from "../paths.ts";
 import { KIT_TEXTS } from "../kit/texts.ts";
 import { SIGN_IN_TEXTS } from "../sign-in/texts.ts";
@@ -25,6 +26,8 @@ interface RegistrationPageOptions {
   values?: Record<string, string>;
   violations?: readonly Violation[];
   languages?: boolean;
+  /** A message above the form instead of a field's: the ALTCHA check failed, the SMS limits were reached. */
+  alert?: string;
 }
 
 /**
@@ -52,12 +55,14 @@ export async function showRegistrationPage(v: HostedView, opts: RegistrationPage
   const assertions = await v.h.directory.mandatoryAssertions(ctx.ep, v.lang);
   const form = registrationForm(ctx.ep, { lang: v.lang, formats: ctx.formats, assertions, values: opts.values });
   const { fields, unplaced } = withErrors(form.fields, opts.violations ?? [], v.lang);
-  const alert = problemAlert(v.lang, fields, unplaced);
+  const alert = opts.alert ? { text: opts.alert } : problemAlert(v.lang, fields, unplaced);
+  const captcha = await captchaBox(ctx, "sign-up");
   // The passkey script only learns whether this browser can make a passkey (the offer after registering).
   const passkeys = Boolean(v.h.deps.passkeys);
   const html = renderForm({
     lang: v.lang,
     appName: app,
+    ...(captcha ? { captcha } : {}),
     ...(passkeys ? { scripts: PASSKEY_SCRIPTS } : {}),
     ...(opts.languages ? { languages: languageLinks(v, "create") } : {}),
     ...(form.step ? { stepLabel: t.stepOf(1, 2) } : {}),
@@ -73,7 +78,7 @@ export async function showRegistrationPage(v: HostedView, opts: RegistrationPage
     primary: { label: form.step ? KIT_TEXTS[v.lang].continueButton : t.createButton },
     foot: [{ text: t.haveAccount, href: authorizeUrl(v.pending), label: signIn }],
   });
-  return sendPage(v.reply, opts.status ?? 200, html, passkeys ? SCRIPT_POLICY : undefined);
+  return sendPage(v.reply, opts.status ?? 200, html, captcha ? CAPTCHA_POLICY : passkeys ? SCRIPT_POLICY : undefined);
 }
 
 /** The second page of a two-step entry point: its step 2 fields, saved like a patch through the flow. */

@@ -8,6 +8,8 @@ import { showLoginError, showLoginOutcome, type HostedView } from "../journey/vi
 import { continueFlow } from "../journey/continue.ts";
 import { isTwoStep, registrationForm, type FormField } from "../kit/form-model.ts";
 import { dataOf, valuesOf } from "../kit/form-values.ts";
+import { KIT_TEXTS } from "../kit/texts.ts";
+import { captchaPassed } from "../journey/captcha.ts";
 import { showRegistrationPage, showSecondStep } from "./pages.ts";
 import { REGISTRATION_TEXTS } from "./texts.ts";
 
@@ -42,6 +44,9 @@ export async function submitRegistration(v: HostedView, form: Record<string, str
   const assertions = await v.h.directory.mandatoryAssertions(ctx.ep, v.lang);
   const { fields } = registrationForm(ctx.ep, { lang: v.lang, formats: ctx.formats, assertions });
   const values = valuesOf(fields, form);
+  // Section 17: nothing is created or sent without a right, unused ALTCHA solution (when the application asks for one).
+  if (!(await captchaPassed(ctx, form)))
+    return showRegistrationPage(v, { status: 400, values, alert: KIT_TEXTS[v.lang].captcha.failed });
   const main = ctx.ep.fields.find((f) => f.type === "id" && f.main)?.key ?? "email";
   if (values[main]) v.typed = { key: main, value: values[main] };
   let flowToken: string;
@@ -57,6 +62,8 @@ export async function submitRegistration(v: HostedView, form: Record<string, str
     const f = errorFacts(err);
     if (f.reason === "VALIDATION_FAILED" || f.reason === "IDENTIFIER_TAKEN")
       return showRegistrationPage(v, { status: 400, values, violations: f.violations });
+    if (f.reason === "SMS_LIMIT")
+      return showRegistrationPage(v, { status: 429, values, alert: KIT_TEXTS[v.lang].smsLimit });
     if (f.reason === "CONFIRMATION_NOT_QUEUED")
       return sendErrorPage(v.reply, 502, v.lang, JOURNEY_TEXTS[v.lang].unavailable, [
         { href: authorizeUrl(v.pending, { prompt: "create" }), label: REGISTRATION_TEXTS[v.lang].registerTitle },
