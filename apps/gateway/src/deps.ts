@@ -3,6 +3,7 @@ import type { Config } from "@gatehouse/config";
 import type {
   AssertionsService,
   AuthService,
+  IdentityProvidersService,
   MfaService,
   RedirectOriginsService,
   RegistryAdminService,
@@ -24,6 +25,8 @@ export interface GatewayDeps {
   mfa?: Client<typeof MfaService>;
   /** The registry's admin API; the /admin/v1 application, catalog and assertion-history routes exist only when it is wired. */
   registryAdmin?: Client<typeof RegistryAdminService>;
+  /** The registry's identity providers (contract section 11); their admin routes and the pages' buttons need it. */
+  identityProviders?: Client<typeof IdentityProvidersService>;
   /** The users service's admin API; the /admin/v1/users routes exist only when it is wired. */
   usersAdmin?: Client<typeof UsersAdminService>;
   /**

@@ -1,7 +1,14 @@
 import { fileURLToPath } from "node:url";
 import type { Db, Migrations } from "@gatehouse/db";
 import type { Logger } from "@gatehouse/logging";
-import { AssertionsService, RedirectOriginsService, RegistryAdminService, RegistryService } from "@gatehouse/proto";
+import { DEFAULT_TIMEOUT_MS, type OutboundPolicy } from "@gatehouse/idp";
+import {
+  AssertionsService,
+  IdentityProvidersService,
+  RedirectOriginsService,
+  RegistryAdminService,
+  RegistryService,
+} from "@gatehouse/proto";
 import type { RegistryNotify, ServiceModule } from "@gatehouse/rpc";
 import type { KeyRing } from "@gatehouse/secrets";
 import { registryAdminPolicy } from "./admin/policy.ts";
@@ -9,6 +16,7 @@ import { createRegistryAdminService } from "./admin/registry-admin-service.ts";
 import { assertionsPolicy, createAssertionsService } from "./assertions/assertions-service.ts";
 import { catalogStore } from "./catalogs/store.ts";
 import { clientSecrets } from "./credentials/secrets.ts";
+import { createIdentityProvidersService, identityProvidersPolicy } from "./identity-providers/service.ts";
 import { createRedirectOriginsService, redirectOriginsPolicy } from "./origins/redirect-origins-service.ts";
 import { registryPolicy } from "./policy.ts";
 import { createRegistryService } from "./registry-service.ts";
@@ -30,6 +38,8 @@ export interface RegistryDeps {
    * expire on their own.
    */
   notify?: RegistryNotify;
+  /** Calls to identity providers' issuers (config `idp`); default: public https only, 10 s. */
+  idp?: OutboundPolicy;
   options?: {
     /** A face verification platform is purchased: national_id fields may set requiresVerification. */
     faceVerification?: boolean;
@@ -61,14 +71,28 @@ export async function createRegistry(deps: RegistryDeps): Promise<ServiceModule>
           notify: deps.notify,
         }),
       );
+      router.service(
+        IdentityProvidersService,
+        createIdentityProvidersService({
+          db: deps.db,
+          keys: deps.keys,
+          policy: deps.idp ?? { allowPrivate: false, timeoutMs: DEFAULT_TIMEOUT_MS },
+        }),
+      );
       router.service(RedirectOriginsService, createRedirectOriginsService({ db: deps.db }));
       router.service(
         RegistryAdminService,
         createRegistryAdminService({ db: deps.db, secrets, options, logger: deps.logger, notify: deps.notify }),
       );
     },
-    // Every service's methods, by local name (the local names are distinct across the four).
-    policy: { ...registryPolicy, ...assertionsPolicy, ...redirectOriginsPolicy, ...registryAdminPolicy },
+    // Every service's methods, by local name (the local names are distinct across the five).
+    policy: {
+      ...registryPolicy,
+      ...assertionsPolicy,
+      ...redirectOriginsPolicy,
+      ...registryAdminPolicy,
+      ...identityProvidersPolicy,
+    },
     ready: () => deps.db.ping(),
     // The database belongs to the launcher, which closes it.
     close: async () => undefined,

@@ -8,6 +8,7 @@ import {
   AssertionsService,
   AuthService,
   RedirectOriginsService,
+  IdentityProvidersService,
   RegistryAdminService,
   RegistryService,
   UserSessionsService,
@@ -61,6 +62,7 @@ export async function buildStack(
   const registryMod = await createRegistry({
     db,
     keys,
+    idp: config.idp,
     logger: logger.child({ service: "registry" }),
     notify: (topic, id) => {
       if (topic === "application") clientsRef.current?.forget?.(id);
@@ -129,6 +131,10 @@ export async function buildStack(
       onApplicationChanged: kvApplicationChanges(kv),
       registryAdmin: createClient(
         RegistryAdminService,
+        directTransport(registryMod.routes, registryServer, callerInterceptors(internal, "gateway")),
+      ),
+      identityProviders: createClient(
+        IdentityProvidersService,
         directTransport(registryMod.routes, registryServer, callerInterceptors(internal, "gateway")),
       ),
       usersAdmin: users.adminClientAs("gateway"),

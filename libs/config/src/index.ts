@@ -18,6 +18,12 @@ export interface Config {
   redisCommandTimeoutMs: number;
   smtpUrl: string | undefined;
   smsWebhookUrl: string | undefined;
+  /**
+   * Calls to upstream identity providers (contract section 11): IDP_TIMEOUT_MS
+   * per call (10 s), and IDP_ALLOW_PRIVATE=true (development and tests only)
+   * to allow http on a loopback host and private or loopback addresses.
+   */
+  idp: { allowPrivate: boolean; timeoutMs: number };
   secretKey: string | undefined;
   publicBaseUrl: string;
   publicGraphUrl: string;
@@ -83,6 +89,13 @@ function int(env: Env, name: string, fallback: number, min = 0, max = Number.MAX
 }
 
 /** SECRET_KEY as @gatehouse/secrets reads it (hex, or base64url/base64) and of 32 bytes or more; checked here so a bad one is a configuration error. */
+function flag(env: Env, name: string): boolean {
+  const v = (env[name] ?? "").trim().toLowerCase();
+  if (v === "" || v === "false" || v === "0") return false;
+  if (v === "true" || v === "1") return true;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
 function secretKey(env: Env): string | undefined {
   const raw = (env.SECRET_KEY ?? "").trim();
   if (!raw) return undefined;
@@ -185,6 +198,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisCommandTimeoutMs: int(env, "REDIS_COMMAND_TIMEOUT_MS", 500, 50, 60_000),
     smtpUrl: url(env, "SMTP_URL", undefined, ["smtp:", "smtps:"]),
     smsWebhookUrl: url(env, "SMS_WEBHOOK_URL", undefined, ["http:", "https:"]),
+    idp: { allowPrivate: flag(env, "IDP_ALLOW_PRIVATE"), timeoutMs: int(env, "IDP_TIMEOUT_MS", 10_000, 1000, 30_000) },
     secretKey: secretKey(env),
     publicBaseUrl: stripSlash(url(env, "PUBLIC_BASE_URL", publicUrl, ["http:", "https:"])!),
     publicGraphUrl: stripSlash(url(env, "PUBLIC_GRAPH_URL", publicUrl, ["http:", "https:"])!),

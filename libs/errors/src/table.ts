@@ -196,6 +196,18 @@ export const errorTable = {
     "That key is already in the catalog.",
     "Esa clave ya está en el catálogo.",
   ),
+  IDENTITY_PROVIDER_NOT_FOUND: def(
+    Code.NotFound,
+    404,
+    "The identity provider does not exist.",
+    "El proveedor de identidad no existe.",
+  ),
+  IDENTITY_PROVIDER_KEY_TAKEN: def(
+    Code.AlreadyExists,
+    409,
+    "An identity provider already has that key.",
+    "Ya hay un proveedor de identidad con esa clave.",
+  ),
   IN_USE: def(
     Code.FailedPrecondition,
     409,

@@ -18,3 +18,6 @@ export const RESEND_PATH = "/activityid/v1/user/confirm/resend";
 /** A page's absolute link carrying its token (`content.url` of the JSON answers, links on pages). */
 export const linkWithToken = (baseUrl: string, path: string, token: string) =>
   `${baseUrl}${path}?token=${encodeURIComponent(token)}`;
+
+/** Where upstream identity providers return (contract section 11): register exactly `{auth_url}` + this with them. */
+export const IDP_CALLBACK_PATH = "/oauth2/idp/callback";

@@ -60,6 +60,7 @@ export async function openCliServices(
     const registryMod = await createRegistry({
       db: stores.db,
       keys: stores.keys,
+      idp: config.idp,
       logger: logger.child({ service: "registry" }),
       notify,
     });

@@ -69,7 +69,7 @@ export async function serveRegistry(config: Config, logger: Logger): Promise<() 
     httpTransport(config.serviceUrls.auth, callerInterceptors(internal, "registry")),
   );
   const notify = kvRegistryNotify(stores.kv, (err) => logger.warn({ err }, "registry notice not published"));
-  const mod = await createRegistry({ db: stores.db, keys: stores.keys, logger, notify });
+  const mod = await createRegistry({ db: stores.db, keys: stores.keys, idp: config.idp, logger, notify });
   const interceptors = serverInterceptors(
     mod,
     logger,

@@ -8,6 +8,7 @@ import {
   AuthService,
   MfaService,
   RedirectOriginsService,
+  IdentityProvidersService,
   RegistryAdminService,
   RegistryService,
   UsersAdminService,
@@ -51,6 +52,7 @@ export async function serveGateway(config: Config, logger: Logger): Promise<() =
       // Without Redis the registry's notices do not reach this process: the caches expire on their own.
       onApplicationChanged: config.redisUrl ? kvApplicationChanges(kv) : undefined,
       registryAdmin: createClient(RegistryAdminService, httpTransport(urls.registry, caller)),
+      identityProviders: createClient(IdentityProvidersService, httpTransport(urls.registry, caller)),
       usersAdmin: createClient(UsersAdminService, httpTransport(urls.users, caller)),
       verifyAccessToken: accessTokenVerifier(config, kv, () => auth),
       hostedLoginKey: keys.mac("hosted-login"),
