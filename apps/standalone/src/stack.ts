@@ -106,6 +106,10 @@ export async function buildStack(
     logger,
     internal,
     registry: registryAs("users"),
+    identityProviders: createClient(
+      IdentityProvidersService,
+      directTransport(registryMod.routes, registryServer, callerInterceptors(internal, "users")),
+    ),
     assertions: assertionsAs("users"),
     auth: authAs("users"),
     userSessions: createClient(

@@ -8,6 +8,7 @@ import {
   AuthService,
   ConfirmationDeliveryService,
   MfaService,
+  IdentityProvidersService,
   RegistryService,
   UsersAdminService,
   UsersService,
@@ -30,6 +31,7 @@ import {
   registryAssertions,
   registryDataFields,
   registryEntrypoints,
+  registryUpstreamClients,
 } from "@gatehouse/users";
 import type { Stores } from "./stores.ts";
 import { serverInterceptors } from "./wiring.ts";
@@ -68,6 +70,8 @@ export async function wireUsers(args: {
   logger: Logger;
   internal: InternalTokens;
   registry: Client<typeof RegistryService>;
+  /** The registry's identity providers (social sign-in: the users service runs the round trip with their secrets). */
+  identityProviders: Client<typeof IdentityProvidersService>;
   /** The registry's AssertionsService (legal-assertion catalog). */
   assertions: Client<typeof AssertionsService>;
   auth: Client<typeof AuthService>;
@@ -87,6 +91,8 @@ export async function wireUsers(args: {
     entrypoints: await registryEntrypoints(args.registry, stores.kv),
     assertions: await registryAssertions(args.assertions, stores.kv, config.assertionsCacheTtlSeconds * 1000),
     dataFields: registryDataFields(args.registry),
+    upstreamClients: registryUpstreamClients(args.identityProviders, stores.keys),
+    idp: config.idp,
     grants: authGrants(args.auth),
     enqueue: (job, tx) => queue.enqueue(job, tx),
     sessions: authUserSessions(args.userSessions),

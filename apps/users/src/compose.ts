@@ -19,6 +19,9 @@ import { createTerms, type Terms } from "./terms/terms.ts";
 import type { Transactional } from "./transactional.ts";
 import type { UpdateDeps } from "./update/update.ts";
 import { createVerifiers, type Verifiers } from "./verifiers/index.ts";
+import { upstreamProviders, type Providers } from "./verifiers/upstream/providers.ts";
+import { registerUpstreamUser } from "./registration/upstream.ts";
+import { DEFAULT_TIMEOUT_MS } from "@gatehouse/idp";
 import { DEFAULT_LOGIN_LIMITS } from "./verifiers/throttle.ts";
 import type { FactorDeps } from "./verifiers/totp/factor.ts";
 import { DEFAULT_MFA_LIMITS } from "./verifiers/totp/limits.ts";
@@ -44,6 +47,8 @@ export interface UsersParts {
   confirm: ConfirmDeps;
   resend: ResendDeps;
   register: RegisterDeps;
+  /** The upstream identity providers, ready for a round trip (social sign-in). */
+  providers: Providers;
   update: UpdateDeps;
   factor: FactorDeps;
   flow: LoginFlow;
@@ -59,6 +64,11 @@ export function composeUsers(given: UsersDeps): UsersParts {
   const accessCodes = given.accessCodes ?? DEFAULT_ACCESS_CODE_OPTIONS;
   const mfaLimits = given.mfaLimits ?? DEFAULT_MFA_LIMITS;
   const catalog = given.assertions ?? noAssertions;
+  const register = { data, keys, options, passwords, catalog, dataFields: given.dataFields };
+  const providers = upstreamProviders(
+    given.upstreamClients ?? (async () => undefined),
+    given.idp ?? { allowPrivate: false, timeoutMs: DEFAULT_TIMEOUT_MS },
+  );
   const verifiers = createVerifiers({
     data,
     kv,
@@ -68,6 +78,19 @@ export function composeUsers(given: UsersDeps): UsersParts {
     mfaLimits,
     accessCodes,
     confirmation: options,
+    upstream: {
+      providers,
+      register: async (identity, attempt) =>
+        (
+          await registerUpstreamUser(register, {
+            identity,
+            entrypoint: attempt.entrypoint!,
+            clientId: attempt.clientId ?? "",
+            locale: attempt.locale ?? "en",
+            sourceId: "",
+          })
+        ).user,
+    },
   });
   // Every session or code granted: refused for a locked account, recorded as the last login.
   const grants = recordingLogins(data.accounts, given.grants, given.sessions);
@@ -86,6 +109,7 @@ export function composeUsers(given: UsersDeps): UsersParts {
     steps: loginSteps({ kv, keys, logger, totp: data.totp, catalog, resend }),
     mfa: { users: data.users, kv, limits: mfaLimits, totp: verifiers.totp },
     continuation: { users: data.users, confirm, update },
+    link: { keys, identities: data.identities },
   });
   return {
     db,
@@ -105,7 +129,8 @@ export function composeUsers(given: UsersDeps): UsersParts {
     terms,
     confirm,
     resend,
-    register: { data, keys, options, passwords, catalog, dataFields: given.dataFields },
+    register,
+    providers,
     update,
     factor: { data, kv, keys, limits: mfaLimits },
     flow,

@@ -50,6 +50,7 @@ export type {
   UserSessions,
 } from "./ports.ts";
 export { registryAssertions, registryDataFields, registryEntrypoints } from "./adapters/registry.ts";
+export { registryUpstreamClients } from "./adapters/identity-providers.ts";
 export { authGrants, authUserSessions } from "./adapters/auth.ts";
 export { usersPolicy } from "./policy.ts";
 export { argon2Passwords, DEFAULT_HASH_PARAMS, type Passwords, type HashParams } from "./credentials/passwords.ts";

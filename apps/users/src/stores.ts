@@ -10,6 +10,7 @@ import { acceptanceStore, type AcceptanceStore } from "./terms/store.ts";
 import type { Transactional } from "./transactional.ts";
 import { userStore, type UserStore } from "./users/store.ts";
 import { totpStore, type TotpStore } from "./verifiers/totp/store.ts";
+import { identityStore, type IdentityStore } from "./verifiers/upstream/store.ts";
 
 /** Every store of the users service, over one Queryable: the pool, or one transaction's connection. */
 export interface Stores {
@@ -19,6 +20,8 @@ export interface Stores {
   activations: ActivationStore;
   acceptances: AcceptanceStore;
   totp: TotpStore;
+  /** Accounts at upstream identity providers (social sign-in). */
+  identities: IdentityStore;
   accounts: AccountStore;
   audit: AuditLog;
   /** Deliveries queued with the change (the in-process queue's outbox row is written in the same transaction). */
@@ -33,6 +36,7 @@ export function storesOver(q: Queryable, enqueue: Enqueue): Stores {
     activations: activationStore(q),
     acceptances: acceptanceStore(q),
     totp: totpStore(q),
+    identities: identityStore(q),
     accounts: accountStore(q),
     audit: auditOf(q),
     deliveries: deliveriesOver(q, enqueue),

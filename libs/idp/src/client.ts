@@ -61,7 +61,14 @@ export async function providerConfiguration(
   const server = config.serverMetadata();
   const methods = server.token_endpoint_auth_methods_supported;
   // Rebuilt with the client's authentication now that the issuer's methods are known.
-  return configure(new oidc.Configuration(server, p.clientId, metadata(p), clientAuth(p, secret, methods)), policy);
+  const ready = configure(
+    new oidc.Configuration(server, p.clientId, metadata(p), clientAuth(p, secret, methods)),
+    policy,
+  );
+  // openid-client trusts TLS for the token endpoint's ID token by default; the contract wants its signature
+  // checked with the issuer's JWKS (refetched for an unknown kid: key rotation) before any claim is read.
+  oidc.enableNonRepudiationChecks(ready);
+  return ready;
 }
 
 /**

@@ -47,3 +47,6 @@ export interface UpstreamIdentity {
   /** Standard claims mapped to our names (name, surname, birthday, locale), only those present. */
   profile: Partial<Record<"name" | "surname" | "birthday" | "locale", string>>;
 }
+
+/** The box of a provider's client secret (registry seals, users opens; same SECRET_KEY), bound to the provider's key. */
+export const CLIENT_SECRET_LABEL = "idp-client-secret";

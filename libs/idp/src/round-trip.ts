@@ -44,7 +44,8 @@ function classify(e: unknown): never {
   if (e instanceof UpstreamRefused || e instanceof UpstreamUnavailable) throw e;
   if (e instanceof oidc.AuthorizationResponseError) throw new UpstreamRefused("provider_error", e.error, { cause: e });
   const code = (e as { code?: string }).code ?? "";
-  const message = (e as Error).message ?? String(e);
+  const cause = (e as { cause?: { message?: string } }).cause;
+  const message = [(e as Error).message ?? String(e), cause?.message ?? ""].join(": ");
   if (/state/i.test(message) && code.startsWith("OAUTH_"))
     throw new UpstreamRefused("invalid_state", message, { cause: e });
   if (code === "OAUTH_RESPONSE_IS_NOT_CONFORM" || code === "OAUTH_RESPONSE_IS_NOT_JSON" || e instanceof TypeError)

@@ -1,7 +1,7 @@
 import type { AuditContext } from "@gatehouse/admin";
 import type { Db } from "@gatehouse/db";
 import { domainError, validationError } from "@gatehouse/errors";
-import { checkIssuer, type OutboundPolicy, type ProviderSettings } from "@gatehouse/idp";
+import { checkIssuer, CLIENT_SECRET_LABEL, type OutboundPolicy, type ProviderSettings } from "@gatehouse/idp";
 import type { KeyRing } from "@gatehouse/secrets";
 import { auditStore } from "../audit/store.ts";
 import { lockCatalogs } from "../catalogs/kinds.ts";
@@ -17,9 +17,6 @@ export interface ProviderDeps {
   keys: KeyRing;
   policy: OutboundPolicy;
 }
-
-/** The secret's box: the users service opens it with the same SECRET_KEY and label. */
-export const SECRET_LABEL = "idp-client-secret";
 
 const notFound = (key: string) => domainError("IDENTITY_PROVIDER_NOT_FOUND", undefined, { metadata: { key } });
 
@@ -66,7 +63,7 @@ export async function createProvider(
   const p = withPreset(input);
   await check(p, secret, deps.policy, input.type);
   if (opts.validateOnly) return undefined;
-  const secretSealed = deps.keys.box(SECRET_LABEL).seal(secret, p.key);
+  const secretSealed = deps.keys.box(CLIENT_SECRET_LABEL).seal(secret, p.key);
   return deps.db.tx(async (q) => {
     const stored = await identityProviderStore(q).insert({ ...p, secretSealed });
     if (!stored)
@@ -114,7 +111,7 @@ export async function updateProvider(
     if (violations.length) throw validationError(violations);
   }
   const secretSealed =
-    clientSecret !== undefined ? deps.keys.box(SECRET_LABEL).seal(clientSecret, key) : current.secretSealed;
+    clientSecret !== undefined ? deps.keys.box(CLIENT_SECRET_LABEL).seal(clientSecret, key) : current.secretSealed;
   return deps.db.tx(async (q) => {
     const store = identityProviderStore(q);
     if (!(await store.get(key, true))) throw notFound(key);

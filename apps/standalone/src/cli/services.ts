@@ -6,6 +6,7 @@ import {
   AssertionsService,
   AuthService,
   RegistryAdminService,
+  IdentityProvidersService,
   RegistryService,
   UsersAdminService,
   UserSessionsService,
@@ -66,7 +67,13 @@ export async function openCliServices(
     });
     modules.push(registryMod);
     const registryServer = serverInterceptors(registryMod, logger, internal, verify);
-    const registryAs = <S extends typeof RegistryService | typeof RegistryAdminService | typeof AssertionsService>(
+    const registryAs = <
+      S extends
+        | typeof RegistryService
+        | typeof RegistryAdminService
+        | typeof AssertionsService
+        | typeof IdentityProvidersService,
+    >(
       service: S,
       caller: string,
       scopes?: readonly string[],
@@ -103,6 +110,7 @@ export async function openCliServices(
       logger,
       internal,
       registry: registryAs(RegistryService, "users"),
+      identityProviders: registryAs(IdentityProvidersService, "users"),
       assertions: registryAs(AssertionsService, "users"),
       auth: authAs(AuthService),
       userSessions: authAs(UserSessionsService),

@@ -1,7 +1,13 @@
 import { createClient } from "@connectrpc/connect";
 import type { Config } from "@gatehouse/config";
 import type { Logger } from "@gatehouse/logging";
-import { AssertionsService, AuthService, RegistryService, UserSessionsService } from "@gatehouse/proto";
+import {
+  AssertionsService,
+  AuthService,
+  IdentityProvidersService,
+  RegistryService,
+  UserSessionsService,
+} from "@gatehouse/proto";
 import { callerInterceptors, httpTransport } from "@gatehouse/rpc";
 import { usersMigrations } from "@gatehouse/users";
 import { bootstrapOperatorPerson } from "../console-bootstrap.ts";
@@ -28,6 +34,7 @@ export async function serveUsers(config: Config, logger: Logger): Promise<() => 
     logger,
     internal,
     registry: createClient(RegistryService, httpTransport(config.serviceUrls.registry, caller)),
+    identityProviders: createClient(IdentityProvidersService, httpTransport(config.serviceUrls.registry, caller)),
     assertions: createClient(AssertionsService, httpTransport(config.serviceUrls.registry, caller)),
     auth,
     userSessions: createClient(UserSessionsService, httpTransport(config.serviceUrls.auth, caller)),

@@ -7,6 +7,7 @@ import type { UserSessions } from "../ports.ts";
 import type { AcceptanceStore } from "../terms/store.ts";
 import type { Transactional } from "../transactional.ts";
 import type { TotpStore } from "../verifiers/totp/store.ts";
+import type { IdentityStore } from "../verifiers/upstream/store.ts";
 import { findAccount, type Account, type AccountReads } from "./accounts.ts";
 
 /** The stores operators' actions read and write (an export and an erasure reach every table of a user). */
@@ -17,6 +18,7 @@ export type AdminStores = AccountReads & {
   totp: TotpStore;
   accessCodes: AccessCodeStore;
   activations: ActivationStore;
+  identities: IdentityStore;
 };
 
 export interface AdminDeps {

@@ -37,6 +37,7 @@ export async function eraseUser(deps: AdminDeps, id: string, who: AuditContext):
     await s.totp.erase(userId);
     await s.accessCodes.erase(userId);
     await s.activations.erase(userId);
+    const identities = await s.identities.unlinkAll(userId);
     await s.users.erase(userId);
     const u = account.user;
     await s.audit.record({
@@ -51,6 +52,7 @@ export async function eraseUser(deps: AdminDeps, id: string, who: AuditContext):
           addresses: Object.keys(u.addresses).length,
           assertionAnswers: (records.assertionAnswers as unknown[]).length,
           confirmations: (records.confirmations as unknown[]).length,
+          identities,
         },
         sessionsEnded: ended,
         sha256: digest,

@@ -14,10 +14,13 @@ import { CONFIRMABLE_KEYS, newPulseId, newUserId, type IdKey } from "../users/id
 import { sortOutsideKeys } from "../users/outside-keys.ts";
 import type { UserRecord } from "../users/record.ts";
 import { IDENTIFIER_UNIQUE, isUniqueViolation, type UserStore } from "../users/store.ts";
+import type { UpstreamIdentity } from "@gatehouse/idp";
+import type { IdentityStore } from "../verifiers/upstream/store.ts";
 import { validateRegistration } from "./validate.ts";
 
 /** What a registration writes, in one transaction. */
-type RegisterStores = IssueStores & ActivationStores & { users: UserStore; acceptances: AcceptanceStore };
+type RegisterStores = IssueStores &
+  ActivationStores & { users: UserStore; acceptances: AcceptanceStore; identities: IdentityStore };
 
 export interface RegisterDeps extends IssueDeps {
   data: Transactional<RegisterStores>;
@@ -39,6 +42,12 @@ export interface RegisterRequest {
   step?: number;
   /** The hosted registration page: each mandatory legal assertion must be accepted. */
   requireMandatoryAssertions?: boolean;
+  /**
+   * Social sign-in (contract section 11): the user of this verified upstream
+   * identity, linked in the same transaction; no password; its email
+   * confirmed without a code when the provider verified it.
+   */
+  upstream?: UpstreamIdentity;
 }
 
 /** Mandatory assertions of the entry point's catalog not accepted in `object.assertions` (hosted registration). */
@@ -82,7 +91,7 @@ function activationTarget(
  * a value) and the confirmation codes with their queued deliveries.
  */
 export async function registerUser(deps: RegisterDeps, req: RegisterRequest): Promise<Registered> {
-  const checked = validateRegistration(req.entrypoint, req.object, req.step ?? 0);
+  const checked = validateRegistration(req.entrypoint, req.object, req.step ?? 0, req.upstream !== undefined);
   // A hosted registration page asks for each mandatory legal assertion; every error is reported at once.
   const unaccepted = req.requireMandatoryAssertions
     ? await unacceptedMandatory(deps.catalog, req.entrypoint, req.object)
@@ -102,9 +111,16 @@ export async function registerUser(deps: RegisterDeps, req: RegisterRequest): Pr
   const fields = new Map(req.entrypoint.fields.filter((f) => f.type === "id").map((f) => [f.key, f]));
   // Assisted (contract section 8): the account waits for its activation link, which confirms its identifier.
   const activation = req.entrypoint.assisted ? activationTarget(req.entrypoint, valid.ids) : undefined;
+  // The email of an upstream identity is confirmed when the provider verified it (and it is that email).
+  const upstreamConfirmed = (i: { key: IdKey; value: string }) =>
+    i.key === "email" && req.upstream?.emailVerified === true && req.upstream.email === i.value;
   const needsConfirmation = valid.ids
     .filter(
-      (i) => fields.get(i.key)?.requiresConfirmation && CONFIRMABLE_KEYS.includes(i.key) && i.key !== activation?.key,
+      (i) =>
+        fields.get(i.key)?.requiresConfirmation &&
+        CONFIRMABLE_KEYS.includes(i.key) &&
+        i.key !== activation?.key &&
+        !upstreamConfirmed(i),
     )
     .map((i) => i.key);
   const now = new Date();
@@ -133,7 +149,7 @@ export async function registerUser(deps: RegisterDeps, req: RegisterRequest): Pr
     );
     for (const { key, value } of valid.ids) {
       try {
-        await users.insertIdentifier(id, key, value, false);
+        await users.insertIdentifier(id, key, value, upstreamConfirmed({ key, value }));
       } catch (err) {
         if (!isUniqueViolation(err, IDENTIFIER_UNIQUE)) throw err;
         throw domainError("IDENTIFIER_TAKEN", undefined, {
@@ -142,6 +158,7 @@ export async function registerUser(deps: RegisterDeps, req: RegisterRequest): Pr
         });
       }
     }
+    if (req.upstream) await stores.identities.link(id, req.upstream);
     for (const { key, value } of valid.ids) {
       if (!needsConfirmation.includes(key)) continue;
       await issueConfirmation(stores, deps, {

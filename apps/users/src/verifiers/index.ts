@@ -13,10 +13,13 @@ import type { LoginLimits } from "./throttle.ts";
 import type { MfaLimits } from "./totp/limits.ts";
 import type { TotpStore } from "./totp/store.ts";
 import { totpVerifier, type TotpProof } from "./totp/verifier.ts";
+import type { Providers } from "./upstream/providers.ts";
+import type { IdentityStore } from "./upstream/store.ts";
+import { upstreamVerifier, type UpstreamProof, type UpstreamVerifierDeps } from "./upstream/verifier.ts";
 import type { Attempt, CredentialVerifier, Verified } from "./verifier.ts";
 
 /** Every proof the users service checks; a new kind (a passkey, an upstream identity) joins here with its verifier. */
-export type Proof = PasswordProof | OneTimeCodeProof | TotpProof;
+export type Proof = PasswordProof | OneTimeCodeProof | TotpProof | UpstreamProof;
 
 /** The verifier of each kind of proof. */
 export type Verifiers = { [K in Proof["kind"]]: CredentialVerifier<Extract<Proof, { kind: K }>> };
@@ -27,6 +30,7 @@ export interface VerifierDeps {
     accessCodes: AccessCodeStore;
     confirmations: ConfirmationStore;
     totp: TotpStore;
+    identities: IdentityStore;
   }>;
   kv: Kv;
   keys: KeyRing;
@@ -35,6 +39,8 @@ export interface VerifierDeps {
   mfaLimits: MfaLimits;
   accessCodes: AccessCodeOptions;
   confirmation: ConfirmationOptions;
+  /** Social sign-in: the providers, and the registration of a new identity's user. */
+  upstream: { providers: Providers; register: UpstreamVerifierDeps["register"] };
 }
 
 export function createVerifiers(deps: VerifierDeps): Verifiers {
@@ -50,6 +56,7 @@ export function createVerifiers(deps: VerifierDeps): Verifiers {
       options: deps.confirmation,
     }),
     totp: totpVerifier({ data, kv, keys, limits: deps.mfaLimits }),
+    upstream: upstreamVerifier({ keys, users: data.users, identities: data.identities, ...deps.upstream }),
   };
 }
 
