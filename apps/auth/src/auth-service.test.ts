@@ -1,7 +1,7 @@
 import { Code } from "@connectrpc/connect";
 import type { JSONWebKeySet } from "jose";
 import { describe, expect, it } from "vitest";
-import { AuthService, UserSessionsService } from "@gatehouse/proto";
+import { AuthService, DeviceAuthorizationService, UserSessionsService } from "@gatehouse/proto";
 import { backends, creds, failure, SHOP, useAuthService, type AuthHarness } from "../test/harness.ts";
 
 describe.each(backends)("AuthService on %s", (_name, open) => {
@@ -10,7 +10,9 @@ describe.each(backends)("AuthService on %s", (_name, open) => {
 
   it("lets only internal callers use every RPC", () => {
     expect(h.mod.name).toBe("auth");
-    const methods = [...AuthService.methods, ...UserSessionsService.methods].map((m) => m.localName).sort();
+    const methods = [...AuthService.methods, ...UserSessionsService.methods, ...DeviceAuthorizationService.methods]
+      .map((m) => m.localName)
+      .sort();
     expect(Object.keys(h.mod.policy).sort()).toEqual(methods);
     for (const m of methods) expect(h.mod.policy[m]).toEqual(["internal"]);
   });
@@ -49,7 +51,12 @@ describe.each(backends)("AuthService on %s", (_name, open) => {
   it("describes the server for the discovery documents", async () => {
     const m = await h.auth.getServerMetadata({});
     expect(m.issuer).toBe("http://auth.test");
-    expect(m.grantTypesSupported).toEqual(["authorization_code", "client_credentials", "refresh_token"]);
+    expect(m.grantTypesSupported).toEqual([
+      "authorization_code",
+      "client_credentials",
+      "refresh_token",
+      "urn:ietf:params:oauth:grant-type:device_code",
+    ]);
     expect(m.signingAlgValuesSupported).toEqual(["EdDSA"]);
     // What /authorize accepts; the client_credentials scopes are per client, not advertised.
     expect(m.scopesSupported).toEqual(["openid", "profile", "email", "offline_access"]);

@@ -4,6 +4,7 @@ import type { AuthService } from "@gatehouse/proto";
 import { USER_SCOPES } from "@gatehouse/rpc";
 import type { ClientDirectory } from "./clients/client-directory.ts";
 import type { AuthorizationCodes } from "./codes/authorization-codes.ts";
+import type { DeviceAuthorizations } from "./device/devices.ts";
 import { issueAuthorizationCode } from "./codes/issue-code.ts";
 import type { GrantRegistry } from "./grants/index.ts";
 import { introspectToken } from "./introspection/introspect.ts";
@@ -26,6 +27,7 @@ export interface AuthServiceDeps {
   revocations: RevocationList;
   sessions: Sessions;
   codes: AuthorizationCodes;
+  devices: DeviceAuthorizations;
   idTokens: IdTokens;
   settings: AuthSettings;
   logger?: Logger;

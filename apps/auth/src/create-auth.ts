@@ -2,12 +2,15 @@ import type { JSONWebKeySet } from "jose";
 import type { Db } from "@gatehouse/db";
 import type { Kv } from "@gatehouse/kv";
 import type { Logger } from "@gatehouse/logging";
-import { AuthService, UserSessionsService } from "@gatehouse/proto";
+import { AuthService, DeviceAuthorizationService, UserSessionsService } from "@gatehouse/proto";
 import { INTERNAL_SCOPE, type ServiceModule } from "@gatehouse/rpc";
 import type { KeyRing } from "@gatehouse/secrets";
 import { createAuthService } from "./auth-service.ts";
 import type { ClientDirectory } from "./clients/client-directory.ts";
 import { createAuthorizationCodes, DEFAULT_CODE_TTL_SECONDS } from "./codes/authorization-codes.ts";
+import { createDeviceAuthorizations } from "./device/devices.ts";
+import { createDeviceAuthorizationService } from "./device/service.ts";
+import { deviceStore } from "./device/store.ts";
 import { grantRegistry } from "./grants/index.ts";
 import { createKeyManager, rotationGraceSeconds } from "./keys/key-manager.ts";
 import type { Rotation } from "./keys/signing-key-store.ts";
@@ -84,6 +87,21 @@ export async function createAuth(deps: AuthDeps): Promise<AuthModule> {
     ttlSeconds: deps.settings.authorizationCodeTtlSeconds ?? DEFAULT_CODE_TTL_SECONDS,
   });
   const idTokens = createIdTokens({ keys, settings: deps.settings });
+  const devices = createDeviceAuthorizations({
+    store: deviceStore(deps.db),
+    kv: deps.kv,
+    hashDeviceCode: deps.keys.mac("device-code"),
+    hashUserCode: deps.keys.mac("device-user-code"),
+    settings: {
+      ...(deps.settings.deviceCodeTtlSeconds ? { ttlSeconds: deps.settings.deviceCodeTtlSeconds } : {}),
+      ...(deps.settings.deviceCodeFailuresPerAddress
+        ? { failuresPerAddress: deps.settings.deviceCodeFailuresPerAddress }
+        : {}),
+      ...(deps.settings.deviceCodeFailureWindowSeconds
+        ? { failureWindowSeconds: deps.settings.deviceCodeFailureWindowSeconds }
+        : {}),
+    },
+  });
   const service = createAuthService({
     clients: deps.clients,
     grants: grantRegistry(),
@@ -92,6 +110,7 @@ export async function createAuth(deps: AuthDeps): Promise<AuthModule> {
     revocations,
     sessions,
     codes,
+    devices,
     idTokens,
     settings: deps.settings,
     logger: deps.logger,
@@ -101,6 +120,10 @@ export async function createAuth(deps: AuthDeps): Promise<AuthModule> {
     name: "auth",
     routes: (router) => {
       router.service(AuthService, service);
+      router.service(
+        DeviceAuthorizationService,
+        createDeviceAuthorizationService({ clients: deps.clients, devices, codes }),
+      );
       router.service(
         UserSessionsService,
         createUserSessionsService({ sessions, idleSeconds: lifetimes.idleSeconds, logger: deps.logger }),
@@ -117,6 +140,11 @@ export async function createAuth(deps: AuthDeps): Promise<AuthModule> {
       issueAuthorizationCode: internal,
       endSession: internal,
       checkRevocation: internal,
+      // DeviceAuthorizationService (the gateway's device endpoint and /device page).
+      authorizeDevice: internal,
+      lookUpUserCode: internal,
+      signInDevice: internal,
+      decideDevice: internal,
       // UserSessionsService (the users service's admin operations).
       listUserSessions: internal,
       revokeUserSessions: internal,

@@ -15,6 +15,12 @@ export interface AuthSettings {
   authorizationCodeTtlSeconds?: number;
   /** An active signing key older than this is rotated (SIGNING_KEY_ROTATION_DAYS); 0 = only on demand; default 90 days. */
   signingKeyRotationSeconds?: number;
+  /** DEVICE_CODE_TTL: lifetime of a device code (RFC 8628); default 600 s. */
+  deviceCodeTtlSeconds?: number;
+  /** DEVICE_CODE_FAILURES_PER_ADDRESS: wrong user codes per client address and window; default 20. */
+  deviceCodeFailuresPerAddress?: number;
+  /** The window of that limit (LOGIN_THROTTLE_WINDOW); default 900 s. */
+  deviceCodeFailureWindowSeconds?: number;
 }
 
 export const DEFAULT_SIGNING_KEY_ROTATION_SECONDS = 90 * 86_400;

@@ -3,6 +3,7 @@ import type { Config } from "@gatehouse/config";
 import type {
   AssertionsService,
   AuthService,
+  DeviceAuthorizationService,
   IdentityProvidersService,
   MfaService,
   RedirectOriginsService,
@@ -17,6 +18,8 @@ import type { AccessTokenVerifier } from "@gatehouse/rpc";
 export interface GatewayDeps {
   registry: Client<typeof RegistryService>;
   auth: Client<typeof AuthService>;
+  /** The auth service's device authorization grant; /oauth2/device_authorization and /device exist only when it is wired. */
+  devices?: Client<typeof DeviceAuthorizationService>;
   /** The users service; the /activityid routes exist only when it is wired. */
   users?: Client<typeof UsersService>;
   /** The registry's legal-assertion catalog; the /admin/v1/assertions routes exist only when it is wired. */

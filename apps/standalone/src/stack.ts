@@ -12,6 +12,7 @@ import {
   RegistryAdminService,
   RegistryService,
   UserSessionsService,
+  DeviceAuthorizationService,
 } from "@gatehouse/proto";
 import { createRegistry } from "@gatehouse/registry";
 import { callerInterceptors, directTransport, InternalTokens } from "@gatehouse/rpc";
@@ -125,6 +126,10 @@ export async function buildStack(
     {
       registry,
       auth,
+      devices: createClient(
+        DeviceAuthorizationService,
+        directTransport(authMod.routes, authServer, callerInterceptors(internal, "gateway")),
+      ),
       users: users.clientAs("gateway"),
       mfa: users.mfaClientAs("gateway"),
       assertions: assertionsAs("gateway"),

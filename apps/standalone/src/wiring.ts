@@ -88,5 +88,8 @@ export function authSettings(config: Config) {
     refreshIdleTtlSeconds: config.refreshIdleTtlSeconds,
     signingAlg: config.signingAlg,
     signingKeyRotationSeconds: config.signingKeyRotationSeconds,
+    deviceCodeTtlSeconds: config.deviceCode.ttlSeconds,
+    deviceCodeFailuresPerAddress: config.deviceCode.failuresPerAddress,
+    deviceCodeFailureWindowSeconds: config.loginLimits.windowSeconds,
   };
 }

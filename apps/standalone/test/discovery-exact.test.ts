@@ -79,6 +79,7 @@ describe("discovery is exact", () => {
         "jwks_uri",
         "introspection_endpoint",
         "revocation_endpoint",
+        "device_authorization_endpoint",
         "userinfo_endpoint",
         "end_session_endpoint",
         "grant_types_supported",
@@ -118,6 +119,7 @@ describe("discovery is exact", () => {
       "jwks_uri",
       "introspection_endpoint",
       "revocation_endpoint",
+      "device_authorization_endpoint",
       "userinfo_endpoint",
       "end_session_endpoint",
     ]) {
@@ -129,6 +131,7 @@ describe("discovery is exact", () => {
     );
     expect((await form(relative(meta.introspection_endpoint), { token: "x" })).json().error).toBe("invalid_client");
     expect((await form(relative(meta.revocation_endpoint), { token: "x" })).json().error).toBe("invalid_client");
+    expect((await form(relative(meta.device_authorization_endpoint), {})).json().error).toBe("invalid_client");
     expect((await s.app.inject({ method: "GET", url: relative(meta.userinfo_endpoint) })).statusCode).toBe(401);
     expect((await s.app.inject({ method: "GET", url: relative(meta.end_session_endpoint) })).statusCode).toBe(200);
     const jwks = (await s.app.inject({ method: "GET", url: relative(meta.jwks_uri) })).json();
@@ -137,7 +140,18 @@ describe("discovery is exact", () => {
   });
 
   it("every grant and token endpoint authentication method works; the ID token algorithm is the one advertised", async () => {
-    expect(meta.grant_types_supported.sort()).toEqual(["authorization_code", "client_credentials", "refresh_token"]);
+    expect(meta.grant_types_supported.sort()).toEqual([
+      "authorization_code",
+      "client_credentials",
+      "refresh_token",
+      "urn:ietf:params:oauth:grant-type:device_code",
+    ]);
+    // The device grant end to end is device-grant.test.ts; here: it is a grant of the token endpoint.
+    const device = await publicTokenRequest(s, app.entrypoint, {
+      grant_type: "urn:ietf:params:oauth:grant-type:device_code",
+      device_code: "unknown",
+    });
+    expect(device.json().error).toBe("invalid_grant");
     expect(meta.token_endpoint_auth_methods_supported).toEqual(["client_secret_basic", "client_secret_post", "none"]);
     // client_credentials with client_secret_basic and client_secret_post.
     expect(

@@ -113,6 +113,28 @@ describe("start:services", () => {
     );
   }, 60_000);
 
+  it("runs the device grant across processes: codes from the auth process, the /device page, polls pending", async () => {
+    const app = await createAppWithToken(gw, "tv");
+    const form = (path: string, body: Record<string, string>) =>
+      fetch(`${gw}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(body),
+      });
+    const d = (await (await form("/oauth2/device_authorization", { client_id: app.entrypoint })).json()) as Record<
+      string,
+      string
+    >;
+    expect(d.user_code).toMatch(/^[A-Z]{4}-[A-Z]{4}$/);
+    expect((await fetch(d.verification_uri_complete!)).status).toBe(200);
+    const polled = await form("/oauth2/token", {
+      grant_type: "urn:ietf:params:oauth:grant-type:device_code",
+      client_id: app.entrypoint,
+      device_code: d.device_code!,
+    });
+    expect(((await polled.json()) as { error: string }).error).toBe("authorization_pending");
+  });
+
   it("serves the admin API across processes: lock, unlock, rotation and the merged audit log", async () => {
     const app = await createAppWithToken(gw, "admin");
     await expectAdminJourney(gw, dataDir, app, { sharedState: true });

@@ -58,6 +58,8 @@ export interface UserSessionInfo {
   created: Date;
   refreshed: Date;
   expires: Date;
+  /** The device kind of a device sign-in (RFC 8628 source_id), when there was one. */
+  sourceId?: string;
 }
 
 /** The user's sessions, which the auth service owns (UserSessionsService). */

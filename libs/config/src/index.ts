@@ -49,6 +49,8 @@ export interface Config {
   confirmation: { emailTtlSeconds: number; smsTtlSeconds: number; resendLimit: number; resendWindowSeconds: number };
   /** Lifetime of an authorization code (60 s to 10 min). */
   authorizationCodeTtlSeconds: number;
+  /** Device authorization grant (RFC 8628): code lifetime, wrong user codes per client address and window. */
+  deviceCode: { ttlSeconds: number; failuresPerAddress: number };
   refreshTokenTtlSeconds: number;
   /** A refresh family unused this long ends (idle lifetime). */
   refreshIdleTtlSeconds: number;
@@ -207,6 +209,10 @@ export function loadConfig(env: Env = process.env): Config {
     bootstrapOperatorPerson: person,
     accessTokenTtlSeconds: int(env, "ACCESS_TOKEN_TTL", 3600, 60, 86_400),
     authorizationCodeTtlSeconds: int(env, "AUTHORIZATION_CODE_TTL", 60, 60, 600),
+    deviceCode: {
+      ttlSeconds: int(env, "DEVICE_CODE_TTL", 600, 60, 1800),
+      failuresPerAddress: int(env, "DEVICE_CODE_FAILURES_PER_ADDRESS", 20, 1, 100_000),
+    },
     loginLimits: {
       perAddressAccount: int(env, "LOGIN_FAILURES_PER_ACCOUNT_ADDRESS", 5, 1, 1000),
       perAccount: int(env, "LOGIN_FAILURES_PER_ACCOUNT", 20, 1, 100_000),

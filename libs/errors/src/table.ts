@@ -328,6 +328,38 @@ export const errorTable = {
     "That token type cannot be revoked.",
     "Ese tipo de token no se puede revocar.",
   ),
+  // RFC 8628 section 3.5: the device authorization grant's answers while polling.
+  AUTHORIZATION_PENDING: def(
+    Code.FailedPrecondition,
+    400,
+    "The person has not approved or denied the device yet.",
+    "La persona aún no ha aprobado ni denegado el dispositivo.",
+  ),
+  SLOW_DOWN: def(
+    Code.FailedPrecondition,
+    400,
+    "Polling too fast; wait the interval (now 5 seconds longer).",
+    "Consultas demasiado seguidas; espere el intervalo (ahora 5 segundos más).",
+  ),
+  ACCESS_DENIED: def(
+    Code.PermissionDenied,
+    400,
+    "The person denied the request.",
+    "La persona ha denegado la petición.",
+  ),
+  EXPIRED_TOKEN: def(
+    Code.InvalidArgument,
+    400,
+    "The device code has expired.",
+    "El código del dispositivo ha caducado.",
+  ),
+  // The hosted /device page: the user code no longer waits for a decision (expired, decided, someone else's).
+  DEVICE_CODE_INVALID: def(
+    Code.InvalidArgument,
+    400,
+    "That code is not valid or has expired.",
+    "Ese código no es válido o ha caducado.",
+  ),
 } satisfies Record<string, ErrorDef>;
 
 export type Reason = keyof typeof errorTable;

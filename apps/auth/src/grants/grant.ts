@@ -1,6 +1,7 @@
 import type { Logger } from "@gatehouse/logging";
 import type { AuthenticatedClient } from "../clients/client-directory.ts";
 import type { AuthorizationCodes } from "../codes/authorization-codes.ts";
+import type { DeviceAuthorizations } from "../device/devices.ts";
 import type { Sessions } from "../sessions/sessions.ts";
 import type { AccessTokens } from "../tokens/access-token.ts";
 import type { IdTokens } from "../tokens/id-token.ts";
@@ -21,6 +22,7 @@ export interface GrantContext {
   tokens: AccessTokens;
   sessions: Sessions;
   codes: AuthorizationCodes;
+  devices: DeviceAuthorizations;
   idTokens: IdTokens;
   logger?: Logger;
 }

@@ -14,6 +14,7 @@ export interface OpenSession {
   /** The application a public client acts for (kept only when it differs from clientId). */
   applicationId?: string;
   operatorEmail?: string;
+  sourceId?: string;
 }
 
 /** A new session and the first refresh token of its family. */
@@ -36,6 +37,7 @@ export async function openSession(
     ...(input.authTime === undefined ? {} : { authTime: input.authTime }),
     ...(input.applicationId && input.applicationId !== input.clientId ? { applicationId: input.applicationId } : {}),
     ...(input.operatorEmail ? { operatorEmail: input.operatorEmail } : {}),
+    ...(input.sourceId ? { sourceId: input.sourceId } : {}),
   };
   const refreshToken = randomSecret(32);
   // One step: the session, its refresh token and its user's index entry written, then its marks read. A

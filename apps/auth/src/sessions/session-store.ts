@@ -25,6 +25,8 @@ export interface SessionRecord {
   applicationId?: string;
   /** An operator person's email (console sign-in): every access token of the session carries it. */
   operatorEmail?: string;
+  /** The device kind a device authorization named (source_id: "itv", "game_console"). */
+  sourceId?: string;
 }
 
 /** What a refresh token's hash points to. */

@@ -30,6 +30,7 @@ export function createUserSessionsService(deps: {
           createTime: timestampFromMs(s.created),
           refreshTime: timestampFromMs(s.refreshedAt),
           expireTime: timestampFromMs(Math.min(s.expiresAt, s.refreshedAt + deps.idleSeconds * 1000)),
+          sourceId: s.sourceId ?? "",
         })),
       };
     },

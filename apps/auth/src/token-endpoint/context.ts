@@ -2,6 +2,7 @@ import type { Logger } from "@gatehouse/logging";
 import type { ClientCredentials } from "@gatehouse/proto";
 import type { AuthenticatedClient, ClientDirectory } from "../clients/client-directory.ts";
 import type { AuthorizationCodes } from "../codes/authorization-codes.ts";
+import type { DeviceAuthorizations } from "../device/devices.ts";
 import type { IdTokens } from "../tokens/id-token.ts";
 import type { GrantModule, GrantRegistry, TokenResponse } from "../grants/index.ts";
 import type { Sessions } from "../sessions/sessions.ts";
@@ -13,6 +14,7 @@ export interface TokenEndpointDeps {
   tokens: AccessTokens;
   sessions: Sessions;
   codes: AuthorizationCodes;
+  devices: DeviceAuthorizations;
   idTokens: IdTokens;
   logger?: Logger;
 }

@@ -62,6 +62,7 @@ export const runGrant: TokenStep = async (ctx) => {
     tokens: ctx.deps.tokens,
     sessions: ctx.deps.sessions,
     codes: ctx.deps.codes,
+    devices: ctx.deps.devices,
     idTokens: ctx.deps.idTokens,
     ...(ctx.deps.logger ? { logger: ctx.deps.logger } : {}),
   });

@@ -144,7 +144,7 @@ describe.each(backends)("token endpoint on %s", (_name, open) => {
       expect(f.message).toContain("grant_type");
     });
 
-    it.each([["password"], ["implicit"], ["urn:ietf:params:oauth:grant-type:device_code"], ["token"]])(
+    it.each([["password"], ["implicit"], ["urn:ietf:params:oauth:grant-type:jwt-bearer"], ["token"]])(
       "grant_type %s: unsupported_grant_type",
       async (grantType) => {
         const f = await failure(issue({ code: "x", refresh_token: "y" }, creds(SHOP), grantType));

@@ -11,6 +11,8 @@ export { crossSiteFormPage } from "./journey/messages.ts";
 export { termsPages } from "./terms/handlers.ts";
 export { activationPages } from "./activation/handlers.ts";
 export { confirmationPage, resendPage } from "./confirmation/pages.ts";
+// /device: the person's side of the device authorization grant (RFC 8628).
+export { devicePages, type DevicePages } from "./device/handlers.ts";
 // /oauth2/logout's and /console's pages.
 export { logoutInvalidPage, signedOutPage } from "./sign-out/pages.ts";
 export { consoleNotBuiltPage } from "./console/page.ts";

@@ -7,6 +7,10 @@ export const AUTHORIZE_PATH = "/oauth2/authorize";
 export const LOGOUT_PATH = "/oauth2/logout";
 /** The terms page of a 451 answer (`content.url`, with `?token=`). */
 export const TERMS_PATH = "/activityid/v1/user/terms";
+/** RFC 8628 verification_uri: the person enters a device's user code, signs in, approves or denies. */
+export const DEVICE_PATH = "/device";
+/** Where the hosted login the device page started comes back with its code (under DEVICE_PATH: its cookie's path). */
+export const DEVICE_CALLBACK_PATH = "/device/callback";
 /** The activation page of an assisted registration's message (`?token=`). */
 export const ACTIVATE_PATH = "/activityid/v1/user/activate";
 /** The confirmation message's link (`?token=`): confirms, then redirects to the application or to CONFIRMED_PATH. */

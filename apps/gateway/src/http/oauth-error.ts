@@ -9,6 +9,11 @@ const OAUTH_REASONS = new Set<Reason>([
   "UNSUPPORTED_GRANT_TYPE",
   "INVALID_SCOPE",
   "UNSUPPORTED_TOKEN_TYPE",
+  // RFC 8628 section 3.5 (device code polls).
+  "AUTHORIZATION_PENDING",
+  "SLOW_DOWN",
+  "ACCESS_DENIED",
+  "EXPIRED_TOKEN",
 ]);
 
 /**

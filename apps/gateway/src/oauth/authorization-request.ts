@@ -58,7 +58,12 @@ export function authorizationParams(raw: unknown): { params: Record<string, stri
  * redirect URI are known, a problem is shown on a page. After that, every
  * problem goes back to the client's redirect URI with `error` and `state`.
  */
-export async function checkAuthorizationRequest(clients: OAuthClients, raw: unknown): Promise<AuthorizationOutcome> {
+export async function checkAuthorizationRequest(
+  clients: OAuthClients,
+  raw: unknown,
+  /** The gateway's own device page callback (RFC 8628): every client may sign a person in for a device there. */
+  deviceCallback?: string,
+): Promise<AuthorizationOutcome> {
   const { params: p, repeated } = authorizationParams(raw);
   if (repeated.includes("client_id") || repeated.includes("redirect_uri"))
     return { kind: "page", problem: "request_malformed" };
@@ -69,7 +74,8 @@ export async function checkAuthorizationRequest(clients: OAuthClients, raw: unkn
   const app = client.app;
   // Required even with a single registered URI (OpenID Connect and OAuth 2.1 ask for it; no guessing).
   if (!p.redirect_uri) return { kind: "page", problem: "redirect_missing" };
-  if (!redirectUriAllowed(p.redirect_uri, app.redirectUris)) return { kind: "page", problem: "redirect_invalid" };
+  if (p.redirect_uri !== deviceCallback && !redirectUriAllowed(p.redirect_uri, app.redirectUris))
+    return { kind: "page", problem: "redirect_invalid" };
 
   const redirectUri = p.redirect_uri;
   const state = repeated.includes("state") ? undefined : p.state;

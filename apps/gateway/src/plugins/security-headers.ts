@@ -4,10 +4,10 @@ import fp from "fastify-plugin";
 import helmet, { type HelmetOptions } from "helmet";
 import type { Config } from "@gatehouse/config";
 import { crossSiteFormPage } from "../hosted/index.ts";
-import { AUTHORIZE_PATH } from "../hosted/paths.ts";
+import { AUTHORIZE_PATH, DEVICE_PATH } from "../hosted/paths.ts";
 
 /** Routes whose hosted pages post forms back with a `form_token` (without one, a POST is a relying party's request). */
-const HOSTED_FORMS = new Set([AUTHORIZE_PATH]);
+const HOSTED_FORMS = new Set([AUTHORIZE_PATH, DEVICE_PATH]);
 
 type Origins = Pick<Config, "publicBaseUrl" | "publicGraphUrl" | "publicAuthUrl">;
 

@@ -6,6 +6,7 @@ import type { Logger } from "@gatehouse/logging";
 import {
   AssertionsService,
   AuthService,
+  DeviceAuthorizationService,
   MfaService,
   RedirectOriginsService,
   IdentityProvidersService,
@@ -45,6 +46,7 @@ export async function serveGateway(config: Config, logger: Logger): Promise<() =
     {
       registry: createClient(RegistryService, httpTransport(urls.registry, caller)),
       auth,
+      devices: createClient(DeviceAuthorizationService, httpTransport(urls.auth, caller)),
       users: createClient(UsersService, httpTransport(urls.users, caller)),
       mfa: createClient(MfaService, httpTransport(urls.users, caller)),
       assertions: createClient(AssertionsService, httpTransport(urls.registry, caller)),

@@ -8,6 +8,7 @@ import type { FuzzRequest } from "./requests.ts";
 const PAGES = [
   /^\/activityid\/v1\/user\/(confirm|confirmed|confirm\/resend|terms|activate)$/,
   /^\/oauth2\/(authorize|logout)$/,
+  /^\/device(\/callback)?$/,
 ];
 
 export interface Answer {

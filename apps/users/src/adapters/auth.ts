@@ -49,6 +49,7 @@ export function authUserSessions(auth: Client<typeof UserSessionsService>): User
         created: date(s.createTime),
         refreshed: date(s.refreshTime),
         expires: date(s.expireTime),
+        ...(s.sourceId ? { sourceId: s.sourceId } : {}),
       }));
     },
     async endAll(userId) {

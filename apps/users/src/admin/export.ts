@@ -63,6 +63,7 @@ export async function exportRecords(s: AdminStores, a: Account, sessions: UserSe
       created: iso(session.created),
       refreshed: iso(session.refreshed),
       expires: iso(session.expires),
+      ...(session.sourceId ? { sourceId: session.sourceId } : {}),
     })),
     audit: entries.map((e) => {
       const t = timestampOfMicros(e.timeUs);

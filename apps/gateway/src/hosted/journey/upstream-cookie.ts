@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { PendingAuthorization } from "../../oauth/authorization-request.ts";
-import { cookieValue } from "./form-token.ts";
+import { cookieValue } from "../kit/bound-tokens.ts";
 import { IDP_CALLBACK_PATH } from "../paths.ts";
 
 /**

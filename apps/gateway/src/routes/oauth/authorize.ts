@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { errorFacts, isTransient } from "@gatehouse/errors";
 import type { Wired } from "../../deps.ts";
 import { hostedLogin } from "../../hosted/index.ts";
-import { AUTHORIZE_PATH, IDP_CALLBACK_PATH } from "../../hosted/paths.ts";
+import { AUTHORIZE_PATH, DEVICE_CALLBACK_PATH, IDP_CALLBACK_PATH } from "../../hosted/paths.ts";
 import type { OAuthClients } from "../../oauth/applications.ts";
 import { authorizationParams, checkAuthorizationRequest } from "../../oauth/authorization-request.ts";
 import { otherMethods } from "../../oauth/methods.ts";
@@ -18,6 +18,8 @@ export const authorizeRoutes: FastifyPluginAsync<
 > = async (app, deps) => {
   const { clients } = deps;
   const hosted = hostedLogin(deps);
+  // The /device page signs people in through this same login; its code comes back to the gateway itself.
+  const deviceCallback = deps.devices ? `${deps.config.publicAuthUrl}${DEVICE_CALLBACK_PATH}` : undefined;
 
   const unavailable = (req: FastifyRequest, reply: FastifyReply, err: unknown) => {
     const f = errorFacts(err);
@@ -27,7 +29,7 @@ export const authorizeRoutes: FastifyPluginAsync<
 
   /** An authorization request: a page error, an error redirect, or the login form. */
   async function authorizationRequest(req: FastifyRequest, reply: FastifyReply, raw: unknown) {
-    const outcome = await checkAuthorizationRequest(clients, raw);
+    const outcome = await checkAuthorizationRequest(clients, raw, deviceCallback);
     if (outcome.kind === "page") return hosted.problemPage(req, reply, outcome.problem);
     if (outcome.kind === "redirect") {
       const params = { error: outcome.error, error_description: outcome.description, state: outcome.state };
@@ -47,7 +49,7 @@ export const authorizeRoutes: FastifyPluginAsync<
     // The application may have changed since the form was shown: check again, and never redirect if it did.
     if (
       !found ||
-      !redirectUriAllowed(pending.redirectUri, found.redirectUris) ||
+      (pending.redirectUri !== deviceCallback && !redirectUriAllowed(pending.redirectUri, found.redirectUris)) ||
       !found.entrypoints.some((e) => e.id === pending.entrypointId)
     ) {
       return hosted.expiredPage(req, reply, pending);

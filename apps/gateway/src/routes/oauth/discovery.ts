@@ -47,6 +47,8 @@ export const discoveryRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps
       jwks_uri: `${auth}/oauth2/jwks`,
       introspection_endpoint: `${auth}/oauth2/introspect`,
       revocation_endpoint: `${auth}/oauth2/revoke`,
+      // RFC 8628 section 4 (the grant type is among grant_types_supported).
+      ...(deps.devices ? { device_authorization_endpoint: `${auth}/oauth2/device_authorization` } : {}),
       grant_types_supported: m.grantTypesSupported,
       response_types_supported: ["code"],
       response_modes_supported: ["query"],

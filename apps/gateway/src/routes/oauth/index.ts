@@ -5,6 +5,8 @@ import { relyingPartyCors } from "../../oauth/cors.ts";
 import { relyingPartyOrigins } from "../../oauth/origins.ts";
 import { formBody } from "../../plugins/edge/index.ts";
 import { authorizeRoutes } from "./authorize.ts";
+import { deviceAuthorizationRoute } from "./device-authorization.ts";
+import { devicePageRoutes } from "./device.ts";
 import { discoveryRoutes } from "./discovery.ts";
 import { introspectRoute } from "./introspect.ts";
 import { jwksRoute } from "./jwks.ts";
@@ -40,7 +42,10 @@ export const oauthRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) =>
     if (wired(deps, "users")) await browser.register(userinfoRoutes, deps);
   });
   await app.register(introspectRoute, deps);
+  if (wired(deps, "devices")) await app.register(deviceAuthorizationRoute, { ...deps, clients });
   await app.register(logoutRoutes, withClients);
   // The hosted login signs users in through the users service, with its form tokens' key.
   if (wired(deps, "users", "hostedLoginKey")) await app.register(authorizeRoutes, { ...deps, clients });
+  // /device: the person's side of the device grant, signing in through the same hosted login.
+  if (wired(deps, "users", "hostedLoginKey", "devices")) await app.register(devicePageRoutes, { ...deps, clients });
 };
