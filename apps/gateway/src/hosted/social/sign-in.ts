@@ -83,9 +83,19 @@ export async function finishUpstreamSignIn(v: HostedView, transaction: string): 
     }
     if (f.reason === "UPSTREAM_SIGNUP_REQUIRED" && (f.metadata.signup_token ?? "").length < MAX_TOKEN) {
       const upstream = { token: f.metadata.signup_token!, email: f.metadata.email ?? "" };
-      return showRegistrationPage(v, { upstream });
+      return showRegistrationPage(v, { upstream, values: profileValues(f.metadata.profile) });
     }
     return failurePage(v, err);
+  }
+}
+
+/** The provider's standard claims by data-field key (name, surname, birthday, locale), for the inputs. */
+function profileValues(raw: string | undefined): Record<string, string> {
+  try {
+    const parsed = JSON.parse(raw ?? "{}") as Record<string, unknown>;
+    return Object.fromEntries(Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === "string"));
+  } catch {
+    return {};
   }
 }
 

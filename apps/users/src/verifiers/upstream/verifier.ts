@@ -102,7 +102,13 @@ export function upstreamVerifier(deps: UpstreamVerifierDeps): CredentialVerifier
         if (f.reason !== "VALIDATION_FAILED" && f.reason !== "CONSTRAINT_VIOLATION") throw e;
         const signupToken = sealUpstream(deps.keys, "upstream-signup", pending(identity, tx));
         throw domainError("UPSTREAM_SIGNUP_REQUIRED", undefined, {
-          metadata: { email: identity.email, provider: identity.provider, signup_token: signupToken },
+          // The standard claims the page shows in its inputs (the user's own data, from the provider).
+          metadata: {
+            email: identity.email,
+            provider: identity.provider,
+            signup_token: signupToken,
+            profile: JSON.stringify(identity.profile),
+          },
           violations: f.violations,
         });
       }
