@@ -186,6 +186,18 @@ describe.each([
     expect(found.json().content.items).toEqual([]);
   });
 
+  it("every interruption still applies: with the application's MFA policy required, the provider leads to the TOTP enrolment (428)", async () => {
+    const strict = await createApp(s, "socialmfa", (b) => (b.entrypoints[0].identityProviders = ["up"]));
+    const set = await admin(s, "PATCH", `/admin/v1/apps/${strict.id}`, { body: { mfa: "required" } });
+    expect(set.statusCode).toBe(200);
+    const who = login();
+    idp.accounts.set(who, { email: `${who}@example.com`, email_verified: true, given_name: "Fay" });
+    const { res } = await socialSignIn(s, strict, strict.entrypoint, "up", who);
+    expect(res.statusCode).toBe(200);
+    expect(hiddenOf(res.body).intent).toBe("enrol");
+    expect(res.body).toContain("<svg");
+  });
+
   it("a callback without this browser's cookie finishes nothing; the user unlinks a provider (204, then 404)", async () => {
     const lost = await s.app.inject({ method: "GET", url: "/oauth2/idp/callback?code=x&state=y" });
     expect(lost.statusCode).toBe(400);
