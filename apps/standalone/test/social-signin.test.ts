@@ -1,6 +1,6 @@
 import { startUpstreamIdp, type UpstreamIdp } from "@gatehouse/testing/upstream-idp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { admin } from "./admin-flows.ts";
+import { admin, audit } from "./admin-flows.ts";
 import { exchange, REDIRECT } from "./oauth-flow.ts";
 import { CALLBACK, codeOf, hiddenOf, loginPage, postForm, registerProvider, socialSignIn } from "./social-flows.ts";
 import { startTestStack, validApplication, type TestStack } from "./stack-helpers.ts";
@@ -184,6 +184,13 @@ describe.each([
     expect(keyed.res.statusCode).toBe(400);
     const found = await admin(s, "GET", `/admin/v1/users?q=${encodeURIComponent(email)}`, { scope: "admin:read" });
     expect(found.json().content.items).toEqual([]);
+    // Each failure is audited: the reason, the provider, the entry point; nothing personal.
+    const failures = (await audit(s, { target: "up" })).filter((e) => e.action === "social_sign_in.fail");
+    expect(failures.map((e) => e.details.reason)).toEqual(
+      expect.arrayContaining(["invalid_state", "provider_error", "invalid_token"]),
+    );
+    expect(failures[0]).toMatchObject({ actor: `client:${app.id}`, details: { entrypointId: app.entrypoint } });
+    expect(JSON.stringify(failures)).not.toContain(email);
   });
 
   it("every interruption still applies: with the application's MFA policy required, the provider leads to the TOTP enrolment (428)", async () => {

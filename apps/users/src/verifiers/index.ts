@@ -1,3 +1,4 @@
+import type { AuditLog } from "@gatehouse/admin";
 import type { Kv } from "@gatehouse/kv";
 import type { KeyRing } from "@gatehouse/secrets";
 import type { AccessCodeOptions } from "../access-code/options.ts";
@@ -31,6 +32,7 @@ export interface VerifierDeps {
     confirmations: ConfirmationStore;
     totp: TotpStore;
     identities: IdentityStore;
+    audit: AuditLog;
   }>;
   kv: Kv;
   keys: KeyRing;
@@ -56,7 +58,13 @@ export function createVerifiers(deps: VerifierDeps): Verifiers {
       options: deps.confirmation,
     }),
     totp: totpVerifier({ data, kv, keys, limits: deps.mfaLimits }),
-    upstream: upstreamVerifier({ keys, users: data.users, identities: data.identities, ...deps.upstream }),
+    upstream: upstreamVerifier({
+      keys,
+      users: data.users,
+      identities: data.identities,
+      audit: data.audit,
+      ...deps.upstream,
+    }),
   };
 }
 

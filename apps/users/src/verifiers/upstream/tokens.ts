@@ -57,6 +57,8 @@ export type UpstreamFailure =
   | "not_offered"
   | "already_linked";
 
-export function upstreamFailed(reason: UpstreamFailure, detail = ""): Error {
-  return domainError("UPSTREAM_LOGIN_FAILED", detail || undefined, { metadata: { reason } });
+export function upstreamFailed(reason: UpstreamFailure, detail = "", provider = ""): Error {
+  return domainError("UPSTREAM_LOGIN_FAILED", detail || undefined, {
+    metadata: { reason, ...(provider ? { provider } : {}) },
+  });
 }

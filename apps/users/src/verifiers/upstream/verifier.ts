@@ -1,5 +1,6 @@
 import { domainError, errorFacts } from "@gatehouse/errors";
 import { finishUpstream, UpstreamRefused, UpstreamUnavailable, type UpstreamIdentity } from "@gatehouse/idp";
+import type { AuditLog } from "@gatehouse/admin";
 import type { KeyRing } from "@gatehouse/secrets";
 import type { UserRecord } from "../../users/record.ts";
 import type { UserStore } from "../../users/store.ts";
@@ -27,6 +28,8 @@ export interface UpstreamProof {
 
 export interface UpstreamVerifierDeps {
   keys: KeyRing;
+  /** The users service's audit log: every failed social sign-in is recorded (no personal data). */
+  audit: Pick<AuditLog, "record">;
   providers: Providers;
   users: Pick<UserStore, "byId" | "byIdentifier">;
   identities: Pick<IdentityStore, "userOf" | "link">;
@@ -40,12 +43,12 @@ async function verifiedIdentity(deps: UpstreamVerifierDeps, proof: UpstreamProof
   const ep = attempt.entrypoint;
   if (!ep || tx.entrypointId !== ep.id || tx.authorization !== proof.authorization)
     throw upstreamFailed("invalid_state");
-  if (!ep.identityProviders.includes(tx.provider)) throw upstreamFailed("not_offered");
+  if (!ep.identityProviders.includes(tx.provider)) throw upstreamFailed("not_offered", "", tx.provider);
   const { settings, config } = await deps.providers(tx.provider);
   try {
     return { settings, identity: await finishUpstream(config, settings, new URL(proof.callbackUrl), tx), tx };
   } catch (e) {
-    if (e instanceof UpstreamRefused) throw upstreamFailed(e.reason, e.message.slice(0, 200));
+    if (e instanceof UpstreamRefused) throw upstreamFailed(e.reason, e.message.slice(0, 200), tx.provider);
     if (e instanceof UpstreamUnavailable)
       throw domainError("UPSTREAM_UNAVAILABLE", undefined, { metadata: { provider: tx.provider } });
     throw e;
@@ -72,7 +75,21 @@ export function upstreamVerifier(deps: UpstreamVerifierDeps): CredentialVerifier
   return {
     kind: "upstream",
     async verify(proof, attempt): Promise<Verified> {
-      const { settings, identity, tx } = await verifiedIdentity(deps, proof, attempt);
+      const { settings, identity, tx } = await verifiedIdentity(deps, proof, attempt).catch(async (e: unknown) => {
+        const f = errorFacts(e);
+        if (f.reason === "UPSTREAM_LOGIN_FAILED" || f.reason === "UPSTREAM_UNAVAILABLE")
+          await deps.audit.record({
+            actor: attempt.clientId ? `client:${attempt.clientId}` : "anonymous",
+            action: "social_sign_in.fail",
+            target: f.metadata.provider ?? "",
+            address: attempt.clientAddress,
+            details: {
+              reason: f.metadata.reason ?? f.reason.toLowerCase(),
+              entrypointId: attempt.entrypoint?.id ?? "",
+            },
+          });
+        throw e;
+      });
       const linked = await deps.identities.userOf(identity.provider, identity.subject);
       if (linked) {
         const user = await deps.users.byId(linked);
