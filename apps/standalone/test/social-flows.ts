@@ -68,14 +68,14 @@ export function postForm(s: TestStack, cookie: string, fields: Record<string, st
 export async function atProvider(
   authorizationUrl: string,
   login: string,
-  opts: { abort?: boolean } = {},
+  opts: { abort?: boolean; callback?: string } = {},
 ): Promise<string> {
   const jar = new Map<string, string>();
   let url = authorizationUrl;
   let method = "GET";
   let body: string | undefined;
   for (let hop = 0; hop < 20; hop++) {
-    if (url.startsWith(CALLBACK)) return url;
+    if (url.startsWith(opts.callback ?? CALLBACK)) return url;
     const res = await fetch(url, {
       method,
       redirect: "manual",
