@@ -10,8 +10,10 @@ import { BENCH_ALG } from "./lib/targets.ts";
 import { printUserTable } from "./lib/user-report.ts";
 import { failedRequests as failedLoop, type LoopMeasured, type Skipped } from "./lib/user-scenario.ts";
 import { peerComparisons } from "./scenarios/peer.ts";
+import { importScenario, printImport } from "./scenarios/import.ts";
 import { embeddedMemory, servicesMemory } from "./scenarios/services-memory.ts";
 import { userScenarios, type UserScenarioName } from "./scenarios/users.ts";
+import { printWebhooks, webhookScenario } from "./scenarios/webhooks.ts";
 
 // npm run bench: client_credentials and introspection of Gatehouse against
 // oidc-provider (both signing with BENCH_ALG, RS256 unless set) in
@@ -20,7 +22,10 @@ import { userScenarios, type UserScenarioName } from "./scenarios/users.ts";
 // at 80% of the argon2id ceiling, then the idle RSS of start:services and of
 // the embedded npm start. BENCH_QUICK=1: one round of 5 s. BENCH_ONLY=a,b
 // runs only the named scenarios (client_credentials, introspection, login,
-// refresh, patch, login_open_loop, memory). Exits non-zero when any request
+// refresh, patch, login_open_loop, memory, import, webhooks). import:
+// BENCH_IMPORT_USERS (100,000) users imported on the embedded default and on
+// PostgreSQL. webhooks: events delivered per second and the server CPU a login
+// costs more with one endpoint subscribed to everything. Exits non-zero when any request
 // failed; a missed target is printed only.
 
 const SCENARIOS = [
@@ -31,6 +36,8 @@ const SCENARIOS = [
   "patch",
   "login_open_loop",
   "memory",
+  "webhooks",
+  "import",
 ] as const;
 const chosen = new Set(
   (process.env.BENCH_ONLY ?? SCENARIOS.join(","))
@@ -110,6 +117,8 @@ if (u) {
 if (peer?.client_credentials)
   console.log(`client_credentials ratios per round: ${peer.client_credentials.roundRatios.join(", ")}`);
 if (peer?.introspection) console.log(`introspection ratios per round: ${peer.introspection.roundRatios.join(", ")}`);
+const webhooks = only("webhooks") ? await webhookScenario(rounds) : undefined;
+if (webhooks) printWebhooks(webhooks);
 const services = only("memory") ? await servicesMemory() : undefined;
 const embedded = only("memory") ? await embeddedMemory() : undefined;
 printMemory(
@@ -122,6 +131,11 @@ printMemory(
   embedded,
 );
 printSummary(peer, u, services, embedded, BENCH_ALG);
+const importUsers = Number(process.env.BENCH_IMPORT_USERS ?? 100_000);
+const imports = only("import")
+  ? [await importScenario("embedded", importUsers), await importScenario("postgres", importUsers)]
+  : undefined;
+if (imports) printImport(imports);
 const uptime = (() => {
   try {
     return execSync("uptime", { encoding: "utf8" }).trim();
@@ -157,6 +171,8 @@ await writeJson(
       login_open_loop: u?.openLoop,
       refresh_rotation: u?.refresh,
       patch: u?.patch,
+      webhooks,
+      import: imports,
     },
   },
 );
@@ -208,4 +224,12 @@ if (u?.openLoop && !u.openLoop.met)
   console.error(
     `login (open loop): p99 ${u.openLoop.result.latencyP99Ms} ms at ${u.openLoop.ratePerSecond}/s, above the 100 ms target`,
   );
+for (const m of imports ?? []) {
+  if (m.imported !== m.users) {
+    failed += m.users - m.imported;
+    console.error(`import (${m.store}): ${m.imported} of ${m.users} imported, ${m.failed} failed lines`);
+  }
+  if (m.store === "embedded" && m.seconds > 60)
+    console.error(`import (embedded): ${m.seconds} s for ${m.users} users, above the 60 s target`);
+}
 process.exitCode = failed > 0 ? 1 : 0;

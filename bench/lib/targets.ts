@@ -41,8 +41,8 @@ export function startNpmStart(name: string, entry: "main" | "services", env: Rec
   });
 }
 
-/** `npm start` on PostgreSQL (a fresh database) + Redis (a fresh prefix), with a bootstrapped operator client. */
-export async function startGatehouse(): Promise<Target> {
+/** `npm start` on PostgreSQL (a fresh database) + Redis (a fresh prefix), with a bootstrapped operator client; `extra`: more environment. */
+export async function startGatehouse(extra: Record<string, string> = {}): Promise<Target> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const db = await freshDatabase();
@@ -62,6 +62,7 @@ export async function startGatehouse(): Promise<Target> {
     BOOTSTRAP_OPERATOR_CLIENT_ID: clientId,
     BOOTSTRAP_OPERATOR_CLIENT_SECRET: clientSecret,
     SIGNING_ALG: BENCH_ALG,
+    ...extra,
   });
   const cleanup = async () => {
     await child.stop();

@@ -10,8 +10,11 @@ import { Callback } from "./screens/Callback.tsx";
 import { Catalogs } from "./screens/catalogs/Catalogs.tsx";
 import { IdentityProviders } from "./screens/providers/IdentityProviders.tsx";
 import { SignIn } from "./screens/SignIn.tsx";
+import { ImportUsers } from "./screens/users/ImportUsers.tsx";
 import { UsersList } from "./screens/users/UsersList.tsx";
 import { UserView } from "./screens/users/UserView.tsx";
+import { WebhookView } from "./screens/webhooks/WebhookView.tsx";
+import { WebhooksList } from "./screens/webhooks/WebhooksList.tsx";
 import { CATALOG_KINDS, type CatalogKind } from "./api/types.ts";
 
 /** The console's screens by path (under /console). */
@@ -36,7 +39,10 @@ export function App() {
   if (path === "/assertions") return <Assertions />;
   if (path === "/identity-providers") return <IdentityProviders />;
   if (path === "/users") return <UsersList />;
+  if (path === "/users/import") return <ImportUsers />;
   if ((m = match("/users/:id", path))) return <UserView key={m.id} userId={m.id!} />;
+  if (path === "/webhooks") return <WebhooksList />;
+  if ((m = match("/webhooks/:id", path))) return <WebhookView key={m.id} hookId={m.id!} />;
   if (path === "/audit") return <Audit />;
   // "/" and unknown paths open the applications.
   queueMicrotask(() => navigate("/apps", { replace: true }));

@@ -11,6 +11,7 @@ import type {
   RegistryService,
   UsersAdminService,
   UsersService,
+  WebhooksAdminService,
 } from "@gatehouse/proto";
 import type { AccessTokenVerifier } from "@gatehouse/rpc";
 
@@ -32,6 +33,8 @@ export interface GatewayDeps {
   identityProviders?: Client<typeof IdentityProvidersService>;
   /** The users service's admin API; the /admin/v1/users routes exist only when it is wired. */
   usersAdmin?: Client<typeof UsersAdminService>;
+  /** The registry's webhooks admin API; the /admin/v1/webhooks routes exist only when it is wired. */
+  webhooksAdmin?: Client<typeof WebhooksAdminService>;
   /**
    * MAC key of the hosted login's CSRF form tokens (derived from SECRET_KEY,
    * label "hosted-login", so every replica agrees). Without it (and the users

@@ -2,12 +2,15 @@ import { fileURLToPath } from "node:url";
 import type { Db, Migrations } from "@gatehouse/db";
 import type { Logger } from "@gatehouse/logging";
 import { DEFAULT_TIMEOUT_MS, type OutboundPolicy } from "@gatehouse/idp";
+import { DEFAULT_RETRY_SCHEDULE, type RetrySchedule, type TargetPolicy } from "@gatehouse/events";
 import {
   AssertionsService,
+  EventsService,
   IdentityProvidersService,
   RedirectOriginsService,
   RegistryAdminService,
   RegistryService,
+  WebhooksAdminService,
 } from "@gatehouse/proto";
 import type { RegistryNotify, ServiceModule } from "@gatehouse/rpc";
 import type { KeyRing } from "@gatehouse/secrets";
@@ -20,6 +23,9 @@ import { createIdentityProvidersService, identityProvidersPolicy } from "./ident
 import { createRedirectOriginsService, redirectOriginsPolicy } from "./origins/redirect-origins-service.ts";
 import { registryPolicy } from "./policy.ts";
 import { createRegistryService } from "./registry-service.ts";
+import { webhookSecrets } from "./webhooks/secrets.ts";
+import { createEventsService, createWebhooksAdminService, webhooksPolicy } from "./webhooks/service.ts";
+import { startWebhookWorker } from "./webhooks/worker.ts";
 
 /** The registry's tables live in the `registry` schema. */
 export const registryMigrations: Migrations = {
@@ -44,6 +50,11 @@ export interface RegistryDeps {
     /** A face verification platform is purchased: national_id fields may set requiresVerification. */
     faceVerification?: boolean;
   };
+  /**
+   * Webhook targets and retries (contract section 14). `deliver` runs the
+   * delivery worker in this module (the servers; not a CLI command).
+   */
+  webhooks?: Partial<TargetPolicy> & { deliver?: boolean; schedule?: RetrySchedule; pollMs?: number };
 }
 
 /** The registry service module: applications, entry points, client credentials, catalogs. */
@@ -58,6 +69,19 @@ export async function createRegistry(deps: RegistryDeps): Promise<ServiceModule>
     logger: deps.logger,
     notify: deps.notify,
   });
+  const policy: TargetPolicy = { allowPrivate: deps.webhooks?.allowPrivate ?? false };
+  const worker = deps.webhooks?.deliver
+    ? startWebhookWorker({
+        db: deps.db,
+        keys: deps.keys,
+        logger: deps.logger.child({ component: "webhooks" }),
+        post: policy,
+        schedule: deps.webhooks.schedule ?? DEFAULT_RETRY_SCHEDULE,
+        pollMs: deps.webhooks.pollMs,
+      })
+    : undefined;
+  const wake = () => worker?.wake();
+  const webhookAdmin = { db: deps.db, secrets: webhookSecrets(deps.keys), policy, wake };
   return {
     name: "registry",
     routes: (router) => {
@@ -84,18 +108,21 @@ export async function createRegistry(deps: RegistryDeps): Promise<ServiceModule>
         RegistryAdminService,
         createRegistryAdminService({ db: deps.db, secrets, options, logger: deps.logger, notify: deps.notify }),
       );
+      router.service(EventsService, createEventsService(deps.db, wake));
+      router.service(WebhooksAdminService, createWebhooksAdminService(webhookAdmin));
     },
-    // Every service's methods, by local name (the local names are distinct across the five).
+    // Every service's methods, by local name (the local names are distinct across them all).
     policy: {
       ...registryPolicy,
       ...assertionsPolicy,
       ...redirectOriginsPolicy,
       ...registryAdminPolicy,
       ...identityProvidersPolicy,
+      ...webhooksPolicy,
     },
     ready: () => deps.db.ping(),
-    // The database belongs to the launcher, which closes it.
-    close: async () => undefined,
+    // The database belongs to the launcher, which closes it; the worker finishes its attempts first.
+    close: async () => await worker?.close(),
   };
 }
 

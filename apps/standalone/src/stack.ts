@@ -7,11 +7,13 @@ import { createLogger, type Logger } from "@gatehouse/logging";
 import {
   AssertionsService,
   AuthService,
+  EventsService,
   RedirectOriginsService,
   IdentityProvidersService,
   RegistryAdminService,
   RegistryService,
   UserSessionsService,
+  WebhooksAdminService,
   DeviceAuthorizationService,
 } from "@gatehouse/proto";
 import { createRegistry } from "@gatehouse/registry";
@@ -29,6 +31,7 @@ import {
   kvRegistryNotify,
   ownAccessTokenVerifier,
   serverInterceptors,
+  webhookSettings,
 } from "./wiring.ts";
 
 export interface Stack {
@@ -65,6 +68,7 @@ export async function buildStack(
     keys,
     idp: config.idp,
     logger: logger.child({ service: "registry" }),
+    webhooks: webhookSettings(config),
     notify: (topic, id) => {
       if (topic === "application") clientsRef.current?.forget?.(id);
       published(topic, id);
@@ -119,6 +123,10 @@ export async function buildStack(
     ),
     verify,
     hostWorker: true,
+    events: createClient(
+      EventsService,
+      directTransport(registryMod.routes, registryServer, callerInterceptors(internal, "users")),
+    ),
   });
   await bootstrapOperatorPerson(users.adminClientAs("bootstrap"), config, logger);
 
@@ -147,6 +155,10 @@ export async function buildStack(
         directTransport(registryMod.routes, registryServer, callerInterceptors(internal, "gateway")),
       ),
       usersAdmin: users.adminClientAs("gateway"),
+      webhooksAdmin: createClient(
+        WebhooksAdminService,
+        directTransport(registryMod.routes, registryServer, callerInterceptors(internal, "gateway")),
+      ),
       verifyAccessToken: verify,
       hostedLoginKey: keys.mac("hosted-login"),
       consoleDir: CONSOLE_DIST,

@@ -7,6 +7,7 @@ import {
   AssertionsService,
   AuthService,
   ConfirmationDeliveryService,
+  type EventsService,
   MfaService,
   IdentityProvidersService,
   RegistryService,
@@ -32,6 +33,7 @@ import {
   registryDataFields,
   registryEntrypoints,
   registryUpstreamClients,
+  registryEvents,
 } from "@gatehouse/users";
 import type { Stores } from "./stores.ts";
 import { serverInterceptors } from "./wiring.ts";
@@ -80,6 +82,8 @@ export async function wireUsers(args: {
   /** Verifies operators' access tokens (the admin RPCs check their scopes). */
   verify: AccessTokenVerifier;
   hostWorker: boolean;
+  /** The registry's EventsService: the events outbox is relayed there (servers; not a CLI command). */
+  events?: Client<typeof EventsService>;
 }): Promise<WiredUsers> {
   const { config, stores, logger, internal } = args;
   const queue = deliveryQueue(config, logger, stores.db);
@@ -100,6 +104,7 @@ export async function wireUsers(args: {
     confirmation: { ...DEFAULT_CONFIRMATION_OPTIONS, ...config.confirmation },
     // Production: the service's own argon2id parameters; only the test suite lowers them (TEST_PASSWORD_HASH).
     ...(config.passwordHashParams ? { passwords: argon2Passwords(config.passwordHashParams) } : {}),
+    ...(args.events ? { publishEvents: registryEvents(args.events) } : {}),
   });
   const interceptors = serverInterceptors(mod, logger, internal, args.verify);
   const as = (caller: string) => directTransport(mod.routes, interceptors, callerInterceptors(internal, caller));

@@ -14,6 +14,7 @@ import {
   type RegistryNotify,
   type ServiceModule,
 } from "@gatehouse/rpc";
+import { DEFAULT_RETRY_SCHEDULE } from "@gatehouse/events";
 
 /** The registry's notices, published on the shared kv (the users service's caches hear them in every process). */
 export const kvRegistryNotify =
@@ -91,5 +92,14 @@ export function authSettings(config: Config) {
     deviceCodeTtlSeconds: config.deviceCode.ttlSeconds,
     deviceCodeFailuresPerAddress: config.deviceCode.failuresPerAddress,
     deviceCodeFailureWindowSeconds: config.loginLimits.windowSeconds,
+  };
+}
+
+/** The registry's webhook settings of a server: the delivery worker runs, on the configured retry schedule. */
+export function webhookSettings(config: Config) {
+  return {
+    deliver: true,
+    allowPrivate: config.webhooks.allowPrivate,
+    schedule: { ...DEFAULT_RETRY_SCHEDULE, baseMs: config.webhooks.retryBaseMs },
   };
 }

@@ -1,3 +1,6 @@
+import { pbkdf2Sync, randomBytes } from "node:crypto";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as commands from "../src/cli/commands.ts";
 import { runCli, type CliIo } from "../src/cli/program.ts";
@@ -81,6 +84,7 @@ describe("CLI reads over the admin RPCs (PostgreSQL, beside a running server)", 
   let env: NodeJS.ProcessEnv;
   let appId: string;
   let appPassword: string;
+  let entrypointId: string;
   let userId: string;
   beforeAll(async () => {
     s = await startTestStack();
@@ -107,6 +111,7 @@ describe("CLI reads over the admin RPCs (PostgreSQL, beside a running server)", 
     expect(other.statusCode).toBe(201);
     appId = app.id;
     appPassword = app.password;
+    entrypointId = app.entrypoints[0]!.id;
     const token = await s.app.inject({
       method: "POST",
       url: "/oauth2/token",
@@ -186,6 +191,39 @@ describe("CLI reads over the admin RPCs (PostgreSQL, beside a running server)", 
       out: "",
       err: "users get: The user does not exist. [user_not_found]\n",
     });
+  });
+
+  it("users import takes the API's path: per-line results, then the imported user logs in with its old password", async () => {
+    const salt = randomBytes(16);
+    const hash = pbkdf2Sync("correct horse battery", salt, 1000, 32, "sha256");
+    const b64 = (b: Buffer) => b.toString("base64").replace(/=+$/, "");
+    const line = (email: string, password?: string) =>
+      JSON.stringify({
+        ids: { email: { objectType: "user_id", value: email } },
+        datas: { name: { objectType: "data", value: "Ana" } },
+        confirmed: ["email"],
+        ...(password ? { password } : {}),
+      });
+    const file = join(s.config.dataDir, "import.ndjson");
+    await writeFile(
+      file,
+      [
+        line("cli.imported@example.com", `$pbkdf2-sha256$i=1000$${b64(salt)}$${b64(hash)}`),
+        line("cli.ana@example.com"),
+        "{",
+      ].join("\n"),
+    );
+    const job = await json(["users", "import", file, "--entrypoint", entrypointId]);
+    expect(job).toMatchObject({
+      status: "done",
+      imported: 1,
+      skipped: 1,
+      failed: [{ line: 3, code: "invalid_json", field: "" }],
+      skips: [{ line: 2, code: "identifier_taken", field: "ids.email", user: userId }],
+    });
+    expect((await json(["users", "find", "cli.imported@"])).items).toHaveLength(1);
+    const usage = await cli(["users", "import", file], env);
+    expect([usage.code, usage.err]).toEqual([2, expect.stringContaining("--entrypoint is required")]);
   });
 
   it("bootstrap-operator prints the credentials; the server accepts them at once", async () => {

@@ -1,3 +1,4 @@
+import { pbkdf2Sync, randomBytes } from "node:crypto";
 import { expect } from "vitest";
 import { loginUser, outboxLinkToken, registerUser, tokenRequest, type TestApp } from "./http-users.ts";
 import { OPERATOR } from "./stack-helpers.ts";
@@ -69,4 +70,30 @@ export async function expectAdminJourney(
   }[];
   expect(entries.map((e) => e.action)).toEqual(["client_secret.rotate", "user.unlock", "user.lock"]);
   expect(entries.map((e) => e.id.split("-")[0])).toEqual(["registry", "users", "users"]);
+
+  // A bulk import over HTTP: the gateway spools the body and feeds the users process batch by batch.
+  const imported = `imported.${Date.now()}@example.com`;
+  const salt = randomBytes(16);
+  const b64 = (b: Buffer) => b.toString("base64").replace(/=+$/, "");
+  const hash = `$pbkdf2-sha512$i=1000$${b64(salt)}$${b64(pbkdf2Sync(PASSWORD, salt, 1000, 64, "sha512"))}`;
+  const line = {
+    ids: { email: { objectType: "user_id", value: imported } },
+    datas: { name: { objectType: "data", value: "Ana" } },
+    confirmed: ["email"],
+    password: hash,
+  };
+  const started = await fetch(`${gw}/admin/v1/users/import?entrypoint=${app.entrypoint}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/x-ndjson" },
+    body: `${JSON.stringify(line)}\n{broken\n`,
+  });
+  expect(started.status).toBe(202);
+  const jobId = ((await started.json()) as { content: { job: { id: string } } }).content.job.id;
+  let job: { status: string; imported: number; failed: unknown[] } | undefined;
+  for (let i = 0; i < 100 && job?.status !== "done"; i++) {
+    if (i) await new Promise((r) => setTimeout(r, 100));
+    job = (await call(gw, token, "GET", `/admin/v1/users/import/${jobId}`)).body.content.job;
+  }
+  expect(job).toMatchObject({ status: "done", imported: 1, failed: [{ line: 2, code: "invalid_json", field: "" }] });
+  expect((await loginUser(gw, app, imported, PASSWORD)).status).toBe(200);
 }

@@ -10,12 +10,13 @@ import { InternalTokens } from "@gatehouse/rpc";
 import { KeyRing, parseSecretKey } from "@gatehouse/secrets";
 import { freshDatabase, redisTestUrl, uniquePrefix } from "@gatehouse/testing";
 import { expectAdminJourney } from "./http-admin.ts";
-import { createAppWithToken, expectUserJourney } from "./http-users.ts";
+import { createAppWithToken, expectUserJourney, registerUser, tokenRequest } from "./http-users.ts";
 import { freePort, runEntry, stopChild, waitReady, type Spawned } from "./processes.ts";
 import { OPERATOR, validApplication } from "./stack-helpers.ts";
 import { startUpstreamIdp, type UpstreamIdp } from "@gatehouse/testing/upstream-idp";
 import { atProvider, hiddenOf } from "./social-flows.ts";
 import { pkce } from "./oauth-flow.ts";
+import { startReceiver } from "./webhook-receiver.ts";
 
 // npm run start:services over real HTTP: gateway, registry, auth, users and
 // the confirmation worker as five processes on PostgreSQL + Redis + BullMQ,
@@ -67,6 +68,7 @@ beforeAll(async () => {
     BOOTSTRAP_OPERATOR_PASSWORD: "operator passphrase 42",
     LOG_LEVEL: "warn",
     IDP_ALLOW_PRIVATE: "true",
+    WEBHOOK_ALLOW_PRIVATE: "true",
   });
   await waitReady(`${gw}/readyz`, child, 90_000);
   await waitReady(`${workerUrl}/readyz`, child, 30_000);
@@ -118,6 +120,37 @@ describe("start:services", () => {
     expect(await (await fetch(`${usersUrl}/metrics`)).text()).toMatch(
       /gatehouse_rpc_duration_seconds_count\{service="users",method="CheckDelivery",code="ok"\} [1-9]/,
     );
+  }, 60_000);
+
+  it("relays the users process's events to the registry process, which delivers them signed", async () => {
+    const receiver = await startReceiver();
+    try {
+      const op = await tokenRequest(gw, OPERATOR.id, OPERATOR.secret, {
+        grant_type: "client_credentials",
+        scope: "admin",
+      });
+      const token = ((await op.json()) as { access_token: string }).access_token;
+      const hook = await fetch(`${gw}/admin/v1/webhooks`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ url: receiver.url, events: ["user.created", "application.created"] }),
+      });
+      expect(hook.status).toBe(201);
+      receiver.secrets.push(((await hook.json()) as { content: { secret: string } }).content.secret);
+      const app = await createAppWithToken(gw, "hooks");
+      const reg = await registerUser(gw, app, `hook.${Date.now()}@example.com`, "correct horse battery");
+      expect(reg.status).toBe(201);
+      await receiver.until(
+        (got) =>
+          ["application.created", "user.created"].every((t) =>
+            got.some((g) => g.body.type === t && g.body.application === app.id),
+          ),
+        "both events",
+      );
+      for (const g of receiver.got) expect(g.verifiedWith).toBe(0);
+    } finally {
+      await receiver.close();
+    }
   }, 60_000);
 
   it("runs the device grant across processes: codes from the auth process, the /device page, polls pending", async () => {

@@ -9,6 +9,7 @@ import { DEFAULT_CONFIRMATION_OPTIONS } from "./confirmation/options.ts";
 import type { ResendDeps } from "./confirmation/resend.ts";
 import { argon2Passwords, type Passwords } from "./credentials/passwords.ts";
 import type { UsersDeps } from "./deps.ts";
+import { startEventRelay, type EventRelay } from "./events/relay.ts";
 import { createLoginFlow, type LoginFlow } from "./login/flow.ts";
 import { loginSteps } from "./login/steps.ts";
 import type { AssertionCatalog, DataFieldCatalog, EntrypointDirectory, LoginGrants, UserSessions } from "./ports.ts";
@@ -22,6 +23,7 @@ import { createVerifiers, type Verifiers } from "./verifiers/index.ts";
 import { upstreamProviders, type Providers } from "./verifiers/upstream/providers.ts";
 import { registerUpstreamUser } from "./registration/upstream.ts";
 import { DEFAULT_TIMEOUT_MS } from "@gatehouse/idp";
+import { foreignHashes, type ForeignHashes } from "./verifiers/password/hashes/index.ts";
 import { DEFAULT_LOGIN_LIMITS } from "./verifiers/throttle.ts";
 import type { FactorDeps } from "./verifiers/totp/factor.ts";
 import { DEFAULT_MFA_LIMITS } from "./verifiers/totp/limits.ts";
@@ -40,6 +42,8 @@ export interface UsersParts {
   grants: LoginGrants;
   sessions: UserSessions | undefined;
   passwords: Passwords;
+  /** The foreign password hashes of imports (read, exported; `passwords` verifies them). */
+  hashes: ForeignHashes;
   accessCodes: AccessCodeOptions;
   totpIssuer: string;
   verifiers: Verifiers;
@@ -52,14 +56,20 @@ export interface UsersParts {
   update: UpdateDeps;
   factor: FactorDeps;
   flow: LoginFlow;
+  /** Moves the events outbox to the registry (when wired). */
+  relay: EventRelay | undefined;
 }
 
 /** Fills in the settings' defaults and builds the stores, the verifiers, the domain modules' dependencies and the login flow. */
 export function composeUsers(given: UsersDeps): UsersParts {
   const { db, kv, keys, logger, entrypoints } = given;
-  const data = dataOver(db, given.enqueue);
-  // One password hasher for every service of the module: one gate of argon2 runs per process.
-  const passwords = given.passwords ?? argon2Passwords();
+  const publish = given.publishEvents;
+  const relay = publish ? startEventRelay({ db, publish, logger: logger.child({ component: "events" }) }) : undefined;
+  const data = dataOver(db, given.enqueue, () => relay?.wake());
+  // One password hasher for every service of the module: one gate of argon2 runs per process;
+  // it also verifies imported foreign hashes (contract section 15), which a right password replaces.
+  const hashes = foreignHashes(keys);
+  const passwords = hashes.passwords(given.passwords ?? argon2Passwords());
   const options = given.confirmation ?? DEFAULT_CONFIRMATION_OPTIONS;
   const accessCodes = given.accessCodes ?? DEFAULT_ACCESS_CODE_OPTIONS;
   const mfaLimits = given.mfaLimits ?? DEFAULT_MFA_LIMITS;
@@ -93,7 +103,7 @@ export function composeUsers(given: UsersDeps): UsersParts {
     },
   });
   // Every session or code granted: refused for a locked account, recorded as the last login.
-  const grants = recordingLogins(data.accounts, given.grants, given.sessions);
+  const grants = recordingLogins(data.accounts, given.grants, given.sessions, data);
   const terms = createTerms({ data, keys, catalog });
   const confirm = { data, keys, options };
   const resend = { data, kv, keys, options };
@@ -123,6 +133,7 @@ export function composeUsers(given: UsersDeps): UsersParts {
     grants,
     sessions: given.sessions,
     passwords,
+    hashes,
     accessCodes,
     totpIssuer: given.totpIssuer ?? "Gatehouse",
     verifiers,
@@ -134,5 +145,6 @@ export function composeUsers(given: UsersDeps): UsersParts {
     update,
     factor: { data, kv, keys, limits: mfaLimits },
     flow,
+    relay,
   };
 }

@@ -4,6 +4,7 @@ import type { Logger } from "@gatehouse/logging";
 import type { KeyRing } from "@gatehouse/secrets";
 import type { AccessCodeOptions } from "./access-code/options.ts";
 import type { ConfirmationOptions } from "./confirmation/options.ts";
+import type { PublishEvents } from "./events/relay.ts";
 import type { Passwords } from "./credentials/passwords.ts";
 import type { LoginLimits } from "./verifiers/throttle.ts";
 import type { MfaLimits } from "./verifiers/totp/limits.ts";
@@ -48,4 +49,6 @@ export interface UsersDeps {
   idp?: OutboundPolicy;
   /** Issuer shown by authenticator apps. */
   totpIssuer?: string;
+  /** The registry's EventsService: the outbox relay hands it the events; absent = they wait in the outbox. */
+  publishEvents?: PublishEvents;
 }

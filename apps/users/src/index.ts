@@ -36,7 +36,10 @@ export async function createUsers(given: UsersDeps): Promise<ServiceModule> {
     policy: { ...usersPolicy, ...confirmationDeliveryPolicy, ...mfaPolicy, ...usersAdminPolicy },
     ready: async () => (await parts.db.ping()) && (await parts.kv.ping()),
     // The database and kv belong to the launcher, which closes them; work begun after an answer finishes first.
-    close: () => background.drain(),
+    close: async () => {
+      await background.drain();
+      await parts.relay?.close();
+    },
   };
 }
 
@@ -52,6 +55,7 @@ export type {
 export { registryAssertions, registryDataFields, registryEntrypoints } from "./adapters/registry.ts";
 export { registryUpstreamClients } from "./adapters/identity-providers.ts";
 export { authGrants, authUserSessions } from "./adapters/auth.ts";
+export { registryEvents } from "./adapters/events.ts";
 export { usersPolicy } from "./policy.ts";
 export { argon2Passwords, DEFAULT_HASH_PARAMS, type Passwords, type HashParams } from "./credentials/passwords.ts";
 export { DEFAULT_LOGIN_LIMITS, type LoginLimits } from "./verifiers/throttle.ts";
@@ -60,3 +64,4 @@ export { DEFAULT_MFA_LIMITS, type MfaLimits } from "./verifiers/totp/limits.ts";
 export { DEFAULT_ACCESS_CODE_OPTIONS, type AccessCodeOptions } from "./access-code/options.ts";
 export { totpCode } from "./verifiers/totp/totp.ts";
 export { deliveryOutboxStore } from "./delivery/outbox-store.ts";
+export type { PublishEvents } from "./events/relay.ts";

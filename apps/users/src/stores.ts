@@ -3,8 +3,11 @@ import type { Db, Queryable } from "@gatehouse/db";
 import { accessCodeStore, type AccessCodeStore } from "./access-code/store.ts";
 import { activationStore, type ActivationStore } from "./activation/store.ts";
 import { accountStore, auditOf, type AccountStore } from "./admin/store.ts";
+import { exportReads, type ExportReads } from "./bulk/export.ts";
+import { importStore, type ImportStore } from "./bulk/store.ts";
 import { confirmationStore, type ConfirmationStore } from "./confirmation/store.ts";
 import { deliveriesOver, type Deliveries } from "./delivery/queue.ts";
+import { eventStore, type EventStore } from "./events/store.ts";
 import type { Enqueue } from "./ports.ts";
 import { acceptanceStore, type AcceptanceStore } from "./terms/store.ts";
 import type { Transactional } from "./transactional.ts";
@@ -26,9 +29,15 @@ export interface Stores {
   audit: AuditLog;
   /** Deliveries queued with the change (the in-process queue's outbox row is written in the same transaction). */
   deliveries: Deliveries;
+  /** The events outbox (contract section 14): written in the change's transaction. */
+  events: EventStore;
+  /** Bulk imports and exports (contract section 15). */
+  imports: ImportStore;
+  exports: ExportReads;
 }
 
-export function storesOver(q: Queryable, enqueue: Enqueue): Stores {
+export function storesOver(q: Queryable, enqueue: Enqueue, wroteEvent?: () => void): Stores {
+  const events = eventStore(q);
   return {
     users: userStore(q),
     confirmations: confirmationStore(q),
@@ -40,10 +49,30 @@ export function storesOver(q: Queryable, enqueue: Enqueue): Stores {
     accounts: accountStore(q),
     audit: auditOf(q),
     deliveries: deliveriesOver(q, enqueue),
+    events: wroteEvent
+      ? {
+          record: (e) => (wroteEvent(), events.record(e)),
+          user: (...args) => (wroteEvent(), events.user(...args)),
+        }
+      : events,
+    imports: importStore(q),
+    exports: exportReads(q),
   };
 }
 
-/** The stores over the pool, and `tx` handing every store over one transaction's connection. */
-export function dataOver(db: Db, enqueue: Enqueue): Transactional<Stores> {
-  return { ...storesOver(db, enqueue), tx: (fn) => db.tx((q) => fn(storesOver(q, enqueue))) };
+/**
+ * The stores over the pool, and `tx` handing every store over one
+ * transaction's connection; `committedEvents` hears of a committed
+ * transaction that wrote an event (the relay then looks at once).
+ */
+export function dataOver(db: Db, enqueue: Enqueue, committedEvents?: () => void): Transactional<Stores> {
+  return {
+    ...storesOver(db, enqueue, committedEvents),
+    async tx(fn) {
+      let wrote = false;
+      const out = await db.tx((q) => fn(storesOver(q, enqueue, () => (wrote = true))));
+      if (wrote) committedEvents?.();
+      return out;
+    },
+  };
 }

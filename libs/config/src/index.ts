@@ -74,6 +74,20 @@ export interface Config {
   assertionsCacheTtlSeconds: number;
   /** argon2id cost; undefined = the users service's production parameters (TEST_PASSWORD_HASH, tests only). */
   passwordHashParams: PasswordHashParams | undefined;
+  /** Webhooks (contract section 14). */
+  webhooks: {
+    /** WEBHOOK_ALLOW_PRIVATE=true: http and loopback/private targets are allowed. */
+    allowPrivate: boolean;
+    /** WEBHOOK_RETRY_BASE_MS: the first retry's wait (5 s); the schedule grows ×4 from it. */
+    retryBaseMs: number;
+  };
+}
+
+function flag(env: Env, name: string): boolean {
+  const v = (env[name] ?? "").trim().toLowerCase();
+  if (v === "" || v === "false" || v === "0") return false;
+  if (v === "true" || v === "1") return true;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
 }
 
 export { ConfigError };
@@ -91,13 +105,6 @@ function int(env: Env, name: string, fallback: number, min = 0, max = Number.MAX
 }
 
 /** SECRET_KEY as @gatehouse/secrets reads it (hex, or base64url/base64) and of 32 bytes or more; checked here so a bad one is a configuration error. */
-function flag(env: Env, name: string): boolean {
-  const v = (env[name] ?? "").trim().toLowerCase();
-  if (v === "" || v === "false" || v === "0") return false;
-  if (v === "true" || v === "1") return true;
-  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
-}
-
 function secretKey(env: Env): string | undefined {
   const raw = (env.SECRET_KEY ?? "").trim();
   if (!raw) return undefined;
@@ -241,5 +248,9 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutSeconds: int(env, "REQUEST_TIMEOUT", 20, 2, 30),
     assertionsCacheTtlSeconds: int(env, "ASSERTIONS_CACHE_TTL", 30, 0, 3600),
     passwordHashParams: passwordHashParams(env),
+    webhooks: {
+      allowPrivate: flag(env, "WEBHOOK_ALLOW_PRIVATE"),
+      retryBaseMs: int(env, "WEBHOOK_RETRY_BASE_MS", 5000, 10, 3_600_000),
+    },
   };
 }

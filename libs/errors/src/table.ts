@@ -88,6 +88,13 @@ export const errorTable = {
   ),
   APPLICATION_NOT_FOUND: def(Code.NotFound, 404, "The application does not exist.", "La aplicación no existe."),
   ENTRYPOINT_NOT_FOUND: def(Code.NotFound, 404, "The entry point does not exist.", "El punto de entrada no existe."),
+  WEBHOOK_NOT_FOUND: def(Code.NotFound, 404, "The webhook does not exist.", "El webhook no existe."),
+  WEBHOOK_DELIVERY_NOT_FOUND: def(
+    Code.NotFound,
+    404,
+    "The webhook delivery does not exist.",
+    "La entrega del webhook no existe.",
+  ),
   APPLICATION_ID_TAKEN: def(
     Code.AlreadyExists,
     409,
@@ -170,6 +177,14 @@ export const errorTable = {
     "Algunos campos no cumplen las reglas exigidas.",
   ),
   USER_NOT_FOUND: def(Code.NotFound, 404, "The user does not exist.", "El usuario no existe."),
+  // Bulk import (issue 28, contract section 15).
+  IMPORT_NOT_FOUND: def(Code.NotFound, 404, "The import does not exist.", "La importación no existe."),
+  IMPORT_FINISHED: def(
+    Code.FailedPrecondition,
+    409,
+    "The import has already finished.",
+    "La importación ya ha terminado.",
+  ),
   // Admin API (issue 12).
   // Operator persons (issue 12): only they sign in to the console and get the admin scopes.
   NOT_AN_OPERATOR: def(

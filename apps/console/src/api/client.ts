@@ -35,15 +35,21 @@ export async function errorOf(res: Response): Promise<ApiError> {
   return new ApiError(res.status, res.status >= 500 ? "unavailable" : "http_error", `HTTP ${res.status}`);
 }
 
+/** NDJSON, the form of the users' bulk import and export (contract section 15). */
+export const NDJSON = "application/x-ndjson";
+
 async function send(method: string, path: string, body: unknown, token: string | undefined): Promise<Response> {
   const headers: Record<string, string> = { accept: "application/json", "accept-language": currentLanguage() };
   if (token) headers.authorization = `Bearer ${token}`;
-  if (body !== undefined) headers["content-type"] = "application/json";
-  return fetch(`/admin/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  // A file (the import's NDJSON) goes as it is; anything else as JSON.
+  if (body instanceof Blob) headers["content-type"] = NDJSON;
+  else if (body !== undefined) headers["content-type"] = "application/json";
+  const payload = body === undefined || body instanceof Blob ? body : JSON.stringify(body);
+  return fetch(`/admin/v1${path}`, { method, headers, body: payload });
 }
 
-/** Calls the admin API; `content` of the answer (undefined for 204). A 401 refreshes once, then signs out. */
-export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+/** The answer of an admin call, refreshed once on a 401 (then signed out); an ApiError for any other failure. */
+async function call(method: string, path: string, body?: unknown): Promise<Response> {
   let res: Response;
   try {
     res = await send(method, path, body, await accessToken());
@@ -59,8 +65,19 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
     throw await errorOf(res);
   }
   if (!res.ok) throw await errorOf(res);
+  return res;
+}
+
+/** Calls the admin API; `content` of the answer (undefined for 204). A Blob body is sent as NDJSON. */
+export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await call(method, path, body);
   if (res.status === 204) return undefined as T;
   return ((await res.json()) as { content: T }).content;
+}
+
+/** A GET whose answer is a file (the users' NDJSON export). */
+export async function apiFile(path: string): Promise<Blob> {
+  return (await call("GET", path)).blob();
 }
 
 /** `?a=1&b=2` of the members that are set. */

@@ -128,3 +128,61 @@ export interface AuditItem {
   address: string;
   details: Record<string, unknown>;
 }
+
+/** Contract section 14: the event types an endpoint may take ("*": every one). */
+export const EVENT_TYPES = [
+  "user.created",
+  "user.confirmed",
+  "user.updated",
+  "user.password_changed",
+  "user.mfa_enabled",
+  "user.login",
+  "user.locked",
+  "user.unlocked",
+  "user.deleted",
+  "application.created",
+  "application.updated",
+  "application.password_rotated",
+] as const;
+
+/** A webhook endpoint (never its secret, which only creation and rotation show). */
+export interface Webhook {
+  id: string;
+  url: string;
+  events: string[];
+  application: string | null;
+  description: string;
+  enabled: boolean;
+  disabledReason: string | null;
+  created: string;
+  updated: string;
+  previousSecretExpires: string | null;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  eventId: string;
+  type: string;
+  status: "pending" | "delivered" | "failed";
+  attempts: number;
+  lastResponseCode: number | null;
+  lastError: string | null;
+  nextAttempt: string | null;
+  created: string;
+  updated: string;
+}
+
+/** A bulk import's job (GET /admin/v1/users/import/{id}, contract section 15). */
+export interface ImportJob {
+  id: string;
+  status: "running" | "done";
+  entrypoint?: string;
+  lines?: number;
+  imported?: number;
+  skipped?: number;
+  failedCount?: number;
+  failed?: { line: number; code: string; field: string }[];
+  skips?: { line: number; code: string; field: string; user: string }[];
+  created?: string | null;
+  finished?: string | null;
+}

@@ -13,7 +13,13 @@ const writes = anyScope(...ADMIN_WRITE_SCOPES);
  * implies both. Used with requireBearer, so 401/403 come before the body.
  */
 export const operatorScopes: BearerRule = (principal, req) =>
-  (req.method === "GET" || req.method === "HEAD" ? reads : writes)(principal, req);
+  (req.method === "GET" || req.method === "HEAD" ? (hashExport(req) ? hashReads : reads) : writes)(principal, req);
+
+// The users' export with their password hashes needs admin:write, which is enough for it (contract section 15).
+const hashReads = anyScope(...ADMIN_WRITE_SCOPES);
+const hashExport = (req: FastifyRequest) =>
+  req.url.split("?")[0] === "/admin/v1/users/export" &&
+  new URLSearchParams(req.url.split("?")[1] ?? "").get("include") === "hashes";
 
 /** Call options that forward the operator's token and the client address (for the audit) to a service, which checks the scopes again. */
 export function asOperator(req: FastifyRequest) {

@@ -8,6 +8,7 @@ import {
   type CatalogEntry,
   type Entrypoint,
   type UserAccount,
+  type UserImportJob,
 } from "@gatehouse/proto";
 import { applicationToJson } from "./application-json.ts";
 import { userToJson } from "./user-json.ts";
@@ -61,3 +62,27 @@ export function auditItemToJson(source: string, e: AuditEntry): Record<string, u
 
 /** `content` of a page: the items, and `next` unless it is the last page. */
 export const page = (items: unknown[], next: string) => (next ? { items, next } : { items });
+
+/**
+ * An import job (contract section 15): `status`, the counts and, with its
+ * results, `failed` (`[{line, code, field}]`) and `skips` (`[{line, code,
+ * field, user}]`: the holder of the id value taken).
+ */
+export function importJobJson(j: UserImportJob, withResults: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    id: j.id,
+    status: j.status,
+    entrypoint: j.entrypointId,
+    lines: j.lines,
+    imported: j.imported,
+    skipped: j.skipped,
+    failedCount: j.failed,
+    created: iso(j.createTime),
+    finished: iso(j.finishTime),
+  };
+  if (!withResults) return out;
+  const lineOf = (r: UserImportJob["results"][number]) => ({ line: r.line, code: r.code, field: r.field });
+  out.failed = j.results.filter((r) => r.outcome === "failed").map(lineOf);
+  out.skips = j.results.filter((r) => r.outcome === "skipped").map((r) => ({ ...lineOf(r), user: r.userId }));
+  return out;
+}

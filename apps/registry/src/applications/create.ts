@@ -2,8 +2,10 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { AuditContext } from "@gatehouse/admin";
 import type { Db } from "@gatehouse/db";
 import { validationError } from "@gatehouse/errors";
+import { newEvent } from "@gatehouse/events";
 import type { Application } from "@gatehouse/proto";
 import { auditStore } from "../audit/store.ts";
+import { publishEvents } from "../webhooks/events.ts";
 import { lockCatalogs } from "../catalogs/kinds.ts";
 import { catalogStore, type CatalogStore } from "../catalogs/store.ts";
 import type { ClientSecrets } from "../credentials/secrets.ts";
@@ -61,6 +63,10 @@ export async function createApplication(
           secretSealed: stored.sealed,
           secretMac: stored.mac,
         });
+        if (inserted) {
+          const data = { application: { client_id: app.id, entrypoints: app.entrypoints.map((e) => e.id) } };
+          await publishEvents(q, [newEvent("application.created", app.id, data)]);
+        }
         if (inserted && who) {
           const details = { displayName: app.displayName, entrypoints: app.entrypoints.map((e) => e.id) };
           await auditStore(q).record({ ...who, action: "application.create", target: app.id, details });

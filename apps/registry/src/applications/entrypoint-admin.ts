@@ -2,8 +2,10 @@ import { clone, toJson } from "@bufbuild/protobuf";
 import type { AuditContext } from "@gatehouse/admin";
 import type { Db, Queryable } from "@gatehouse/db";
 import { domainError, validationError } from "@gatehouse/errors";
+import { newEvent } from "@gatehouse/events";
 import { EntrypointSchema, type Entrypoint, type FieldConfig, type Typologies } from "@gatehouse/proto";
 import { auditStore } from "../audit/store.ts";
+import { publishEvents } from "../webhooks/events.ts";
 import { lockCatalogs } from "../catalogs/kinds.ts";
 import { catalogStore } from "../catalogs/store.ts";
 import { entrypointId } from "./client-ids.ts";
@@ -77,6 +79,8 @@ export async function addEntrypoint(
       target: id,
       details: { clientId, ...summary(ep) },
     });
+    const data = { application: { client_id: clientId, changed: ["entrypoints"] } };
+    await publishEvents(q, [newEvent("application.updated", clientId, data)]);
     return ep;
   });
 }
@@ -120,6 +124,8 @@ export async function updateEntrypoint(
       target: ep.id,
       details: { clientId: ids.clientId, changed: members, ...summary(ep) },
     });
+    const data = { application: { client_id: ids.clientId, changed: ["entrypoints"] } };
+    await publishEvents(q, [newEvent("application.updated", ids.clientId, data)]);
     return ep;
   });
 }

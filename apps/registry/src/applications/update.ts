@@ -2,8 +2,10 @@ import { clone, create, toJson } from "@bufbuild/protobuf";
 import type { AuditContext } from "@gatehouse/admin";
 import type { Db } from "@gatehouse/db";
 import { domainError, validationError } from "@gatehouse/errors";
+import { newEvent } from "@gatehouse/events";
 import { ApplicationSchema, ContactSchema, type ApplicationRecord, type Contact } from "@gatehouse/proto";
 import { auditStore } from "../audit/store.ts";
+import { publishEvents } from "../webhooks/events.ts";
 import { catalogStore } from "../catalogs/store.ts";
 import { applicationRecords } from "./records.ts";
 import { validateApplicationFields } from "./validate/application.ts";
@@ -89,6 +91,8 @@ export async function updateApplication(db: Db, c: ApplicationChange, who: Audit
     for (const m of ["displayName", "url", "redirectUris", "whitelist", "defaultCallback", "mfa"] as const)
       if (c[m] !== undefined) details[m] = c[m];
     await auditStore(q).record({ ...who, action: UPDATE_ACTION, target: c.clientId, details });
+    const data = { application: { client_id: c.clientId, changed: members } };
+    await publishEvents(q, [newEvent("application.updated", c.clientId, data)]);
     return (await records.get(c.clientId))!;
   });
 }

@@ -1,7 +1,9 @@
 import type { AuditContext } from "@gatehouse/admin";
 import type { Db } from "@gatehouse/db";
 import { domainError } from "@gatehouse/errors";
+import { newEvent } from "@gatehouse/events";
 import { auditStore } from "../audit/store.ts";
+import { publishEvents } from "../webhooks/events.ts";
 import type { ClientSecrets } from "./secrets.ts";
 import { credentialStore } from "./store.ts";
 
@@ -32,6 +34,8 @@ export async function rotateClientSecret(
       target: clientId,
       details: { secretVersion: version },
     });
+    const data = { application: { client_id: clientId, secret_version: version } };
+    await publishEvents(q, [newEvent("application.password_rotated", clientId, data)]);
     return { secret, version };
   });
 }

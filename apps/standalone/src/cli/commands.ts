@@ -8,3 +8,4 @@ export { rotateSigningKeys } from "./rotate-signing-keys.ts";
 export { serve } from "./serve.ts";
 export { usersFind } from "./users-find.ts";
 export { usersGet } from "./users-get.ts";
+export { usersImport } from "./users-import.ts";

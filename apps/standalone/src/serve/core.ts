@@ -22,6 +22,7 @@ import {
   kvRegistryNotify,
   ownAccessTokenVerifier,
   serverInterceptors,
+  webhookSettings,
 } from "../wiring.ts";
 
 /** Opens a service process's own stores (its schema, migrated) and its internal token minter. */
@@ -69,7 +70,14 @@ export async function serveRegistry(config: Config, logger: Logger): Promise<() 
     httpTransport(config.serviceUrls.auth, callerInterceptors(internal, "registry")),
   );
   const notify = kvRegistryNotify(stores.kv, (err) => logger.warn({ err }, "registry notice not published"));
-  const mod = await createRegistry({ db: stores.db, keys: stores.keys, idp: config.idp, logger, notify });
+  const mod = await createRegistry({
+    db: stores.db,
+    keys: stores.keys,
+    idp: config.idp,
+    logger,
+    notify,
+    webhooks: webhookSettings(config),
+  });
   const interceptors = serverInterceptors(
     mod,
     logger,

@@ -14,6 +14,7 @@ import {
   RegistryService,
   UsersAdminService,
   UsersService,
+  WebhooksAdminService,
 } from "@gatehouse/proto";
 import { callerInterceptors, httpTransport, InternalTokens } from "@gatehouse/rpc";
 import { loadKeyRing } from "@gatehouse/secrets";
@@ -56,6 +57,7 @@ export async function serveGateway(config: Config, logger: Logger): Promise<() =
       registryAdmin: createClient(RegistryAdminService, httpTransport(urls.registry, caller)),
       identityProviders: createClient(IdentityProvidersService, httpTransport(urls.registry, caller)),
       usersAdmin: createClient(UsersAdminService, httpTransport(urls.users, caller)),
+      webhooksAdmin: createClient(WebhooksAdminService, httpTransport(urls.registry, caller)),
       verifyAccessToken: accessTokenVerifier(config, kv, () => auth),
       hostedLoginKey: keys.mac("hosted-login"),
       consoleDir: CONSOLE_DIST,

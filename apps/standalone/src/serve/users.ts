@@ -4,6 +4,7 @@ import type { Logger } from "@gatehouse/logging";
 import {
   AssertionsService,
   AuthService,
+  EventsService,
   IdentityProvidersService,
   RegistryService,
   UserSessionsService,
@@ -41,6 +42,7 @@ export async function serveUsers(config: Config, logger: Logger): Promise<() => 
     // Operators call the admin RPCs with their own access tokens (verified with auth's JWKS).
     verify: accessTokenVerifier(config, stores.kv, () => auth),
     hostWorker,
+    events: createClient(EventsService, httpTransport(config.serviceUrls.registry, caller)),
   });
   await bootstrapOperatorPerson(users.adminClientAs("bootstrap"), config, logger);
   return serveModule({

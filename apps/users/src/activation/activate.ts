@@ -8,6 +8,7 @@ import type { UserRecord } from "../users/record.ts";
 import type { UserStore } from "../users/store.ts";
 import { ACTIVATION_MAC } from "./issue.ts";
 import type { ActivationRow, ActivationStore } from "./store.ts";
+import type { EventStore } from "../events/store.ts";
 
 /** The confirmation codes of the identifier a link confirms stop working (ConfirmationStore's; named here so activation needs no import of confirmation, which resends activation links). */
 interface LiveConfirmations {
@@ -15,7 +16,12 @@ interface LiveConfirmations {
 }
 
 export interface ActivateDeps {
-  data: Transactional<{ users: UserStore; activations: ActivationStore; confirmations: LiveConfirmations }>;
+  data: Transactional<{
+    users: UserStore;
+    activations: ActivationStore;
+    confirmations: LiveConfirmations;
+    events: EventStore;
+  }>;
   keys: KeyRing;
   passwords: Passwords;
   entrypoints: EntrypointDirectory;
@@ -57,7 +63,7 @@ export async function activateUser(
   }
   // Hash before the transaction: argon2 must not hold a database connection.
   const passwordHash = activation.passwordless ? undefined : await deps.passwords.hash(req.password);
-  const user = await deps.data.tx(async ({ users, activations, confirmations }) => {
+  const user = await deps.data.tx(async ({ users, activations, confirmations, events }) => {
     if (!(await users.lock(activation.userId))) throw invalid();
     if (!(await activations.use(activation.id))) throw invalid();
     await activations.supersedeAll(activation.userId);
@@ -66,7 +72,9 @@ export async function activateUser(
     await confirmations.supersedeLive(activation.userId, activation.key);
     await users.markActivated(activation.userId);
     await users.saveProfile(activation.userId, { passwordHash });
-    return users.byId(activation.userId);
+    const activated = await users.byId(activation.userId);
+    if (activated) await events.user("user.confirmed", activation.clientId, activated, [`ids.${activation.key}`]);
+    return activated;
   });
   if (!user) throw invalid();
   return { user, activation };

@@ -9,10 +9,12 @@ import type { Transactional } from "../transactional.ts";
 import type { TotpStore } from "../verifiers/totp/store.ts";
 import type { IdentityStore } from "../verifiers/upstream/store.ts";
 import { findAccount, type Account, type AccountReads } from "./accounts.ts";
+import type { EventStore } from "../events/store.ts";
 
 /** The stores operators' actions read and write (an export and an erasure reach every table of a user). */
 export type AdminStores = AccountReads & {
   audit: AuditLog;
+  events: EventStore;
   confirmations: ConfirmationStore;
   acceptances: AcceptanceStore;
   totp: TotpStore;
@@ -50,6 +52,7 @@ export async function lockAccount(
     const found = await findAccount(s, id, true);
     const wasLocked = found.facts.lockedAt !== null;
     await s.accounts.lock(found.user.id);
+    if (!wasLocked) await s.events.user("user.locked", null, found.user);
     await s.audit.record({
       ...who,
       action: "user.lock",
@@ -65,6 +68,7 @@ export async function unlockAccount(deps: AdminDeps, id: string, who: AuditConte
   return deps.data.tx(async (s) => {
     const found = await findAccount(s, id, true);
     await s.accounts.unlock(found.user.id);
+    if (found.facts.lockedAt !== null) await s.events.user("user.unlocked", null, found.user);
     await s.audit.record({
       ...who,
       action: "user.unlock",

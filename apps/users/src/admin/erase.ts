@@ -38,6 +38,8 @@ export async function eraseUser(deps: AdminDeps, id: string, who: AuditContext):
     await s.accessCodes.erase(userId);
     await s.activations.erase(userId);
     const identities = await s.identities.unlinkAll(userId);
+    // Ids only, nothing of what is erased; written first, while the row still names the user's application.
+    await s.events.user("user.deleted", null, account.user);
     await s.users.erase(userId);
     const u = account.user;
     await s.audit.record({

@@ -1,5 +1,7 @@
 import { domainError } from "@gatehouse/errors";
+import type { EventStore } from "../events/store.ts";
 import type { LoginGrants, UserSessions } from "../ports.ts";
+import type { Transactional } from "../transactional.ts";
 import type { AccountStore } from "./store.ts";
 
 /**
@@ -10,20 +12,29 @@ import type { AccountStore } from "./store.ts";
  * recorded. A lock that lands while the grant is made is seen by the second
  * look: a session is ended again with every other, a code is never handed
  * out. A lock after that look is the auth service's: the exchange refuses a
- * code issued before the user's "not before" mark.
+ * code issued before the user's "not before" mark. With `events`, the last
+ * login and its user.login event commit together.
  */
 export function recordingLogins(
   accounts: AccountStore,
   grants: LoginGrants,
   sessions: UserSessions | undefined,
+  events?: Transactional<{ accounts: AccountStore; events: EventStore }>,
 ): LoginGrants {
-  const admit = async (userId: string) => {
-    if (!(await accounts.admitLogin(userId))) throw domainError("ACCOUNT_LOCKED");
+  const admit = async (userId: string, clientId: string) => {
+    const admitted = events
+      ? await events.tx(async (s) => {
+          const pulseId = await s.accounts.admitLogin(userId);
+          if (pulseId) await s.events.user("user.login", clientId, { id: userId, pulseId });
+          return pulseId;
+        })
+      : await accounts.admitLogin(userId);
+    if (!admitted) throw domainError("ACCOUNT_LOCKED");
   };
   const locked = (userId: string) => accounts.isLocked(userId);
   return {
     async openSession(userId, clientId) {
-      await admit(userId);
+      await admit(userId, clientId);
       const session = await grants.openSession(userId, clientId);
       if (await locked(userId)) {
         await sessions?.endAll(userId);
@@ -33,7 +44,7 @@ export function recordingLogins(
     },
 
     async issueCode(request, userId, authTime, operatorEmail) {
-      await admit(userId);
+      await admit(userId, request.clientId);
       const code = await grants.issueCode(request, userId, authTime, operatorEmail);
       if (await locked(userId)) throw domainError("ACCOUNT_LOCKED");
       return code;

@@ -21,8 +21,8 @@ export interface AccountStore {
   search(query: string, after: string | undefined, limit: number): Promise<string[]>;
   lock(userId: string): Promise<void>;
   unlock(userId: string): Promise<void>;
-  /** Records a login of a live, unlocked account; false when it is locked or erased. */
-  admitLogin(userId: string): Promise<boolean>;
+  /** Records a login of a live, unlocked account: its pulse id; undefined when it is locked or erased. */
+  admitLogin(userId: string): Promise<string | undefined>;
   /** True when locked, or when there is no such user. */
   isLocked(userId: string): Promise<boolean>;
 }
@@ -93,11 +93,12 @@ export function accountStore(q: Queryable): AccountStore {
     },
 
     async admitLogin(userId) {
-      const { rowCount } = await q.query(
-        "UPDATE users.users SET last_login_at = now() WHERE id = $1 AND locked_at IS NULL AND deleted_at IS NULL",
+      const { rows } = await q.query<{ pulse_id: string }>(
+        `UPDATE users.users SET last_login_at = now() WHERE id = $1 AND locked_at IS NULL AND deleted_at IS NULL
+         RETURNING pulse_id`,
         [userId],
       );
-      return rowCount > 0;
+      return rows[0]?.pulse_id;
     },
 
     async isLocked(userId) {

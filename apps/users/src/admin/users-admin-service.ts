@@ -11,6 +11,9 @@ import { endUserSessions, lockAccount, sessionsOf, unlockAccount, type AdminDeps
 import { createOperator, type CreateOperatorDeps } from "./create-operator.ts";
 import { eraseUser } from "./erase.ts";
 import { exportUser } from "./export.ts";
+import { bulkMethods, bulkPolicy } from "../bulk/rpc.ts";
+import type { ExportDeps } from "../bulk/export.ts";
+import type { ImportDeps } from "../bulk/jobs.ts";
 import { AUDIT_TABLE } from "./store.ts";
 
 const READ = ["admin:read", "admin"];
@@ -28,6 +31,7 @@ export const usersAdminPolicy: ScopePolicy = {
   listUsersAuditEntries: READ,
   // The launcher's bootstrap and the CLI only: an operator cannot make another over the API.
   createOperator: [INTERNAL_SCOPE],
+  ...bulkPolicy,
 };
 
 const MAX_QUERY = 320;
@@ -40,10 +44,11 @@ function userId(req: { userId: string }): string {
 
 /** UsersAdminService over the admin domain modules: maps requests in and results out. */
 export function createUsersAdminService(
-  deps: AdminDeps & CreateOperatorDeps & { logger: Logger; db: Db },
+  deps: AdminDeps & CreateOperatorDeps & ImportDeps & ExportDeps & { logger: Logger; db: Db },
 ): ServiceImpl<typeof UsersAdminService> {
   const { data, logger } = deps;
   return {
+    ...bulkMethods(deps),
     async searchUserAccounts(req) {
       if (req.query.length > MAX_QUERY) throw validationError([{ field: "q", code: "too_long" }]);
       const size = pageSize(req.pageSize);

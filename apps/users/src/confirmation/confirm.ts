@@ -6,9 +6,10 @@ import type { UserRecord } from "../users/record.ts";
 import { IDENTIFIER_UNIQUE, isUniqueViolation, type UserStore } from "../users/store.ts";
 import { CONFIRMATION_MAC, type ConfirmationOptions } from "./options.ts";
 import type { Confirmation, ConfirmationStore } from "./store.ts";
+import type { EventStore } from "../events/store.ts";
 
 export interface ConfirmDeps {
-  data: Transactional<{ users: UserStore; confirmations: ConfirmationStore }>;
+  data: Transactional<{ users: UserStore; confirmations: ConfirmationStore; events: EventStore }>;
   keys: KeyRing;
   options: ConfirmationOptions;
 }
@@ -71,7 +72,7 @@ export async function confirmIdentifier(deps: ConfirmDeps, req: ConfirmRequest):
   if (!row) throw invalid();
   const used = row;
 
-  const user = await data.tx(async ({ users, confirmations }) => {
+  const user = await data.tx(async ({ users, confirmations, events }) => {
     // One confirmation of an identifier at a time: two live codes of one value
     // (a resend) used in parallel must not both succeed.
     await users.lockIdentifier(used.userId, used.key);
@@ -91,7 +92,9 @@ export async function confirmIdentifier(deps: ConfirmDeps, req: ConfirmRequest):
     // The identifier changed since the code was sent: the code confirms nothing.
     if (!applied) throw invalid();
     await users.touch(used.userId);
-    return users.byId(used.userId);
+    const confirmed = await users.byId(used.userId);
+    if (confirmed) await events.user("user.confirmed", used.clientId, confirmed, [`ids.${used.key}`]);
+    return confirmed;
   });
   if (!user) throw invalid();
   return { user, key: used.key, contextUrl: used.contextUrl, clientId: used.clientId, entrypointId: used.entrypointId };

@@ -52,8 +52,13 @@ export async function confirmTotp(deps: FactorDeps, userId: string, code: string
   await clearUserGuesses(deps, userId);
   const codes = newRecoveryCodes();
   const macs = codes.map((c) => recoveryMac(deps.keys, userId, c));
-  if (!(await deps.data.tx(({ totp }) => totp.enable(userId, sealed, macs))))
-    throw conflict("The enrolment changed meanwhile; confirm the newest secret.");
+  const enabled = await deps.data.tx(async ({ totp, users, events }) => {
+    if (!(await totp.enable(userId, sealed, macs))) return false;
+    const user = await users.byId(userId);
+    if (user) await events.user("user.mfa_enabled", null, user);
+    return true;
+  });
+  if (!enabled) throw conflict("The enrolment changed meanwhile; confirm the newest secret.");
   return codes;
 }
 

@@ -17,10 +17,16 @@ import { IDENTIFIER_UNIQUE, isUniqueViolation, type UserStore } from "../users/s
 import type { UpstreamIdentity } from "@gatehouse/idp";
 import type { IdentityStore } from "../verifiers/upstream/store.ts";
 import { validateRegistration } from "./validate.ts";
+import type { EventStore } from "../events/store.ts";
 
 /** What a registration writes, in one transaction. */
 type RegisterStores = IssueStores &
-  ActivationStores & { users: UserStore; acceptances: AcceptanceStore; identities: IdentityStore };
+  ActivationStores & {
+    users: UserStore;
+    acceptances: AcceptanceStore;
+    identities: IdentityStore;
+    events: EventStore;
+  };
 
 export interface RegisterDeps extends IssueDeps {
   data: Transactional<RegisterStores>;
@@ -128,11 +134,13 @@ export async function registerUser(deps: RegisterDeps, req: RegisterRequest): Pr
   const assertions = applyAnswers({}, answers, now);
 
   const id = newUserId();
+  const pulseId = newPulseId();
   const user = await deps.data.tx(async (stores) => {
     const { users } = stores;
+    await stores.events.user("user.created", req.clientId, { id, pulseId });
     await users.insertUser({
       id,
-      pulseId: newPulseId(),
+      pulseId,
       passwordHash,
       datas: valid.datas,
       addresses: valid.addresses,

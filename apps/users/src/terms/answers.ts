@@ -5,6 +5,7 @@ import type { StoredAssertion } from "../users/model.ts";
 import type { JsonMap } from "../users/record.ts";
 import type { UserStore } from "../users/store.ts";
 import type { AcceptanceStore, Answer, AnswerOrigin } from "./store.ts";
+import type { EventStore } from "../events/store.ts";
 
 /** Keys outside the catalog of the entry point's typologies: one violation each. */
 export function unknownKeys(keys: Iterable<string>, catalog: ReadonlyMap<string, PendingAssertion>): Violation[] {
@@ -44,14 +45,14 @@ export function applyAnswers(stored: JsonMap, answers: readonly Answer[], at: Da
  * the history rows and the `assertions` map. Returns the map as stored.
  */
 export async function recordAnswers(
-  data: Transactional<{ users: UserStore; acceptances: AcceptanceStore }>,
+  data: Transactional<{ users: UserStore; acceptances: AcceptanceStore; events: EventStore }>,
   userId: string,
   wanted: ReadonlyMap<string, boolean>,
   catalog: ReadonlyMap<string, PendingAssertion>,
   origin: AnswerOrigin,
   at = new Date(),
 ): Promise<JsonMap | undefined> {
-  return data.tx(async ({ users, acceptances }) => {
+  return data.tx(async ({ users, acceptances, events }) => {
     if (!(await users.lock(userId))) return undefined;
     const user = (await users.byId(userId))!;
     const answers = answersToRecord(user.assertions, wanted, catalog);
@@ -59,6 +60,8 @@ export async function recordAnswers(
     const next = applyAnswers(user.assertions, answers, at);
     await acceptances.append(userId, answers, origin, at);
     await users.saveProfile(userId, { assertions: next });
+    const changed = [...new Set(answers.map((a) => `assertions.${a.key}`))];
+    await events.user("user.updated", origin.clientId, user, changed);
     return next;
   });
 }

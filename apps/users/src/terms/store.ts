@@ -11,7 +11,7 @@ export interface Answer {
 export interface AnswerOrigin {
   clientId: string;
   sourceId: string;
-  via: "register" | "login" | "update" | "page";
+  via: "register" | "login" | "update" | "page" | "import";
 }
 
 /** An answer as the history keeps it (the data export). */

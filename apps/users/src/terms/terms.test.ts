@@ -117,6 +117,15 @@ describe.each(backends)("legal assertions in the users service on %s", (_name, o
       "tos:true:login:pc",
       "newsletter:false:login:pc",
     ]);
+    // Each recorded change of the answers is a user.updated event in the outbox (contract section 14), names only.
+    const updates = await h.db.query<{ data: { user: { changed: string[] } } }>(
+      "SELECT data FROM users.events WHERE type = 'user.updated' AND data->'user'->>'id' = $1 ORDER BY seq",
+      [id],
+    );
+    expect(updates.rows.map((r) => r.data.user.changed)).toEqual([
+      ["assertions.tos"],
+      ["assertions.newsletter", "assertions.tos"],
+    ]);
     // Re-sending the same answer to the same version records nothing.
     await login(email, { tos: yes });
     expect(await history(id)).toHaveLength(4);

@@ -12,9 +12,10 @@ import { parseAnswers } from "./parse.ts";
 import { pendingAssertions } from "./pending.ts";
 import type { AcceptanceStore, AnswerOrigin } from "./store.ts";
 import { openTermsToken } from "./token.ts";
+import type { EventStore } from "../events/store.ts";
 
 export interface TermsDeps {
-  data: Transactional<{ users: UserStore; acceptances: AcceptanceStore }>;
+  data: Transactional<{ users: UserStore; acceptances: AcceptanceStore; events: EventStore }>;
   keys: KeyRing;
   catalog: AssertionCatalog;
 }

@@ -17,9 +17,11 @@ import { applyIdOp, constraintViolation, takenValues, type ApplyStores } from ".
 import { parseUpdate, type UpdateMode } from "./parse.ts";
 import { planUpdate } from "./plan.ts";
 import { requireStepUp } from "./step-up.ts";
+import type { EventStore } from "../events/store.ts";
+import { changedFields } from "./changed.ts";
 
 export interface UpdateDeps extends IssueDeps {
-  data: Transactional<ApplyStores & { acceptances: AcceptanceStore }>;
+  data: Transactional<ApplyStores & { acceptances: AcceptanceStore; events: EventStore }>;
   /** Hashes a new password. */
   passwords: Passwords;
   /** Re-authentication by the current password; step-up by a second factor. */
@@ -104,6 +106,9 @@ export async function updateUser(deps: UpdateDeps, req: UpdateRequest): Promise<
     if (violations.length) throw constraintViolation(violations);
     if (!plan.changed) return { user, changed: false, pending: [] };
 
+    const changed = changedFields(user, plan);
+    if (changed.length) await s.events.user("user.updated", req.clientId, user, changed);
+    if (passwordHash !== undefined) await s.events.user("user.password_changed", req.clientId, user);
     for (const op of plan.ids) await applyIdOp(s, deps, origin, user.id, op);
     const answerOrigin = { clientId: req.clientId, sourceId: req.sourceId, via: "update" as const };
     await s.acceptances.append(user.id, plan.answers, answerOrigin, now);

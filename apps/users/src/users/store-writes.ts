@@ -4,7 +4,8 @@ import type { JsonMap, NewUser } from "./record.ts";
 /** Writes of the users row. */
 export interface UserWrites {
   insertUser(u: NewUser): Promise<void>;
-  setPasswordHash(userId: string, passwordHash: string): Promise<void>;
+  /** Sets the hash; with `replacing`, only while that hash is still the stored one (a rehash happens once). */
+  setPasswordHash(userId: string, passwordHash: string, replacing?: string): Promise<void>;
   /** Writes the profile maps given (and the password hash) and bumps updated/version. */
   saveProfile(
     userId: string,
@@ -39,8 +40,11 @@ export function userWrites(q: Queryable): UserWrites {
       );
     },
 
-    async setPasswordHash(userId, passwordHash) {
-      await q.query(`UPDATE users.users SET password_hash = $2 WHERE id = $1`, [userId, passwordHash]);
+    async setPasswordHash(userId, passwordHash, replacing) {
+      await q.query(
+        `UPDATE users.users SET password_hash = $2 WHERE id = $1 AND ($3::text IS NULL OR password_hash = $3)`,
+        [userId, passwordHash, replacing ?? null],
+      );
     },
 
     async saveProfile(userId, p) {

@@ -6,6 +6,7 @@ import type { AccessCodeStore } from "../access-code/store.ts";
 import type { Passwords } from "../credentials/passwords.ts";
 import type { ConfirmationOptions } from "../confirmation/options.ts";
 import type { ConfirmationStore } from "../confirmation/store.ts";
+import type { EventStore } from "../events/store.ts";
 import type { Transactional } from "../transactional.ts";
 import type { UserStore } from "../users/store.ts";
 import { oneTimeCodeVerifier, type OneTimeCodeProof } from "./one-time-code/verifier.ts";
@@ -33,6 +34,7 @@ export interface VerifierDeps {
     totp: TotpStore;
     identities: IdentityStore;
     audit: AuditLog;
+    events: EventStore;
   }>;
   kv: Kv;
   keys: KeyRing;

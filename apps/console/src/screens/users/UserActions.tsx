@@ -4,23 +4,12 @@ import type { User } from "../../api/types.ts";
 import { useI18n } from "../../i18n/index.tsx";
 import { navigate } from "../../router.tsx";
 import { ConfirmDialog } from "../../ui/Dialog.tsx";
+import { download } from "../../ui/download.ts";
 import { TextField } from "../../ui/fields.tsx";
 import { setFlash } from "../../ui/flash.ts";
 import { ErrorBox, Notice } from "../../ui/states.tsx";
 
 type Ask = "lock" | "logout" | "delete";
-
-/** Saves JSON as a file download (the export of a GDPR access request). */
-function download(name: string, data: unknown): void {
-  const url = URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: "application/json" }));
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 /** Lock/unlock, log out everywhere, export, delete (typed confirmation); each audited by the API. */
 export function UserActions({ user, onChanged }: { user: User; onChanged: (u: User) => void }) {
@@ -45,7 +34,10 @@ export function UserActions({ user, onChanged }: { user: User; onChanged: (u: Us
     setNotice("");
     setError(undefined);
     api<unknown>("GET", `${path}/export`).then((data) => {
-      download(`user-${id.replace(/[^\w-]/g, "")}.json`, data);
+      download(
+        `user-${id.replace(/[^\w-]/g, "")}.json`,
+        new Blob([JSON.stringify(data, null, 2)], { type: "application/json" }),
+      );
       setNotice(t("user.exported.ok"));
     }, setError);
   };

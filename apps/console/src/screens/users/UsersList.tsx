@@ -9,6 +9,7 @@ import { useState } from "react";
 import { takeFlash } from "../../ui/flash.ts";
 import { Notice } from "../../ui/states.tsx";
 import { usePaged } from "../../ui/usePaged.ts";
+import { ExportUsers } from "./ExportUsers.tsx";
 import { StatusBadge } from "./StatusBadge.tsx";
 
 /** /console/users?q=: users by email, phone, screen name, object id or pulse_id (exact or prefix). */
@@ -18,7 +19,14 @@ export function UsersList() {
   const [flash] = useState(takeFlash);
   const list = usePaged((cursor) => api<Page<User>>("GET", `/users${query({ q, cursor, limit: 25 })}`), [q]);
   return (
-    <Layout title={t("users.title")}>
+    <Layout
+      title={t("users.title")}
+      actions={
+        <Link to="/users/import" className="button primary">
+          {t("import.title")}
+        </Link>
+      }
+    >
       <SearchBar
         label={t("users.search")}
         hint={t("users.searchHint")}
@@ -26,6 +34,10 @@ export function UsersList() {
         onSearch={(v) => navigate(`/users${query({ q: v })}`)}
       />
       {flash && <Notice>{flash}</Notice>}
+      <details className="card">
+        <summary>{t("export.title")}</summary>
+        <ExportUsers />
+      </details>
       <PagedTable list={list} empty={q ? t("users.empty") : t("users.emptyAll")}>
         {(items) => (
           <>

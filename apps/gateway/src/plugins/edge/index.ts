@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import fp from "fastify-plugin";
 import { clientErrorHandler, frameworkErrors, serverEdgeEvents } from "./client-errors.ts";
 import { isCleanForm } from "./form-body.ts";
@@ -61,6 +62,7 @@ export const edge = fp(async (app) => {
 
   app.addHook("preHandler", async (req, reply) => {
     if (req.body === undefined || req.body === null || req.routeOptions.schema?.body || isCleanForm(req.body)) return;
+    if (req.body instanceof Readable) return; // a streamed body (the NDJSON import): its route reads it line by line
     const problem = inspectBody(req.body);
     if (problem?.kind === "depth")
       return sendEdgeError(req, reply, "MALFORMED_REQUEST", {

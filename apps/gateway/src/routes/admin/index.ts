@@ -8,7 +8,9 @@ import { adminAuditRoutes } from "./audit.ts";
 import { adminCatalogRoutes } from "./catalogs.ts";
 import { adminEntrypointRoutes } from "./entrypoints.ts";
 import { adminIdentityProviderRoutes } from "./identity-providers.ts";
+import { adminUsersBulkRoutes } from "./users-bulk.ts";
 import { adminUsersRoutes } from "./users.ts";
+import { adminWebhookRoutes } from "./webhooks.ts";
 
 /**
  * /admin/v1 (contract sections 6 and 7): the operators' API. Every route
@@ -28,5 +30,7 @@ export const adminRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) =>
   await app.register(adminAssertionsRoutes, deps);
   if (wired(deps, "identityProviders")) await app.register(adminIdentityProviderRoutes, deps);
   await app.register(adminUsersRoutes, deps);
+  await app.register(adminUsersBulkRoutes, deps);
   await app.register(adminAuditRoutes, deps);
+  await app.register(adminWebhookRoutes, deps);
 };

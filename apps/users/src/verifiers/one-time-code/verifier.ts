@@ -12,6 +12,7 @@ import { clearAccountAttempts, countLoginAttempt, type LoginLimits } from "../th
 import type { CredentialVerifier } from "../verifier.ts";
 import { useAccessCode } from "./sign-in-code.ts";
 import { validationDataMatches } from "./validation-data.ts";
+import type { EventStore } from "../../events/store.ts";
 
 /** A one-time code typed instead of the password, with the `useForValidation` values (validation-data.ts). */
 export interface OneTimeCodeProof {
@@ -21,7 +22,12 @@ export interface OneTimeCodeProof {
 }
 
 export interface OneTimeCodeDeps {
-  data: Transactional<{ users: UserStore; accessCodes: AccessCodeStore; confirmations: ConfirmationStore }>;
+  data: Transactional<{
+    users: UserStore;
+    accessCodes: AccessCodeStore;
+    confirmations: ConfirmationStore;
+    events: EventStore;
+  }>;
   kv: Kv;
   keys: KeyRing;
   /** The login throttles; a code meets only the address's (throttle.ts, LoginGuard): its own tries guard the account. */
@@ -72,9 +78,10 @@ export function oneTimeCodeVerifier(deps: OneTimeCodeDeps): CredentialVerifier<O
       let ok = await useAccessCode(deps.data.accessCodes, deps, guess);
       if (ok && user && identifier && !identifier.confirmed) {
         // The code reached the value: that proves it as a confirmation would.
-        await deps.data.tx(async ({ users, confirmations }) => {
-          if (await users.confirmActive(user.id, id.key, identifier.value))
-            await confirmations.supersedeLive(user.id, id.key);
+        await deps.data.tx(async ({ users, confirmations, events }) => {
+          if (!(await users.confirmActive(user.id, id.key, identifier.value))) return;
+          await confirmations.supersedeLive(user.id, id.key);
+          await events.user("user.confirmed", null, user, [`ids.${id.key}`]);
         });
       } else if (!ok && user && identifier && !identifier.confirmed) {
         ok = await confirmationCodeSignsIn(deps, user.id, id.key, allowed ? proof.code : "-");

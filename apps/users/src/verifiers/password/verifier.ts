@@ -31,9 +31,11 @@ export interface PasswordDeps {
  */
 export function passwordVerifier(deps: PasswordDeps): CredentialVerifier<PasswordProof> {
   async function rehashIfStale(user: UserRecord, password: string): Promise<void> {
-    if (!deps.passwords.needsRehash(user.passwordHash!)) return;
+    const stale = user.passwordHash!;
+    if (!deps.passwords.needsRehash(stale)) return;
     const rehashed = await deps.passwords.hash(password);
-    await deps.users.setPasswordHash(user.id, rehashed);
+    // Only over the hash just verified: two logins at once rehash once, and a password changed meanwhile stays.
+    await deps.users.setPasswordHash(user.id, rehashed, stale);
     user.passwordHash = rehashed;
   }
 

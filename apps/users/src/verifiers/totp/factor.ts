@@ -5,10 +5,12 @@ import type { Transactional } from "../../transactional.ts";
 import type { MfaLimits } from "./limits.ts";
 import type { MfaState, TotpStore } from "./store.ts";
 import { matchTotp, TOTP_PERIOD_SECONDS } from "./totp.ts";
+import type { EventStore } from "../../events/store.ts";
+import type { UserStore } from "../../users/store.ts";
 
 /** What TOTP enrolment and verification need. */
 export interface FactorDeps {
-  data: Transactional<{ totp: TotpStore }>;
+  data: Transactional<{ totp: TotpStore; users: UserStore; events: EventStore }>;
   kv: Kv;
   keys: KeyRing;
   limits: MfaLimits;

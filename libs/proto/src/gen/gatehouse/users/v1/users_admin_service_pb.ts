@@ -16,7 +16,400 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file gatehouse/users/v1/users_admin_service.proto.
  */
 export const file_gatehouse_users_v1_users_admin_service: GenFile = /*@__PURE__*/
-  fileDesc("CixnYXRlaG91c2UvdXNlcnMvdjEvdXNlcnNfYWRtaW5fc2VydmljZS5wcm90bxISZ2F0ZWhvdXNlLnVzZXJzLnYxInUKFUNyZWF0ZU9wZXJhdG9yUmVxdWVzdBINCgVlbWFpbBgBIAEoCRIQCghwYXNzd29yZBgCIAEoCRIVCg1lbnRyeXBvaW50X2lkGAMgASgJEhEKCWNsaWVudF9pZBgEIAEoCRIRCglpZl9hYnNlbnQYBSABKAgikAEKFkNyZWF0ZU9wZXJhdG9yUmVzcG9uc2USDwoHdXNlcl9pZBgBIAEoCRIPCgdjcmVhdGVkGAIgASgIEhgKEGFjdGl2YXRpb25fdG9rZW4YAyABKAkSOgoWYWN0aXZhdGlvbl9leHBpcmVfdGltZRgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAijwIKC1VzZXJBY2NvdW50EiYKBHVzZXIYASABKAsyGC5nYXRlaG91c2UudXNlcnMudjEuVXNlchIxCgZzdGF0dXMYAiABKA4yIS5nYXRlaG91c2UudXNlcnMudjEuQWNjb3VudFN0YXR1cxIzCg9sYXN0X2xvZ2luX3RpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhoKDXNlc3Npb25fY291bnQYBCABKAVIAIgBARITCgttZmFfZW5hYmxlZBgFIAEoCBItCglsb2NrX3RpbWUYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQhAKDl9zZXNzaW9uX2NvdW50IlEKGVNlYXJjaFVzZXJBY2NvdW50c1JlcXVlc3QSDQoFcXVlcnkYASABKAkSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkiZQoaU2VhcmNoVXNlckFjY291bnRzUmVzcG9uc2USLgoFdXNlcnMYASADKAsyHy5nYXRlaG91c2UudXNlcnMudjEuVXNlckFjY291bnQSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIigKFUdldFVzZXJBY2NvdW50UmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJIkoKFkdldFVzZXJBY2NvdW50UmVzcG9uc2USMAoHYWNjb3VudBgBIAEoCzIfLmdhdGVob3VzZS51c2Vycy52MS5Vc2VyQWNjb3VudCIpChZMb2NrVXNlckFjY291bnRSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkiSwoXTG9ja1VzZXJBY2NvdW50UmVzcG9uc2USMAoHYWNjb3VudBgBIAEoCzIfLmdhdGVob3VzZS51c2Vycy52MS5Vc2VyQWNjb3VudCIrChhVbmxvY2tVc2VyQWNjb3VudFJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCSJNChlVbmxvY2tVc2VyQWNjb3VudFJlc3BvbnNlEjAKB2FjY291bnQYASABKAsyHy5nYXRlaG91c2UudXNlcnMudjEuVXNlckFjY291bnQiKQoWRW5kVXNlclNlc3Npb25zUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJImIKF0VuZFVzZXJTZXNzaW9uc1Jlc3BvbnNlEjAKB2FjY291bnQYASABKAsyHy5nYXRlaG91c2UudXNlcnMudjEuVXNlckFjY291bnQSFQoNcmV2b2tlZF9jb3VudBgCIAEoBSIoChVFeHBvcnRVc2VyRGF0YVJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCSJ0ChZFeHBvcnRVc2VyRGF0YVJlc3BvbnNlEjAKB2FjY291bnQYASABKAsyHy5nYXRlaG91c2UudXNlcnMudjEuVXNlckFjY291bnQSKAoHcmVjb3JkcxgCIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiIwoQRXJhc2VVc2VyUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJIhMKEUVyYXNlVXNlclJlc3BvbnNlIpQBChxMaXN0VXNlcnNBdWRpdEVudHJpZXNSZXF1ZXN0Ei8KBmZpbHRlchgBIAEoCzIfLmdhdGVob3VzZS5hdWRpdC52MS5BdWRpdEZpbHRlchIwCgVhZnRlchgCIAEoCzIhLmdhdGVob3VzZS5hdWRpdC52MS5BdWRpdFBvc2l0aW9uEhEKCXBhZ2Vfc2l6ZRgDIAEoBSJeCh1MaXN0VXNlcnNBdWRpdEVudHJpZXNSZXNwb25zZRIvCgdlbnRyaWVzGAEgAygLMh4uZ2F0ZWhvdXNlLmF1ZGl0LnYxLkF1ZGl0RW50cnkSDAoEbW9yZRgCIAEoCCplCg1BY2NvdW50U3RhdHVzEh4KGkFDQ09VTlRfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGQoVQUNDT1VOVF9TVEFUVVNfQUNUSVZFEAESGQoVQUNDT1VOVF9TVEFUVVNfTE9DS0VEEAIy5QcKEVVzZXJzQWRtaW5TZXJ2aWNlEnMKElNlYXJjaFVzZXJBY2NvdW50cxItLmdhdGVob3VzZS51c2Vycy52MS5TZWFyY2hVc2VyQWNjb3VudHNSZXF1ZXN0Gi4uZ2F0ZWhvdXNlLnVzZXJzLnYxLlNlYXJjaFVzZXJBY2NvdW50c1Jlc3BvbnNlEmcKDkdldFVzZXJBY2NvdW50EikuZ2F0ZWhvdXNlLnVzZXJzLnYxLkdldFVzZXJBY2NvdW50UmVxdWVzdBoqLmdhdGVob3VzZS51c2Vycy52MS5HZXRVc2VyQWNjb3VudFJlc3BvbnNlEmoKD0xvY2tVc2VyQWNjb3VudBIqLmdhdGVob3VzZS51c2Vycy52MS5Mb2NrVXNlckFjY291bnRSZXF1ZXN0GisuZ2F0ZWhvdXNlLnVzZXJzLnYxLkxvY2tVc2VyQWNjb3VudFJlc3BvbnNlEnAKEVVubG9ja1VzZXJBY2NvdW50EiwuZ2F0ZWhvdXNlLnVzZXJzLnYxLlVubG9ja1VzZXJBY2NvdW50UmVxdWVzdBotLmdhdGVob3VzZS51c2Vycy52MS5VbmxvY2tVc2VyQWNjb3VudFJlc3BvbnNlEmoKD0VuZFVzZXJTZXNzaW9ucxIqLmdhdGVob3VzZS51c2Vycy52MS5FbmRVc2VyU2Vzc2lvbnNSZXF1ZXN0GisuZ2F0ZWhvdXNlLnVzZXJzLnYxLkVuZFVzZXJTZXNzaW9uc1Jlc3BvbnNlEmcKDkV4cG9ydFVzZXJEYXRhEikuZ2F0ZWhvdXNlLnVzZXJzLnYxLkV4cG9ydFVzZXJEYXRhUmVxdWVzdBoqLmdhdGVob3VzZS51c2Vycy52MS5FeHBvcnRVc2VyRGF0YVJlc3BvbnNlElgKCUVyYXNlVXNlchIkLmdhdGVob3VzZS51c2Vycy52MS5FcmFzZVVzZXJSZXF1ZXN0GiUuZ2F0ZWhvdXNlLnVzZXJzLnYxLkVyYXNlVXNlclJlc3BvbnNlEnwKFUxpc3RVc2Vyc0F1ZGl0RW50cmllcxIwLmdhdGVob3VzZS51c2Vycy52MS5MaXN0VXNlcnNBdWRpdEVudHJpZXNSZXF1ZXN0GjEuZ2F0ZWhvdXNlLnVzZXJzLnYxLkxpc3RVc2Vyc0F1ZGl0RW50cmllc1Jlc3BvbnNlEmcKDkNyZWF0ZU9wZXJhdG9yEikuZ2F0ZWhvdXNlLnVzZXJzLnYxLkNyZWF0ZU9wZXJhdG9yUmVxdWVzdBoqLmdhdGVob3VzZS51c2Vycy52MS5DcmVhdGVPcGVyYXRvclJlc3BvbnNlYgZwcm90bzM", [file_gatehouse_audit_v1_audit, file_gatehouse_users_v1_user, file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("CixnYXRlaG91c2UvdXNlcnMvdjEvdXNlcnNfYWRtaW5fc2VydmljZS5wcm90bxISZ2F0ZWhvdXNlLnVzZXJzLnYxIkgKFlN0YXJ0VXNlckltcG9ydFJlcXVlc3QSFQoNZW50cnlwb2ludF9pZBgBIAEoCRIXCg9maXJlYmFzZV9wYXJhbXMYAiABKAkiSQoXU3RhcnRVc2VySW1wb3J0UmVzcG9uc2USLgoDam9iGAEgASgLMiEuZ2F0ZWhvdXNlLnVzZXJzLnYxLlVzZXJJbXBvcnRKb2IiZAoWSW1wb3J0VXNlckxpbmVzUmVxdWVzdBIOCgZqb2JfaWQYASABKAkSEgoKZmlyc3RfbGluZRgCIAEoBRINCgVsaW5lcxgDIAMoCRIXCg9maXJlYmFzZV9wYXJhbXMYBCABKAkiSQoXSW1wb3J0VXNlckxpbmVzUmVzcG9uc2USLgoDam9iGAEgASgLMiEuZ2F0ZWhvdXNlLnVzZXJzLnYxLlVzZXJJbXBvcnRKb2IiKQoXRmluaXNoVXNlckltcG9ydFJlcXVlc3QSDgoGam9iX2lkGAEgASgJIkoKGEZpbmlzaFVzZXJJbXBvcnRSZXNwb25zZRIuCgNqb2IYASABKAsyIS5nYXRlaG91c2UudXNlcnMudjEuVXNlckltcG9ydEpvYiImChRHZXRVc2VySW1wb3J0UmVxdWVzdBIOCgZqb2JfaWQYASABKAkiRwoVR2V0VXNlckltcG9ydFJlc3BvbnNlEi4KA2pvYhgBIAEoCzIhLmdhdGVob3VzZS51c2Vycy52MS5Vc2VySW1wb3J0Sm9iIp0CCg1Vc2VySW1wb3J0Sm9iEgoKAmlkGAEgASgJEg4KBnN0YXR1cxgCIAEoCRIVCg1lbnRyeXBvaW50X2lkGAMgASgJEg0KBWxpbmVzGAQgASgFEhAKCGltcG9ydGVkGAUgASgFEg8KB3NraXBwZWQYBiABKAUSDgoGZmFpbGVkGAcgASgFEjUKB3Jlc3VsdHMYCCADKAsyJC5nYXRlaG91c2UudXNlcnMudjEuSW1wb3J0TGluZVJlc3VsdBIvCgtjcmVhdGVfdGltZRgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLwoLZmluaXNoX3RpbWUYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIl8KEEltcG9ydExpbmVSZXN1bHQSDAoEbGluZRgBIAEoBRIPCgdvdXRjb21lGAIgASgJEgwKBGNvZGUYAyABKAkSDQoFZmllbGQYBCABKAkSDwoHdXNlcl9pZBgFIAEoCSJTChJFeHBvcnRVc2Vyc1JlcXVlc3QSFgoOaW5jbHVkZV9oYXNoZXMYASABKAgSEgoKcGFnZV90b2tlbhgCIAEoCRIRCglwYWdlX3NpemUYAyABKAUiPQoTRXhwb3J0VXNlcnNSZXNwb25zZRINCgVsaW5lcxgBIAMoCRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkidQoVQ3JlYXRlT3BlcmF0b3JSZXF1ZXN0Eg0KBWVtYWlsGAEgASgJEhAKCHBhc3N3b3JkGAIgASgJEhUKDWVudHJ5cG9pbnRfaWQYAyABKAkSEQoJY2xpZW50X2lkGAQgASgJEhEKCWlmX2Fic2VudBgFIAEoCCKQAQoWQ3JlYXRlT3BlcmF0b3JSZXNwb25zZRIPCgd1c2VyX2lkGAEgASgJEg8KB2NyZWF0ZWQYAiABKAgSGAoQYWN0aXZhdGlvbl90b2tlbhgDIAEoCRI6ChZhY3RpdmF0aW9uX2V4cGlyZV90aW1lGAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKPAgoLVXNlckFjY291bnQSJgoEdXNlchgBIAEoCzIYLmdhdGVob3VzZS51c2Vycy52MS5Vc2VyEjEKBnN0YXR1cxgCIAEoDjIhLmdhdGVob3VzZS51c2Vycy52MS5BY2NvdW50U3RhdHVzEjMKD2xhc3RfbG9naW5fdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASGgoNc2Vzc2lvbl9jb3VudBgEIAEoBUgAiAEBEhMKC21mYV9lbmFibGVkGAUgASgIEi0KCWxvY2tfdGltZRgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCEAoOX3Nlc3Npb25fY291bnQiUQoZU2VhcmNoVXNlckFjY291bnRzUmVxdWVzdBINCgVxdWVyeRgBIAEoCRIRCglwYWdlX3NpemUYAiABKAUSEgoKcGFnZV90b2tlbhgDIAEoCSJlChpTZWFyY2hVc2VyQWNjb3VudHNSZXNwb25zZRIuCgV1c2VycxgBIAMoCzIfLmdhdGVob3VzZS51c2Vycy52MS5Vc2VyQWNjb3VudBIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiKAoVR2V0VXNlckFjY291bnRSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkiSgoWR2V0VXNlckFjY291bnRSZXNwb25zZRIwCgdhY2NvdW50GAEgASgLMh8uZ2F0ZWhvdXNlLnVzZXJzLnYxLlVzZXJBY2NvdW50IikKFkxvY2tVc2VyQWNjb3VudFJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCSJLChdMb2NrVXNlckFjY291bnRSZXNwb25zZRIwCgdhY2NvdW50GAEgASgLMh8uZ2F0ZWhvdXNlLnVzZXJzLnYxLlVzZXJBY2NvdW50IisKGFVubG9ja1VzZXJBY2NvdW50UmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJIk0KGVVubG9ja1VzZXJBY2NvdW50UmVzcG9uc2USMAoHYWNjb3VudBgBIAEoCzIfLmdhdGVob3VzZS51c2Vycy52MS5Vc2VyQWNjb3VudCIpChZFbmRVc2VyU2Vzc2lvbnNSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkiYgoXRW5kVXNlclNlc3Npb25zUmVzcG9uc2USMAoHYWNjb3VudBgBIAEoCzIfLmdhdGVob3VzZS51c2Vycy52MS5Vc2VyQWNjb3VudBIVCg1yZXZva2VkX2NvdW50GAIgASgFIigKFUV4cG9ydFVzZXJEYXRhUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJInQKFkV4cG9ydFVzZXJEYXRhUmVzcG9uc2USMAoHYWNjb3VudBgBIAEoCzIfLmdhdGVob3VzZS51c2Vycy52MS5Vc2VyQWNjb3VudBIoCgdyZWNvcmRzGAIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCIjChBFcmFzZVVzZXJSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkiEwoRRXJhc2VVc2VyUmVzcG9uc2UilAEKHExpc3RVc2Vyc0F1ZGl0RW50cmllc1JlcXVlc3QSLwoGZmlsdGVyGAEgASgLMh8uZ2F0ZWhvdXNlLmF1ZGl0LnYxLkF1ZGl0RmlsdGVyEjAKBWFmdGVyGAIgASgLMiEuZ2F0ZWhvdXNlLmF1ZGl0LnYxLkF1ZGl0UG9zaXRpb24SEQoJcGFnZV9zaXplGAMgASgFIl4KHUxpc3RVc2Vyc0F1ZGl0RW50cmllc1Jlc3BvbnNlEi8KB2VudHJpZXMYASADKAsyHi5nYXRlaG91c2UuYXVkaXQudjEuQXVkaXRFbnRyeRIMCgRtb3JlGAIgASgIKmUKDUFjY291bnRTdGF0dXMSHgoaQUNDT1VOVF9TVEFUVVNfVU5TUEVDSUZJRUQQABIZChVBQ0NPVU5UX1NUQVRVU19BQ1RJVkUQARIZChVBQ0NPVU5UX1NUQVRVU19MT0NLRUQQAjLyCwoRVXNlcnNBZG1pblNlcnZpY2UScwoSU2VhcmNoVXNlckFjY291bnRzEi0uZ2F0ZWhvdXNlLnVzZXJzLnYxLlNlYXJjaFVzZXJBY2NvdW50c1JlcXVlc3QaLi5nYXRlaG91c2UudXNlcnMudjEuU2VhcmNoVXNlckFjY291bnRzUmVzcG9uc2USZwoOR2V0VXNlckFjY291bnQSKS5nYXRlaG91c2UudXNlcnMudjEuR2V0VXNlckFjY291bnRSZXF1ZXN0GiouZ2F0ZWhvdXNlLnVzZXJzLnYxLkdldFVzZXJBY2NvdW50UmVzcG9uc2USagoPTG9ja1VzZXJBY2NvdW50EiouZ2F0ZWhvdXNlLnVzZXJzLnYxLkxvY2tVc2VyQWNjb3VudFJlcXVlc3QaKy5nYXRlaG91c2UudXNlcnMudjEuTG9ja1VzZXJBY2NvdW50UmVzcG9uc2UScAoRVW5sb2NrVXNlckFjY291bnQSLC5nYXRlaG91c2UudXNlcnMudjEuVW5sb2NrVXNlckFjY291bnRSZXF1ZXN0Gi0uZ2F0ZWhvdXNlLnVzZXJzLnYxLlVubG9ja1VzZXJBY2NvdW50UmVzcG9uc2USagoPRW5kVXNlclNlc3Npb25zEiouZ2F0ZWhvdXNlLnVzZXJzLnYxLkVuZFVzZXJTZXNzaW9uc1JlcXVlc3QaKy5nYXRlaG91c2UudXNlcnMudjEuRW5kVXNlclNlc3Npb25zUmVzcG9uc2USZwoORXhwb3J0VXNlckRhdGESKS5nYXRlaG91c2UudXNlcnMudjEuRXhwb3J0VXNlckRhdGFSZXF1ZXN0GiouZ2F0ZWhvdXNlLnVzZXJzLnYxLkV4cG9ydFVzZXJEYXRhUmVzcG9uc2USWAoJRXJhc2VVc2VyEiQuZ2F0ZWhvdXNlLnVzZXJzLnYxLkVyYXNlVXNlclJlcXVlc3QaJS5nYXRlaG91c2UudXNlcnMudjEuRXJhc2VVc2VyUmVzcG9uc2USfAoVTGlzdFVzZXJzQXVkaXRFbnRyaWVzEjAuZ2F0ZWhvdXNlLnVzZXJzLnYxLkxpc3RVc2Vyc0F1ZGl0RW50cmllc1JlcXVlc3QaMS5nYXRlaG91c2UudXNlcnMudjEuTGlzdFVzZXJzQXVkaXRFbnRyaWVzUmVzcG9uc2USZwoOQ3JlYXRlT3BlcmF0b3ISKS5nYXRlaG91c2UudXNlcnMudjEuQ3JlYXRlT3BlcmF0b3JSZXF1ZXN0GiouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNyZWF0ZU9wZXJhdG9yUmVzcG9uc2USagoPU3RhcnRVc2VySW1wb3J0EiouZ2F0ZWhvdXNlLnVzZXJzLnYxLlN0YXJ0VXNlckltcG9ydFJlcXVlc3QaKy5nYXRlaG91c2UudXNlcnMudjEuU3RhcnRVc2VySW1wb3J0UmVzcG9uc2USagoPSW1wb3J0VXNlckxpbmVzEiouZ2F0ZWhvdXNlLnVzZXJzLnYxLkltcG9ydFVzZXJMaW5lc1JlcXVlc3QaKy5nYXRlaG91c2UudXNlcnMudjEuSW1wb3J0VXNlckxpbmVzUmVzcG9uc2USbQoQRmluaXNoVXNlckltcG9ydBIrLmdhdGVob3VzZS51c2Vycy52MS5GaW5pc2hVc2VySW1wb3J0UmVxdWVzdBosLmdhdGVob3VzZS51c2Vycy52MS5GaW5pc2hVc2VySW1wb3J0UmVzcG9uc2USZAoNR2V0VXNlckltcG9ydBIoLmdhdGVob3VzZS51c2Vycy52MS5HZXRVc2VySW1wb3J0UmVxdWVzdBopLmdhdGVob3VzZS51c2Vycy52MS5HZXRVc2VySW1wb3J0UmVzcG9uc2USXgoLRXhwb3J0VXNlcnMSJi5nYXRlaG91c2UudXNlcnMudjEuRXhwb3J0VXNlcnNSZXF1ZXN0GicuZ2F0ZWhvdXNlLnVzZXJzLnYxLkV4cG9ydFVzZXJzUmVzcG9uc2ViBnByb3RvMw", [file_gatehouse_audit_v1_audit, file_gatehouse_users_v1_user, file_google_protobuf_struct, file_google_protobuf_timestamp]);
+
+/**
+ * StartUserImportRequest names the entry point whose rules each line meets.
+ *
+ * @generated from message gatehouse.users.v1.StartUserImportRequest
+ */
+export type StartUserImportRequest = Message<"gatehouse.users.v1.StartUserImportRequest"> & {
+  /**
+   * EntrypointId the users are imported through.
+   *
+   * @generated from field: string entrypoint_id = 1;
+   */
+  entrypointId: string;
+
+  /**
+   * FirebaseParams is Firebase's project hash parameters as JSON
+   * ({"signerKey", "saltSeparator", "rounds", "memCost"}), or empty.
+   *
+   * @generated from field: string firebase_params = 2;
+   */
+  firebaseParams: string;
+};
+
+/**
+ * Describes the message gatehouse.users.v1.StartUserImportRequest.
+ * Use `create(StartUserImportRequestSchema)` to create a new message.
+ */
+export const StartUserImportRequestSchema: GenMessage<StartUserImportRequest> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 0);
+
+/**
+ * StartUserImportResponse is the new job.
+ *
+ * @generated from message gatehouse.users.v1.StartUserImportResponse
+ */
+export type StartUserImportResponse = Message<"gatehouse.users.v1.StartUserImportResponse"> & {
+  /**
+   * Job just opened (status running).
+   *
+   * @generated from field: gatehouse.users.v1.UserImportJob job = 1;
+   */
+  job?: UserImportJob | undefined;
+};
+
+/**
+ * Describes the message gatehouse.users.v1.StartUserImportResponse.
+ * Use `create(StartUserImportResponseSchema)` to create a new message.
+ */
+export const StartUserImportResponseSchema: GenMessage<StartUserImportResponse> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 1);
+
+/**
+ * ImportUserLinesRequest is one batch of a job's lines.
+ *
+ * @generated from message gatehouse.users.v1.ImportUserLinesRequest
+ */
+export type ImportUserLinesRequest = Message<"gatehouse.users.v1.ImportUserLinesRequest"> & {
+  /**
+   * JobId of a running job.
+   *
+   * @generated from field: string job_id = 1;
+   */
+  jobId: string;
+
+  /**
+   * FirstLine is the 1-based number of the first line in the file.
+   *
+   * @generated from field: int32 first_line = 2;
+   */
+  firstLine: number;
+
+  /**
+   * Lines are the NDJSON lines (blank ones are not sent).
+   *
+   * @generated from field: repeated string lines = 3;
+   */
+  lines: string[];
+
+  /**
+   * FirebaseParams as in StartUserImportRequest.
+   *
+   * @generated from field: string firebase_params = 4;
+   */
+  firebaseParams: string;
+};
+
+/**
+ * Describes the message gatehouse.users.v1.ImportUserLinesRequest.
+ * Use `create(ImportUserLinesRequestSchema)` to create a new message.
+ */
+export const ImportUserLinesRequestSchema: GenMessage<ImportUserLinesRequest> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 2);
+
+/**
+ * ImportUserLinesResponse is the job after the batch.
+ *
+ * @generated from message gatehouse.users.v1.ImportUserLinesResponse
+ */
+export type ImportUserLinesResponse = Message<"gatehouse.users.v1.ImportUserLinesResponse"> & {
+  /**
+   * Job counts (results not included).
+   *
+   * @generated from field: gatehouse.users.v1.UserImportJob job = 1;
+   */
+  job?: UserImportJob | undefined;
+};
+
+/**
+ * Describes the message gatehouse.users.v1.ImportUserLinesResponse.
+ * Use `create(ImportUserLinesResponseSchema)` to create a new message.
+ */
+export const ImportUserLinesResponseSchema: GenMessage<ImportUserLinesResponse> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 3);
+
+/**
+ * FinishUserImportRequest names the job.
+ *
+ * @generated from message gatehouse.users.v1.FinishUserImportRequest
+ */
+export type FinishUserImportRequest = Message<"gatehouse.users.v1.FinishUserImportRequest"> & {
+  /**
+   * JobId of the job.
+   *
+   * @generated from field: string job_id = 1;
+   */
+  jobId: string;
+};
+
+/**
+ * Describes the message gatehouse.users.v1.FinishUserImportRequest.
+ * Use `create(FinishUserImportRequestSchema)` to create a new message.
+ */
+export const FinishUserImportRequestSchema: GenMessage<FinishUserImportRequest> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 4);
+
+/**
+ * FinishUserImportResponse is the finished job.
+ *
+ * @generated from message gatehouse.users.v1.FinishUserImportResponse
+ */
+export type FinishUserImportResponse = Message<"gatehouse.users.v1.FinishUserImportResponse"> & {
+  /**
+   * Job counts (results not included).
+   *
+   * @generated from field: gatehouse.users.v1.UserImportJob job = 1;
+   */
+  job?: UserImportJob | undefined;
+};
+
+/**
+ * Describes the message gatehouse.users.v1.FinishUserImportResponse.
+ * Use `create(FinishUserImportResponseSchema)` to create a new message.
+ */
+export const FinishUserImportResponseSchema: GenMessage<FinishUserImportResponse> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 5);
+
+/**
+ * GetUserImportRequest names the job.
+ *
+ * @generated from message gatehouse.users.v1.GetUserImportRequest
+ */
+export type GetUserImportRequest = Message<"gatehouse.users.v1.GetUserImportRequest"> & {
+  /**
+   * JobId of the job.
+   *
+   * @generated from field: string job_id = 1;
+   */
+  jobId: string;
+};
+
+/**
+ * Describes the message gatehouse.users.v1.GetUserImportRequest.
+ * Use `create(GetUserImportRequestSchema)` to create a new message.
+ */
+export const GetUserImportRequestSchema: GenMessage<GetUserImportRequest> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 6);
+
+/**
+ * GetUserImportResponse is the job with its results.
+ *
+ * @generated from message gatehouse.users.v1.GetUserImportResponse
+ */
+export type GetUserImportResponse = Message<"gatehouse.users.v1.GetUserImportResponse"> & {
+  /**
+   * Job with the lines skipped or failed.
+   *
+   * @generated from field: gatehouse.users.v1.UserImportJob job = 1;
+   */
+  job?: UserImportJob | undefined;
+};
+
+/**
+ * Describes the message gatehouse.users.v1.GetUserImportResponse.
+ * Use `create(GetUserImportResponseSchema)` to create a new message.
+ */
+export const GetUserImportResponseSchema: GenMessage<GetUserImportResponse> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 7);
+
+/**
+ * UserImportJob is a bulk import's progress.
+ *
+ * @generated from message gatehouse.users.v1.UserImportJob
+ */
+export type UserImportJob = Message<"gatehouse.users.v1.UserImportJob"> & {
+  /**
+   * Id of the job.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * Status is "running" or "done".
+   *
+   * @generated from field: string status = 2;
+   */
+  status: string;
+
+  /**
+   * EntrypointId the users are imported through.
+   *
+   * @generated from field: string entrypoint_id = 3;
+   */
+  entrypointId: string;
+
+  /**
+   * Lines read so far.
+   *
+   * @generated from field: int32 lines = 4;
+   */
+  lines: number;
+
+  /**
+   * Imported users.
+   *
+   * @generated from field: int32 imported = 5;
+   */
+  imported: number;
+
+  /**
+   * Skipped lines (an id value already taken).
+   *
+   * @generated from field: int32 skipped = 6;
+   */
+  skipped: number;
+
+  /**
+   * Failed lines.
+   *
+   * @generated from field: int32 failed = 7;
+   */
+  failed: number;
+
+  /**
+   * Results of the lines skipped or failed, in line order (GetUserImport only; at most 10000).
+   *
+   * @generated from field: repeated gatehouse.users.v1.ImportLineResult results = 8;
+   */
+  results: ImportLineResult[];
+
+  /**
+   * CreateTime of the job.
+   *
+   * @generated from field: google.protobuf.Timestamp create_time = 9;
+   */
+  createTime?: Timestamp | undefined;
+
+  /**
+   * FinishTime of the job (unset while running).
+   *
+   * @generated from field: google.protobuf.Timestamp finish_time = 10;
+   */
+  finishTime?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message gatehouse.users.v1.UserImportJob.
+ * Use `create(UserImportJobSchema)` to create a new message.
+ */
+export const UserImportJobSchema: GenMessage<UserImportJob> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 8);
+
+/**
+ * ImportLineResult is a line that was not imported.
+ *
+ * @generated from message gatehouse.users.v1.ImportLineResult
+ */
+export type ImportLineResult = Message<"gatehouse.users.v1.ImportLineResult"> & {
+  /**
+   * Line number in the file (1-based).
+   *
+   * @generated from field: int32 line = 1;
+   */
+  line: number;
+
+  /**
+   * Outcome is "skipped" or "failed".
+   *
+   * @generated from field: string outcome = 2;
+   */
+  outcome: string;
+
+  /**
+   * Code of the error (identifier_taken, invalid_json, unsupported_hash, a validation code).
+   *
+   * @generated from field: string code = 3;
+   */
+  code: string;
+
+  /**
+   * Field of the line at fault ("ids.email.value", "password"), or empty.
+   *
+   * @generated from field: string field = 4;
+   */
+  field: string;
+
+  /**
+   * UserId of the user who holds the id value (skipped lines).
+   *
+   * @generated from field: string user_id = 5;
+   */
+  userId: string;
+};
+
+/**
+ * Describes the message gatehouse.users.v1.ImportLineResult.
+ * Use `create(ImportLineResultSchema)` to create a new message.
+ */
+export const ImportLineResultSchema: GenMessage<ImportLineResult> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 9);
+
+/**
+ * ExportUsersRequest names the page.
+ *
+ * @generated from message gatehouse.users.v1.ExportUsersRequest
+ */
+export type ExportUsersRequest = Message<"gatehouse.users.v1.ExportUsersRequest"> & {
+  /**
+   * IncludeHashes adds each user's password hash (admin:write).
+   *
+   * @generated from field: bool include_hashes = 1;
+   */
+  includeHashes: boolean;
+
+  /**
+   * PageToken of the previous page; empty for the first.
+   *
+   * @generated from field: string page_token = 2;
+   */
+  pageToken: string;
+
+  /**
+   * PageSize is 1-1000; 0 means 500.
+   *
+   * @generated from field: int32 page_size = 3;
+   */
+  pageSize: number;
+};
+
+/**
+ * Describes the message gatehouse.users.v1.ExportUsersRequest.
+ * Use `create(ExportUsersRequestSchema)` to create a new message.
+ */
+export const ExportUsersRequestSchema: GenMessage<ExportUsersRequest> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 10);
+
+/**
+ * ExportUsersResponse is one page of the export.
+ *
+ * @generated from message gatehouse.users.v1.ExportUsersResponse
+ */
+export type ExportUsersResponse = Message<"gatehouse.users.v1.ExportUsersResponse"> & {
+  /**
+   * Lines, one user each, in the import's form (JSON text).
+   *
+   * @generated from field: repeated string lines = 1;
+   */
+  lines: string[];
+
+  /**
+   * NextPageToken is empty on the last page.
+   *
+   * @generated from field: string next_page_token = 2;
+   */
+  nextPageToken: string;
+};
+
+/**
+ * Describes the message gatehouse.users.v1.ExportUsersResponse.
+ * Use `create(ExportUsersResponseSchema)` to create a new message.
+ */
+export const ExportUsersResponseSchema: GenMessage<ExportUsersResponse> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 11);
 
 /**
  * CreateOperatorRequest names the operator person to create.
@@ -65,7 +458,7 @@ export type CreateOperatorRequest = Message<"gatehouse.users.v1.CreateOperatorRe
  * Use `create(CreateOperatorRequestSchema)` to create a new message.
  */
 export const CreateOperatorRequestSchema: GenMessage<CreateOperatorRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_admin_service, 0);
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 12);
 
 /**
  * CreateOperatorResponse describes the operator.
@@ -107,7 +500,7 @@ export type CreateOperatorResponse = Message<"gatehouse.users.v1.CreateOperatorR
  * Use `create(CreateOperatorResponseSchema)` to create a new message.
  */
 export const CreateOperatorResponseSchema: GenMessage<CreateOperatorResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_admin_service, 1);
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 13);
 
 /**
  * UserAccount is a user as operators see it.
@@ -163,7 +556,7 @@ export type UserAccount = Message<"gatehouse.users.v1.UserAccount"> & {
  * Use `create(UserAccountSchema)` to create a new message.
  */
 export const UserAccountSchema: GenMessage<UserAccount> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_admin_service, 2);
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 14);
 
 /**
  * SearchUserAccountsRequest carries the query and the page.
@@ -198,7 +591,7 @@ export type SearchUserAccountsRequest = Message<"gatehouse.users.v1.SearchUserAc
  * Use `create(SearchUserAccountsRequestSchema)` to create a new message.
  */
 export const SearchUserAccountsRequestSchema: GenMessage<SearchUserAccountsRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_admin_service, 3);
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 15);
 
 /**
  * SearchUserAccountsResponse is one page of users.
@@ -226,7 +619,7 @@ export type SearchUserAccountsResponse = Message<"gatehouse.users.v1.SearchUserA
  * Use `create(SearchUserAccountsResponseSchema)` to create a new message.
  */
 export const SearchUserAccountsResponseSchema: GenMessage<SearchUserAccountsResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_admin_service, 4);
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 16);
 
 /**
  * GetUserAccountRequest names the user.
@@ -247,7 +640,7 @@ export type GetUserAccountRequest = Message<"gatehouse.users.v1.GetUserAccountRe
  * Use `create(GetUserAccountRequestSchema)` to create a new message.
  */
 export const GetUserAccountRequestSchema: GenMessage<GetUserAccountRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_admin_service, 5);
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 17);
 
 /**
  * GetUserAccountResponse returns the user.
@@ -268,7 +661,7 @@ export type GetUserAccountResponse = Message<"gatehouse.users.v1.GetUserAccountR
  * Use `create(GetUserAccountResponseSchema)` to create a new message.
  */
 export const GetUserAccountResponseSchema: GenMessage<GetUserAccountResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_admin_service, 6);
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 18);
 
 /**
  * LockUserAccountRequest names the user.
@@ -289,7 +682,7 @@ export type LockUserAccountRequest = Message<"gatehouse.users.v1.LockUserAccount
  * Use `create(LockUserAccountRequestSchema)` to create a new message.
  */
 export const LockUserAccountRequestSchema: GenMessage<LockUserAccountRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_admin_service, 7);
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 19);
 
 /**
  * LockUserAccountResponse returns the user after the lock.
@@ -310,7 +703,7 @@ export type LockUserAccountResponse = Message<"gatehouse.users.v1.LockUserAccoun
  * Use `create(LockUserAccountResponseSchema)` to create a new message.
  */
 export const LockUserAccountResponseSchema: GenMessage<LockUserAccountResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_admin_service, 8);
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 20);
 
 /**
  * UnlockUserAccountRequest names the user.
@@ -331,7 +724,7 @@ export type UnlockUserAccountRequest = Message<"gatehouse.users.v1.UnlockUserAcc
  * Use `create(UnlockUserAccountRequestSchema)` to create a new message.
  */
 export const UnlockUserAccountRequestSchema: GenMessage<UnlockUserAccountRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_admin_service, 9);
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 21);
 
 /**
  * UnlockUserAccountResponse returns the user after the unlock.
@@ -352,7 +745,7 @@ export type UnlockUserAccountResponse = Message<"gatehouse.users.v1.UnlockUserAc
  * Use `create(UnlockUserAccountResponseSchema)` to create a new message.
  */
 export const UnlockUserAccountResponseSchema: GenMessage<UnlockUserAccountResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_admin_service, 10);
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 22);
 
 /**
  * EndUserSessionsRequest names the user.
@@ -373,7 +766,7 @@ export type EndUserSessionsRequest = Message<"gatehouse.users.v1.EndUserSessions
  * Use `create(EndUserSessionsRequestSchema)` to create a new message.
  */
 export const EndUserSessionsRequestSchema: GenMessage<EndUserSessionsRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_admin_service, 11);
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 23);
 
 /**
  * EndUserSessionsResponse tells how many sessions were ended.
@@ -401,7 +794,7 @@ export type EndUserSessionsResponse = Message<"gatehouse.users.v1.EndUserSession
  * Use `create(EndUserSessionsResponseSchema)` to create a new message.
  */
 export const EndUserSessionsResponseSchema: GenMessage<EndUserSessionsResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_admin_service, 12);
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 24);
 
 /**
  * ExportUserDataRequest names the user.
@@ -422,7 +815,7 @@ export type ExportUserDataRequest = Message<"gatehouse.users.v1.ExportUserDataRe
  * Use `create(ExportUserDataRequestSchema)` to create a new message.
  */
 export const ExportUserDataRequestSchema: GenMessage<ExportUserDataRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_admin_service, 13);
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 25);
 
 /**
  * ExportUserDataResponse is everything stored about the user.
@@ -452,7 +845,7 @@ export type ExportUserDataResponse = Message<"gatehouse.users.v1.ExportUserDataR
  * Use `create(ExportUserDataResponseSchema)` to create a new message.
  */
 export const ExportUserDataResponseSchema: GenMessage<ExportUserDataResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_admin_service, 14);
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 26);
 
 /**
  * EraseUserRequest names the user.
@@ -473,7 +866,7 @@ export type EraseUserRequest = Message<"gatehouse.users.v1.EraseUserRequest"> & 
  * Use `create(EraseUserRequestSchema)` to create a new message.
  */
 export const EraseUserRequestSchema: GenMessage<EraseUserRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_admin_service, 15);
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 27);
 
 /**
  * EraseUserResponse is empty.
@@ -488,7 +881,7 @@ export type EraseUserResponse = Message<"gatehouse.users.v1.EraseUserResponse"> 
  * Use `create(EraseUserResponseSchema)` to create a new message.
  */
 export const EraseUserResponseSchema: GenMessage<EraseUserResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_admin_service, 16);
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 28);
 
 /**
  * ListUsersAuditEntriesRequest filters the log and names a position.
@@ -523,7 +916,7 @@ export type ListUsersAuditEntriesRequest = Message<"gatehouse.users.v1.ListUsers
  * Use `create(ListUsersAuditEntriesRequestSchema)` to create a new message.
  */
 export const ListUsersAuditEntriesRequestSchema: GenMessage<ListUsersAuditEntriesRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_admin_service, 17);
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 29);
 
 /**
  * ListUsersAuditEntriesResponse is one page of the log.
@@ -551,7 +944,7 @@ export type ListUsersAuditEntriesResponse = Message<"gatehouse.users.v1.ListUser
  * Use `create(ListUsersAuditEntriesResponseSchema)` to create a new message.
  */
 export const ListUsersAuditEntriesResponseSchema: GenMessage<ListUsersAuditEntriesResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_admin_service, 18);
+  messageDesc(file_gatehouse_users_v1_users_admin_service, 30);
 
 /**
  * AccountStatus is whether a user may log in.
@@ -713,6 +1106,71 @@ export const UsersAdminService: GenService<{
     methodKind: "unary";
     input: typeof CreateOperatorRequestSchema;
     output: typeof CreateOperatorResponseSchema;
+  },
+  /**
+   * StartUserImport opens a bulk import through an entry point (contract
+   * section 15) and audits it; its lines come with ImportUserLines and it
+   * ends with FinishUserImport. firebase_params is the URL's `?firebase=`
+   * JSON. Scope: admin:write. Errors: INVALID_ARGUMENT/VALIDATION_FAILED
+   * (entrypoint, firebase), NOT_FOUND/ENTRYPOINT_NOT_FOUND.
+   *
+   * @generated from rpc gatehouse.users.v1.UsersAdminService.StartUserImport
+   */
+  startUserImport: {
+    methodKind: "unary";
+    input: typeof StartUserImportRequestSchema;
+    output: typeof StartUserImportResponseSchema;
+  },
+  /**
+   * ImportUserLines imports a batch of NDJSON lines of a running job in one
+   * transaction: each line is a user imported, skipped (an id value already
+   * taken) or failed (never a partial user); no message is sent. Scope:
+   * admin:write. Errors: NOT_FOUND/IMPORT_NOT_FOUND, FAILED_PRECONDITION/
+   * IMPORT_FINISHED, INVALID_ARGUMENT/VALIDATION_FAILED (more than 5000 lines).
+   *
+   * @generated from rpc gatehouse.users.v1.UsersAdminService.ImportUserLines
+   */
+  importUserLines: {
+    methodKind: "unary";
+    input: typeof ImportUserLinesRequestSchema;
+    output: typeof ImportUserLinesResponseSchema;
+  },
+  /**
+   * FinishUserImport marks the job done and audits its counts. Scope:
+   * admin:write. Errors: NOT_FOUND/IMPORT_NOT_FOUND.
+   *
+   * @generated from rpc gatehouse.users.v1.UsersAdminService.FinishUserImport
+   */
+  finishUserImport: {
+    methodKind: "unary";
+    input: typeof FinishUserImportRequestSchema;
+    output: typeof FinishUserImportResponseSchema;
+  },
+  /**
+   * GetUserImport reads a job's progress and the lines skipped or failed.
+   * Scope: admin:read. Errors: NOT_FOUND/IMPORT_NOT_FOUND.
+   *
+   * @generated from rpc gatehouse.users.v1.UsersAdminService.GetUserImport
+   */
+  getUserImport: {
+    methodKind: "unary";
+    input: typeof GetUserImportRequestSchema;
+    output: typeof GetUserImportResponseSchema;
+  },
+  /**
+   * ExportUsers returns one page of every user as NDJSON lines in the
+   * import's form; with include_hashes (admin:write or admin) the password
+   * hashes too. The first page audits the export; the page token is sealed,
+   * so that no page is read without it. Scope: admin:read. Errors:
+   * PERMISSION_DENIED/INSUFFICIENT_SCOPE (hashes without admin:write),
+   * INVALID_ARGUMENT/VALIDATION_FAILED (page_token).
+   *
+   * @generated from rpc gatehouse.users.v1.UsersAdminService.ExportUsers
+   */
+  exportUsers: {
+    methodKind: "unary";
+    input: typeof ExportUsersRequestSchema;
+    output: typeof ExportUsersResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_gatehouse_users_v1_users_admin_service, 0);

@@ -1,0 +1,48 @@
+import { createReadStream } from "node:fs";
+import { createInterface } from "node:readline";
+import type { Client } from "@connectrpc/connect";
+import type { UserImportJob, UsersAdminService } from "@gatehouse/proto";
+
+/** Lines per ImportUserLines call: one transaction each, a few hundred kilobytes of memory. */
+export const IMPORT_BATCH_LINES = 1000;
+
+type Bulk = Pick<Client<typeof UsersAdminService>, "importUserLines" | "finishUserImport">;
+type CallOptions = Parameters<Client<typeof UsersAdminService>["importUserLines"]>[1];
+
+/**
+ * Feeds an NDJSON file to a running import job, batch after batch (one
+ * transaction each), and finishes the job: the gateway's import (its spooled
+ * body) and the CLI's `users import` take this same path. Blank lines are
+ * numbered and skipped by the service. Memory holds one batch at a time.
+ */
+export async function importFile(
+  users: Bulk,
+  job: { id: string; firebase: string },
+  file: string,
+  options?: CallOptions,
+): Promise<UserImportJob | undefined> {
+  const input = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+  let lineNo = 0;
+  let first = 1;
+  let batch: string[] = [];
+  const flush = async () => {
+    if (batch.some((l) => l !== ""))
+      await users.importUserLines(
+        { jobId: job.id, firstLine: first, lines: batch, firebaseParams: job.firebase },
+        options,
+      );
+    batch = [];
+    first = lineNo + 1;
+  };
+  try {
+    for await (const line of input) {
+      lineNo++;
+      batch.push(line.trim());
+      if (batch.length >= IMPORT_BATCH_LINES) await flush();
+    }
+    await flush();
+  } finally {
+    input.close();
+  }
+  return (await users.finishUserImport({ jobId: job.id }, options)).job;
+}

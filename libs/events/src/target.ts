@@ -1,0 +1,74 @@
+import { lookup as dnsLookup } from "node:dns/promises";
+import { isIP } from "node:net";
+import { isPrivateAddress } from "./addresses.ts";
+
+/** WEBHOOK_ALLOW_PRIVATE: http and loopback/private targets (development, tests, an internal receiver). */
+export interface TargetPolicy {
+  allowPrivate: boolean;
+}
+
+export type Resolve = (host: string) => Promise<{ address: string; family: number }[]>;
+
+export const systemResolve: Resolve = (host) => dnsLookup(host, { all: true, verbatim: true });
+
+const MAX_URL = 2048;
+
+/** A URL's host as an address or name ("[::1]" → "::1"). */
+export const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, "$1");
+
+const isLocalName = (host: string) => host === "localhost" || host.endsWith(".localhost");
+
+/**
+ * Why a webhook URL is refused before anything is stored (400), or null:
+ * https only, no credentials in it, and no loopback or private host, unless
+ * the policy allows them (then http too). Names are checked again, resolved,
+ * at every delivery (checkedAddress).
+ */
+export function urlProblem(raw: string, policy: TargetPolicy): { code: string; description: string } | null {
+  if (raw.length > MAX_URL) return { code: "too_long", description: `at most ${MAX_URL} characters` };
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { code: "invalid_format", description: "an absolute https URL" };
+  }
+  if (url.protocol !== "https:" && !(policy.allowPrivate && url.protocol === "http:"))
+    return {
+      code: "invalid_scheme",
+      description: policy.allowPrivate ? "https or http" : "https only (http needs WEBHOOK_ALLOW_PRIVATE=true)",
+    };
+  if (url.username || url.password) return { code: "invalid_format", description: "no user or password in the URL" };
+  const host = hostOf(url);
+  if (!policy.allowPrivate && (isLocalName(host) || (isIP(host) && isPrivateAddress(host))))
+    return {
+      code: "private_address",
+      description: "a loopback or private address (allowed only with WEBHOOK_ALLOW_PRIVATE=true)",
+    };
+  return null;
+}
+
+export class TargetRefused extends Error {
+  override name = "TargetRefused";
+}
+
+/**
+ * The address a delivery connects to, resolved now and checked: every address
+ * the name has must be public (unless allowed), and the connection goes to
+ * the one checked, so a name that changes its answer (DNS rebinding) cannot
+ * slip a private address in between the check and the connect.
+ */
+export async function checkedAddress(
+  url: URL,
+  policy: TargetPolicy,
+  resolve: Resolve = systemResolve,
+): Promise<{ address: string; family: 4 | 6 }> {
+  const problem = urlProblem(url.href, policy);
+  if (problem) throw new TargetRefused(`refused target: ${problem.description}`);
+  const host = hostOf(url);
+  const found = isIP(host) ? [{ address: host, family: isIP(host) }] : await resolve(host);
+  if (!found.length) throw new TargetRefused(`refused target: ${host} has no address`);
+  if (!policy.allowPrivate && found.some((a) => isPrivateAddress(a.address)))
+    throw new TargetRefused(`refused target: ${host} resolves to a loopback or private address`);
+  const first = found[0]!;
+  return { address: first.address, family: first.family === 6 ? 6 : 4 };
+}
