@@ -10,6 +10,7 @@ const ENTRIES = {
   main: "apps/standalone/src/main.ts",
   services: "apps/standalone/src/services.ts",
   cli: "apps/standalone/src/cli.ts",
+  replicas: "apps/standalone/src/replicas.ts",
 };
 
 /**

@@ -2,7 +2,7 @@
 # Runs the built server (dist/server, scripts/build.mjs) with the production
 # flags: what npm start / start:services / cli run after building, and the
 # container image's entrypoint (deploy/Dockerfile).
-#   sh scripts/run-server.sh main|services|cli [arguments]
+#   sh scripts/run-server.sh main|services|replicas|cli [arguments]
 set -e
 root=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
 entry=$1

@@ -5,11 +5,13 @@ import { sanitizeRequestId, withRequestId, type Logger } from "@gatehouse/loggin
 import { wired, type GatewayDeps } from "./deps.ts";
 import { lazySerializers } from "./http/lazy-serializers.ts";
 import { consoleRoutes } from "./plugins/console.ts";
+import { drainConnections } from "./plugins/drain.ts";
 import { edge, edgeServerOptions } from "./plugins/edge/index.ts";
 import { errorHandling } from "./plugins/errors.ts";
 import { openapi } from "./plugins/openapi.ts";
 import { faviconRoutes } from "./plugins/favicon.ts";
 import { probeRoutes } from "./plugins/probes.ts";
+import { requestSpans } from "./plugins/tracing.ts";
 import { requestContext } from "./plugins/request-context.ts";
 import { securityHeaders } from "./plugins/security-headers.ts";
 import { typeboxValidatorFactory, validation } from "./plugins/validation.ts";
@@ -34,6 +36,9 @@ export async function createGateway(deps: GatewayDeps, logger: Logger): Promise<
     // X-Forwarded-For only from the proxies listed in TRUSTED_PROXIES (the throttles key on req.ip).
     trustProxy: deps.config.trustedProxies?.length ? deps.config.trustedProxies : false,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 256 },
+    // Closing (SIGTERM, after the drain's delay): a request already on a kept-alive connection is served, not a 503.
+    return503OnClosing: false,
+    forceCloseConnections: "idle",
     // secure-json-parse: a `__proto__` or `constructor.prototype` key is a 400, never a polluted object.
     onProtoPoisoning: "error",
     onConstructorPoisoning: "error",
@@ -50,10 +55,12 @@ export async function createGateway(deps: GatewayDeps, logger: Logger): Promise<
   app.removeContentTypeParser("text/plain");
   // Every handler runs with the request id in async context, so RPC clients send it on.
   app.addHook("onRequest", (req, _reply, done) => withRequestId(req.id, done));
+  await app.register(requestSpans);
   await app.register(requestContext);
   await app.register(validation);
   await app.register(errorHandling);
   await app.register(edge);
+  await app.register(drainConnections, { drain: deps.drain });
   await app.register(securityHeaders, deps.config);
   await app.register(openapi, { serverUrl: deps.config.publicBaseUrl });
   await app.register(probeRoutes, deps);

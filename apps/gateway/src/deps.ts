@@ -6,6 +6,7 @@ import type {
   DeviceAuthorizationService,
   IdentityProvidersService,
   MfaService,
+  PasskeysService,
   RedirectOriginsService,
   RegistryAdminService,
   RegistryService,
@@ -13,7 +14,7 @@ import type {
   UsersService,
   WebhooksAdminService,
 } from "@gatehouse/proto";
-import type { AccessTokenVerifier } from "@gatehouse/rpc";
+import type { AccessTokenVerifier, Drain, RegistryNotices } from "@gatehouse/rpc";
 
 /** What the gateway needs: clients of the services (in-process or HTTP) and its settings. */
 export interface GatewayDeps {
@@ -27,6 +28,8 @@ export interface GatewayDeps {
   assertions?: Client<typeof AssertionsService>;
   /** The users service's MfaService (TOTP, finishing a 428 login); the MFA routes exist only when it is wired. */
   mfa?: Client<typeof MfaService>;
+  /** The users service's PasskeysService; the passkey routes and the hosted login's passkey parts exist only when it is wired. */
+  passkeys?: Client<typeof PasskeysService>;
   /** The registry's admin API; the /admin/v1 application, catalog and assertion-history routes exist only when it is wired. */
   registryAdmin?: Client<typeof RegistryAdminService>;
   /** The registry's identity providers (contract section 11); their admin routes and the pages' buttons need it. */
@@ -44,17 +47,19 @@ export interface GatewayDeps {
   /** The relying parties' browser origins (the registry's RedirectOriginsService), for CORS of JWKS and discovery. */
   origins?: Client<typeof RedirectOriginsService>;
   /**
-   * Subscribes to the registry's notices of changed applications (created,
-   * settings, redirect URIs) on the shared kv; resolves to the unsubscribe.
-   * Without it the gateway's application caches expire on their own (30-60 s).
+   * Subscribes to the registry's notices (a changed application, entry point,
+   * catalog or assertion) on the shared kv, which every replica hears. Without
+   * it the gateway's caches of the registry expire on their own (30-60 s).
    */
-  onApplicationChanged?: (listener: (clientId: string) => void) => Promise<() => Promise<void>>;
+  registryNotices?: RegistryNotices;
   /** Verifies the auth service's access tokens (APP_TOKEN, ACCESS_TOKEN) at the edge. */
   verifyAccessToken?: AccessTokenVerifier;
   /** The console's static build (apps/console/dist); /console says how to build it when it is missing. */
   consoleDir?: string;
   config: Pick<Config, "publicBaseUrl" | "publicGraphUrl" | "publicAuthUrl" | "bodyLimitBytes"> &
     Partial<Pick<Config, "requestTimeoutSeconds" | "trustedProxies">>;
+  /** The process's drain (SIGTERM): /readyz answers 503 and every answer closes its connection once it started. */
+  drain?: Drain;
   /** Whether the stores and services behind the gateway answer (for /readyz). */
   ready: () => Promise<boolean>;
 }

@@ -4,7 +4,7 @@ import type { Db } from "@gatehouse/db";
 import { validationError } from "@gatehouse/errors";
 import type { Logger } from "@gatehouse/logging";
 import { ApplicationSchema, ClientKind, RegistryService } from "@gatehouse/proto";
-import { CONSOLE_APPLICATION_ID, CONSOLE_CLIENT_ID } from "@gatehouse/rpc";
+import { CONSOLE_APPLICATION_ID, CONSOLE_CLIENT_ID, type RegistryNotify } from "@gatehouse/rpc";
 import { auditContext } from "@gatehouse/admin";
 import { ensureConsoleApplication } from "./applications/console.ts";
 import { checkApplication, createApplication } from "./applications/create.ts";
@@ -21,7 +21,7 @@ import { credentialStore } from "./credentials/store.ts";
 
 export interface RegistryServiceDeps {
   /** Tells other services' caches that an application changed. */
-  notify?: (topic: "application", id: string) => void;
+  notify?: RegistryNotify;
   db: Db;
   catalogs: CatalogStore;
   secrets: ClientSecrets;
@@ -48,7 +48,7 @@ export function createRegistryService(deps: RegistryServiceDeps): ServiceImpl<ty
       const created = await createApplication(deps, req.application ?? create(ApplicationSchema), auditContext(ctx));
       deps.logger.info({ clientId: created.application.id }, "application created");
       // New redirect URIs: the gateways' CORS origins of relying parties change.
-      deps.notify?.("application", created.application.id);
+      await deps.notify?.("application", created.application.id);
       return { application: created.application, password: created.password };
     },
 
@@ -101,7 +101,7 @@ export function createRegistryService(deps: RegistryServiceDeps): ServiceImpl<ty
       );
       if (op.created) deps.logger.info({ clientId: op.clientId }, "operator client written");
       // A rotated operator secret: the auth services drop what they cached.
-      if (op.created) deps.notify?.("application", op.clientId);
+      if (op.created) await deps.notify?.("application", op.clientId);
       return op;
     },
 
@@ -119,7 +119,7 @@ export function createRegistryService(deps: RegistryServiceDeps): ServiceImpl<ty
         who,
       );
       deps.logger.info({ clientId: req.clientId, actor: who.actor }, "application settings updated");
-      deps.notify?.("application", req.clientId);
+      await deps.notify?.("application", req.clientId);
       return { settings };
     },
 
@@ -130,7 +130,7 @@ export function createRegistryService(deps: RegistryServiceDeps): ServiceImpl<ty
           { clientId: CONSOLE_APPLICATION_ID, redirectUri: req.redirectUri, created: done.created },
           "console application written",
         );
-        deps.notify?.("application", CONSOLE_APPLICATION_ID);
+        await deps.notify?.("application", CONSOLE_APPLICATION_ID);
       }
       return { clientId: CONSOLE_APPLICATION_ID, entrypointId: CONSOLE_CLIENT_ID, ...done };
     },

@@ -101,7 +101,7 @@ async function serve(db: Db, keys: KeyRing, faceVerification: boolean): Promise<
     keys,
     logger,
     options: { faceVerification },
-    notify: (topic, id) => void notices.push([topic, id]),
+    notify: async (topic, id) => void notices.push([topic, id]),
   });
   const server = [
     observeInterceptor(logger, mod.name),

@@ -1,10 +1,12 @@
 import { ConfigError, loadConfig } from "@gatehouse/config";
 import { DataDirLockedError } from "@gatehouse/db";
 import { createLogger } from "@gatehouse/logging";
+import { createDrain } from "@gatehouse/rpc";
 import { ensureConsoleBuilt } from "./console-build.ts";
 import { releaseIdleMemory } from "./memory.ts";
 import { onShutdown } from "./shutdown.ts";
 import { buildStack } from "./stack.ts";
+import { startTraces } from "./telemetry.ts";
 import { firstStartLine, isFirstStart, listenFailure, readyLine } from "./startup-notes.ts";
 import { DatabaseUnusableError } from "./store-drivers.ts";
 
@@ -15,7 +17,9 @@ try {
   const logger = createLogger("gatehouse", config.logLevel);
   const firstStart = isFirstStart(config);
   ensureConsoleBuilt(logger);
-  const stack = await buildStack(config, logger);
+  const stopTraces = await startTraces("standalone");
+  const drain = createDrain();
+  const stack = await buildStack(config, logger, drain);
   await stack.app.listen({ port: config.port, host: config.host }).catch(async (err: unknown) => {
     await stack.close().catch(() => undefined);
     throw err;
@@ -23,7 +27,15 @@ try {
   if (firstStart) logger.info({ dataDir: config.dataDir }, firstStartLine(config));
   const ready = readyLine(config, stack.stores);
   logger.info(ready.facts, ready.msg);
-  onShutdown(logger, () => stack.close());
+  onShutdown(
+    logger,
+    async () => {
+      await stack.close();
+      await stopTraces?.();
+    },
+    drain,
+    config.shutdownDelaySeconds,
+  );
   releaseIdleMemory();
 } catch (err) {
   if (err instanceof ConfigError) {

@@ -17,8 +17,9 @@ import {
   DeviceAuthorizationService,
 } from "@gatehouse/proto";
 import { createRegistry } from "@gatehouse/registry";
-import { callerInterceptors, directTransport, InternalTokens } from "@gatehouse/rpc";
+import { callerInterceptors, directTransport, DRAIN_GRACE_MS, InternalTokens, type Drain } from "@gatehouse/rpc";
 import { bootstrapOperator } from "./bootstrap.ts";
+import { closeWithin } from "./shutdown.ts";
 import { CONSOLE_DIST } from "./console-build.ts";
 import { bootstrapOperatorPerson, ensureConsoleClient } from "./console-bootstrap.ts";
 import { closeStores, migrateAll, openStores, type Stores } from "./stores.ts";
@@ -27,7 +28,7 @@ import {
   accessTokenVerifier,
   authSettings,
   forgetChangedClients,
-  kvApplicationChanges,
+  kvRegistryNotices,
   kvRegistryNotify,
   ownAccessTokenVerifier,
   serverInterceptors,
@@ -50,6 +51,7 @@ export interface Stack {
 export async function buildStack(
   config: Config,
   logger: Logger = createLogger("gatehouse", config.logLevel),
+  drain?: Drain,
 ): Promise<Stack> {
   const stores = await openStores(config);
   await migrateAll(stores.db);
@@ -71,7 +73,7 @@ export async function buildStack(
     webhooks: webhookSettings(config),
     notify: (topic, id) => {
       if (topic === "application") clientsRef.current?.forget?.(id);
-      published(topic, id);
+      return published(topic, id);
     },
   });
   const registryServer = serverInterceptors(registryMod, logger, internal, verify);
@@ -140,12 +142,13 @@ export async function buildStack(
       ),
       users: users.clientAs("gateway"),
       mfa: users.mfaClientAs("gateway"),
+      passkeys: users.passkeysClientAs("gateway"),
       assertions: assertionsAs("gateway"),
       origins: createClient(
         RedirectOriginsService,
         directTransport(registryMod.routes, registryServer, callerInterceptors(internal, "gateway")),
       ),
-      onApplicationChanged: kvApplicationChanges(kv),
+      registryNotices: kvRegistryNotices(kv),
       registryAdmin: createClient(
         RegistryAdminService,
         directTransport(registryMod.routes, registryServer, callerInterceptors(internal, "gateway")),
@@ -163,6 +166,7 @@ export async function buildStack(
       hostedLoginKey: keys.mac("hosted-login"),
       consoleDir: CONSOLE_DIST,
       config,
+      drain,
       ready: async () => (await registryMod.ready()) && (await authMod.ready()) && (await users.ready()),
     },
     logger,
@@ -173,7 +177,7 @@ export async function buildStack(
     registry,
     auth,
     async close() {
-      await app.close();
+      await closeWithin(app, DRAIN_GRACE_MS);
       await users.close();
       await authMod.close();
       await registryMod.close();

@@ -10,6 +10,7 @@ import {
   type EventsService,
   MfaService,
   IdentityProvidersService,
+  PasskeysService,
   RegistryService,
   UsersAdminService,
   UsersService,
@@ -56,6 +57,7 @@ export interface WiredUsers {
   ready(): Promise<boolean>;
   clientAs(caller: string): Client<typeof UsersService>;
   mfaClientAs(caller: string): Client<typeof MfaService>;
+  passkeysClientAs(caller: string): Client<typeof PasskeysService>;
   adminClientAs(caller: string): Client<typeof UsersAdminService>;
   close(): Promise<void>;
 }
@@ -101,6 +103,7 @@ export async function wireUsers(args: {
     enqueue: (job, tx) => queue.enqueue(job, tx),
     sessions: authUserSessions(args.userSessions),
     loginLimits: config.loginLimits,
+    relyingParty: { id: config.webauthn.rpId, origins: config.webauthn.origins },
     confirmation: { ...DEFAULT_CONFIRMATION_OPTIONS, ...config.confirmation },
     // Production: the service's own argon2id parameters; only the test suite lowers them (TEST_PASSWORD_HASH).
     ...(config.passwordHashParams ? { passwords: argon2Passwords(config.passwordHashParams) } : {}),
@@ -125,6 +128,7 @@ export async function wireUsers(args: {
     ready: async () => (await mod.ready()) && (await queue.ping()) && (worker ? await worker.ready() : true),
     clientAs: (caller) => createClient(UsersService, as(caller)),
     mfaClientAs: (caller) => createClient(MfaService, as(caller)),
+    passkeysClientAs: (caller) => createClient(PasskeysService, as(caller)),
     adminClientAs: (caller) => createClient(UsersAdminService, as(caller)),
     async close() {
       await worker?.close(); // active deliveries finish first

@@ -11,6 +11,7 @@ import {
   observeInterceptor,
   registryChannel,
   type InternalTokens,
+  type RegistryNotices,
   type RegistryNotify,
   type ServiceModule,
 } from "@gatehouse/rpc";
@@ -20,11 +21,13 @@ import { DEFAULT_RETRY_SCHEDULE } from "@gatehouse/events";
 export const kvRegistryNotify =
   (kv: Kv, onError: (err: unknown) => void): RegistryNotify =>
   (topic, id) =>
-    void kv.publish(registryChannel(topic), id).catch(onError);
+    kv.publish(registryChannel(topic), id).catch(onError);
 
-/** Subscribes to the registry's notices of changed applications (the gateway's OAuth client caches and CORS origins). */
-export const kvApplicationChanges = (kv: Kv) => (listener: (clientId: string) => void) =>
-  kv.subscribe(registryChannel("application"), listener);
+/** Subscribes to the registry's notices on the shared kv (every replica's caches of the registry hear them). */
+export const kvRegistryNotices =
+  (kv: Kv): RegistryNotices =>
+  (topic, listener) =>
+    kv.subscribe(registryChannel(topic), listener);
 
 /**
  * The auth service's cached client authentications hear the registry's notice
@@ -32,7 +35,7 @@ export const kvApplicationChanges = (kv: Kv) => (listener: (clientId: string) =>
  * in every process that shares the kv (Redis pub/sub).
  */
 export const forgetChangedClients = (kv: Kv, directory: ClientDirectory) =>
-  kvApplicationChanges(kv)((clientId) => directory.forget?.(clientId));
+  kvRegistryNotices(kv)("application", (clientId) => directory.forget?.(clientId));
 
 /**
  * Verifies access tokens of the auth service (JWKS over RPC, revocation marks

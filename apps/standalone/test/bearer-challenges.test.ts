@@ -58,6 +58,11 @@ describe("bearer challenges", () => {
     ["totp", "POST", () => "/activityid/v1/user/mfa/totp"],
     ["totp confirm", "POST", () => "/activityid/v1/user/mfa/totp/confirm"],
     ["totp disable", "POST", () => "/activityid/v1/user/mfa/totp/disable"],
+    ["passkey sign-in options", "POST", () => "/activityid/v1/user/access/passkey"],
+    ["passkey options", "POST", () => "/activityid/v1/user/passkeys/options"],
+    ["passkey enrol", "POST", () => "/activityid/v1/user/passkeys"],
+    ["passkeys", "GET", () => "/activityid/v1/user/passkeys"],
+    ["passkey rename", "PATCH", () => "/activityid/v1/user/passkeys/0123456789abcdef01234567"],
   ];
 
   it.each(protectedRoutes)(

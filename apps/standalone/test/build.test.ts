@@ -38,7 +38,7 @@ describe("the built server", () => {
     expect(r.stdout).toContain("Usage: gatehouse <command>");
   });
 
-  it("starts embedded, applies the migrations and renders a hosted page from its templates", async () => {
+  it("starts embedded, applies the migrations, renders a hosted page from its templates and serves its scripts", async () => {
     const port = await freePort();
     const { spawn } = await import("node:child_process");
     const child = spawn(process.execPath, ["--liftoff-only", join(outDir, "main.js")], {
@@ -54,6 +54,12 @@ describe("the built server", () => {
       expect(page.status).toBe(400);
       expect(page.headers.get("content-type")).toContain("text/html");
       expect(await page.text()).toContain("<html");
+      // The passkey scripts: ours beside the templates, @simplewebauthn/browser's bundle from node_modules.
+      for (const name of ["passkeys.js", "simplewebauthn-browser.js"]) {
+        const script = await fetch(`http://127.0.0.1:${port}/oauth2/static/${name}`);
+        expect(script.status, name).toBe(200);
+        expect(script.headers.get("content-type")).toContain("text/javascript");
+      }
       const discovery = await fetch(`http://127.0.0.1:${port}/.well-known/openid-configuration`);
       expect(discovery.status).toBe(200);
       expect(((await discovery.json()) as { token_endpoint: string }).token_endpoint).toMatch(/\/oauth2\/token$/);

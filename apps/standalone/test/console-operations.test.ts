@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SoftAuthenticator } from "@gatehouse/testing";
 import { audit } from "./admin-flows.ts";
 import { launchConsoleBrowser, shot, signedInContext, watchProblems } from "./console-page.ts";
 import { confirmedUser } from "./oauth-flow.ts";
@@ -108,6 +109,40 @@ describe("the console's users, assertions and audit log (headless Chromium)", ()
       registerEnvelope(app, other.email),
     );
     expect(again.statusCode).toBe(201);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it("shows a user's passkey count and removes the passkeys after a confirmation", async () => {
+    const holder = await confirmedUser(s, app);
+    const options = await send(
+      s,
+      "POST",
+      "/activityid/v1/user/passkeys/options",
+      holder.accessToken,
+      app.entrypoint,
+      {},
+    );
+    const credential = new SoftAuthenticator(new URL(s.config.publicAuthUrl).origin).create(
+      options.json().content.publicKey,
+    );
+    const enrolled = await send(s, "POST", "/activityid/v1/user/passkeys", holder.accessToken, app.entrypoint, {
+      credential,
+    });
+    expect(enrolled.statusCode).toBe(201);
+    const context = await signedInContext(browser, token);
+    const page = await context.newPage();
+    const problems = watchProblems(page);
+    await page.goto(`${base}/console/users/${holder.id}`);
+    const count = page.locator("dt", { hasText: "Passkeys" }).locator("xpath=following-sibling::dd");
+    expect(await count.textContent()).toBe("1");
+    await page.getByRole("button", { name: "Remove passkeys" }).click();
+    const dialog = page.getByRole("dialog", { name: "Remove this user's passkeys?" });
+    await shot(page, "user-passkeys-confirm");
+    await dialog.getByRole("button", { name: "Remove passkeys" }).click();
+    await page.getByText("Passkeys removed: 1.").waitFor();
+    expect(await count.textContent()).toBe("0");
+    expect((await audit(s, { action: "user.passkeys.remove", target: String(holder.id) })).length).toBe(1);
     expect(problems).toEqual([]);
     await context.close();
   });

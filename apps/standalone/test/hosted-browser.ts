@@ -32,7 +32,9 @@ export interface HostedBrowser {
   s: TestStack;
   app: HostedApp;
   /** A phone-sized page in a language at the authorization request of an entry point (by key). */
-  open(lang: "en" | "es", ep: string, extra?: Record<string, string>): Promise<HostedFlow>;
+  open(lang: "en" | "es", ep: string, extra?: Record<string, string>, opts?: OpenOptions): Promise<HostedFlow>;
+  /** The authorization request of an entry point again, in a page already open (a second sign-in in the same browser). */
+  again(page: Page, ep: string, extra?: Record<string, string>): Promise<HostedFlow>;
   /** Submits with the button named `name`; the next page's response. */
   submit(page: Page, name: string): Promise<Response | null>;
   /** The page landed on the redirect URI with the request's state, and its code buys tokens. */
@@ -42,10 +44,24 @@ export interface HostedBrowser {
   close(): Promise<void>;
 }
 
-export async function hostedBrowser(): Promise<HostedBrowser> {
+export interface OpenOptions {
+  /** JavaScript on (the passkey pages); off by default: the pages work without it. */
+  js?: boolean;
+}
+
+/**
+ * `host`: the name the pages are served under (`localhost` for WebAuthn, which
+ * refuses IP addresses as relying party ids); `embedded`: the embedded stores.
+ */
+export async function hostedBrowser(
+  opts: { host?: "127.0.0.1" | "localhost"; embedded?: boolean } = {},
+): Promise<HostedBrowser> {
   const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const s = await startTestStack({ env: { PUBLIC_URL: base, PORT: String(port), HOST: "127.0.0.1" } });
+  const base = `http://${opts.host ?? "127.0.0.1"}:${port}`;
+  const s = await startTestStack({
+    embedded: opts.embedded ?? false,
+    env: { PUBLIC_URL: base, PORT: String(port), HOST: "127.0.0.1" },
+  });
   await s.app.listen({ port, host: "127.0.0.1" });
   const callback: Server = createServer((_req, res) =>
     res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>callback</title><p>back</p>"),
@@ -56,23 +72,29 @@ export async function hostedBrowser(): Promise<HostedBrowser> {
   const browser: Browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
   const contexts: BrowserContext[] = [];
 
+  async function again(page: Page, ep: string, extra: Record<string, string> = {}): Promise<HostedFlow> {
+    const { verifier, challenge } = pkce();
+    const params = validAuthorize(app, challenge, { redirect_uri: redirectUri, entrypoint: app.eps[ep]!, ...extra });
+    const res = await page.goto(`${base}${authorizePath(params)}`);
+    expect(res?.status()).toBe(200);
+    return { page, verifier, state: params.state! };
+  }
+
   return {
     s,
     app,
-    async open(lang, ep, extra = {}) {
+    again,
+    async open(lang, ep, extra = {}, o = {}) {
       const context = await browser.newContext({
         viewport: { width: 390, height: 844 },
         locale: lang === "es" ? "es-ES" : "en-US",
-        javaScriptEnabled: false,
+        javaScriptEnabled: o.js ?? false,
       });
       contexts.push(context);
       const page = await context.newPage();
-      const { verifier, challenge } = pkce();
-      const params = validAuthorize(app, challenge, { redirect_uri: redirectUri, entrypoint: app.eps[ep]!, ...extra });
-      const res = await page.goto(`${base}${authorizePath(params)}`);
-      expect(res?.status()).toBe(200);
+      const flow = await again(page, ep, extra);
       expect(await page.getAttribute("html", "lang")).toBe(lang);
-      return { page, verifier, state: params.state! };
+      return flow;
     },
     async submit(page, name) {
       const [res] = await Promise.all([

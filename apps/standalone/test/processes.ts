@@ -70,12 +70,13 @@ export type Spawned = ChildProcess & { output: () => string };
 
 /** Runs one of the server's entry points as `npm start`, `npm run start:services` and `npm run cli` do (scripts/start.sh, without npm). */
 export async function runEntry(
-  entry: "main" | "services" | "cli",
+  entry: "main" | "services" | "replicas" | "cli",
   args: string[],
   env: Record<string, string>,
 ): Promise<Spawned> {
   await serverBuilt();
-  const fullEnv = { ...process.env, ...env };
+  // No balancer watches these servers: SIGTERM stops them without the drain's delay unless a test sets one.
+  const fullEnv = { SHUTDOWN_DELAY_S: "0", ...process.env, ...env };
   const child = spawn(process.execPath, [...startFlags(fullEnv), join(SERVER_DIST, `${entry}.js`), ...args], {
     env: fullEnv,
     stdio: ["ignore", "pipe", "pipe"],

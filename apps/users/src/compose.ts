@@ -13,6 +13,7 @@ import { startEventRelay, type EventRelay } from "./events/relay.ts";
 import { createLoginFlow, type LoginFlow } from "./login/flow.ts";
 import { loginSteps } from "./login/steps.ts";
 import type { AssertionCatalog, DataFieldCatalog, EntrypointDirectory, LoginGrants, UserSessions } from "./ports.ts";
+import type { PasskeyDeps } from "./passkeys/relying-party.ts";
 import type { RegisterDeps } from "./registration/register.ts";
 import { dataOver, type Stores } from "./stores.ts";
 import { noAssertions } from "./terms/catalog.ts";
@@ -55,6 +56,8 @@ export interface UsersParts {
   providers: Providers;
   update: UpdateDeps;
   factor: FactorDeps;
+  /** The passkey ceremonies (enrolment, sign-in options). */
+  passkeys: PasskeyDeps;
   flow: LoginFlow;
   /** Moves the events outbox to the registry (when wired). */
   relay: EventRelay | undefined;
@@ -74,6 +77,12 @@ export function composeUsers(given: UsersDeps): UsersParts {
   const accessCodes = given.accessCodes ?? DEFAULT_ACCESS_CODE_OPTIONS;
   const mfaLimits = given.mfaLimits ?? DEFAULT_MFA_LIMITS;
   const catalog = given.assertions ?? noAssertions;
+  const totpIssuer = given.totpIssuer ?? "Gatehouse";
+  const rp = {
+    ...(given.relyingParty ?? { id: "localhost", origins: ["http://localhost:8080"] }),
+    name: totpIssuer,
+  };
+  const passkeys: PasskeyDeps = { data, kv, keys, rp };
   const register = { data, keys, options, passwords, catalog, dataFields: given.dataFields };
   const providers = upstreamProviders(
     given.upstreamClients ?? (async () => undefined),
@@ -88,6 +97,7 @@ export function composeUsers(given: UsersDeps): UsersParts {
     mfaLimits,
     accessCodes,
     confirmation: options,
+    rp,
     upstream: {
       providers,
       register: async (identity, attempt) =>
@@ -116,9 +126,9 @@ export function composeUsers(given: UsersDeps): UsersParts {
     grants,
     verifiers,
     terms,
-    steps: loginSteps({ kv, keys, logger, totp: data.totp, catalog, resend }),
+    steps: loginSteps({ kv, keys, logger, totp: data.totp, catalog, resend, passkeys }),
     mfa: { users: data.users, kv, limits: mfaLimits, totp: verifiers.totp },
-    continuation: { users: data.users, confirm, update },
+    continuation: { users: data.users, confirm, update, passkeys },
     link: { keys, identities: data.identities },
   });
   return {
@@ -135,7 +145,7 @@ export function composeUsers(given: UsersDeps): UsersParts {
     passwords,
     hashes,
     accessCodes,
-    totpIssuer: given.totpIssuer ?? "Gatehouse",
+    totpIssuer,
     verifiers,
     terms,
     confirm,
@@ -144,6 +154,7 @@ export function composeUsers(given: UsersDeps): UsersParts {
     providers,
     update,
     factor: { data, kv, keys, limits: mfaLimits },
+    passkeys,
     flow,
     relay,
   };

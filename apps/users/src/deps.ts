@@ -6,6 +6,7 @@ import type { AccessCodeOptions } from "./access-code/options.ts";
 import type { ConfirmationOptions } from "./confirmation/options.ts";
 import type { PublishEvents } from "./events/relay.ts";
 import type { Passwords } from "./credentials/passwords.ts";
+import type { RelyingParty } from "./passkeys/relying-party.ts";
 import type { LoginLimits } from "./verifiers/throttle.ts";
 import type { MfaLimits } from "./verifiers/totp/limits.ts";
 import type {
@@ -51,4 +52,6 @@ export interface UsersDeps {
   totpIssuer?: string;
   /** The registry's EventsService: the outbox relay hands it the events; absent = they wait in the outbox. */
   publishEvents?: PublishEvents;
+  /** Passkeys' relying party: its id and origins (WEBAUTHN_RP_ID, WEBAUTHN_ORIGINS); absent = localhost:8080. Its name is totpIssuer. */
+  relyingParty?: Omit<RelyingParty, "name">;
 }

@@ -1,6 +1,12 @@
 import { fileURLToPath } from "node:url";
 import type { Migrations } from "@gatehouse/db";
-import { ConfirmationDeliveryService, MfaService, UsersAdminService, UsersService } from "@gatehouse/proto";
+import {
+  ConfirmationDeliveryService,
+  MfaService,
+  PasskeysService,
+  UsersAdminService,
+  UsersService,
+} from "@gatehouse/proto";
 import type { ServiceModule } from "@gatehouse/rpc";
 import { createUsersAdminService, usersAdminPolicy } from "./admin/users-admin-service.ts";
 import { backgroundTasks } from "./background.ts";
@@ -9,6 +15,7 @@ import type { UsersDeps } from "./deps.ts";
 import { confirmationDeliveryPolicy, createConfirmationDeliveryService } from "./delivery/service.ts";
 import { deliveryStore } from "./delivery/store.ts";
 import { createMfaService, mfaPolicy } from "./mfa-service.ts";
+import { createPasskeysService, passkeysPolicy } from "./passkeys-service.ts";
 import { usersPolicy } from "./policy.ts";
 import { createUsersService } from "./users-service.ts";
 
@@ -31,9 +38,10 @@ export async function createUsers(given: UsersDeps): Promise<ServiceModule> {
       router.service(ConfirmationDeliveryService, createConfirmationDeliveryService(deliveryStore(parts.db)));
       router.service(MfaService, mfa);
       router.service(UsersAdminService, createUsersAdminService(parts));
+      router.service(PasskeysService, createPasskeysService(parts));
     },
     // The services' methods, by local name (each local name is unique across them).
-    policy: { ...usersPolicy, ...confirmationDeliveryPolicy, ...mfaPolicy, ...usersAdminPolicy },
+    policy: { ...usersPolicy, ...confirmationDeliveryPolicy, ...mfaPolicy, ...usersAdminPolicy, ...passkeysPolicy },
     ready: async () => (await parts.db.ping()) && (await parts.kv.ping()),
     // The database and kv belong to the launcher, which closes them; work begun after an answer finishes first.
     close: async () => {

@@ -6,6 +6,7 @@ import { accountStore, auditOf, type AccountStore } from "./admin/store.ts";
 import { exportReads, type ExportReads } from "./bulk/export.ts";
 import { importStore, type ImportStore } from "./bulk/store.ts";
 import { confirmationStore, type ConfirmationStore } from "./confirmation/store.ts";
+import { passkeyStore, type PasskeyStore } from "./passkeys/store.ts";
 import { deliveriesOver, type Deliveries } from "./delivery/queue.ts";
 import { eventStore, type EventStore } from "./events/store.ts";
 import type { Enqueue } from "./ports.ts";
@@ -25,6 +26,7 @@ export interface Stores {
   totp: TotpStore;
   /** Accounts at upstream identity providers (social sign-in). */
   identities: IdentityStore;
+  passkeys: PasskeyStore;
   accounts: AccountStore;
   audit: AuditLog;
   /** Deliveries queued with the change (the in-process queue's outbox row is written in the same transaction). */
@@ -46,6 +48,7 @@ export function storesOver(q: Queryable, enqueue: Enqueue, wroteEvent?: () => vo
     acceptances: acceptanceStore(q),
     totp: totpStore(q),
     identities: identityStore(q),
+    passkeys: passkeyStore(q),
     accounts: accountStore(q),
     audit: auditOf(q),
     deliveries: deliveriesOver(q, enqueue),

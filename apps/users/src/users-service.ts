@@ -83,6 +83,7 @@ export function createUsersService(deps: UsersParts, background: BackgroundTasks
         fca: req.fca,
         assertions: req.assertions,
         authorization: req.authorizationRequest,
+        passkey: req.passkey && { token: req.passkey.token, credential: req.passkey.credential },
         ...(req.upstream ? { upstream: req.upstream } : {}),
         ...(req.linkToken ? { linkToken: req.linkToken } : {}),
       };
@@ -99,6 +100,7 @@ export function createUsersService(deps: UsersParts, background: BackgroundTasks
         resendCode: req.resendCode,
         datas: req.datas,
         assertions: req.assertions,
+        passkeyOffer: req.passkeyOffer && { credential: req.passkeyOffer.credential },
       });
       return { outcome };
     },

@@ -2,6 +2,7 @@ import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { ConfigError } from "./config-error.ts";
 import { passwordHashParams, type PasswordHashParams } from "./password-hash.ts";
+import { webauthnConfig, type WebAuthnConfig } from "./webauthn.ts";
 
 // The typed environment of contract section 1, read once at start-up.
 export type SigningAlg = "RS256" | "ES256" | "EdDSA";
@@ -72,8 +73,15 @@ export interface Config {
   requestTimeoutSeconds: number;
   /** How long the users service keeps the registry's legal-assertion catalog (0 = ask every time). */
   assertionsCacheTtlSeconds: number;
+  /**
+   * SIGTERM: seconds a process keeps serving with /readyz at 503 before it
+   * stops accepting connections (longer than a balancer's health-check period).
+   */
+  shutdownDelaySeconds: number;
   /** argon2id cost; undefined = the users service's production parameters (TEST_PASSWORD_HASH, tests only). */
   passwordHashParams: PasswordHashParams | undefined;
+  /** Passkeys' relying party: WEBAUTHN_RP_ID (default: {auth_url}'s host) and the accepted origins. */
+  webauthn: WebAuthnConfig;
   /** Webhooks (contract section 14). */
   webhooks: {
     /** WEBHOOK_ALLOW_PRIVATE=true: http and loopback/private targets are allowed. */
@@ -91,6 +99,7 @@ function flag(env: Env, name: string): boolean {
 }
 
 export { ConfigError };
+export type { WebAuthnConfig } from "./webauthn.ts";
 export { CHEAP_TEST_HASH_PARAMS, passwordHashParams, type PasswordHashParams } from "./password-hash.ts";
 
 type Env = Record<string, string | undefined>;
@@ -197,6 +206,7 @@ export function loadConfig(env: Env = process.env): Config {
   const authPort = int(env, "AUTH_PORT", 8082, 0, 65535);
   const usersPort = int(env, "USERS_PORT", 8083, 0, 65535);
   const workerPort = int(env, "WORKER_PORT", 8084, 0, 65535);
+  const authUrl = stripSlash(url(env, "PUBLIC_AUTH_URL", publicUrl, ["http:", "https:"])!);
   return {
     port,
     host: env.HOST || "0.0.0.0",
@@ -211,7 +221,8 @@ export function loadConfig(env: Env = process.env): Config {
     secretKey: secretKey(env),
     publicBaseUrl: stripSlash(url(env, "PUBLIC_BASE_URL", publicUrl, ["http:", "https:"])!),
     publicGraphUrl: stripSlash(url(env, "PUBLIC_GRAPH_URL", publicUrl, ["http:", "https:"])!),
-    publicAuthUrl: stripSlash(url(env, "PUBLIC_AUTH_URL", publicUrl, ["http:", "https:"])!),
+    publicAuthUrl: authUrl,
+    webauthn: webauthnConfig(env, authUrl),
     bootstrapOperator: opId && opSecret ? { clientId: opId, clientSecret: opSecret } : undefined,
     bootstrapOperatorPerson: person,
     accessTokenTtlSeconds: int(env, "ACCESS_TOKEN_TTL", 3600, 60, 86_400),
@@ -247,6 +258,7 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 64 * 1024, 1024, 16 * 1024 * 1024),
     requestTimeoutSeconds: int(env, "REQUEST_TIMEOUT", 20, 2, 30),
     assertionsCacheTtlSeconds: int(env, "ASSERTIONS_CACHE_TTL", 30, 0, 3600),
+    shutdownDelaySeconds: int(env, "SHUTDOWN_DELAY_S", 5, 0, 60),
     passwordHashParams: passwordHashParams(env),
     webhooks: {
       allowPrivate: flag(env, "WEBHOOK_ALLOW_PRIVATE"),

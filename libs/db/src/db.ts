@@ -1,3 +1,4 @@
+import { traced } from "./traced.ts";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
@@ -42,7 +43,12 @@ export interface DbOptions {
   template?: Blob | undefined;
 }
 
+/** Opens the database (with a span per statement when traces are on). */
 export async function openDb(opts: DbOptions): Promise<Db> {
+  return traced(await openUntraced(opts));
+}
+
+async function openUntraced(opts: DbOptions): Promise<Db> {
   if (opts.databaseUrl) return openPg(opts.databaseUrl, opts.poolSize ?? 10);
   const dir = opts.dataDir ?? "memory://";
   if (dir === "memory://") return openPglite(dir, opts.template);

@@ -272,6 +272,26 @@ export const errorTable = {
     "The confirmation code or link is invalid, used or expired.",
     "El código o enlace de confirmación no es válido, ya se usó o ha caducado.",
   ),
+  // Passkeys (contract section 12).
+  PASSKEY_NOT_FOUND: def(Code.NotFound, 404, "The passkey does not exist.", "La llave de acceso no existe."),
+  PASSKEY_INVALID: def(
+    Code.InvalidArgument,
+    400,
+    "The passkey could not be verified; start again.",
+    "No se ha podido verificar la llave de acceso; vuelva a empezar.",
+  ),
+  PASSKEY_EXISTS: def(
+    Code.AlreadyExists,
+    409,
+    "This passkey is already registered.",
+    "Esta llave de acceso ya está registrada.",
+  ),
+  PASSKEY_LIMIT: def(
+    Code.FailedPrecondition,
+    409,
+    "You have too many passkeys; remove one first.",
+    "Tiene demasiadas llaves de acceso; elimine una primero.",
+  ),
   // Hosted pages (issue 11): a flow token that is forged, expired, finished or for another authorization request.
   LOGIN_FLOW_INVALID: def(
     Code.InvalidArgument,

@@ -10,6 +10,7 @@ import {
   type ConfirmationJob,
   type JobOptions,
 } from "./names.ts";
+import { tracedAttempt, tracedEnqueue } from "./trace.ts";
 
 export interface BullmqQueueOptions {
   redisUrl: string;
@@ -48,9 +49,10 @@ export function bullmqQueue(opts: BullmqQueueOptions): DeliveryQueue {
   // Short: the request that enqueues waits for it (a registration answers within a second either way).
   const timeoutMs = opts.timeoutMs ?? 1000;
   return {
-    async enqueue(job) {
-      await withTimeout(queue.add(JOB_NAME, job, { jobId: jobIdFor(job.deliveryId) }), timeoutMs, "enqueue");
-    },
+    enqueue: (job) =>
+      tracedEnqueue(job, async (traced) => {
+        await withTimeout(queue.add(JOB_NAME, traced, { jobId: jobIdFor(traced.deliveryId) }), timeoutMs, "enqueue");
+      }),
     async ping() {
       try {
         // A cheap read through the producer connection proves Redis answers.
@@ -83,7 +85,9 @@ export function startBullmqWorker(opts: BullmqWorkerOptions): WorkerHandle {
     QUEUE_NAME,
     async (job) => {
       const attempt = job.attemptsMade + 1;
-      await processor(job.data, attempt, { attempt, enqueuedAt: job.timestamp });
+      await tracedAttempt(job.data, attempt, () =>
+        processor(job.data, attempt, { attempt, enqueuedAt: job.timestamp }),
+      );
     },
     {
       connection: { url: opts.redisUrl, maxRetriesPerRequest: null, retryStrategy: reconnect },

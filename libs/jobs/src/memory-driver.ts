@@ -2,6 +2,7 @@ import { UnrecoverableError } from "bullmq";
 import type { DeliveryProcessor, DeliveryQueue, DeliveryStore, WorkerCommon, WorkerHandle } from "./contract.ts";
 import { isFinalFailure } from "./bullmq-driver.ts";
 import { defaultJobOptions, jobIdFor, type ConfirmationJob, type JobOptions } from "./names.ts";
+import { tracedAttempt, tracedEnqueue } from "./trace.ts";
 
 // The embedded default: an in-process queue with BullMQ's retry, backoff and
 // dead-letter semantics. With a store (the embedded database's outbox table)
@@ -75,7 +76,7 @@ export function memoryQueue(
   const run = async (w: NonNullable<typeof worker>, e: Entry, processor: DeliveryProcessor) => {
     const attempt = e.attemptsMade + 1;
     try {
-      await processor(e.job, attempt, { attempt, enqueuedAt: e.enqueuedAt });
+      await tracedAttempt(e.job, attempt, () => processor(e.job, attempt, { attempt, enqueuedAt: e.enqueuedAt }));
       e.attemptsMade = attempt;
       e.finishedAt = Date.now();
       await record(w, e, store?.finish(e.job.deliveryId));
@@ -134,18 +135,19 @@ export function memoryQueue(
 
   return {
     kind: "memory",
-    async enqueue(job, tx) {
-      if (closed) throw new Error("delivery queue is closed");
-      const id = jobIdFor(job.deliveryId);
-      const now = Date.now();
-      prune(now);
-      if (entries.has(id)) return; // same idempotency as BullMQ's jobId
-      await store?.add(job, now, tx);
-      const e: Entry = { job, enqueuedAt: now, attemptsMade: 0 };
-      entries.set(id, e);
-      // Asynchronous like a real queue: the producer's transaction is usually still open here.
-      schedule(e, 0);
-    },
+    enqueue: (untraced, tx) =>
+      tracedEnqueue(untraced, async (job) => {
+        if (closed) throw new Error("delivery queue is closed");
+        const id = jobIdFor(job.deliveryId);
+        const now = Date.now();
+        prune(now);
+        if (entries.has(id)) return; // same idempotency as BullMQ's jobId
+        await store?.add(job, now, tx);
+        const e: Entry = { job, enqueuedAt: now, attemptsMade: 0 };
+        entries.set(id, e);
+        // Asynchronous like a real queue: the producer's transaction is usually still open here.
+        schedule(e, 0);
+      }),
     ping: async () => !closed,
     async close() {
       closed = true;

@@ -45,6 +45,8 @@ export interface ConfirmationJob {
   locale: DeliveryLocale;
   purpose: DeliveryPurpose;
   sealedSecrets: string;
+  /** W3C trace context of the request that queued it (traces on only). */
+  trace?: Record<string, string>;
 }
 
 /** The code and link token of a delivery; one of them is empty for `access_code` (no link) and `activation` (no code). */

@@ -2,6 +2,7 @@ import { memoryKv } from "./memory.ts";
 import type { Kv } from "./kv.ts";
 import { DEFAULT_COMMAND_TIMEOUT_MS } from "./redis-connection.ts";
 import { redisKv } from "./redis.ts";
+import { tracedKv } from "./traced.ts";
 
 export type { Kv, KvEntry, KvWrite } from "./kv.ts";
 
@@ -15,7 +16,7 @@ export interface KvOptions {
 export function openKv(opts: KvOptions): Kv {
   const prefix = opts.prefix ?? "gh:";
   return opts.redisUrl
-    ? redisKv(opts.redisUrl, prefix, opts.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS)
+    ? tracedKv(redisKv(opts.redisUrl, prefix, opts.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS))
     : memoryKv();
 }
 

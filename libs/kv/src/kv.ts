@@ -62,8 +62,10 @@ export interface Kv {
   members(key: string, now: number): Promise<string[]>;
   /**
    * Tells every process listening on `channel` (Redis pub/sub; in memory:
-   * this process). Fire and forget: a notice may be lost, so listeners keep
-   * a fallback (a cache TTL).
+   * this process). This process's own listeners hear it before it resolves
+   * (with Redis a second time when the notice comes back: listeners must be
+   * idempotent, as a cache drop is). Fire and forget: a notice may be lost,
+   * so listeners keep a fallback (a cache TTL).
    */
   publish(channel: string, message: string): Promise<void>;
   /** Calls `onMessage` for each notice on `channel`; the returned function stops listening. */

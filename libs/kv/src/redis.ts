@@ -1,3 +1,4 @@
+import { EventEmitter } from "node:events";
 import { Redis } from "ioredis";
 import type { Kv, KvWrite } from "./kv.ts";
 import { fastFailRedisOptions, storeUnavailable, SUBSCRIBE_TIMEOUT_MS } from "./redis-connection.ts";
@@ -11,6 +12,8 @@ const guard = <T>(p: Promise<T>): Promise<T> =>
 
 export function redisKv(url: string, prefix: string, commandTimeoutMs: number): Kv {
   let subscriber: Redis | undefined;
+  // This process's listeners by full channel name, told at once by publish.
+  const here = new EventEmitter().setMaxListeners(0);
   // Commands issued while (re)connecting wait in the offline queue, but never longer than the command timeout.
   const r = withScripts(
     new Redis(url, {
@@ -85,7 +88,10 @@ export function redisKv(url: string, prefix: string, commandTimeoutMs: number): 
     members: (k, now) => guard(r.zrangebyscore(k, `(${now}`, "+inf")),
     async publish(channel, message) {
       // Channels are not keys: ioredis does not prefix them, so the prefix is added here.
-      await guard(r.publish(`${prefix}${channel}`, message));
+      const full = `${prefix}${channel}`;
+      // This process first: its next request must not read what the notice drops (the echo comes back later).
+      here.emit(full, message);
+      await guard(r.publish(full, message));
     },
     async subscribe(channel, onMessage) {
       const full = `${prefix}${channel}`;
@@ -97,6 +103,7 @@ export function redisKv(url: string, prefix: string, commandTimeoutMs: number): 
       sub.on("error", () => undefined);
       const listener = (ch: string, msg: string) => ch === full && onMessage(msg);
       sub.on("message", listener);
+      here.on(full, onMessage);
       // Redis unreachable at start: the process starts anyway and answers 503 where it needs Redis
       // (contract section 10); the subscription is retried every second until Redis answers (ioredis
       // then keeps it across reconnects). Notices lost meanwhile are bounded by the caches' reloads.
@@ -114,6 +121,7 @@ export function redisKv(url: string, prefix: string, commandTimeoutMs: number): 
         stopped = true;
         clearTimeout(retry);
         sub.off("message", listener);
+        here.off(full, onMessage);
         if (sub.listenerCount("message") === 0) await sub.unsubscribe(full).catch(() => undefined);
       };
     },

@@ -1,8 +1,10 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import pino, { type Logger } from "pino";
+import { activeTracer } from "./tracing.ts";
 
 export type { Logger } from "pino";
+export * from "./tracing.ts";
 
 /** Header that carries the request id from the gateway through every RPC hop. */
 export const REQUEST_ID_HEADER = "x-request-id";
@@ -46,6 +48,9 @@ export function createLogger(
       base: { process: name },
       mixin() {
         const id = currentRequestId();
+        // With traces on, each line of a request carries its trace (contract section 16).
+        const traceId = activeTracer()?.traceId();
+        if (traceId) return id ? { requestId: id, trace_id: traceId } : { trace_id: traceId };
         return id ? { requestId: id } : {};
       },
       redact: {

@@ -10,3 +10,6 @@ export * from "./direct-transport.ts";
 export * from "./scopes.ts";
 export * from "./console.ts";
 export * from "./notices.ts";
+export * from "./drain.ts";
+export * from "./retry.ts";
+export * from "./tracing.ts";

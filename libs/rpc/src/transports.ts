@@ -10,6 +10,8 @@ import {
 import { createConnectTransport } from "@connectrpc/connect-node";
 import type { InternalTokens } from "./internal-token.ts";
 import { clientInterceptor } from "./interceptors.ts";
+import { retryRefusedInterceptor } from "./retry.ts";
+import { traceClientInterceptor } from "./tracing.ts";
 
 export type Routes = (router: ConnectRouter) => void;
 
@@ -25,9 +27,13 @@ export function inProcessTransport(
   });
 }
 
-/** Connect over HTTP/2 cleartext to a service process. */
+/** Connect over HTTP/2 cleartext to a service process (or its balancer); a call no replica answered is retried once. */
 export function httpTransport(baseUrl: string, clientInterceptors: Interceptor[] = []): Transport {
-  return createConnectTransport({ baseUrl, httpVersion: "2", interceptors: clientInterceptors });
+  return createConnectTransport({
+    baseUrl,
+    httpVersion: "2",
+    interceptors: [retryRefusedInterceptor(), traceClientInterceptor(), ...clientInterceptors],
+  });
 }
 
 /** A typed client that authenticates as service `caller` with an internal token. */

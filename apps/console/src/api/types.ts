@@ -98,6 +98,8 @@ export interface User {
   locked?: string;
   sessions?: number;
   mfa: boolean;
+  /** How many passkeys the user holds (contract section 12). */
+  passkeys: number;
   /** Accounts at upstream identity providers (contract section 11). */
   identities?: { provider: string; subject: string; email: string; linked: string }[];
 }

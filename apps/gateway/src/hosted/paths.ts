@@ -19,6 +19,11 @@ export const CONFIRMED_PATH = "/activityid/v1/user/confirmed";
 /** The 412 answer's `content.url` (`?token=`): sends the confirmation code again. */
 export const RESEND_PATH = "/activityid/v1/user/confirm/resend";
 
+/** The hosted pages' static scripts (hosted/static, @simplewebauthn/browser's bundle): same origin, under the CSP. */
+export const STATIC_PATH = "/oauth2/static";
+/** The scripts of a page with passkeys, in load order. */
+export const PASSKEY_SCRIPTS = [`${STATIC_PATH}/simplewebauthn-browser.js`, `${STATIC_PATH}/passkeys.js`];
+
 /** A page's absolute link carrying its token (`content.url` of the JSON answers, links on pages). */
 export const linkWithToken = (baseUrl: string, path: string, token: string) =>
   `${baseUrl}${path}?token=${encodeURIComponent(token)}`;

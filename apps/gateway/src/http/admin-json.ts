@@ -34,13 +34,14 @@ export function catalogItemToJson(e: CatalogEntry): Record<string, unknown> {
   return { key: e.key, displayName: e.displayName, ...(e.valueType ? { format: e.valueType } : {}) };
 }
 
-/** `content.user` of contract section 5 plus status, lastLogin, sessions (when counted) and mfa. */
+/** `content.user` of contract section 5 plus status, lastLogin, sessions (when counted), mfa and passkeys (count, section 12). */
 export function adminUserToJson(a: UserAccount): Record<string, unknown> {
   const out: Record<string, unknown> = {
     ...userToJson(a.user!),
     status: a.status === AccountStatus.LOCKED ? "locked" : "active",
     lastLogin: iso(a.lastLoginTime),
     mfa: a.mfaEnabled,
+    passkeys: a.passkeyCount,
   };
   if (a.lockTime) out.locked = iso(a.lockTime);
   if (a.sessionCount !== undefined) out.sessions = a.sessionCount;

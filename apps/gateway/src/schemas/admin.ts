@@ -68,6 +68,7 @@ export const AdminUser = Type.Object(
       Type.Object({ provider: Type.String(), subject: Type.String(), email: Type.String(), linked: Type.String() }),
       { description: "Accounts at upstream identity providers (contract section 11)" },
     ),
+    passkeys: Type.Integer({ description: "How many passkeys the user holds" }),
   },
   { $id: "AdminUser" },
 );

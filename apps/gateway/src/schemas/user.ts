@@ -1,4 +1,5 @@
 import Type from "typebox";
+import { PasskeyLogin } from "./passkeys.ts";
 
 // The spec's user request envelopes. The members of `object` are typed by the
 // entry point and the catalogs, so the users service validates them and
@@ -110,9 +111,11 @@ export const LoginEnvelope = Type.Object(
         objectType: Type.Literal("user"),
         password: Type.Optional(Type.String({ maxLength: 1024 })),
         code: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
-        ids: Type.Object({ email: Type.Optional(IdNode), phone_number: Type.Optional(IdNode) }, closed),
+        // Optional with a passkey (it names its user), else required (loginBodyChecks).
+        ids: Type.Optional(Type.Object({ email: Type.Optional(IdNode), phone_number: Type.Optional(IdNode) }, closed)),
         datas: Type.Optional(Members),
         assertions: Type.Optional(Members),
+        passkey: Type.Optional(PasskeyLogin),
       },
       closed,
     ),

@@ -4,6 +4,7 @@ import type { Db } from "@gatehouse/db";
 import { domainError, validationError } from "@gatehouse/errors";
 import type { Logger } from "@gatehouse/logging";
 import type { RegistryAdminService } from "@gatehouse/proto";
+import type { RegistryNotify } from "@gatehouse/rpc";
 import { addEntrypoint, updateEntrypoint } from "../applications/entrypoint-admin.ts";
 import { applicationRecords } from "../applications/records.ts";
 import { updateApplication } from "../applications/update.ts";
@@ -29,8 +30,8 @@ export interface RegistryAdminDeps {
   secrets: ClientSecrets;
   options: FieldRuleOptions;
   logger: Logger;
-  /** Tells other services' caches (entry points, client authentications) that an application changed. */
-  notify?: (topic: "application", id: string) => void;
+  /** Tells other services' caches (entry points, client authentications, catalogs' formats) what changed. */
+  notify?: RegistryNotify;
 }
 
 function required(field: string, value: string): string {
@@ -76,7 +77,7 @@ export function createRegistryAdminService(deps: RegistryAdminDeps): ServiceImpl
         },
         auditContext(ctx),
       );
-      if (!req.validateOnly) changed(req.clientId);
+      if (!req.validateOnly) await changed(req.clientId);
       return { application: record };
     },
 
@@ -84,7 +85,7 @@ export function createRegistryAdminService(deps: RegistryAdminDeps): ServiceImpl
       const who = auditContext(ctx);
       const done = await rotateClientSecret(db, deps.secrets, required("clientId", req.clientId), who);
       deps.logger.info({ clientId: req.clientId, actor: who.actor, version: done.version }, "client secret rotated");
-      changed(req.clientId);
+      await changed(req.clientId);
       return { clientSecret: done.secret, secretVersion: done.version };
     },
 
@@ -98,7 +99,7 @@ export function createRegistryAdminService(deps: RegistryAdminDeps): ServiceImpl
         { validateOnly: req.validateOnly },
       );
       if (req.validateOnly) return { entrypoint };
-      changed(req.clientId);
+      await changed(req.clientId);
       return { entrypoint };
     },
 
@@ -119,7 +120,7 @@ export function createRegistryAdminService(deps: RegistryAdminDeps): ServiceImpl
         validateOnly: req.validateOnly,
       });
       if (req.validateOnly) return { entrypoint };
-      changed(req.clientId);
+      await changed(req.clientId);
       return { entrypoint };
     },
 
@@ -142,7 +143,9 @@ export function createRegistryAdminService(deps: RegistryAdminDeps): ServiceImpl
         checkNewCatalogEntry(catalogKindName(req.kind), input);
         return {};
       }
-      return { entry: entryOut(await createCatalogEntry(db, catalogKindName(req.kind), input, auditContext(ctx))) };
+      const created = await createCatalogEntry(db, catalogKindName(req.kind), input, auditContext(ctx));
+      await deps.notify?.("catalog", catalogKindName(req.kind));
+      return { entry: entryOut(created) };
     },
 
     async updateCatalogEntry(req, ctx) {
@@ -154,11 +157,13 @@ export function createRegistryAdminService(deps: RegistryAdminDeps): ServiceImpl
         { displayName: req.displayName, valueType: req.valueType },
         auditContext(ctx),
       );
+      await deps.notify?.("catalog", kind);
       return { entry: entryOut(entry) };
     },
 
     async deleteCatalogEntry(req, ctx) {
       await deleteCatalogEntry(db, catalogKindName(req.kind), required("key", req.key), auditContext(ctx));
+      await deps.notify?.("catalog", catalogKindName(req.kind));
       return {};
     },
 

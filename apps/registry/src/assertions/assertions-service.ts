@@ -6,7 +6,13 @@ import { domainError, validationError } from "@gatehouse/errors";
 import type { Logger } from "@gatehouse/logging";
 import { LegalAssertionSchema, type AssertionsService, type LegalAssertion } from "@gatehouse/proto";
 import { auditContext } from "@gatehouse/admin";
-import { ADMIN_READ_SCOPES, ADMIN_WRITE_SCOPES, INTERNAL_SCOPE, type ScopePolicy } from "@gatehouse/rpc";
+import {
+  ADMIN_READ_SCOPES,
+  ADMIN_WRITE_SCOPES,
+  INTERNAL_SCOPE,
+  type RegistryNotify,
+  type ScopePolicy,
+} from "@gatehouse/rpc";
 import type { CatalogStore } from "../catalogs/store.ts";
 import { checkAssertion, publishAssertion } from "./publish.ts";
 import { assertionStore, type AssertionRow } from "./store.ts";
@@ -23,7 +29,7 @@ export interface AssertionsServiceDeps {
   catalogs: CatalogStore;
   logger: Logger;
   /** Tells other services' caches that the catalog changed. */
-  notify?: (topic: "assertions", id: string) => void;
+  notify?: RegistryNotify;
 }
 
 const MAX_TYPOLOGY_FILTER = 50;
@@ -55,7 +61,7 @@ export function createAssertionsService(deps: AssertionsServiceDeps): ServiceImp
       const who = auditContext(ctx);
       const stored = await publishAssertion(deps.db, await deps.catalogs.snapshot(), a, who);
       deps.logger.info({ key: stored.key, version: stored.version, actor: who.actor }, "legal assertion published");
-      deps.notify?.("assertions", stored.key);
+      await deps.notify?.("assertions", stored.key);
       return { assertion: toLegalAssertion(stored) };
     },
 

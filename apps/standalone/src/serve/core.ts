@@ -6,6 +6,7 @@ import { AuthService, RegistryService } from "@gatehouse/proto";
 import { createRegistry, registryMigrations } from "@gatehouse/registry";
 import {
   callerInterceptors,
+  type Drain,
   httpTransport,
   inProcessTransport,
   InternalTokens,
@@ -45,6 +46,7 @@ export async function serveModule(opts: {
   interceptors: Interceptor[];
   ready: () => Promise<boolean>;
   stores: Stores;
+  drain: Drain;
 }): Promise<() => Promise<void>> {
   const server = await serveService({
     name: opts.mod.name,
@@ -54,6 +56,7 @@ export async function serveModule(opts: {
     interceptors: opts.interceptors,
     ready: opts.ready,
     logger: opts.logger,
+    drain: opts.drain,
   });
   return async () => {
     await server.close();
@@ -63,7 +66,7 @@ export async function serveModule(opts: {
 }
 
 /** The registry: applications, entry points, catalogs; verifies operator access tokens with auth's JWKS. */
-export async function serveRegistry(config: Config, logger: Logger): Promise<() => Promise<void>> {
+export async function serveRegistry(config: Config, logger: Logger, drain: Drain): Promise<() => Promise<void>> {
   const { stores, internal } = await openServiceStores(config, "registry", [registryMigrations]);
   const auth = createClient(
     AuthService,
@@ -98,11 +101,12 @@ export async function serveRegistry(config: Config, logger: Logger): Promise<() 
     interceptors,
     ready: () => mod.ready(),
     stores,
+    drain,
   });
 }
 
 /** The auth service: OAuth grants, keys, sessions; authenticates clients through the registry. */
-export async function serveAuth(config: Config, logger: Logger): Promise<() => Promise<void>> {
+export async function serveAuth(config: Config, logger: Logger, drain: Drain): Promise<() => Promise<void>> {
   const { stores, internal } = await openServiceStores(config, "auth", [authMigrations]);
   const registry = createClient(
     RegistryService,
@@ -127,5 +131,6 @@ export async function serveAuth(config: Config, logger: Logger): Promise<() => P
     interceptors,
     ready: () => mod.ready(),
     stores,
+    drain,
   });
 }

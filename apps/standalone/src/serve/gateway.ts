@@ -8,6 +8,7 @@ import {
   AuthService,
   DeviceAuthorizationService,
   MfaService,
+  PasskeysService,
   RedirectOriginsService,
   IdentityProvidersService,
   RegistryAdminService,
@@ -16,10 +17,11 @@ import {
   UsersService,
   WebhooksAdminService,
 } from "@gatehouse/proto";
-import { callerInterceptors, httpTransport, InternalTokens } from "@gatehouse/rpc";
+import { callerInterceptors, DRAIN_GRACE_MS, httpTransport, InternalTokens, type Drain } from "@gatehouse/rpc";
+import { closeWithin } from "../shutdown.ts";
 import { loadKeyRing } from "@gatehouse/secrets";
 import { CONSOLE_DIST } from "../console-build.ts";
-import { accessTokenVerifier, kvApplicationChanges } from "../wiring.ts";
+import { accessTokenVerifier, kvRegistryNotices } from "../wiring.ts";
 import { peerReady } from "./probe-peer.ts";
 
 /**
@@ -27,7 +29,7 @@ import { peerReady } from "./probe-peer.ts";
  * key that signs its internal service tokens, and Redis only to read the
  * revocation marks the auth service writes when it verifies access tokens.
  */
-export async function serveGateway(config: Config, logger: Logger): Promise<() => Promise<void>> {
+export async function serveGateway(config: Config, logger: Logger, drain: Drain): Promise<() => Promise<void>> {
   const keys = await loadKeyRing(config.secretKey, config.dataDir);
   const internal = new InternalTokens(keys);
   const caller = callerInterceptors(internal, "gateway");
@@ -50,10 +52,11 @@ export async function serveGateway(config: Config, logger: Logger): Promise<() =
       devices: createClient(DeviceAuthorizationService, httpTransport(urls.auth, caller)),
       users: createClient(UsersService, httpTransport(urls.users, caller)),
       mfa: createClient(MfaService, httpTransport(urls.users, caller)),
+      passkeys: createClient(PasskeysService, httpTransport(urls.users, caller)),
       assertions: createClient(AssertionsService, httpTransport(urls.registry, caller)),
       origins: createClient(RedirectOriginsService, httpTransport(urls.registry, caller)),
       // Without Redis the registry's notices do not reach this process: the caches expire on their own.
-      onApplicationChanged: config.redisUrl ? kvApplicationChanges(kv) : undefined,
+      registryNotices: config.redisUrl ? kvRegistryNotices(kv) : undefined,
       registryAdmin: createClient(RegistryAdminService, httpTransport(urls.registry, caller)),
       identityProviders: createClient(IdentityProvidersService, httpTransport(urls.registry, caller)),
       usersAdmin: createClient(UsersAdminService, httpTransport(urls.users, caller)),
@@ -62,13 +65,14 @@ export async function serveGateway(config: Config, logger: Logger): Promise<() =
       hostedLoginKey: keys.mac("hosted-login"),
       consoleDir: CONSOLE_DIST,
       config,
+      drain,
       ready: async () => (await Promise.all([urls.registry, urls.auth, urls.users].map(peerReady))).every(Boolean),
     },
     logger,
   );
   await app.listen({ port: config.port, host: config.host });
   return async () => {
-    await app.close();
+    await closeWithin(app, DRAIN_GRACE_MS);
     await kv.close();
   };
 }

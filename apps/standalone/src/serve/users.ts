@@ -9,7 +9,7 @@ import {
   RegistryService,
   UserSessionsService,
 } from "@gatehouse/proto";
-import { callerInterceptors, httpTransport } from "@gatehouse/rpc";
+import { callerInterceptors, httpTransport, type Drain } from "@gatehouse/rpc";
 import { usersMigrations } from "@gatehouse/users";
 import { bootstrapOperatorPerson } from "../console-bootstrap.ts";
 import { wireUsers } from "../users-wiring.ts";
@@ -22,7 +22,7 @@ import { openServiceStores, serveModule } from "./core.ts";
  * consumes them; without it the queue is in-process, so this process also
  * runs the worker (nothing else could reach that queue).
  */
-export async function serveUsers(config: Config, logger: Logger): Promise<() => Promise<void>> {
+export async function serveUsers(config: Config, logger: Logger, drain: Drain): Promise<() => Promise<void>> {
   const { stores, internal } = await openServiceStores(config, "users", [usersMigrations]);
   const caller = callerInterceptors(internal, "users");
   const hostWorker = !config.redisUrl;
@@ -53,5 +53,6 @@ export async function serveUsers(config: Config, logger: Logger): Promise<() => 
     interceptors: users.interceptors,
     ready: () => users.ready(),
     stores,
+    drain,
   });
 }

@@ -4,7 +4,7 @@ import { ConfigError, type Config } from "@gatehouse/config";
 import { openKv } from "@gatehouse/kv";
 import type { Logger } from "@gatehouse/logging";
 import { ConfirmationDeliveryService } from "@gatehouse/proto";
-import { callerInterceptors, httpTransport, InternalTokens, probeHandler } from "@gatehouse/rpc";
+import { callerInterceptors, httpTransport, InternalTokens, probeHandler, type Drain } from "@gatehouse/rpc";
 import { loadKeyRing } from "@gatehouse/secrets";
 import { wireWorker } from "../worker-wiring.ts";
 
@@ -13,7 +13,11 @@ import { wireWorker } from "../worker-wiring.ts";
  * users service (CheckDelivery over HTTP) before each send and reads no
  * database. It has no RPC API; its port serves only /healthz, /readyz and /metrics.
  */
-export async function serveConfirmationWorker(config: Config, logger: Logger): Promise<() => Promise<void>> {
+export async function serveConfirmationWorker(
+  config: Config,
+  logger: Logger,
+  drain: Drain,
+): Promise<() => Promise<void>> {
   if (!config.redisUrl) {
     throw new ConfigError(
       "serve confirmation-worker needs REDIS_URL (the shared BullMQ queue); without it the users process delivers itself",
@@ -34,7 +38,7 @@ export async function serveConfirmationWorker(config: Config, logger: Logger): P
   });
   const ready = async () => (await kv.ping()) && (await worker.ready());
   const server = createServer((req, res) => {
-    probeHandler(req, res, ready)
+    probeHandler(req, res, ready, drain)
       .then((handled) => {
         if (!handled)
           res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: "not_found" }));
@@ -52,7 +56,7 @@ export async function serveConfirmationWorker(config: Config, logger: Logger): P
     "confirmation-worker consuming deliveries; probes and metrics on this port",
   );
   return async () => {
-    await worker.close(); // active deliveries finish first
+    await worker.close(); // active deliveries finish first; waiting ones stay queued for another worker
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();

@@ -9,7 +9,7 @@ import {
   type PendingAssertion,
   type RegistryService,
 } from "@gatehouse/proto";
-import { registryChannel } from "@gatehouse/rpc";
+import { noticeCache, registryChannel } from "@gatehouse/rpc";
 import type { AssertionCatalog, DataFieldCatalog, EntrypointDirectory, ResolvedEntrypoint } from "../ports.ts";
 
 // What the users service reads from the registry on every registration and
@@ -24,17 +24,14 @@ export async function registryEntrypoints(
   kv: Kv,
   ttlMs = 30_000,
 ): Promise<EntrypointDirectory> {
-  const cache = new Map<string, { value: ResolvedEntrypoint | undefined; until: number }>();
-  await kv.subscribe(registryChannel("application"), (clientId) => {
-    for (const [id, hit] of cache) if (!hit.value || hit.value.clientId === clientId) cache.delete(id);
-  });
-  return async (id) => {
-    const hit = cache.get(id);
-    if (hit && hit.until > Date.now()) return hit.value;
-    let value: ResolvedEntrypoint | undefined;
+  const cache = noticeCache<string, ResolvedEntrypoint | undefined>({ ttlMs });
+  await kv.subscribe(registryChannel("application"), (clientId) =>
+    cache.drop((_, value) => !value || value.clientId === clientId),
+  );
+  const load = async (id: string): Promise<ResolvedEntrypoint | undefined> => {
     try {
       const res = await registry.getEntrypoint({ entrypointId: id });
-      value = {
+      return {
         entrypoint: res.entrypoint!,
         clientId: res.clientId,
         whitelist: res.whitelist,
@@ -44,11 +41,10 @@ export async function registryEntrypoints(
     } catch (err) {
       const code = ConnectError.from(err).code;
       if (code !== Code.NotFound && code !== Code.InvalidArgument) throw err;
+      return undefined;
     }
-    if (cache.size >= 10_000) cache.clear();
-    cache.set(id, { value, until: Date.now() + ttlMs });
-    return value;
   };
+  return (id) => cache.get(id, load);
 }
 
 /** The registry's LegalAssertion as the users service holds it (the one mapping of that shape). */
@@ -72,20 +68,14 @@ export async function registryAssertions(
   kv: Kv,
   ttlMs = 30_000,
 ): Promise<AssertionCatalog> {
-  const cache = new Map<string, { value: PendingAssertion[]; until: number }>();
-  await kv.subscribe(registryChannel("assertions"), () => cache.clear());
+  const cache = noticeCache<string, PendingAssertion[]>({ ttlMs, maxEntries: 1_000 });
+  await kv.subscribe(registryChannel("assertions"), () => cache.drop());
+  const load = async (key: string) =>
+    (await assertions.listAssertions({ typologies: key.split(",") })).assertions.map(toPending);
   return async (typologies) => {
     // No typology, no assertion (an empty filter would list the whole catalog).
     if (!typologies.length) return [];
-    const key = [...typologies].sort().join(",");
-    const hit = cache.get(key);
-    if (hit && hit.until > Date.now()) return hit.value;
-    const value = (await assertions.listAssertions({ typologies })).assertions.map(toPending);
-    if (ttlMs > 0) {
-      if (cache.size >= 1_000) cache.clear();
-      cache.set(key, { value, until: Date.now() + ttlMs });
-    }
-    return value;
+    return cache.get([...typologies].sort().join(","), load);
   };
 }
 

@@ -22,7 +22,7 @@ async function withFacts(s: AccountReads, users: UserRecord[]): Promise<Account[
   const facts = await s.accounts.facts(users.map((u) => u.id));
   return users.map((user) => ({
     user,
-    facts: facts.get(user.id) ?? { lockedAt: null, lastLoginAt: null, mfaEnabledAt: null },
+    facts: facts.get(user.id) ?? { lockedAt: null, lastLoginAt: null, mfaEnabledAt: null, passkeys: 0 },
   }));
 }
 
@@ -56,6 +56,7 @@ export function toAccount(a: Account, sessionCount?: number): UserAccount {
     lastLoginTime: a.facts.lastLoginAt ? timestampFromDate(a.facts.lastLoginAt) : undefined,
     lockTime: a.facts.lockedAt ? timestampFromDate(a.facts.lockedAt) : undefined,
     mfaEnabled: a.facts.mfaEnabledAt !== null,
+    passkeyCount: a.facts.passkeys,
     ...(sessionCount === undefined ? {} : { sessionCount }),
   });
 }

@@ -3,6 +3,7 @@ import { domainError } from "@gatehouse/errors";
 import type { AccessCodeStore } from "../access-code/store.ts";
 import type { ActivationStore } from "../activation/store.ts";
 import type { ConfirmationStore } from "../confirmation/store.ts";
+import type { PasskeyStore } from "../passkeys/store.ts";
 import type { UserSessions } from "../ports.ts";
 import type { AcceptanceStore } from "../terms/store.ts";
 import type { Transactional } from "../transactional.ts";
@@ -21,6 +22,7 @@ export type AdminStores = AccountReads & {
   accessCodes: AccessCodeStore;
   activations: ActivationStore;
   identities: IdentityStore;
+  passkeys: PasskeyStore;
 };
 
 export interface AdminDeps {

@@ -35,6 +35,7 @@ export async function eraseUser(deps: AdminDeps, id: string, who: AuditContext):
     await s.confirmations.erase(userId);
     await s.acceptances.erase(userId);
     await s.totp.erase(userId);
+    await s.passkeys.erase(userId);
     await s.accessCodes.erase(userId);
     await s.activations.erase(userId);
     const identities = await s.identities.unlinkAll(userId);
@@ -55,6 +56,7 @@ export async function eraseUser(deps: AdminDeps, id: string, who: AuditContext):
           assertionAnswers: (records.assertionAnswers as unknown[]).length,
           confirmations: (records.confirmations as unknown[]).length,
           identities,
+          passkeys: (records.passkeys as unknown[]).length,
         },
         sessionsEnded: ended,
         sha256: digest,

@@ -22,6 +22,7 @@ export async function exportRecords(s: AdminStores, a: Account, sessions: UserSe
   const recovery = await s.totp.recoveryCounts(id);
   const answers = await s.acceptances.history(id);
   const confirmations = await s.confirmations.history(id);
+  const passkeys = await s.passkeys.ofUser(id);
   const entries = await s.audit.list({ target: id }, undefined, MAX_AUDIT_ENTRIES);
   return {
     registration: { clientId: registration?.clientId ?? null, entrypointId: registration?.entrypointId ?? null },
@@ -64,6 +65,14 @@ export async function exportRecords(s: AdminStores, a: Account, sessions: UserSe
       attempts: r.attempts,
       used: iso(r.usedAt),
       superseded: iso(r.supersededAt),
+    })),
+    // Each passkey's id, name and dates; never its key or credential id.
+    passkeys: passkeys.map((p) => ({
+      id: p.id,
+      name: p.name,
+      created: iso(p.createdAt),
+      lastUsed: iso(p.lastUsedAt),
+      backedUp: p.backedUp,
     })),
     sessions: sessions.map((session) => ({
       clientId: session.clientId,

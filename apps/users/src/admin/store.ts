@@ -7,6 +7,8 @@ export interface AccountFacts {
   lockedAt: Date | null;
   lastLoginAt: Date | null;
   mfaEnabledAt: Date | null;
+  /** How many passkeys the user holds (contract section 12). */
+  passkeys: number;
 }
 
 /** The account columns of users.users that operators and grants use: the lock and the last login. */
@@ -48,11 +50,22 @@ export function accountStore(q: Queryable): AccountStore {
         locked_at: Date | null;
         last_login_at: Date | null;
         mfa_enabled_at: Date | null;
-      }>("SELECT id, locked_at, last_login_at, mfa_enabled_at FROM users.users WHERE id = ANY($1::text[])", [userIds]);
+        passkeys: number;
+      }>(
+        `SELECT u.id, u.locked_at, u.last_login_at, u.mfa_enabled_at,
+                (SELECT count(*)::int FROM users.passkeys p WHERE p.user_id = u.id) AS passkeys
+           FROM users.users u WHERE u.id = ANY($1::text[])`,
+        [userIds],
+      );
       return new Map(
         rows.map((r) => [
           r.id,
-          { lockedAt: r.locked_at, lastLoginAt: r.last_login_at, mfaEnabledAt: r.mfa_enabled_at },
+          {
+            lockedAt: r.locked_at,
+            lastLoginAt: r.last_login_at,
+            mfaEnabledAt: r.mfa_enabled_at,
+            passkeys: r.passkeys,
+          },
         ]),
       );
     },

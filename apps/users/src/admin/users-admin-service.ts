@@ -11,6 +11,7 @@ import { endUserSessions, lockAccount, sessionsOf, unlockAccount, type AdminDeps
 import { createOperator, type CreateOperatorDeps } from "./create-operator.ts";
 import { eraseUser } from "./erase.ts";
 import { exportUser } from "./export.ts";
+import { removePasskeys } from "./passkeys.ts";
 import { bulkMethods, bulkPolicy } from "../bulk/rpc.ts";
 import type { ExportDeps } from "../bulk/export.ts";
 import type { ImportDeps } from "../bulk/jobs.ts";
@@ -28,6 +29,7 @@ export const usersAdminPolicy: ScopePolicy = {
   endUserSessions: WRITE,
   exportUserData: READ,
   eraseUser: WRITE,
+  removeUserPasskeys: WRITE,
   listUsersAuditEntries: READ,
   // The launcher's bootstrap and the CLI only: an operator cannot make another over the API.
   createOperator: [INTERNAL_SCOPE],
@@ -122,6 +124,13 @@ export function createUsersAdminService(
       await eraseUser(deps, userId(req), who);
       logger.info({ actor: who.actor }, "user erased");
       return {};
+    },
+
+    async removeUserPasskeys(req, ctx) {
+      const who = auditContext(ctx);
+      const done = await removePasskeys(deps, userId(req), who);
+      logger.info({ userId: done.account.user.id, actor: who.actor, removed: done.removed }, "passkeys removed");
+      return { account: toAccount(done.account), removedCount: done.removed };
     },
 
     async listUsersAuditEntries(req) {

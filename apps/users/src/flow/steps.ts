@@ -26,6 +26,8 @@ export interface LoginContext {
   resend?: "send" | "skip";
   /** Set by the complete-account step (fca): mandatory data still empty, which the grant carries (ProfileIncomplete, 206). */
   missingFields?: string[];
+  /** The offer to create a passkey was answered on its page ("answered"), or its passkey failed ("retry": offer again). */
+  passkeyOffer?: "answered" | "retry";
 }
 
 /** One case of LoginOutcome (a session, a code, or an interruption). */
@@ -34,7 +36,7 @@ export type LoginOutcomeCase = Exclude<LoginOutcome["outcome"], { case: undefine
 /** An interruption of the login: the case that ends it before the grant. */
 export type Interruption = Extract<
   LoginOutcomeCase,
-  { case: "confirmationRequired" | "mfaRequired" | "termsRequired" | "profileRequired" }
+  { case: "confirmationRequired" | "mfaRequired" | "termsRequired" | "profileRequired" | "passkeyOffer" }
 >;
 
 /** A step of the login: an interruption ends the login there; undefined lets the next step run. */

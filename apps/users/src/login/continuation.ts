@@ -1,5 +1,5 @@
 import type { JsonObject } from "@bufbuild/protobuf";
-import { domainError } from "@gatehouse/errors";
+import { domainError, errorFacts } from "@gatehouse/errors";
 import type { Kv } from "@gatehouse/kv";
 import type { AuthorizationRequest, Caller, LoginOutcome } from "@gatehouse/proto";
 import type { KeyRing } from "@gatehouse/secrets";
@@ -10,6 +10,8 @@ import { entrypointOf } from "../entrypoint.ts";
 import type { LoginContext } from "../flow/steps.ts";
 import { openFlowToken } from "../flow/token.ts";
 import type { EntrypointDirectory, ResolvedEntrypoint } from "../ports.ts";
+import { enrolPasskey } from "../passkeys/enrolment.ts";
+import type { PasskeyDeps } from "../passkeys/relying-party.ts";
 import type { Terms } from "../terms/terms.ts";
 import { updateUser, type UpdateDeps } from "../update/update.ts";
 import type { UserRecord } from "../users/record.ts";
@@ -30,6 +32,8 @@ export interface ContinueRequest {
   datas: JsonObject | undefined;
   /** Answers to legal assertions (451 page). */
   assertions: JsonObject | undefined;
+  /** The answer to the offer to create a passkey: its RegistrationResponseJSON, or none ("Not now"). */
+  passkeyOffer?: { credential: JsonObject | undefined } | undefined;
 }
 
 export interface ContinuationDeps {
@@ -42,6 +46,8 @@ export interface ContinuationDeps {
   confirm: ConfirmDeps;
   /** The missing-fields page saves data like a patch. */
   update: UpdateDeps;
+  /** The passkey offer's answer is enrolled. */
+  passkeys: PasskeyDeps;
   /** The login's steps from `first` on, then its grant (./flow.ts). */
   finish(ctx: LoginContext, first: StepName): Promise<LoginOutcome>;
 }
@@ -92,6 +98,27 @@ export function createContinuation(deps: ContinuationDeps) {
     return done.user;
   }
 
+  /**
+   * The offer's answer: "Not now", or a passkey enrolled for the flow's user.
+   * One that fails (a spent challenge, a wrong origin, an authenticator
+   * already enrolled) is offered again rather than failing the login.
+   */
+  async function answerOffer(user: UserRecord, offer: NonNullable<ContinueRequest["passkeyOffer"]>) {
+    if (!offer.credential) return "answered" as const;
+    try {
+      await enrolPasskey(deps.passkeys, user.id, {
+        name: undefined,
+        credential: offer.credential as unknown as Parameters<typeof enrolPasskey>[2]["credential"],
+      });
+      return "answered" as const;
+    } catch (err) {
+      const reason = errorFacts(err).reason;
+      if (reason === "PASSKEY_INVALID" || reason === "PASSKEY_EXISTS") return "retry" as const;
+      if (reason === "PASSKEY_LIMIT") return "answered" as const;
+      throw err;
+    }
+  }
+
   return {
     async continue(req: ContinueRequest): Promise<LoginOutcome> {
       const resolved = await entrypointOf(deps.entrypoints, req.caller);
@@ -106,6 +133,7 @@ export function createContinuation(deps: ContinuationDeps) {
       if (!user) throw domainError("LOGIN_FLOW_INVALID");
       if (req.confirmationCode) user = await confirmBlocking(user, resolved, req.confirmationCode);
       if (req.datas && Object.keys(req.datas).length) user = await saveData(user, resolved, req, req.datas);
+      const passkeyOffer = req.passkeyOffer ? await answerOffer(user, req.passkeyOffer) : undefined;
       await deps.terms.recordLoginAnswers(user, answers, {
         clientId: resolved.clientId,
         sourceId: req.caller?.sourceId ?? "",
@@ -122,6 +150,7 @@ export function createContinuation(deps: ContinuationDeps) {
         flowId: state.flowId,
         mfaPassed: state.mfaPassed,
         resend: state.codeSent && !req.resendCode ? "skip" : "send",
+        ...(passkeyOffer ? { passkeyOffer } : {}),
       };
       return deps.finish(ctx, "confirmation");
     },

@@ -55,7 +55,7 @@ export interface LoginFlowDeps {
   /** Links an upstream identity after the account's proof. */
   link: Parameters<typeof linkAfterProof>[0];
   /** What the pages of a hosted flow apply (./continuation.ts). */
-  continuation: Pick<ContinuationDeps, "users" | "confirm" | "update">;
+  continuation: Pick<ContinuationDeps, "users" | "confirm" | "update" | "passkeys">;
 }
 
 const outcome = (c: LoginOutcomeCase): LoginOutcome => create(LoginOutcomeSchema, { outcome: c });
@@ -99,7 +99,7 @@ export function createLoginFlow(deps: LoginFlowDeps) {
       const answers = await terms.readLoginAnswers(resolved.entrypoint, req.assertions);
       const { id, proof } = readCredential(req, resolved.entrypoint);
       const attempt = {
-        id,
+        ...(id ? { id } : {}),
         entrypoint: resolved.entrypoint,
         clientAddress: req.caller?.clientAddress ?? "",
         clientId: resolved.clientId,

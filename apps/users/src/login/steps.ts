@@ -5,6 +5,8 @@ import { confirmationStep } from "../confirmation/login-step.ts";
 import type { ResendDeps } from "../confirmation/resend.ts";
 import type { LoginStep } from "../flow/steps.ts";
 import { mfaStep } from "../mfa/login-step.ts";
+import { passkeyOfferStep } from "../passkeys/login-step.ts";
+import type { PasskeyDeps } from "../passkeys/relying-party.ts";
 import type { AssertionCatalog } from "../ports.ts";
 import { termsStep } from "../terms/login-step.ts";
 import type { TotpStore } from "../verifiers/totp/store.ts";
@@ -12,11 +14,12 @@ import { profileStep } from "./profile-step.ts";
 
 /**
  * The steps after the credentials, in the contract's order (section 5):
- * confirmation (412), MFA (428), terms (451), complete account (206). Written
+ * confirmation (412), MFA (428), terms (451), complete account (206), then
+ * (hosted logins only) the offer to create a passkey. Written
  * once: a login runs them all, CompleteMfaLogin resumes at "mfa" (passed by
  * then), ContinueLogin from "confirmation" (MFA skips itself once passed).
  */
-export const STEP_ORDER = ["confirmation", "mfa", "terms", "profile"] as const;
+export const STEP_ORDER = ["confirmation", "mfa", "terms", "profile", "passkey"] as const;
 
 export type StepName = (typeof STEP_ORDER)[number];
 export type Steps = Record<StepName, LoginStep>;
@@ -29,6 +32,8 @@ export interface StepDeps {
   catalog: AssertionCatalog;
   /** The confirmation step resends a code (or an activation link) on its way. */
   resend: ResendDeps;
+  /** The passkey offer creates options (passkeys/login-step.ts). */
+  passkeys: PasskeyDeps;
 }
 
 export function loginSteps(deps: StepDeps): Steps {
@@ -37,6 +42,7 @@ export function loginSteps(deps: StepDeps): Steps {
     mfa: mfaStep({ totp: deps.totp, kv: deps.kv }),
     terms: termsStep({ keys: deps.keys, catalog: deps.catalog }),
     profile: profileStep(deps.keys),
+    passkey: passkeyOfferStep(deps.passkeys),
   };
 }
 

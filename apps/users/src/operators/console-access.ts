@@ -42,7 +42,7 @@ export function checkConsoleAccess(request: AuthorizationRequest | undefined, us
 export function refuseConsoleCode(entrypointId: string, field: string): void {
   if (entrypointId === CONSOLE_CLIENT_ID) {
     throw validationError([
-      { field, code: "not_allowed", description: "the console signs in with the password (and TOTP), not with a code" },
+      { field, code: "not_allowed", description: "the console signs in with the password and TOTP only" },
     ]);
   }
 }

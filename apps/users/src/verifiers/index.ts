@@ -9,7 +9,10 @@ import type { ConfirmationStore } from "../confirmation/store.ts";
 import type { EventStore } from "../events/store.ts";
 import type { Transactional } from "../transactional.ts";
 import type { UserStore } from "../users/store.ts";
+import type { PasskeyStore } from "../passkeys/store.ts";
+import type { RelyingParty } from "../passkeys/relying-party.ts";
 import { oneTimeCodeVerifier, type OneTimeCodeProof } from "./one-time-code/verifier.ts";
+import { passkeyVerifier, type PasskeyProof } from "./passkey/verifier.ts";
 import { passwordVerifier, type PasswordProof } from "./password/verifier.ts";
 import type { LoginLimits } from "./throttle.ts";
 import type { MfaLimits } from "./totp/limits.ts";
@@ -21,7 +24,7 @@ import { upstreamVerifier, type UpstreamProof, type UpstreamVerifierDeps } from 
 import type { Attempt, CredentialVerifier, Verified } from "./verifier.ts";
 
 /** Every proof the users service checks; a new kind (a passkey, an upstream identity) joins here with its verifier. */
-export type Proof = PasswordProof | OneTimeCodeProof | TotpProof | UpstreamProof;
+export type Proof = PasswordProof | OneTimeCodeProof | TotpProof | PasskeyProof | UpstreamProof;
 
 /** The verifier of each kind of proof. */
 export type Verifiers = { [K in Proof["kind"]]: CredentialVerifier<Extract<Proof, { kind: K }>> };
@@ -35,6 +38,7 @@ export interface VerifierDeps {
     identities: IdentityStore;
     audit: AuditLog;
     events: EventStore;
+    passkeys: PasskeyStore;
   }>;
   kv: Kv;
   keys: KeyRing;
@@ -43,6 +47,8 @@ export interface VerifierDeps {
   mfaLimits: MfaLimits;
   accessCodes: AccessCodeOptions;
   confirmation: ConfirmationOptions;
+  /** The passkeys' relying party. */
+  rp: RelyingParty;
   /** Social sign-in: the providers, and the registration of a new identity's user. */
   upstream: { providers: Providers; register: UpstreamVerifierDeps["register"] };
 }
@@ -60,6 +66,14 @@ export function createVerifiers(deps: VerifierDeps): Verifiers {
       options: deps.confirmation,
     }),
     totp: totpVerifier({ data, kv, keys, limits: deps.mfaLimits }),
+    passkey: passkeyVerifier({
+      users: data.users,
+      passkeys: data.passkeys,
+      kv,
+      keys,
+      rp: deps.rp,
+      limits: deps.loginLimits,
+    }),
     upstream: upstreamVerifier({
       keys,
       users: data.users,

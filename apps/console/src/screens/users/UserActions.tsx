@@ -9,9 +9,9 @@ import { TextField } from "../../ui/fields.tsx";
 import { setFlash } from "../../ui/flash.ts";
 import { ErrorBox, Notice } from "../../ui/states.tsx";
 
-type Ask = "lock" | "logout" | "delete";
+type Ask = "lock" | "logout" | "passkeys" | "delete";
 
-/** Lock/unlock, log out everywhere, export, delete (typed confirmation); each audited by the API. */
+/** Lock/unlock, log out everywhere, remove passkeys, export, delete (typed confirmation); each audited by the API. */
 export function UserActions({ user, onChanged }: { user: User; onChanged: (u: User) => void }) {
   const { t } = useI18n();
   const [ask, setAsk] = useState<Ask>();
@@ -40,6 +40,11 @@ export function UserActions({ user, onChanged }: { user: User; onChanged: (u: Us
       );
       setNotice(t("user.exported.ok"));
     }, setError);
+  };
+  const removePasskeys = async () => {
+    const r = await api<{ user: User; removed: number }>("DELETE", `${path}/passkeys`);
+    onChanged(r.user);
+    setNotice(t("user.passkeysRemoved.ok", String(r.removed)));
   };
   const erase = async () => {
     await api("DELETE", path);
@@ -71,6 +76,11 @@ export function UserActions({ user, onChanged }: { user: User; onChanged: (u: Us
         <button type="button" className="button" onClick={() => open("logout")}>
           {t("user.logout")}
         </button>
+        {user.passkeys > 0 && (
+          <button type="button" className="button" onClick={() => open("passkeys")}>
+            {t("user.removePasskeys")}
+          </button>
+        )}
         <button type="button" className="button" onClick={exportData}>
           {t("user.export")}
         </button>
@@ -96,6 +106,16 @@ export function UserActions({ user, onChanged }: { user: User; onChanged: (u: Us
         onClose={() => setAsk(undefined)}
       >
         <p>{t("user.logoutConfirm")}</p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={ask === "passkeys"}
+        title={t("user.removePasskeysTitle")}
+        confirmLabel={t("user.removePasskeys")}
+        danger
+        onConfirm={removePasskeys}
+        onClose={() => setAsk(undefined)}
+      >
+        <p>{t("user.removePasskeysConfirm")}</p>
       </ConfirmDialog>
       <ConfirmDialog
         open={ask === "delete"}

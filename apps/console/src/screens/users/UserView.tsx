@@ -62,6 +62,10 @@ export function UserView({ userId }: { userId: string }) {
                   <dd>{u.mfa ? t("user.mfa.on") : t("user.mfa.off")}</dd>
                 </div>
                 <div>
+                  <dt>{t("user.passkeys")}</dt>
+                  <dd>{u.passkeys ?? 0}</dd>
+                </div>
+                <div>
                   <dt>{t("users.id")}</dt>
                   <dd className="mono">{String(u.id)}</dd>
                 </div>

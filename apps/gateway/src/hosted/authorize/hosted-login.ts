@@ -9,10 +9,11 @@ import { submitMfaCode } from "../mfa/submit.ts";
 import { showRegistrationPage } from "../registration/pages.ts";
 import { submitRegistration } from "../registration/submit.ts";
 import { showLoginPage } from "../sign-in/login-page.ts";
+import { submitPasskeyOffer } from "../passkeys/submit.ts";
 import { finishUpstreamSignIn, startUpstreamSignIn } from "../social/sign-in.ts";
 import { SOCIAL_TEXTS } from "../social/texts.ts";
 import { upstreamCookies } from "../journey/upstream-cookie.ts";
-import { submitCodeForm, submitLoginForm } from "../sign-in/submit.ts";
+import { submitCodeForm, submitLoginForm, submitPasskeyForm } from "../sign-in/submit.ts";
 import type { HostedLoginDeps } from "../journey/deps.ts";
 import { hostedDirectory } from "../journey/directory.ts";
 import { formTokens } from "../journey/form-token.ts";
@@ -29,6 +30,8 @@ const SUBMITS = new Map<string, Submit>([
   ["register", submitRegistration],
   ["flow", submitInterruption],
   ["enrol", submitEnrolForm],
+  ["passkey", submitPasskeyForm],
+  ["passkey-offer", submitPasskeyOffer],
 ]);
 
 /**
@@ -63,6 +66,9 @@ export function hostedLogin(deps: HostedLoginDeps) {
   });
 
   return {
+    /** Drops the cached registry answers on the registry's notices. */
+    listen: h.directory.listen,
+
     /** The entry point's login page, or with `prompt=create` (OpenID Connect Prompt Create) its registration page. */
     entryPage(
       req: FastifyRequest,

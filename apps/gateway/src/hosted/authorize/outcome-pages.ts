@@ -7,6 +7,7 @@ import { sendPage } from "../kit/send.ts";
 import { showMfaPage } from "../mfa/code-page.ts";
 import { showEnrolPage } from "../mfa/enrol.ts";
 import { MFA_TEXTS } from "../mfa/texts.ts";
+import { showPasskeyOffer } from "../passkeys/offer-page.ts";
 import { linkWithToken, RESEND_PATH, TERMS_PATH } from "../paths.ts";
 import { backToSignIn } from "../journey/messages.ts";
 import { JOURNEY_TEXTS } from "../journey/texts.ts";
@@ -80,6 +81,9 @@ const PAGE_OUTCOMES: OutcomeTable<HostedView, PageAnswer> = {
 
   // 206 of a page: the hosted login's user lacks mandatory data; the page asks for it, then the code.
   profileRequired: (v, p) => showProfilePage(v, p),
+
+  // A hosted login's last page, for a browser that can make a passkey and a user without one: the offer.
+  passkeyOffer: (v, offer) => showPasskeyOffer(v, offer),
 };
 
 /** The hosted login's page (or redirect) for a login's outcome. */

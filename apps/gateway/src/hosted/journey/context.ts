@@ -9,7 +9,11 @@ import {
 import type { PendingAuthorization } from "../../oauth/authorization-request.ts";
 import { AUTHORIZE_PATH } from "../paths.ts";
 import type { Formats } from "../kit/form-model.ts";
+import { cookieValue } from "../kit/bound-tokens.ts";
 import type { HostedView } from "./view.ts";
+
+/** Set by the passkey script (hosted/static/passkeys.js) when the browser has a user-verifying platform authenticator. */
+const PASSKEY_COOKIE = "gh_passkey";
 
 /** A hosted page being answered, with its entry point (fields, flags) and the catalog's formats. */
 export interface PageContext extends HostedView {
@@ -35,6 +39,8 @@ export const callerOf = (v: HostedView): Caller =>
     sourceId: "unknown",
     clientAddress: v.req.ip,
     locale: v.lang,
+    // The passkey script's report that this browser can make a passkey (the offer of contract section 12).
+    passkeyCapable: Boolean(v.h.deps.passkeys) && cookieValue(v.req, PASSKEY_COOKIE) === "1",
   });
 
 /** The checked authorization request the users service binds the flow and the code to. */

@@ -12,6 +12,8 @@ export async function continueFlow(
     resendCode?: boolean;
     datas?: JsonObject;
     assertions?: JsonObject;
+    /** The answer to the passkey offer: its RegistrationResponseJSON, or none ("Not now"). */
+    passkeyOffer?: { credential?: JsonObject };
   },
 ): Promise<LoginOutcome> {
   const res = await v.h.deps.users.continueLogin({

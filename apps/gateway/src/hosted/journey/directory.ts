@@ -1,62 +1,67 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Locale } from "@gatehouse/errors";
 import { CatalogKind, type Entrypoint, type LegalAssertion } from "@gatehouse/proto";
+import { noticeCache, type RegistryNotices } from "@gatehouse/rpc";
 import { localized } from "../../http/terms.ts";
 import type { Formats } from "../kit/form-model.ts";
 import type { HostedLoginDeps } from "./deps.ts";
 
+// The fallback for a lost notice (pub/sub is fire and forget), and the only bound without Redis in start:services.
 const TTL_MS = 30_000;
-const MAX_ENTRIES = 10_000;
-
-/** A small TTL cache of the registry's answers (the hosted pages read them on every page). */
-function cached<K, V>(load: (key: K) => Promise<V>) {
-  const entries = new Map<K, { value: V; until: number }>();
-  return async (key: K): Promise<V> => {
-    const hit = entries.get(key);
-    if (hit && hit.until > Date.now()) return hit.value;
-    const value = await load(key);
-    if (entries.size >= MAX_ENTRIES) entries.clear();
-    entries.set(key, { value, until: Date.now() + TTL_MS });
-    return value;
-  };
-}
 
 /**
- * What the hosted pages need from the registry, each kept 30 s per gateway
- * (like the applications of /oauth2/authorize): the entry point with its
- * fieldConfig and flags, the data-field catalog's formats (input types), and
- * the legal assertions of the entry point's typologies. One per hosted
- * login (its cache is shared by every page).
+ * What the hosted pages need from the registry, kept per gateway until the
+ * registry's notice of a change reaches every replica (or 30 s): the entry
+ * point with its fieldConfig and flags (notice: its application), the
+ * data-field catalog's formats (notice: catalog), and the legal assertions
+ * of the entry point's typologies (notice: assertions). One per hosted login
+ * (its cache is shared by every page).
  */
 export function hostedDirectory(deps: Pick<HostedLoginDeps, "registry" | "assertions">) {
-  const entrypoint = cached(async (id: string): Promise<Entrypoint | undefined> => {
+  const entrypoints = noticeCache<string, { entrypoint?: Entrypoint; clientId?: string }>({ ttlMs: TTL_MS });
+  const formats = noticeCache<"fields", Formats>({ ttlMs: TTL_MS });
+  const assertions = noticeCache<string, LegalAssertion[]>({ ttlMs: TTL_MS });
+
+  const loadEntrypoint = async (id: string) => {
     try {
-      return (await deps.registry.getEntrypoint({ entrypointId: id })).entrypoint;
+      const res = await deps.registry.getEntrypoint({ entrypointId: id });
+      return { entrypoint: res.entrypoint, clientId: res.clientId };
     } catch (err) {
-      if (ConnectError.from(err).code === Code.NotFound) return undefined;
+      if (ConnectError.from(err).code === Code.NotFound) return {};
       throw err;
     }
-  });
-  const formats = cached(async (_: "fields"): Promise<Formats> => {
+  };
+  const loadFormats = async (): Promise<Formats> => {
     const { entries } = await deps.registry.listCatalog({ kind: CatalogKind.DATA_FIELD });
     return new Map(entries.map((e) => [e.key, { format: e.valueType, displayName: e.displayName }]));
-  });
-  const assertions = cached(async (typologies: string): Promise<LegalAssertion[]> => {
+  };
+  const loadAssertions = async (typologies: string): Promise<LegalAssertion[]> => {
     if (!deps.assertions) return [];
     return (await deps.assertions.listAssertions({ typologies: typologies.split(" ") })).assertions;
-  });
+  };
+
   return {
-    entrypoint,
-    formats: () => formats("fields"),
+    entrypoint: async (id: string) => (await entrypoints.get(id, loadEntrypoint)).entrypoint,
+    formats: () => formats.get("fields", loadFormats),
     /** The mandatory legal assertions of the entry point's typologies, with their text in the page's language. */
     async mandatoryAssertions(ep: Entrypoint, lang: Locale): Promise<{ key: string; label: string }[]> {
       const typologies = [
         ...new Set([ep.typology?.register?.id, ep.typology?.work?.id].filter((t): t is string => Boolean(t))),
       ].sort();
       if (!typologies.length) return [];
-      return (await assertions(typologies.join(" ")))
+      return (await assertions.get(typologies.join(" "), loadAssertions))
         .filter((a) => a.mandatory)
         .map((a) => ({ key: a.key, label: localized(a.displayName, lang) }));
+    },
+    /** Hears the registry's notices (every replica does); resolves to the unsubscribe. */
+    async listen(notices: RegistryNotices): Promise<() => Promise<void>> {
+      const offs = await Promise.all([
+        // An unknown entry point may be created by any application: dropped with every change.
+        notices("application", (clientId) => entrypoints.drop((_, v) => !v.clientId || v.clientId === clientId)),
+        notices("catalog", () => formats.drop()),
+        notices("assertions", () => assertions.drop()),
+      ]);
+      return async () => void (await Promise.all(offs.map((off) => off())));
     },
   };
 }

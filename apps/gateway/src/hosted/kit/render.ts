@@ -17,6 +17,8 @@ export interface PageFrame {
   appName?: string;
   /** Links to the same page in the other languages (GET pages only). */
   languages?: { lang: Locale; label: string; href: string }[];
+  /** Same-origin scripts the page loads, in order (`defer`; the page's CSP must allow them: send.ts SCRIPT_POLICY). */
+  scripts?: string[];
 }
 
 export interface FormPage extends PageFrame {
@@ -39,6 +41,12 @@ export interface FormPage extends PageFrame {
   /** Social sign-in: one submit per identity provider (`name="idp"`, its key), below the form's own buttons. */
   providers?: { or: string; buttons: { key: string; label: string }[] };
   foot?: { text?: string; href: string; label: string }[];
+  /**
+   * Passkey sign-in (contract section 12): the request options on the form
+   * for the script, the token and an empty credential input it fills, and a
+   * button it shows (hidden without JavaScript) with its failure message.
+   */
+  passkey?: { options: string; token: string; label: string; failed: string };
 }
 
 export interface MessagePage extends PageFrame {
@@ -74,7 +82,7 @@ export function renderMessage(p: MessagePage): string {
 
 /** A page of its own template (the TOTP enrolment, the recovery codes) in the layout. */
 export function renderPage(
-  template: "enrol" | "recovery",
+  template: "enrol" | "recovery" | "passkey-offer",
   p: PageFrame & { title: string } & Record<string, unknown>,
 ): string {
   return eta.render(`./${template}`, { ...p, ...frame(p) });

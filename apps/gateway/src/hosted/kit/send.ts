@@ -1,8 +1,10 @@
 import type { FastifyReply } from "fastify";
 import { HOSTED_CSS_HASH } from "./styles.ts";
 
-/** What a page may load beyond its hashed stylesheet (a page with a script would add `script-src 'self'` here). */
+/** What a page may load beyond its hashed stylesheet. */
 interface PageNeeds {
+  /** `script-src 'self'`: the static scripts of passkeys (never inline script, never another origin). */
+  scripts?: boolean;
   /** `img-src 'self'`: the favicon. */
   images: boolean;
   /** `form-action 'self'`: its forms post to this origin only. */
@@ -19,6 +21,7 @@ const policy = (needs: PageNeeds): PagePolicy => ({
   ...needs,
   csp: [
     "default-src 'none'",
+    ...(needs.scripts ? ["script-src 'self'"] : []),
     `style-src 'sha256-${HOSTED_CSS_HASH}'`,
     ...(needs.images ? ["img-src 'self'"] : []),
     ...(needs.formAction ? ["form-action 'self'"] : []),
@@ -29,6 +32,9 @@ const policy = (needs: PageNeeds): PagePolicy => ({
 
 /** Every page's policy but the terms page's. */
 const PAGE = policy({ images: true, formAction: false, pragma: true });
+
+/** A page of the hosted login that loads the passkey scripts (login, registration, the passkey offer). */
+export const SCRIPT_POLICY = policy({ images: true, formAction: false, pragma: true, scripts: true });
 
 /** The terms page's (older): its forms post to itself only; no image, no Pragma. */
 export const TERMS_POLICY = policy({ images: false, formAction: true, pragma: false });

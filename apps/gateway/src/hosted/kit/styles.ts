@@ -60,6 +60,8 @@ export const HOSTED_CSS = [
   ".secret .hint{margin:0 0 6px}",
   ".secret code,.codes code{font:600 15px/1.5 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;letter-spacing:.04em;overflow-wrap:anywhere;color:#101828}",
   ".codes{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:8px 20px;margin:0 0 22px;padding:14px 14px 14px 36px;border:1px dashed #7b8494;border-radius:8px}",
+  // The passkey buttons and messages stay hidden until the script shows them (.btn would override the attribute).
+  "[hidden]{display:none!important}",
   ".sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}",
 ].join("");
 

@@ -14,7 +14,8 @@ import type { HostedView } from "../journey/view.ts";
 import { problemAlert, withErrors } from "../kit/field-errors.ts";
 import { registrationForm, secondStepForm } from "../kit/form-model.ts";
 import { renderForm, renderMessage } from "../kit/render.ts";
-import { sendPage } from "../kit/send.ts";
+import { SCRIPT_POLICY, sendPage } from "../kit/send.ts";
+import { PASSKEY_SCRIPTS } from "../paths.ts";
 import { KIT_TEXTS } from "../kit/texts.ts";
 import { SIGN_IN_TEXTS } from "../sign-in/texts.ts";
 import { providerButtons } from "../social/buttons.ts";
@@ -63,9 +64,12 @@ export async function showRegistrationPage(v: HostedView, opts: RegistrationPage
   });
   const { fields, unplaced } = withErrors(form.fields, opts.violations ?? [], v.lang);
   const alert = problemAlert(v.lang, fields, unplaced);
+  // The passkey script only learns whether this browser can make a passkey (the offer after registering).
+  const passkeys = Boolean(v.h.deps.passkeys);
   const html = renderForm({
     lang: v.lang,
     appName: app,
+    ...(passkeys ? { scripts: PASSKEY_SCRIPTS } : {}),
     ...(opts.languages ? { languages: languageLinks(v, "create") } : {}),
     ...(form.step ? { stepLabel: t.stepOf(1, 2) } : {}),
     title: t.registerTitle,
@@ -82,7 +86,7 @@ export async function showRegistrationPage(v: HostedView, opts: RegistrationPage
     ...(upstream ? {} : { providers: await providerButtons(v, ctx.ep) }),
     foot: [{ text: t.haveAccount, href: authorizeUrl(v.pending), label: signIn }],
   });
-  return sendPage(v.reply, opts.status ?? 200, html);
+  return sendPage(v.reply, opts.status ?? 200, html, passkeys ? SCRIPT_POLICY : undefined);
 }
 
 /** The second page of a two-step entry point: its step 2 fields, saved like a patch through the flow. */

@@ -5,7 +5,8 @@ import { expired } from "../journey/messages.ts";
 import type { HostedView } from "../journey/view.ts";
 import { loginForm, loginIdKey } from "../kit/form-model.ts";
 import { renderForm } from "../kit/render.ts";
-import { sendPage } from "../kit/send.ts";
+import { SCRIPT_POLICY, sendPage } from "../kit/send.ts";
+import { PASSKEY_AUTOCOMPLETE, passkeySignInPart } from "../passkeys/sign-in-part.ts";
 import { providerButtons } from "../social/buttons.ts";
 import { SIGN_IN_TEXTS } from "./texts.ts";
 
@@ -27,7 +28,9 @@ export interface LoginPageOptions {
  * The entry point's login page (contract sections 7 and 8): the main
  * identifier (`email`, or `phone_number` when the main id is the phone) and
  * `password` (unless passwordless), the sign-in button first, then a second
- * button that signs in with a one-time code instead.
+ * button that signs in with a one-time code instead; with passkeys, a
+ * "Sign in with a passkey" button and passkeys in the identifier's autofill
+ * (both shown by the script only: without JavaScript the page is as before).
  */
 export async function showLoginPage(v: HostedView, opts: LoginPageOptions = {}): Promise<FastifyReply> {
   const ctx = await pageContext(v);
@@ -36,8 +39,10 @@ export async function showLoginPage(v: HostedView, opts: LoginPageOptions = {}):
   const key = loginIdKey(ctx.ep);
   // OpenID Connect login_hint (always an email) prefills the main id when that is the email, until the user types one.
   const hint = key === "email" ? (v.pending.loginHint ?? "") : "";
+  const passkeys = await passkeySignInPart(ctx);
   const fields = loginForm(ctx.ep, v.lang, opts.value ?? hint).map((f) => ({
     ...f,
+    ...(passkeys && f.name === key ? { autocomplete: PASSKEY_AUTOCOMPLETE } : {}),
     ...(opts.error ? { alerted: true } : {}),
     ...(opts.idError && f.name === key ? { error: opts.idError } : {}),
   }));
@@ -63,11 +68,12 @@ export async function showLoginPage(v: HostedView, opts: LoginPageOptions = {}):
     ...(ctx.ep.passwordless || !codeSignIn
       ? {}
       : { secondary: { label: codeLabel, name: "send_code", divider: true } }),
+    ...(passkeys ?? {}),
     // While an identity waits to be linked, this account's own proof is what the page asks for.
     ...(v.linkToken ? {} : { providers: await providerButtons(v, ctx.ep) }),
     foot: ctx.ep.assisted
       ? []
       : [{ text: t.noAccount, href: authorizeUrl(v.pending, { prompt: "create" }), label: t.createAccount }],
   });
-  return sendPage(v.reply, opts.status ?? 200, html);
+  return sendPage(v.reply, opts.status ?? 200, html, passkeys ? SCRIPT_POLICY : undefined);
 }

@@ -11,6 +11,8 @@ import { dataOf } from "../kit/form-values.ts";
 import { KIT_TEXTS } from "../kit/texts.ts";
 import { showCodePage } from "./code-page.ts";
 import { showLoginPage } from "./login-page.ts";
+import { postedCredential } from "../passkeys/submit.ts";
+import { PASSKEY_TEXTS } from "../passkeys/texts.ts";
 
 /** "Email me a code": a code for the identifier typed, then the code page (the same page whether or not the user exists). */
 async function requestCode(
@@ -114,5 +116,36 @@ export async function submitCodeForm(v: HostedView, form: Record<string, string>
       return showCodePage(ctx, { key, value, status: 429, values, alert: JOURNEY_TEXTS[v.lang].tooManyAttempts });
     }
     return showLoginError(v, { email: value }, err);
+  }
+}
+
+/**
+ * "Sign in with a passkey", or a passkey picked in the autofill (intent
+ * `passkey`): the assertion the script posted, with the token of the
+ * options on the page; then the login's outcome like a password's. A
+ * refused passkey shows the login page again (with fresh options).
+ */
+export async function submitPasskeyForm(v: HostedView, form: Record<string, string>): Promise<FastifyReply> {
+  const credential = postedCredential(form);
+  const token = form.passkey_token ?? "";
+  const t = PASSKEY_TEXTS[v.lang];
+  if (!credential || !token) return showLoginPage(v, { status: 400, error: t.rejected });
+  try {
+    const res = await v.h.deps.users.loginUser({
+      caller: callerOf(v),
+      passkey: { token, credential },
+      fca: true,
+      authorizationRequest: authorizationOf(v.pending),
+    });
+    return await showLoginOutcome(v, res.outcome);
+  } catch (err) {
+    const f = errorFacts(err);
+    if (f.reason === "INVALID_CREDENTIALS" || f.reason === "VALIDATION_FAILED")
+      return showLoginPage(v, { status: f.reason === "VALIDATION_FAILED" ? 400 : 401, error: t.rejected });
+    if (f.reason === "RATE_LIMITED") {
+      if (f.metadata.retry_after) v.reply.header("retry-after", f.metadata.retry_after);
+      return showLoginPage(v, { status: 429, error: JOURNEY_TEXTS[v.lang].tooManyAttempts });
+    }
+    return showLoginError(v, { email: "" }, err);
   }
 }

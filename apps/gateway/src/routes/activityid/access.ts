@@ -12,16 +12,21 @@ import { MfaRequiredEnvelope } from "../../schemas/mfa.ts";
 import { LoginEnvelope, LoginQuery, UserContent, UserContentIncomplete, UserHeaders } from "../../schemas/user.ts";
 import { sendLoginOutcome } from "./login-outcomes.ts";
 
-/** One identifier and one credential: the spec's email and password, or the phone, or a one-time code; `actor.id` is the token's application. */
+/**
+ * One identifier and one credential: the spec's email and password, or the
+ * phone, or a one-time code, or a passkey (which names its user: `ids` may be
+ * left out); `actor.id` is the token's application.
+ */
 function loginBodyChecks(req: FastifyRequest) {
   const object = membersOf(membersOf(req.body)?.object);
   const ids = membersOf(object?.ids);
+  const passkey = object?.passkey !== undefined;
   return [
     ...actorIdMismatch(req.body, req.principal?.clientId),
-    ...(ids && ids.email === undefined && ids.phone_number === undefined
+    ...(object && !passkey && (!ids || (ids.email === undefined && ids.phone_number === undefined))
       ? [{ field: "object.ids.email", code: "required" }]
       : []),
-    ...(object && object.password === undefined && object.code === undefined
+    ...(object && !passkey && object.password === undefined && object.code === undefined
       ? [{ field: "object.password", code: "required" }]
       : []),
   ];
@@ -65,14 +70,17 @@ export const accessRoute: FastifyPluginAsyncTypebox<Wired<"users">> = async (app
       if (violations.length) return sendError(reply, "VALIDATION_FAILED", { violations });
       const res = await deps.users.loginUser({
         caller: callerOf(req, principal.clientId!, req.body.source.id),
-        email: object.ids.email?.value ?? "",
-        phoneNumber: object.ids.phone_number?.value ?? "",
+        email: object.ids?.email?.value ?? "",
+        phoneNumber: object.ids?.phone_number?.value ?? "",
         password: object.password ?? "",
         code: object.code ?? "",
         datas: object.datas as JsonObject | undefined,
         fca: req.query.fca === true,
         // Answers to legal assertions, recorded once the password is right (they may clear a 451).
         assertions: object.assertions as JsonObject | undefined,
+        ...(object.passkey
+          ? { passkey: { token: object.passkey.token, credential: object.passkey.credential as JsonObject } }
+          : {}),
       });
       return sendLoginOutcome({ reply, publicBaseUrl: deps.config.publicBaseUrl }, res.outcome);
     },

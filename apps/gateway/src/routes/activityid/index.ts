@@ -3,11 +3,13 @@ import { wired, type Wired } from "../../deps.ts";
 import { requireJsonAccept } from "../../http/accept.ts";
 import { accessMfaRoute } from "./access-mfa.ts";
 import { accessCodeRoute } from "./access-code.ts";
+import { accessPasskeyRoute } from "./access-passkey.ts";
 import { accessRoute } from "./access.ts";
 import { confirmRoutes } from "./confirm.ts";
 import { identitiesRoute } from "./identities.ts";
 import { logoutRoute } from "./logout.ts";
 import { mfaRoutes } from "./mfa.ts";
+import { passkeyRoutes } from "./passkeys.ts";
 import { registerRoute } from "./register.ts";
 import { resendRoute } from "./resend.ts";
 import { updateRoutes } from "./update.ts";
@@ -27,5 +29,9 @@ export const activityIdRoutes: FastifyPluginAsync<Wired<"users">> = async (app, 
   if (wired(deps, "mfa")) {
     await app.register(accessMfaRoute, deps);
     await app.register(mfaRoutes, deps);
+  }
+  if (wired(deps, "passkeys")) {
+    await app.register(accessPasskeyRoute, deps);
+    await app.register(passkeyRoutes, deps);
   }
 };

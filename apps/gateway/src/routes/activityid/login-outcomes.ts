@@ -52,6 +52,7 @@ const JSON_OUTCOMES: OutcomeTable<JsonView, FastifyReply> = {
   },
 
   profileRequired: notAsked("a page's profile step"),
+  passkeyOffer: notAsked("a page's passkey offer"),
 };
 
 /** The JSON answer of a login's outcome (`/user/access`, `/user/access/mfa`). */

@@ -89,6 +89,26 @@ export const adminUsersRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (a
     usersAdmin.endUserSessions({ userId }, o),
   );
 
+  app.delete(
+    "/admin/v1/users/:id/passkeys",
+    {
+      ...bodyless,
+      schema: {
+        ...admin,
+        summary: "Remove every passkey of a user (audited); answers the user and how many were removed",
+        params: UserId,
+        response: {
+          200: ContentOf(Type.Object({ user: AdminUser, removed: Type.Integer() })),
+          ...errorResponses(401, 403, 404),
+        },
+      },
+    },
+    async (req, reply) => {
+      const res = await usersAdmin.removeUserPasskeys({ userId: req.params.id }, asOperator(req));
+      return sendContent(reply, 200, { user: adminUserToJson(res.account!), removed: res.removedCount });
+    },
+  );
+
   app.get(
     "/admin/v1/users/:id/export",
     {

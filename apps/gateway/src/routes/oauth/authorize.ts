@@ -18,6 +18,11 @@ export const authorizeRoutes: FastifyPluginAsync<
 > = async (app, deps) => {
   const { clients } = deps;
   const hosted = hostedLogin(deps);
+  // Its cache of entry points, catalogs and assertions is dropped by the registry's notices on every replica.
+  if (deps.registryNotices) {
+    const unsubscribe = await hosted.listen(deps.registryNotices);
+    app.addHook("onClose", unsubscribe);
+  }
   // The /device page signs people in through this same login; its code comes back to the gateway itself.
   const deviceCallback = deps.devices ? `${deps.config.publicAuthUrl}${DEVICE_CALLBACK_PATH}` : undefined;
 

@@ -12,6 +12,7 @@ import { introspectRoute } from "./introspect.ts";
 import { jwksRoute } from "./jwks.ts";
 import { logoutRoutes } from "./logout.ts";
 import { revokeRoute } from "./revoke.ts";
+import { staticRoutes } from "./static.ts";
 import { tokenRoute } from "./token.ts";
 import { userinfoRoutes } from "./userinfo.ts";
 
@@ -25,7 +26,7 @@ export const oauthRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) =>
   // One view of the applications for every endpoint, dropped by the registry's change notices.
   const clients = oauthClients(deps.registry);
   const origins = relyingPartyOrigins(deps.origins);
-  const unsubscribe = await deps.onApplicationChanged?.((clientId) => {
+  const unsubscribe = await deps.registryNotices?.("application", (clientId) => {
     clients.forget(clientId);
     origins.invalidate();
   });
@@ -46,6 +47,8 @@ export const oauthRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) =>
   await app.register(logoutRoutes, withClients);
   // The hosted login signs users in through the users service, with its form tokens' key.
   if (wired(deps, "users", "hostedLoginKey")) await app.register(authorizeRoutes, { ...deps, clients });
+  // The hosted pages' scripts (passkeys).
+  if (wired(deps, "passkeys")) await app.register(staticRoutes);
   // /device: the person's side of the device grant, signing in through the same hosted login.
   if (wired(deps, "users", "hostedLoginKey", "devices")) await app.register(devicePageRoutes, { ...deps, clients });
 };

@@ -6,13 +6,14 @@ import type { GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { User } from "./user_pb.ts";
 import { file_gatehouse_users_v1_user } from "./user_pb.ts";
-import type { Message } from "@bufbuild/protobuf";
+import { file_google_protobuf_struct } from "@bufbuild/protobuf/wkt";
+import type { JsonObject, Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file gatehouse/users/v1/login.proto.
  */
 export const file_gatehouse_users_v1_login: GenFile = /*@__PURE__*/
-  fileDesc("Ch5nYXRlaG91c2UvdXNlcnMvdjEvbG9naW4ucHJvdG8SEmdhdGVob3VzZS51c2Vycy52MSLaAwoMTG9naW5PdXRjb21lEjMKB3Nlc3Npb24YASABKAsyIC5nYXRlaG91c2UudXNlcnMudjEuTG9naW5TZXNzaW9uSAASQwoSYXV0aG9yaXphdGlvbl9jb2RlGAIgASgLMiUuZ2F0ZWhvdXNlLnVzZXJzLnYxLkF1dGhvcml6YXRpb25Db2RlSAASSQoVY29uZmlybWF0aW9uX3JlcXVpcmVkGAMgASgLMiguZ2F0ZWhvdXNlLnVzZXJzLnYxLkNvbmZpcm1hdGlvblJlcXVpcmVkSAASNwoMbWZhX3JlcXVpcmVkGAQgASgLMh8uZ2F0ZWhvdXNlLnVzZXJzLnYxLk1mYVJlcXVpcmVkSAASOwoOdGVybXNfcmVxdWlyZWQYBSABKAsyIS5nYXRlaG91c2UudXNlcnMudjEuVGVybXNSZXF1aXJlZEgAEkMKEnByb2ZpbGVfaW5jb21wbGV0ZRgGIAEoCzIlLmdhdGVob3VzZS51c2Vycy52MS5Qcm9maWxlSW5jb21wbGV0ZUgAEj8KEHByb2ZpbGVfcmVxdWlyZWQYByABKAsyIy5nYXRlaG91c2UudXNlcnMudjEuUHJvZmlsZVJlcXVpcmVkSABCCQoHb3V0Y29tZSJkCgxMb2dpblNlc3Npb24SJgoEdXNlchgBIAEoCzIYLmdhdGVob3VzZS51c2Vycy52MS5Vc2VyEiwKB3Nlc3Npb24YAiABKAsyGy5nYXRlaG91c2UudXNlcnMudjEuU2Vzc2lvbiKHAQoHU2Vzc2lvbhIUCgxhY2Nlc3NfdG9rZW4YASABKAkSFQoNcmVmcmVzaF90b2tlbhgCIAEoCRISCgpleHBpcmVzX2luGAMgASgDEhUKDWV4cGlyZXNfYXRfbXMYBCABKAMSDQoFc2NvcGUYBSABKAkSFQoNY29ubmVjdF9zdGF0ZRgGIAEoCSJ1ChRBdXRob3JpemF0aW9uUmVxdWVzdBIRCgljbGllbnRfaWQYASABKAkSFAoMcmVkaXJlY3RfdXJpGAIgASgJEg0KBXNjb3BlGAMgASgJEhYKDmNvZGVfY2hhbGxlbmdlGAQgASgJEg0KBW5vbmNlGAUgASgJIjUKEUF1dGhvcml6YXRpb25Db2RlEgwKBGNvZGUYASABKAkSEgoKZXhwaXJlc19pbhgCIAEoAyKtAQoUQ29uZmlybWF0aW9uUmVxdWlyZWQSDAoEa2V5cxgBIAMoCRILCgNrZXkYAiABKAkSFAoMcmVzZW5kX3Rva2VuGAMgASgJEhYKDnJlc2VuZF9saW1pdGVkGAQgASgIEhsKE3JldHJ5X2FmdGVyX3NlY29uZHMYBSABKAMSEgoKZmxvd190b2tlbhgGIAEoCRIbChNhY3RpdmF0aW9uX3JlcXVpcmVkGAcgASgIIkEKC01mYVJlcXVpcmVkEhEKCW1mYV90b2tlbhgBIAEoCRIPCgdtZXRob2RzGAIgAygJEg4KBmVucm9sbBgDIAEoCCJyCg1UZXJtc1JlcXVpcmVkEjgKCmFzc2VydGlvbnMYASADKAsyJC5nYXRlaG91c2UudXNlcnMudjEuUGVuZGluZ0Fzc2VydGlvbhITCgt0ZXJtc190b2tlbhgCIAEoCRISCgpmbG93X3Rva2VuGAMgASgJIvYBChBQZW5kaW5nQXNzZXJ0aW9uEgsKA2tleRgBIAEoCRIPCgd2ZXJzaW9uGAIgASgJEksKDGRpc3BsYXlfbmFtZRgDIAMoCzI1LmdhdGVob3VzZS51c2Vycy52MS5QZW5kaW5nQXNzZXJ0aW9uLkRpc3BsYXlOYW1lRW50cnkSDAoEdHlwZRgEIAEoCRIQCgh0eXBvbG9neRgFIAEoCRIQCghwcm9wZXJ0eRgGIAEoCRIRCgltYW5kYXRvcnkYByABKAgaMgoQRGlzcGxheU5hbWVFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIq4BChFQcm9maWxlSW5jb21wbGV0ZRIWCg5taXNzaW5nX2ZpZWxkcxgBIAMoCRIzCgdzZXNzaW9uGAIgASgLMiAuZ2F0ZWhvdXNlLnVzZXJzLnYxLkxvZ2luU2Vzc2lvbkgAEkMKEmF1dGhvcml6YXRpb25fY29kZRgDIAEoCzIlLmdhdGVob3VzZS51c2Vycy52MS5BdXRob3JpemF0aW9uQ29kZUgAQgcKBWdyYW50Ij0KD1Byb2ZpbGVSZXF1aXJlZBIWCg5taXNzaW5nX2ZpZWxkcxgBIAMoCRISCgpmbG93X3Rva2VuGAIgASgJYgZwcm90bzM", [file_gatehouse_users_v1_user]);
+  fileDesc("Ch5nYXRlaG91c2UvdXNlcnMvdjEvbG9naW4ucHJvdG8SEmdhdGVob3VzZS51c2Vycy52MSKVBAoMTG9naW5PdXRjb21lEjMKB3Nlc3Npb24YASABKAsyIC5nYXRlaG91c2UudXNlcnMudjEuTG9naW5TZXNzaW9uSAASQwoSYXV0aG9yaXphdGlvbl9jb2RlGAIgASgLMiUuZ2F0ZWhvdXNlLnVzZXJzLnYxLkF1dGhvcml6YXRpb25Db2RlSAASSQoVY29uZmlybWF0aW9uX3JlcXVpcmVkGAMgASgLMiguZ2F0ZWhvdXNlLnVzZXJzLnYxLkNvbmZpcm1hdGlvblJlcXVpcmVkSAASNwoMbWZhX3JlcXVpcmVkGAQgASgLMh8uZ2F0ZWhvdXNlLnVzZXJzLnYxLk1mYVJlcXVpcmVkSAASOwoOdGVybXNfcmVxdWlyZWQYBSABKAsyIS5nYXRlaG91c2UudXNlcnMudjEuVGVybXNSZXF1aXJlZEgAEkMKEnByb2ZpbGVfaW5jb21wbGV0ZRgGIAEoCzIlLmdhdGVob3VzZS51c2Vycy52MS5Qcm9maWxlSW5jb21wbGV0ZUgAEj8KEHByb2ZpbGVfcmVxdWlyZWQYByABKAsyIy5nYXRlaG91c2UudXNlcnMudjEuUHJvZmlsZVJlcXVpcmVkSAASOQoNcGFzc2tleV9vZmZlchgIIAEoCzIgLmdhdGVob3VzZS51c2Vycy52MS5QYXNza2V5T2ZmZXJIAEIJCgdvdXRjb21lIl4KDFBhc3NrZXlPZmZlchISCgpmbG93X3Rva2VuGAEgASgJEisKCnB1YmxpY19rZXkYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eg0KBXJldHJ5GAMgASgIImQKDExvZ2luU2Vzc2lvbhImCgR1c2VyGAEgASgLMhguZ2F0ZWhvdXNlLnVzZXJzLnYxLlVzZXISLAoHc2Vzc2lvbhgCIAEoCzIbLmdhdGVob3VzZS51c2Vycy52MS5TZXNzaW9uIocBCgdTZXNzaW9uEhQKDGFjY2Vzc190b2tlbhgBIAEoCRIVCg1yZWZyZXNoX3Rva2VuGAIgASgJEhIKCmV4cGlyZXNfaW4YAyABKAMSFQoNZXhwaXJlc19hdF9tcxgEIAEoAxINCgVzY29wZRgFIAEoCRIVCg1jb25uZWN0X3N0YXRlGAYgASgJInUKFEF1dGhvcml6YXRpb25SZXF1ZXN0EhEKCWNsaWVudF9pZBgBIAEoCRIUCgxyZWRpcmVjdF91cmkYAiABKAkSDQoFc2NvcGUYAyABKAkSFgoOY29kZV9jaGFsbGVuZ2UYBCABKAkSDQoFbm9uY2UYBSABKAkiNQoRQXV0aG9yaXphdGlvbkNvZGUSDAoEY29kZRgBIAEoCRISCgpleHBpcmVzX2luGAIgASgDIq0BChRDb25maXJtYXRpb25SZXF1aXJlZBIMCgRrZXlzGAEgAygJEgsKA2tleRgCIAEoCRIUCgxyZXNlbmRfdG9rZW4YAyABKAkSFgoOcmVzZW5kX2xpbWl0ZWQYBCABKAgSGwoTcmV0cnlfYWZ0ZXJfc2Vjb25kcxgFIAEoAxISCgpmbG93X3Rva2VuGAYgASgJEhsKE2FjdGl2YXRpb25fcmVxdWlyZWQYByABKAgiQQoLTWZhUmVxdWlyZWQSEQoJbWZhX3Rva2VuGAEgASgJEg8KB21ldGhvZHMYAiADKAkSDgoGZW5yb2xsGAMgASgIInIKDVRlcm1zUmVxdWlyZWQSOAoKYXNzZXJ0aW9ucxgBIAMoCzIkLmdhdGVob3VzZS51c2Vycy52MS5QZW5kaW5nQXNzZXJ0aW9uEhMKC3Rlcm1zX3Rva2VuGAIgASgJEhIKCmZsb3dfdG9rZW4YAyABKAki9gEKEFBlbmRpbmdBc3NlcnRpb24SCwoDa2V5GAEgASgJEg8KB3ZlcnNpb24YAiABKAkSSwoMZGlzcGxheV9uYW1lGAMgAygLMjUuZ2F0ZWhvdXNlLnVzZXJzLnYxLlBlbmRpbmdBc3NlcnRpb24uRGlzcGxheU5hbWVFbnRyeRIMCgR0eXBlGAQgASgJEhAKCHR5cG9sb2d5GAUgASgJEhAKCHByb3BlcnR5GAYgASgJEhEKCW1hbmRhdG9yeRgHIAEoCBoyChBEaXNwbGF5TmFtZUVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEirgEKEVByb2ZpbGVJbmNvbXBsZXRlEhYKDm1pc3NpbmdfZmllbGRzGAEgAygJEjMKB3Nlc3Npb24YAiABKAsyIC5nYXRlaG91c2UudXNlcnMudjEuTG9naW5TZXNzaW9uSAASQwoSYXV0aG9yaXphdGlvbl9jb2RlGAMgASgLMiUuZ2F0ZWhvdXNlLnVzZXJzLnYxLkF1dGhvcml6YXRpb25Db2RlSABCBwoFZ3JhbnQiPQoPUHJvZmlsZVJlcXVpcmVkEhYKDm1pc3NpbmdfZmllbGRzGAEgAygJEhIKCmZsb3dfdG9rZW4YAiABKAliBnByb3RvMw", [file_gatehouse_users_v1_user, file_google_protobuf_struct]);
 
 /**
  * LoginOutcome is how a login ends when it is not an error: the session (or
@@ -92,6 +93,16 @@ export type LoginOutcome = Message<"gatehouse.users.v1.LoginOutcome"> & {
      */
     value: ProfileRequired;
     case: "profileRequired";
+  } | {
+    /**
+     * PasskeyOffer: a hosted login, complete, whose user has no passkey and
+     * whose browser can create one: the page offers it ("Create a passkey" /
+     * "Not now") and continues the login with the flow token.
+     *
+     * @generated from field: gatehouse.users.v1.PasskeyOffer passkey_offer = 8;
+     */
+    value: PasskeyOffer;
+    case: "passkeyOffer";
   } | { case: undefined; value?: undefined };
 };
 
@@ -101,6 +112,42 @@ export type LoginOutcome = Message<"gatehouse.users.v1.LoginOutcome"> & {
  */
 export const LoginOutcomeSchema: GenMessage<LoginOutcome> = /*@__PURE__*/
   messageDesc(file_gatehouse_users_v1_login, 0);
+
+/**
+ * PasskeyOffer is the optional offer to create a passkey at the end of a
+ * hosted login (contract section 12).
+ *
+ * @generated from message gatehouse.users.v1.PasskeyOffer
+ */
+export type PasskeyOffer = Message<"gatehouse.users.v1.PasskeyOffer"> & {
+  /**
+   * FlowToken continues the login (ContinueLogin with passkey_offer).
+   *
+   * @generated from field: string flow_token = 1;
+   */
+  flowToken: string;
+
+  /**
+   * PublicKey is PublicKeyCredentialCreationOptionsJSON for the user.
+   *
+   * @generated from field: google.protobuf.Struct public_key = 2;
+   */
+  publicKey?: JsonObject | undefined;
+
+  /**
+   * Retry: the passkey sent for the previous offer could not be enrolled.
+   *
+   * @generated from field: bool retry = 3;
+   */
+  retry: boolean;
+};
+
+/**
+ * Describes the message gatehouse.users.v1.PasskeyOffer.
+ * Use `create(PasskeyOfferSchema)` to create a new message.
+ */
+export const PasskeyOfferSchema: GenMessage<PasskeyOffer> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_login, 1);
 
 /**
  * LoginSession is a finished login: the user and the OAuth session opened.
@@ -128,7 +175,7 @@ export type LoginSession = Message<"gatehouse.users.v1.LoginSession"> & {
  * Use `create(LoginSessionSchema)` to create a new message.
  */
 export const LoginSessionSchema: GenMessage<LoginSession> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_login, 1);
+  messageDesc(file_gatehouse_users_v1_login, 2);
 
 /**
  * Session is the OAuth session opened at login (contract section 4).
@@ -184,7 +231,7 @@ export type Session = Message<"gatehouse.users.v1.Session"> & {
  * Use `create(SessionSchema)` to create a new message.
  */
 export const SessionSchema: GenMessage<Session> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_login, 2);
+  messageDesc(file_gatehouse_users_v1_login, 3);
 
 /**
  * AuthorizationRequest is the OAuth 2.0 authorization request (RFC 6749
@@ -237,7 +284,7 @@ export type AuthorizationRequest = Message<"gatehouse.users.v1.AuthorizationRequ
  * Use `create(AuthorizationRequestSchema)` to create a new message.
  */
 export const AuthorizationRequestSchema: GenMessage<AuthorizationRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_login, 3);
+  messageDesc(file_gatehouse_users_v1_login, 4);
 
 /**
  * AuthorizationCode is the single-use code of a finished hosted login.
@@ -265,7 +312,7 @@ export type AuthorizationCode = Message<"gatehouse.users.v1.AuthorizationCode"> 
  * Use `create(AuthorizationCodeSchema)` to create a new message.
  */
 export const AuthorizationCodeSchema: GenMessage<AuthorizationCode> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_login, 4);
+  messageDesc(file_gatehouse_users_v1_login, 5);
 
 /**
  * ConfirmationRequired: the identifiers the entry point requires confirmed
@@ -334,7 +381,7 @@ export type ConfirmationRequired = Message<"gatehouse.users.v1.ConfirmationRequi
  * Use `create(ConfirmationRequiredSchema)` to create a new message.
  */
 export const ConfirmationRequiredSchema: GenMessage<ConfirmationRequired> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_login, 5);
+  messageDesc(file_gatehouse_users_v1_login, 6);
 
 /**
  * MfaRequired asks for a second factor (login, or the step-up of a change).
@@ -371,7 +418,7 @@ export type MfaRequired = Message<"gatehouse.users.v1.MfaRequired"> & {
  * Use `create(MfaRequiredSchema)` to create a new message.
  */
 export const MfaRequiredSchema: GenMessage<MfaRequired> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_login, 6);
+  messageDesc(file_gatehouse_users_v1_login, 7);
 
 /**
  * TermsRequired lists what the user must answer before logging in.
@@ -408,7 +455,7 @@ export type TermsRequired = Message<"gatehouse.users.v1.TermsRequired"> & {
  * Use `create(TermsRequiredSchema)` to create a new message.
  */
 export const TermsRequiredSchema: GenMessage<TermsRequired> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_login, 7);
+  messageDesc(file_gatehouse_users_v1_login, 8);
 
 /**
  * PendingAssertion is the latest version of a legal assertion as the users
@@ -473,7 +520,7 @@ export type PendingAssertion = Message<"gatehouse.users.v1.PendingAssertion"> & 
  * Use `create(PendingAssertionSchema)` to create a new message.
  */
 export const PendingAssertionSchema: GenMessage<PendingAssertion> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_login, 8);
+  messageDesc(file_gatehouse_users_v1_login, 9);
 
 /**
  * ProfileIncomplete is a finished login whose user lacks mandatory data of
@@ -518,7 +565,7 @@ export type ProfileIncomplete = Message<"gatehouse.users.v1.ProfileIncomplete"> 
  * Use `create(ProfileIncompleteSchema)` to create a new message.
  */
 export const ProfileIncompleteSchema: GenMessage<ProfileIncomplete> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_login, 9);
+  messageDesc(file_gatehouse_users_v1_login, 10);
 
 /**
  * ProfileRequired: the hosted login's user lacks mandatory data of the entry
@@ -547,5 +594,5 @@ export type ProfileRequired = Message<"gatehouse.users.v1.ProfileRequired"> & {
  * Use `create(ProfileRequiredSchema)` to create a new message.
  */
 export const ProfileRequiredSchema: GenMessage<ProfileRequired> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_login, 10);
+  messageDesc(file_gatehouse_users_v1_login, 11);
 

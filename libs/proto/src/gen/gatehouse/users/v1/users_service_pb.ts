@@ -15,7 +15,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file gatehouse/users/v1/users_service.proto.
  */
 export const file_gatehouse_users_v1_users_service: GenFile = /*@__PURE__*/
-  fileDesc("CiZnYXRlaG91c2UvdXNlcnMvdjEvdXNlcnNfc2VydmljZS5wcm90bxISZ2F0ZWhvdXNlLnVzZXJzLnYxIrgBChlTdGFydFVwc3RyZWFtTG9naW5SZXF1ZXN0EioKBmNhbGxlchgBIAEoCzIaLmdhdGVob3VzZS51c2Vycy52MS5DYWxsZXISEAoIcHJvdmlkZXIYAiABKAkSRwoVYXV0aG9yaXphdGlvbl9yZXF1ZXN0GAMgASgLMiguZ2F0ZWhvdXNlLnVzZXJzLnYxLkF1dGhvcml6YXRpb25SZXF1ZXN0EhQKDHJlZGlyZWN0X3VyaRgEIAEoCSJMChpTdGFydFVwc3RyZWFtTG9naW5SZXNwb25zZRIZChFhdXRob3JpemF0aW9uX3VybBgBIAEoCRITCgt0cmFuc2FjdGlvbhgCIAEoCSI9ChBVcHN0cmVhbUNhbGxiYWNrEhMKC3RyYW5zYWN0aW9uGAEgASgJEhQKDGNhbGxiYWNrX3VybBgCIAEoCSI6ChVVbmxpbmtJZGVudGl0eVJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIQCghwcm92aWRlchgCIAEoCSIYChZVbmxpbmtJZGVudGl0eVJlc3BvbnNlIm0KBkNhbGxlchIRCgljbGllbnRfaWQYASABKAkSFQoNZW50cnlwb2ludF9pZBgCIAEoCRIRCglzb3VyY2VfaWQYAyABKAkSFgoOY2xpZW50X2FkZHJlc3MYBCABKAkSDgoGbG9jYWxlGAUgASgJItkBChNSZWdpc3RlclVzZXJSZXF1ZXN0EioKBmNhbGxlchgBIAEoCzIaLmdhdGVob3VzZS51c2Vycy52MS5DYWxsZXISJwoGb2JqZWN0GAIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBJHChVhdXRob3JpemF0aW9uX3JlcXVlc3QYAyABKAsyKC5nYXRlaG91c2UudXNlcnMudjEuQXV0aG9yaXphdGlvblJlcXVlc3QSDAoEc3RlcBgEIAEoBRIWCg51cHN0cmVhbV90b2tlbhgFIAEoCSKAAQoUUmVnaXN0ZXJVc2VyUmVzcG9uc2USJgoEdXNlchgBIAEoCzIYLmdhdGVob3VzZS51c2Vycy52MS5Vc2VyEiwKB3Nlc3Npb24YAiABKAsyGy5nYXRlaG91c2UudXNlcnMudjEuU2Vzc2lvbhISCgpmbG93X3Rva2VuGAMgASgJIvoCChBMb2dpblVzZXJSZXF1ZXN0EioKBmNhbGxlchgBIAEoCzIaLmdhdGVob3VzZS51c2Vycy52MS5DYWxsZXISDQoFZW1haWwYAiABKAkSEAoIcGFzc3dvcmQYAyABKAkSCwoDZmNhGAQgASgIEisKCmFzc2VydGlvbnMYBSABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EkcKFWF1dGhvcml6YXRpb25fcmVxdWVzdBgGIAEoCzIoLmdhdGVob3VzZS51c2Vycy52MS5BdXRob3JpemF0aW9uUmVxdWVzdBIUCgxwaG9uZV9udW1iZXIYByABKAkSDAoEY29kZRgIIAEoCRImCgVkYXRhcxgJIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSNgoIdXBzdHJlYW0YCiABKAsyJC5nYXRlaG91c2UudXNlcnMudjEuVXBzdHJlYW1DYWxsYmFjaxISCgpsaW5rX3Rva2VuGAsgASgJIncKEUxvZ2luVXNlclJlc3BvbnNlEjEKB291dGNvbWUYBCABKAsyIC5nYXRlaG91c2UudXNlcnMudjEuTG9naW5PdXRjb21lSgQIARACSgQIAhADSgQIAxAEUgR1c2VyUgdzZXNzaW9uUg5taXNzaW5nX2ZpZWxkcyIzCg5HZXRVc2VyUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEhAKCHB1bHNlX2lkGAIgASgJIjkKD0dldFVzZXJSZXNwb25zZRImCgR1c2VyGAEgASgLMhguZ2F0ZWhvdXNlLnVzZXJzLnYxLlVzZXIimQIKEVVwZGF0ZVVzZXJSZXF1ZXN0EioKBmNhbGxlchgBIAEoCzIaLmdhdGVob3VzZS51c2Vycy52MS5DYWxsZXISLAoEbW9kZRgCIAEoDjIeLmdhdGVob3VzZS51c2Vycy52MS5VcGRhdGVNb2RlEhUKDWFjdG9yX3VzZXJfaWQYAyABKAkSFgoOdGFyZ2V0X3VzZXJfaWQYBCABKAkSFwoPdGFyZ2V0X3B1bHNlX2lkGAUgASgJEicKBm9iamVjdBgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEwoLY29udGV4dF91cmwYByABKAkSJAoccmVhdXRoZW50aWNhdGVkX2J5X2NoYWxsZW5nZRgIIAEoCCJlChJVcGRhdGVVc2VyUmVzcG9uc2USJgoEdXNlchgBIAEoCzIYLmdhdGVob3VzZS51c2Vycy52MS5Vc2VyEg8KB2NoYW5nZWQYAiABKAgSFgoOcGVuZGluZ19maWVsZHMYAyADKAkiWgoYQ29uZmlybUlkZW50aWZpZXJSZXF1ZXN0EhIKCmxpbmtfdG9rZW4YASABKAkSDwoHdXNlcl9pZBgCIAEoCRILCgNrZXkYAyABKAkSDAoEY29kZRgEIAEoCSJZChlDb25maXJtSWRlbnRpZmllclJlc3BvbnNlEiYKBHVzZXIYASABKAsyGC5nYXRlaG91c2UudXNlcnMudjEuVXNlchIUCgxyZWRpcmVjdF91cmwYAiABKAkiewoZUmVzZW5kQ29uZmlybWF0aW9uUmVxdWVzdBIqCgZjYWxsZXIYASABKAsyGi5nYXRlaG91c2UudXNlcnMudjEuQ2FsbGVyEg8KB3VzZXJfaWQYAiABKAkSCwoDa2V5GAMgASgJEhQKDHJlc2VuZF90b2tlbhgEIAEoCSIcChpSZXNlbmRDb25maXJtYXRpb25SZXNwb25zZSItChZHZXRQZW5kaW5nVGVybXNSZXF1ZXN0EhMKC3Rlcm1zX3Rva2VuGAEgASgJIlMKF0dldFBlbmRpbmdUZXJtc1Jlc3BvbnNlEjgKCmFzc2VydGlvbnMYASADKAsyJC5nYXRlaG91c2UudXNlcnMudjEuUGVuZGluZ0Fzc2VydGlvbiI+Cg9Bc3NlcnRpb25BbnN3ZXISCwoDa2V5GAEgASgJEg8KB3ZlcnNpb24YAiABKAkSDQoFdmFsdWUYAyABKAgiiwEKEkFuc3dlclRlcm1zUmVxdWVzdBIqCgZjYWxsZXIYASABKAsyGi5nYXRlaG91c2UudXNlcnMudjEuQ2FsbGVyEhMKC3Rlcm1zX3Rva2VuGAIgASgJEjQKB2Fuc3dlcnMYAyADKAsyIy5nYXRlaG91c2UudXNlcnMudjEuQXNzZXJ0aW9uQW5zd2VyIk4KE0Fuc3dlclRlcm1zUmVzcG9uc2USNwoJcmVtYWluaW5nGAEgAygLMiQuZ2F0ZWhvdXNlLnVzZXJzLnYxLlBlbmRpbmdBc3NlcnRpb24iYgoYUmVxdWVzdEFjY2Vzc0NvZGVSZXF1ZXN0EioKBmNhbGxlchgBIAEoCzIaLmdhdGVob3VzZS51c2Vycy52MS5DYWxsZXISCwoDa2V5GAIgASgJEg0KBXZhbHVlGAMgASgJIi8KGVJlcXVlc3RBY2Nlc3NDb2RlUmVzcG9uc2USEgoKZXhwaXJlc19pbhgBIAEoAyKkAgoUQ29udGludWVMb2dpblJlcXVlc3QSKgoGY2FsbGVyGAEgASgLMhouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNhbGxlchISCgpmbG93X3Rva2VuGAIgASgJEkcKFWF1dGhvcml6YXRpb25fcmVxdWVzdBgDIAEoCzIoLmdhdGVob3VzZS51c2Vycy52MS5BdXRob3JpemF0aW9uUmVxdWVzdBIZChFjb25maXJtYXRpb25fY29kZRgEIAEoCRITCgtyZXNlbmRfY29kZRgFIAEoCBImCgVkYXRhcxgGIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSKwoKYXNzZXJ0aW9ucxgHIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiSgoVQ29udGludWVMb2dpblJlc3BvbnNlEjEKB291dGNvbWUYASABKAsyIC5nYXRlaG91c2UudXNlcnMudjEuTG9naW5PdXRjb21lIjAKFEdldEFjdGl2YXRpb25SZXF1ZXN0EhgKEGFjdGl2YXRpb25fdG9rZW4YASABKAkicwoVR2V0QWN0aXZhdGlvblJlc3BvbnNlEhEKCWNsaWVudF9pZBgBIAEoCRIVCg1lbnRyeXBvaW50X2lkGAIgASgJEgsKA2tleRgDIAEoCRINCgV2YWx1ZRgEIAEoCRIUCgxwYXNzd29yZGxlc3MYBSABKAgibQoTQWN0aXZhdGVVc2VyUmVxdWVzdBIqCgZjYWxsZXIYASABKAsyGi5nYXRlaG91c2UudXNlcnMudjEuQ2FsbGVyEhgKEGFjdGl2YXRpb25fdG9rZW4YAiABKAkSEAoIcGFzc3dvcmQYAyABKAkiaAoUQWN0aXZhdGVVc2VyUmVzcG9uc2USJgoEdXNlchgBIAEoCzIYLmdhdGVob3VzZS51c2Vycy52MS5Vc2VyEhEKCWNsaWVudF9pZBgCIAEoCRIVCg1lbnRyeXBvaW50X2lkGAMgASgJKlkKClVwZGF0ZU1vZGUSGwoXVVBEQVRFX01PREVfVU5TUEVDSUZJRUQQABIXChNVUERBVEVfTU9ERV9SRVBMQUNFEAESFQoRVVBEQVRFX01PREVfUEFUQ0gQAjKuCwoMVXNlcnNTZXJ2aWNlEmEKDFJlZ2lzdGVyVXNlchInLmdhdGVob3VzZS51c2Vycy52MS5SZWdpc3RlclVzZXJSZXF1ZXN0GiguZ2F0ZWhvdXNlLnVzZXJzLnYxLlJlZ2lzdGVyVXNlclJlc3BvbnNlElgKCUxvZ2luVXNlchIkLmdhdGVob3VzZS51c2Vycy52MS5Mb2dpblVzZXJSZXF1ZXN0GiUuZ2F0ZWhvdXNlLnVzZXJzLnYxLkxvZ2luVXNlclJlc3BvbnNlElIKB0dldFVzZXISIi5nYXRlaG91c2UudXNlcnMudjEuR2V0VXNlclJlcXVlc3QaIy5nYXRlaG91c2UudXNlcnMudjEuR2V0VXNlclJlc3BvbnNlElsKClVwZGF0ZVVzZXISJS5nYXRlaG91c2UudXNlcnMudjEuVXBkYXRlVXNlclJlcXVlc3QaJi5nYXRlaG91c2UudXNlcnMudjEuVXBkYXRlVXNlclJlc3BvbnNlEnAKEUNvbmZpcm1JZGVudGlmaWVyEiwuZ2F0ZWhvdXNlLnVzZXJzLnYxLkNvbmZpcm1JZGVudGlmaWVyUmVxdWVzdBotLmdhdGVob3VzZS51c2Vycy52MS5Db25maXJtSWRlbnRpZmllclJlc3BvbnNlEnMKElJlc2VuZENvbmZpcm1hdGlvbhItLmdhdGVob3VzZS51c2Vycy52MS5SZXNlbmRDb25maXJtYXRpb25SZXF1ZXN0Gi4uZ2F0ZWhvdXNlLnVzZXJzLnYxLlJlc2VuZENvbmZpcm1hdGlvblJlc3BvbnNlEmoKD0dldFBlbmRpbmdUZXJtcxIqLmdhdGVob3VzZS51c2Vycy52MS5HZXRQZW5kaW5nVGVybXNSZXF1ZXN0GisuZ2F0ZWhvdXNlLnVzZXJzLnYxLkdldFBlbmRpbmdUZXJtc1Jlc3BvbnNlEl4KC0Fuc3dlclRlcm1zEiYuZ2F0ZWhvdXNlLnVzZXJzLnYxLkFuc3dlclRlcm1zUmVxdWVzdBonLmdhdGVob3VzZS51c2Vycy52MS5BbnN3ZXJUZXJtc1Jlc3BvbnNlEnAKEVJlcXVlc3RBY2Nlc3NDb2RlEiwuZ2F0ZWhvdXNlLnVzZXJzLnYxLlJlcXVlc3RBY2Nlc3NDb2RlUmVxdWVzdBotLmdhdGVob3VzZS51c2Vycy52MS5SZXF1ZXN0QWNjZXNzQ29kZVJlc3BvbnNlEmQKDUNvbnRpbnVlTG9naW4SKC5nYXRlaG91c2UudXNlcnMudjEuQ29udGludWVMb2dpblJlcXVlc3QaKS5nYXRlaG91c2UudXNlcnMudjEuQ29udGludWVMb2dpblJlc3BvbnNlEmQKDUdldEFjdGl2YXRpb24SKC5nYXRlaG91c2UudXNlcnMudjEuR2V0QWN0aXZhdGlvblJlcXVlc3QaKS5nYXRlaG91c2UudXNlcnMudjEuR2V0QWN0aXZhdGlvblJlc3BvbnNlEmEKDEFjdGl2YXRlVXNlchInLmdhdGVob3VzZS51c2Vycy52MS5BY3RpdmF0ZVVzZXJSZXF1ZXN0GiguZ2F0ZWhvdXNlLnVzZXJzLnYxLkFjdGl2YXRlVXNlclJlc3BvbnNlEnMKElN0YXJ0VXBzdHJlYW1Mb2dpbhItLmdhdGVob3VzZS51c2Vycy52MS5TdGFydFVwc3RyZWFtTG9naW5SZXF1ZXN0Gi4uZ2F0ZWhvdXNlLnVzZXJzLnYxLlN0YXJ0VXBzdHJlYW1Mb2dpblJlc3BvbnNlEmcKDlVubGlua0lkZW50aXR5EikuZ2F0ZWhvdXNlLnVzZXJzLnYxLlVubGlua0lkZW50aXR5UmVxdWVzdBoqLmdhdGVob3VzZS51c2Vycy52MS5VbmxpbmtJZGVudGl0eVJlc3BvbnNlYgZwcm90bzM", [file_gatehouse_users_v1_login, file_gatehouse_users_v1_user, file_google_protobuf_struct]);
+  fileDesc("CiZnYXRlaG91c2UvdXNlcnMvdjEvdXNlcnNfc2VydmljZS5wcm90bxISZ2F0ZWhvdXNlLnVzZXJzLnYxIrgBChlTdGFydFVwc3RyZWFtTG9naW5SZXF1ZXN0EioKBmNhbGxlchgBIAEoCzIaLmdhdGVob3VzZS51c2Vycy52MS5DYWxsZXISEAoIcHJvdmlkZXIYAiABKAkSRwoVYXV0aG9yaXphdGlvbl9yZXF1ZXN0GAMgASgLMiguZ2F0ZWhvdXNlLnVzZXJzLnYxLkF1dGhvcml6YXRpb25SZXF1ZXN0EhQKDHJlZGlyZWN0X3VyaRgEIAEoCSJMChpTdGFydFVwc3RyZWFtTG9naW5SZXNwb25zZRIZChFhdXRob3JpemF0aW9uX3VybBgBIAEoCRITCgt0cmFuc2FjdGlvbhgCIAEoCSI9ChBVcHN0cmVhbUNhbGxiYWNrEhMKC3RyYW5zYWN0aW9uGAEgASgJEhQKDGNhbGxiYWNrX3VybBgCIAEoCSI6ChVVbmxpbmtJZGVudGl0eVJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIQCghwcm92aWRlchgCIAEoCSIYChZVbmxpbmtJZGVudGl0eVJlc3BvbnNlIoYBCgZDYWxsZXISEQoJY2xpZW50X2lkGAEgASgJEhUKDWVudHJ5cG9pbnRfaWQYAiABKAkSEQoJc291cmNlX2lkGAMgASgJEhYKDmNsaWVudF9hZGRyZXNzGAQgASgJEg4KBmxvY2FsZRgFIAEoCRIXCg9wYXNza2V5X2NhcGFibGUYBiABKAgi2QEKE1JlZ2lzdGVyVXNlclJlcXVlc3QSKgoGY2FsbGVyGAEgASgLMhouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNhbGxlchInCgZvYmplY3QYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EkcKFWF1dGhvcml6YXRpb25fcmVxdWVzdBgDIAEoCzIoLmdhdGVob3VzZS51c2Vycy52MS5BdXRob3JpemF0aW9uUmVxdWVzdBIMCgRzdGVwGAQgASgFEhYKDnVwc3RyZWFtX3Rva2VuGAUgASgJIoABChRSZWdpc3RlclVzZXJSZXNwb25zZRImCgR1c2VyGAEgASgLMhguZ2F0ZWhvdXNlLnVzZXJzLnYxLlVzZXISLAoHc2Vzc2lvbhgCIAEoCzIbLmdhdGVob3VzZS51c2Vycy52MS5TZXNzaW9uEhIKCmZsb3dfdG9rZW4YAyABKAkisQMKEExvZ2luVXNlclJlcXVlc3QSKgoGY2FsbGVyGAEgASgLMhouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNhbGxlchINCgVlbWFpbBgCIAEoCRIQCghwYXNzd29yZBgDIAEoCRILCgNmY2EYBCABKAgSKwoKYXNzZXJ0aW9ucxgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSRwoVYXV0aG9yaXphdGlvbl9yZXF1ZXN0GAYgASgLMiguZ2F0ZWhvdXNlLnVzZXJzLnYxLkF1dGhvcml6YXRpb25SZXF1ZXN0EhQKDHBob25lX251bWJlchgHIAEoCRIMCgRjb2RlGAggASgJEiYKBWRhdGFzGAkgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBI1CgdwYXNza2V5GAogASgLMiQuZ2F0ZWhvdXNlLnVzZXJzLnYxLlBhc3NrZXlBc3NlcnRpb24SNgoIdXBzdHJlYW0YCyABKAsyJC5nYXRlaG91c2UudXNlcnMudjEuVXBzdHJlYW1DYWxsYmFjaxISCgpsaW5rX3Rva2VuGAwgASgJIk4KEFBhc3NrZXlBc3NlcnRpb24SDQoFdG9rZW4YASABKAkSKwoKY3JlZGVudGlhbBgCIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QidwoRTG9naW5Vc2VyUmVzcG9uc2USMQoHb3V0Y29tZRgEIAEoCzIgLmdhdGVob3VzZS51c2Vycy52MS5Mb2dpbk91dGNvbWVKBAgBEAJKBAgCEANKBAgDEARSBHVzZXJSB3Nlc3Npb25SDm1pc3NpbmdfZmllbGRzIjMKDkdldFVzZXJSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSEAoIcHVsc2VfaWQYAiABKAkiOQoPR2V0VXNlclJlc3BvbnNlEiYKBHVzZXIYASABKAsyGC5nYXRlaG91c2UudXNlcnMudjEuVXNlciKZAgoRVXBkYXRlVXNlclJlcXVlc3QSKgoGY2FsbGVyGAEgASgLMhouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNhbGxlchIsCgRtb2RlGAIgASgOMh4uZ2F0ZWhvdXNlLnVzZXJzLnYxLlVwZGF0ZU1vZGUSFQoNYWN0b3JfdXNlcl9pZBgDIAEoCRIWCg50YXJnZXRfdXNlcl9pZBgEIAEoCRIXCg90YXJnZXRfcHVsc2VfaWQYBSABKAkSJwoGb2JqZWN0GAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBITCgtjb250ZXh0X3VybBgHIAEoCRIkChxyZWF1dGhlbnRpY2F0ZWRfYnlfY2hhbGxlbmdlGAggASgIImUKElVwZGF0ZVVzZXJSZXNwb25zZRImCgR1c2VyGAEgASgLMhguZ2F0ZWhvdXNlLnVzZXJzLnYxLlVzZXISDwoHY2hhbmdlZBgCIAEoCBIWCg5wZW5kaW5nX2ZpZWxkcxgDIAMoCSJaChhDb25maXJtSWRlbnRpZmllclJlcXVlc3QSEgoKbGlua190b2tlbhgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEgsKA2tleRgDIAEoCRIMCgRjb2RlGAQgASgJIlkKGUNvbmZpcm1JZGVudGlmaWVyUmVzcG9uc2USJgoEdXNlchgBIAEoCzIYLmdhdGVob3VzZS51c2Vycy52MS5Vc2VyEhQKDHJlZGlyZWN0X3VybBgCIAEoCSJ7ChlSZXNlbmRDb25maXJtYXRpb25SZXF1ZXN0EioKBmNhbGxlchgBIAEoCzIaLmdhdGVob3VzZS51c2Vycy52MS5DYWxsZXISDwoHdXNlcl9pZBgCIAEoCRILCgNrZXkYAyABKAkSFAoMcmVzZW5kX3Rva2VuGAQgASgJIhwKGlJlc2VuZENvbmZpcm1hdGlvblJlc3BvbnNlIi0KFkdldFBlbmRpbmdUZXJtc1JlcXVlc3QSEwoLdGVybXNfdG9rZW4YASABKAkiUwoXR2V0UGVuZGluZ1Rlcm1zUmVzcG9uc2USOAoKYXNzZXJ0aW9ucxgBIAMoCzIkLmdhdGVob3VzZS51c2Vycy52MS5QZW5kaW5nQXNzZXJ0aW9uIj4KD0Fzc2VydGlvbkFuc3dlchILCgNrZXkYASABKAkSDwoHdmVyc2lvbhgCIAEoCRINCgV2YWx1ZRgDIAEoCCKLAQoSQW5zd2VyVGVybXNSZXF1ZXN0EioKBmNhbGxlchgBIAEoCzIaLmdhdGVob3VzZS51c2Vycy52MS5DYWxsZXISEwoLdGVybXNfdG9rZW4YAiABKAkSNAoHYW5zd2VycxgDIAMoCzIjLmdhdGVob3VzZS51c2Vycy52MS5Bc3NlcnRpb25BbnN3ZXIiTgoTQW5zd2VyVGVybXNSZXNwb25zZRI3CglyZW1haW5pbmcYASADKAsyJC5nYXRlaG91c2UudXNlcnMudjEuUGVuZGluZ0Fzc2VydGlvbiJiChhSZXF1ZXN0QWNjZXNzQ29kZVJlcXVlc3QSKgoGY2FsbGVyGAEgASgLMhouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNhbGxlchILCgNrZXkYAiABKAkSDQoFdmFsdWUYAyABKAkiLwoZUmVxdWVzdEFjY2Vzc0NvZGVSZXNwb25zZRISCgpleHBpcmVzX2luGAEgASgDIuMCChRDb250aW51ZUxvZ2luUmVxdWVzdBIqCgZjYWxsZXIYASABKAsyGi5nYXRlaG91c2UudXNlcnMudjEuQ2FsbGVyEhIKCmZsb3dfdG9rZW4YAiABKAkSRwoVYXV0aG9yaXphdGlvbl9yZXF1ZXN0GAMgASgLMiguZ2F0ZWhvdXNlLnVzZXJzLnYxLkF1dGhvcml6YXRpb25SZXF1ZXN0EhkKEWNvbmZpcm1hdGlvbl9jb2RlGAQgASgJEhMKC3Jlc2VuZF9jb2RlGAUgASgIEiYKBWRhdGFzGAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIrCgphc3NlcnRpb25zGAcgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBI9Cg1wYXNza2V5X29mZmVyGAggASgLMiYuZ2F0ZWhvdXNlLnVzZXJzLnYxLlBhc3NrZXlPZmZlckFuc3dlciJBChJQYXNza2V5T2ZmZXJBbnN3ZXISKwoKY3JlZGVudGlhbBgBIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiSgoVQ29udGludWVMb2dpblJlc3BvbnNlEjEKB291dGNvbWUYASABKAsyIC5nYXRlaG91c2UudXNlcnMudjEuTG9naW5PdXRjb21lIjAKFEdldEFjdGl2YXRpb25SZXF1ZXN0EhgKEGFjdGl2YXRpb25fdG9rZW4YASABKAkicwoVR2V0QWN0aXZhdGlvblJlc3BvbnNlEhEKCWNsaWVudF9pZBgBIAEoCRIVCg1lbnRyeXBvaW50X2lkGAIgASgJEgsKA2tleRgDIAEoCRINCgV2YWx1ZRgEIAEoCRIUCgxwYXNzd29yZGxlc3MYBSABKAgibQoTQWN0aXZhdGVVc2VyUmVxdWVzdBIqCgZjYWxsZXIYASABKAsyGi5nYXRlaG91c2UudXNlcnMudjEuQ2FsbGVyEhgKEGFjdGl2YXRpb25fdG9rZW4YAiABKAkSEAoIcGFzc3dvcmQYAyABKAkiaAoUQWN0aXZhdGVVc2VyUmVzcG9uc2USJgoEdXNlchgBIAEoCzIYLmdhdGVob3VzZS51c2Vycy52MS5Vc2VyEhEKCWNsaWVudF9pZBgCIAEoCRIVCg1lbnRyeXBvaW50X2lkGAMgASgJKlkKClVwZGF0ZU1vZGUSGwoXVVBEQVRFX01PREVfVU5TUEVDSUZJRUQQABIXChNVUERBVEVfTU9ERV9SRVBMQUNFEAESFQoRVVBEQVRFX01PREVfUEFUQ0gQAjKuCwoMVXNlcnNTZXJ2aWNlEmEKDFJlZ2lzdGVyVXNlchInLmdhdGVob3VzZS51c2Vycy52MS5SZWdpc3RlclVzZXJSZXF1ZXN0GiguZ2F0ZWhvdXNlLnVzZXJzLnYxLlJlZ2lzdGVyVXNlclJlc3BvbnNlElgKCUxvZ2luVXNlchIkLmdhdGVob3VzZS51c2Vycy52MS5Mb2dpblVzZXJSZXF1ZXN0GiUuZ2F0ZWhvdXNlLnVzZXJzLnYxLkxvZ2luVXNlclJlc3BvbnNlElIKB0dldFVzZXISIi5nYXRlaG91c2UudXNlcnMudjEuR2V0VXNlclJlcXVlc3QaIy5nYXRlaG91c2UudXNlcnMudjEuR2V0VXNlclJlc3BvbnNlElsKClVwZGF0ZVVzZXISJS5nYXRlaG91c2UudXNlcnMudjEuVXBkYXRlVXNlclJlcXVlc3QaJi5nYXRlaG91c2UudXNlcnMudjEuVXBkYXRlVXNlclJlc3BvbnNlEnAKEUNvbmZpcm1JZGVudGlmaWVyEiwuZ2F0ZWhvdXNlLnVzZXJzLnYxLkNvbmZpcm1JZGVudGlmaWVyUmVxdWVzdBotLmdhdGVob3VzZS51c2Vycy52MS5Db25maXJtSWRlbnRpZmllclJlc3BvbnNlEnMKElJlc2VuZENvbmZpcm1hdGlvbhItLmdhdGVob3VzZS51c2Vycy52MS5SZXNlbmRDb25maXJtYXRpb25SZXF1ZXN0Gi4uZ2F0ZWhvdXNlLnVzZXJzLnYxLlJlc2VuZENvbmZpcm1hdGlvblJlc3BvbnNlEmoKD0dldFBlbmRpbmdUZXJtcxIqLmdhdGVob3VzZS51c2Vycy52MS5HZXRQZW5kaW5nVGVybXNSZXF1ZXN0GisuZ2F0ZWhvdXNlLnVzZXJzLnYxLkdldFBlbmRpbmdUZXJtc1Jlc3BvbnNlEl4KC0Fuc3dlclRlcm1zEiYuZ2F0ZWhvdXNlLnVzZXJzLnYxLkFuc3dlclRlcm1zUmVxdWVzdBonLmdhdGVob3VzZS51c2Vycy52MS5BbnN3ZXJUZXJtc1Jlc3BvbnNlEnAKEVJlcXVlc3RBY2Nlc3NDb2RlEiwuZ2F0ZWhvdXNlLnVzZXJzLnYxLlJlcXVlc3RBY2Nlc3NDb2RlUmVxdWVzdBotLmdhdGVob3VzZS51c2Vycy52MS5SZXF1ZXN0QWNjZXNzQ29kZVJlc3BvbnNlEmQKDUNvbnRpbnVlTG9naW4SKC5nYXRlaG91c2UudXNlcnMudjEuQ29udGludWVMb2dpblJlcXVlc3QaKS5nYXRlaG91c2UudXNlcnMudjEuQ29udGludWVMb2dpblJlc3BvbnNlEmQKDUdldEFjdGl2YXRpb24SKC5nYXRlaG91c2UudXNlcnMudjEuR2V0QWN0aXZhdGlvblJlcXVlc3QaKS5nYXRlaG91c2UudXNlcnMudjEuR2V0QWN0aXZhdGlvblJlc3BvbnNlEmEKDEFjdGl2YXRlVXNlchInLmdhdGVob3VzZS51c2Vycy52MS5BY3RpdmF0ZVVzZXJSZXF1ZXN0GiguZ2F0ZWhvdXNlLnVzZXJzLnYxLkFjdGl2YXRlVXNlclJlc3BvbnNlEnMKElN0YXJ0VXBzdHJlYW1Mb2dpbhItLmdhdGVob3VzZS51c2Vycy52MS5TdGFydFVwc3RyZWFtTG9naW5SZXF1ZXN0Gi4uZ2F0ZWhvdXNlLnVzZXJzLnYxLlN0YXJ0VXBzdHJlYW1Mb2dpblJlc3BvbnNlEmcKDlVubGlua0lkZW50aXR5EikuZ2F0ZWhvdXNlLnVzZXJzLnYxLlVubGlua0lkZW50aXR5UmVxdWVzdBoqLmdhdGVob3VzZS51c2Vycy52MS5VbmxpbmtJZGVudGl0eVJlc3BvbnNlYgZwcm90bzM", [file_gatehouse_users_v1_login, file_gatehouse_users_v1_user, file_google_protobuf_struct]);
 
 /**
  * StartUpstreamLoginRequest names the provider and the login it serves.
@@ -199,6 +199,14 @@ export type Caller = Message<"gatehouse.users.v1.Caller"> & {
    * @generated from field: string locale = 5;
    */
   locale: string;
+
+  /**
+   * PasskeyCapable: the hosted pages' browser reported a user-verifying
+   * platform authenticator, so a hosted login may offer to create a passkey.
+   *
+   * @generated from field: bool passkey_capable = 6;
+   */
+  passkeyCapable: boolean;
 };
 
 /**
@@ -372,10 +380,18 @@ export type LoginUserRequest = Message<"gatehouse.users.v1.LoginUserRequest"> & 
   datas?: JsonObject | undefined;
 
   /**
+   * Passkey is a passkey assertion instead of the password (contract
+   * section 12); email and phone_number may then be empty.
+   *
+   * @generated from field: gatehouse.users.v1.PasskeyAssertion passkey = 10;
+   */
+  passkey?: PasskeyAssertion | undefined;
+
+  /**
    * Upstream: the provider's answer instead of a password or code (social
    * sign-in, contract section 11); no email, password or code with it.
    *
-   * @generated from field: gatehouse.users.v1.UpstreamCallback upstream = 10;
+   * @generated from field: gatehouse.users.v1.UpstreamCallback upstream = 11;
    */
   upstream?: UpstreamCallback | undefined;
 
@@ -383,7 +399,7 @@ export type LoginUserRequest = Message<"gatehouse.users.v1.LoginUserRequest"> & 
    * LinkToken (the UPSTREAM_LINK_REQUIRED error's): once this login proves
    * the account that holds its email, the upstream identity is linked.
    *
-   * @generated from field: string link_token = 11;
+   * @generated from field: string link_token = 12;
    */
   linkToken: string;
 };
@@ -394,6 +410,34 @@ export type LoginUserRequest = Message<"gatehouse.users.v1.LoginUserRequest"> & 
  */
 export const LoginUserRequestSchema: GenMessage<LoginUserRequest> = /*@__PURE__*/
   messageDesc(file_gatehouse_users_v1_users_service, 8);
+
+/**
+ * PasskeyAssertion is a passkey sign-in's answer.
+ *
+ * @generated from message gatehouse.users.v1.PasskeyAssertion
+ */
+export type PasskeyAssertion = Message<"gatehouse.users.v1.PasskeyAssertion"> & {
+  /**
+   * Token of BeginPasskeySignIn (its challenge).
+   *
+   * @generated from field: string token = 1;
+   */
+  token: string;
+
+  /**
+   * Credential is AuthenticationResponseJSON.
+   *
+   * @generated from field: google.protobuf.Struct credential = 2;
+   */
+  credential?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message gatehouse.users.v1.PasskeyAssertion.
+ * Use `create(PasskeyAssertionSchema)` to create a new message.
+ */
+export const PasskeyAssertionSchema: GenMessage<PasskeyAssertion> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_service, 9);
 
 /**
  * LoginUserResponse is the login's outcome.
@@ -414,7 +458,7 @@ export type LoginUserResponse = Message<"gatehouse.users.v1.LoginUserResponse"> 
  * Use `create(LoginUserResponseSchema)` to create a new message.
  */
 export const LoginUserResponseSchema: GenMessage<LoginUserResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 9);
+  messageDesc(file_gatehouse_users_v1_users_service, 10);
 
 /**
  * GetUserRequest names a user.
@@ -442,7 +486,7 @@ export type GetUserRequest = Message<"gatehouse.users.v1.GetUserRequest"> & {
  * Use `create(GetUserRequestSchema)` to create a new message.
  */
 export const GetUserRequestSchema: GenMessage<GetUserRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 10);
+  messageDesc(file_gatehouse_users_v1_users_service, 11);
 
 /**
  * GetUserResponse returns the user.
@@ -463,7 +507,7 @@ export type GetUserResponse = Message<"gatehouse.users.v1.GetUserResponse"> & {
  * Use `create(GetUserResponseSchema)` to create a new message.
  */
 export const GetUserResponseSchema: GenMessage<GetUserResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 11);
+  messageDesc(file_gatehouse_users_v1_users_service, 12);
 
 /**
  * UpdateUserRequest replaces or patches a user.
@@ -534,7 +578,7 @@ export type UpdateUserRequest = Message<"gatehouse.users.v1.UpdateUserRequest"> 
  * Use `create(UpdateUserRequestSchema)` to create a new message.
  */
 export const UpdateUserRequestSchema: GenMessage<UpdateUserRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 12);
+  messageDesc(file_gatehouse_users_v1_users_service, 13);
 
 /**
  * UpdateUserResponse returns the user after the update.
@@ -569,7 +613,7 @@ export type UpdateUserResponse = Message<"gatehouse.users.v1.UpdateUserResponse"
  * Use `create(UpdateUserResponseSchema)` to create a new message.
  */
 export const UpdateUserResponseSchema: GenMessage<UpdateUserResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 13);
+  messageDesc(file_gatehouse_users_v1_users_service, 14);
 
 /**
  * ConfirmIdentifierRequest confirms by link token or by code.
@@ -611,7 +655,7 @@ export type ConfirmIdentifierRequest = Message<"gatehouse.users.v1.ConfirmIdenti
  * Use `create(ConfirmIdentifierRequestSchema)` to create a new message.
  */
 export const ConfirmIdentifierRequestSchema: GenMessage<ConfirmIdentifierRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 14);
+  messageDesc(file_gatehouse_users_v1_users_service, 15);
 
 /**
  * ConfirmIdentifierResponse tells where to send the user.
@@ -639,7 +683,7 @@ export type ConfirmIdentifierResponse = Message<"gatehouse.users.v1.ConfirmIdent
  * Use `create(ConfirmIdentifierResponseSchema)` to create a new message.
  */
 export const ConfirmIdentifierResponseSchema: GenMessage<ConfirmIdentifierResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 15);
+  messageDesc(file_gatehouse_users_v1_users_service, 16);
 
 /**
  * ResendConfirmationRequest names the identifier to resend a code for: by
@@ -683,7 +727,7 @@ export type ResendConfirmationRequest = Message<"gatehouse.users.v1.ResendConfir
  * Use `create(ResendConfirmationRequestSchema)` to create a new message.
  */
 export const ResendConfirmationRequestSchema: GenMessage<ResendConfirmationRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 16);
+  messageDesc(file_gatehouse_users_v1_users_service, 17);
 
 /**
  * ResendConfirmationResponse is empty on success.
@@ -698,7 +742,7 @@ export type ResendConfirmationResponse = Message<"gatehouse.users.v1.ResendConfi
  * Use `create(ResendConfirmationResponseSchema)` to create a new message.
  */
 export const ResendConfirmationResponseSchema: GenMessage<ResendConfirmationResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 17);
+  messageDesc(file_gatehouse_users_v1_users_service, 18);
 
 /**
  * GetPendingTermsRequest carries the terms token of a 451 answer.
@@ -719,7 +763,7 @@ export type GetPendingTermsRequest = Message<"gatehouse.users.v1.GetPendingTerms
  * Use `create(GetPendingTermsRequestSchema)` to create a new message.
  */
 export const GetPendingTermsRequestSchema: GenMessage<GetPendingTermsRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 18);
+  messageDesc(file_gatehouse_users_v1_users_service, 19);
 
 /**
  * GetPendingTermsResponse lists what the user still has to answer.
@@ -740,7 +784,7 @@ export type GetPendingTermsResponse = Message<"gatehouse.users.v1.GetPendingTerm
  * Use `create(GetPendingTermsResponseSchema)` to create a new message.
  */
 export const GetPendingTermsResponseSchema: GenMessage<GetPendingTermsResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 19);
+  messageDesc(file_gatehouse_users_v1_users_service, 20);
 
 /**
  * AssertionAnswer is one answer of the hosted terms page.
@@ -775,7 +819,7 @@ export type AssertionAnswer = Message<"gatehouse.users.v1.AssertionAnswer"> & {
  * Use `create(AssertionAnswerSchema)` to create a new message.
  */
 export const AssertionAnswerSchema: GenMessage<AssertionAnswer> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 20);
+  messageDesc(file_gatehouse_users_v1_users_service, 21);
 
 /**
  * AnswerTermsRequest records answers by the terms token.
@@ -810,7 +854,7 @@ export type AnswerTermsRequest = Message<"gatehouse.users.v1.AnswerTermsRequest"
  * Use `create(AnswerTermsRequestSchema)` to create a new message.
  */
 export const AnswerTermsRequestSchema: GenMessage<AnswerTermsRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 21);
+  messageDesc(file_gatehouse_users_v1_users_service, 22);
 
 /**
  * AnswerTermsResponse lists what is still pending after the answers.
@@ -831,7 +875,7 @@ export type AnswerTermsResponse = Message<"gatehouse.users.v1.AnswerTermsRespons
  * Use `create(AnswerTermsResponseSchema)` to create a new message.
  */
 export const AnswerTermsResponseSchema: GenMessage<AnswerTermsResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 22);
+  messageDesc(file_gatehouse_users_v1_users_service, 23);
 
 /**
  * RequestAccessCodeRequest names the identifier to send a sign-in code to.
@@ -866,7 +910,7 @@ export type RequestAccessCodeRequest = Message<"gatehouse.users.v1.RequestAccess
  * Use `create(RequestAccessCodeRequestSchema)` to create a new message.
  */
 export const RequestAccessCodeRequestSchema: GenMessage<RequestAccessCodeRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 23);
+  messageDesc(file_gatehouse_users_v1_users_service, 24);
 
 /**
  * RequestAccessCodeResponse is the same whether or not the user exists.
@@ -887,7 +931,7 @@ export type RequestAccessCodeResponse = Message<"gatehouse.users.v1.RequestAcces
  * Use `create(RequestAccessCodeResponseSchema)` to create a new message.
  */
 export const RequestAccessCodeResponseSchema: GenMessage<RequestAccessCodeResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 24);
+  messageDesc(file_gatehouse_users_v1_users_service, 25);
 
 /**
  * ContinueLoginRequest resumes a hosted login with what its page sent.
@@ -944,6 +988,14 @@ export type ContinueLoginRequest = Message<"gatehouse.users.v1.ContinueLoginRequ
    * @generated from field: google.protobuf.Struct assertions = 7;
    */
   assertions?: JsonObject | undefined;
+
+  /**
+   * PasskeyOffer answers the offer to create a passkey (PasskeyOffer
+   * outcome): "Not now", or the new passkey to enrol.
+   *
+   * @generated from field: gatehouse.users.v1.PasskeyOfferAnswer passkey_offer = 8;
+   */
+  passkeyOffer?: PasskeyOfferAnswer | undefined;
 };
 
 /**
@@ -951,7 +1003,28 @@ export type ContinueLoginRequest = Message<"gatehouse.users.v1.ContinueLoginRequ
  * Use `create(ContinueLoginRequestSchema)` to create a new message.
  */
 export const ContinueLoginRequestSchema: GenMessage<ContinueLoginRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 25);
+  messageDesc(file_gatehouse_users_v1_users_service, 26);
+
+/**
+ * PasskeyOfferAnswer is the user's answer to a PasskeyOffer.
+ *
+ * @generated from message gatehouse.users.v1.PasskeyOfferAnswer
+ */
+export type PasskeyOfferAnswer = Message<"gatehouse.users.v1.PasskeyOfferAnswer"> & {
+  /**
+   * Credential is RegistrationResponseJSON; unset = "Not now".
+   *
+   * @generated from field: google.protobuf.Struct credential = 1;
+   */
+  credential?: JsonObject | undefined;
+};
+
+/**
+ * Describes the message gatehouse.users.v1.PasskeyOfferAnswer.
+ * Use `create(PasskeyOfferAnswerSchema)` to create a new message.
+ */
+export const PasskeyOfferAnswerSchema: GenMessage<PasskeyOfferAnswer> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_service, 27);
 
 /**
  * ContinueLoginResponse is the login's outcome.
@@ -972,7 +1045,7 @@ export type ContinueLoginResponse = Message<"gatehouse.users.v1.ContinueLoginRes
  * Use `create(ContinueLoginResponseSchema)` to create a new message.
  */
 export const ContinueLoginResponseSchema: GenMessage<ContinueLoginResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 26);
+  messageDesc(file_gatehouse_users_v1_users_service, 28);
 
 /**
  * GetActivationRequest carries the token of an activation link.
@@ -993,7 +1066,7 @@ export type GetActivationRequest = Message<"gatehouse.users.v1.GetActivationRequ
  * Use `create(GetActivationRequestSchema)` to create a new message.
  */
 export const GetActivationRequestSchema: GenMessage<GetActivationRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 27);
+  messageDesc(file_gatehouse_users_v1_users_service, 29);
 
 /**
  * GetActivationResponse describes a live activation.
@@ -1042,7 +1115,7 @@ export type GetActivationResponse = Message<"gatehouse.users.v1.GetActivationRes
  * Use `create(GetActivationResponseSchema)` to create a new message.
  */
 export const GetActivationResponseSchema: GenMessage<GetActivationResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 28);
+  messageDesc(file_gatehouse_users_v1_users_service, 30);
 
 /**
  * ActivateUserRequest activates an account by its link.
@@ -1077,7 +1150,7 @@ export type ActivateUserRequest = Message<"gatehouse.users.v1.ActivateUserReques
  * Use `create(ActivateUserRequestSchema)` to create a new message.
  */
 export const ActivateUserRequestSchema: GenMessage<ActivateUserRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 29);
+  messageDesc(file_gatehouse_users_v1_users_service, 31);
 
 /**
  * ActivateUserResponse returns the activated user.
@@ -1112,7 +1185,7 @@ export type ActivateUserResponse = Message<"gatehouse.users.v1.ActivateUserRespo
  * Use `create(ActivateUserResponseSchema)` to create a new message.
  */
 export const ActivateUserResponseSchema: GenMessage<ActivateUserResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 30);
+  messageDesc(file_gatehouse_users_v1_users_service, 32);
 
 /**
  * UpdateMode tells replacement from partial update.

@@ -1,0 +1,25 @@
+import { generateAuthenticationOptions, type PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/server";
+import type { Kv } from "@gatehouse/kv";
+import { keepSignInChallenge, newChallenge } from "./challenges.ts";
+import type { RelyingParty } from "./relying-party.ts";
+
+/**
+ * Request options of a passkey sign-in (contract section 12): no
+ * `allowCredentials` (a discoverable credential names its user), user
+ * verification required; the challenge kept for 5 minutes under the token
+ * answered with it, bound to the caller's application and entry point.
+ */
+export async function signInOptions(
+  deps: { kv: Kv; rp: RelyingParty },
+  bound: { clientId: string; entrypointId: string },
+): Promise<{ publicKey: PublicKeyCredentialRequestOptionsJSON; token: string }> {
+  const publicKey = await generateAuthenticationOptions({
+    rpID: deps.rp.id,
+    challenge: Buffer.from(newChallenge(), "base64url"),
+    userVerification: "required",
+    timeout: 300_000,
+    allowCredentials: [],
+  });
+  const token = await keepSignInChallenge(deps.kv, { challenge: publicKey.challenge, ...bound });
+  return { publicKey, token };
+}
