@@ -134,7 +134,7 @@ describe("social sign-in in a browser", () => {
     ]);
     await atProvider(cancelled.page, "", true);
     await cancelled.page.waitForURL((u) => u.pathname === "/oauth2/idp/callback");
-    expect(await cancelled.page.locator(".alert").textContent()).toContain("cancelled at the provider");
+    expect(await cancelled.page.locator("#form-error").textContent()).toContain("cancelled at the provider");
     await shot(cancelled.page, "social-cancelled-en");
   });
 
