@@ -5,6 +5,7 @@ import { failedRequests as failedAutocannon } from "./lib/comparison.ts";
 import type { LoadSettings } from "./lib/load.ts";
 import { printMemory } from "./lib/memory-report.ts";
 import { printTable, writeJson } from "./lib/report.ts";
+import { cpuEfficiency } from "./lib/cpu-efficiency.ts";
 import { printSummary } from "./lib/summary.ts";
 import { BENCH_ALG } from "./lib/targets.ts";
 import { printUserTable } from "./lib/user-report.ts";
@@ -162,6 +163,7 @@ await writeJson(
     only: [...chosen],
     loadAverageBefore: loadBefore,
     loadAverageAfter: loadavg(),
+    cpuEfficiency: cpuEfficiency(peer, u),
     memory: { peerComparisons: peer?.rss, userScenarios: u?.rss, startServices: services, embedded },
     scenarios: {
       client_credentials: peer?.client_credentials,

@@ -20,6 +20,8 @@ export interface Argon2Ceiling {
   perSecond: number;
   /** CPU time the verifier processes got over their wall time (0..1): below ~0.9, other work shared their cores and the ceiling is low. */
   cpuShare: number;
+  /** CPU time of the verifier processes (every thread) per verify: the core-time one verify costs when they all run at once. */
+  cpuMsPerVerify: number;
   /** Informational: one verify at a time in the bench process (the machine otherwise idle). */
   verifies: number;
   verifyMedianMs: number;
@@ -72,6 +74,7 @@ export async function measureArgon2Ceiling(seconds = 5, samples = SAMPLES): Prom
       1,
     ),
     cpuShare: round(cpuShare),
+    cpuMsPerVerify: round(runs.reduce((a, d) => a + d.cpuMs, 0) / runs.reduce((a, d) => a + d.verifies, 0), 3),
     verifies: samples,
     verifyMedianMs: round(percentile(times, 50)),
     verifyMinMs: round(times[0]!),

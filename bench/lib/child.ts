@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 /** The flags `npm start` runs the TypeScript sources with. */
 export const NODE_FLAGS = [
@@ -14,7 +14,7 @@ export interface NodeChild {
   /** The last output of the child (stdout and stderr), for error reports. */
   output(): string;
   exited(): boolean;
-  /** CPU seconds (user + system, all threads) the child used so far; undefined where /proc is missing. */
+  /** CPU seconds (user + system, all threads, live child processes included) used so far; undefined where /proc is missing. */
   cpuSeconds(): number | undefined;
   /** Resident memory (VmRSS) in MB now; undefined once exited or where /proc is missing. */
   rssMb(): number | undefined;
@@ -68,14 +68,34 @@ export function startChild(name: string, command: string, args: string[], env: R
 // Linux clock ticks per second (USER_HZ), 100 on every common kernel configuration.
 const TICKS_PER_SECOND = 100;
 
+/** CPU seconds (utime + stime, all threads) of `pid` and its live descendants (a server that forks counts whole). */
 function procCpuSeconds(pid: number): number | undefined {
+  const own = procOwnCpuTicks(pid);
+  if (own === undefined) return undefined;
+  let ticks = own;
+  for (const child of procChildren(pid)) ticks += (procCpuSeconds(child) ?? 0) * TICKS_PER_SECOND;
+  return ticks / TICKS_PER_SECOND;
+}
+
+function procOwnCpuTicks(pid: number): number | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+    return Number(fields[11]) + Number(fields[12]);
   } catch {
     return undefined;
+  }
+}
+
+/** Child processes of `pid`, from each of its threads' `children` list. */
+function procChildren(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((tid) =>
+      readFileSync(`/proc/${pid}/task/${tid}/children`, "utf8").split(" ").filter(Boolean).map(Number),
+    );
+  } catch {
+    return [];
   }
 }
 

@@ -16,6 +16,10 @@ export interface Comparison {
   /** Median of the per-round ratios. */
   ratio: number;
   roundRatios: number[];
+  /** Per round: the peer's server CPU per request over Gatehouse's (requests per server CPU-second, Gatehouse over the peer). */
+  roundCpuRatios: (number | undefined)[];
+  /** Median of roundCpuRatios (undefined where /proc is missing). */
+  cpuRatio: number | undefined;
   target: number;
   met: boolean;
   /** RSS (MB) of each server after each of its runs. */
@@ -66,12 +70,20 @@ export async function compareInterleaved(
       ratio: Math.round((g.result.requestsPerSecond / p.result.requestsPerSecond) * 100) / 100,
     });
   }
+  const cpuRatios = runs.map(({ gatehouse: g, peer: p }) =>
+    g.cpuMicrosPerRequest && p.cpuMicrosPerRequest
+      ? Math.round((p.cpuMicrosPerRequest / g.cpuMicrosPerRequest) * 100) / 100
+      : undefined,
+  );
+  const known = cpuRatios.filter((r): r is number => r !== undefined).sort((a, b) => a - b);
   const median = [...runs].sort((a, b) => a.ratio - b.ratio)[Math.floor(runs.length / 2)]!;
   return {
     gatehouse: median.gatehouse,
     "oidc-provider": median.peer,
     ratio: median.ratio,
     roundRatios: runs.map((r) => r.ratio),
+    roundCpuRatios: cpuRatios,
+    cpuRatio: known.length ? known[Math.floor(known.length / 2)] : undefined,
     target: s.target,
     met: median.ratio >= s.target,
     rss,

@@ -2,6 +2,7 @@ import type { PeerComparisons } from "../scenarios/peer.ts";
 import type { ServiceRss } from "../scenarios/services-memory.ts";
 import type { UserScenarios } from "../scenarios/users.ts";
 import type { Comparison } from "./comparison.ts";
+import { CPU_GOALS, cpuEfficiency, cpuLine } from "./cpu-efficiency.ts";
 
 const max = (xs: (number | undefined)[]) => Math.max(...xs.filter((x): x is number => x !== undefined));
 const mb = (x: number | undefined) => (x === undefined ? "-" : `${x} MB`);
@@ -35,6 +36,26 @@ export function printSummary(
   const openLoop = open
     ? `; open loop at ${open.ratePerSecond}/s (${open.percentOfCeiling}% of the ceiling): p50 ${open.result.latencyP50Ms.toFixed(0)} ms, p99 ${open.result.latencyP99Ms.toFixed(0)} ms`
     : "";
+  const eff = cpuEfficiency(peer, u);
+  const cpuRow = [
+    "CPU efficiency (server CPU from /proc)",
+    peer || u
+      ? [
+          u
+            ? `login ${eff.login ?? "-"} (rounds ${eff.loginRounds.join(", ") || "-"}), patch ${eff.patch ?? "-"} (rounds ${eff.patchRounds.join(", ") || "-"}) of the ceiling's ${u.argon2Ceiling.cpuMsPerVerify} ms of verifier CPU per verify`
+            : undefined,
+          peer?.client_credentials
+            ? `client_credentials ${eff.cc ?? "-"}× the peer per server CPU-second (rounds ${peer.client_credentials.roundCpuRatios.join(", ")})`
+            : undefined,
+          peer?.introspection
+            ? `introspection ${eff.introspect ?? "-"}× (rounds ${peer.introspection.roundCpuRatios.join(", ")})`
+            : undefined,
+        ]
+          .filter(Boolean)
+          .join("; ")
+      : NOT_RUN,
+    `login, patch ≥ ${CPU_GOALS.login}; client_credentials ≥ ${CPU_GOALS.cc}×; introspection ≥ ${CPU_GOALS.introspect}×`,
+  ];
   const rows = [
     [
       "password login",
@@ -77,7 +98,8 @@ export function printSummary(
       "≤ 100 MB each",
     ],
   ];
+  rows.splice(2, 0, cpuRow);
   console.log("\n| figure | this run | goal |\n|---|---|---|");
   for (const r of rows) console.log(`| ${r.join(" | ")} |`);
-  console.log("");
+  console.log(`\n${cpuLine(eff)}\n`);
 }

@@ -56,7 +56,7 @@ export function printUserTable(rows: UserRow[], ceiling: Argon2Ceiling, settings
   console.log(`\nuser scenarios on gatehouse (${settings.seconds} s, ${settings.connections} connections)`);
   console.log(
     `argon2id ceiling = ${ceiling.cores} verifier processes (one per core) for ${ceiling.seconds} s at once = ${fmt(ceiling.perSecond)} password checks/s` +
-      ` (${ceiling.processRates.map((r) => fmt(r)).join(" + ")}, ${fmt(ceiling.cpuShare * 100, 0)}% of their cores' time; m=${ceiling.params.memoryCost} KiB, t=${ceiling.params.timeCost}, p=${ceiling.params.parallelism});` +
+      ` (${ceiling.processRates.map((r) => fmt(r)).join(" + ")}, ${fmt(ceiling.cpuShare * 100, 0)}% of their cores' time, ${fmt(ceiling.cpuMsPerVerify, 2)} ms of their CPU per verify; m=${ceiling.params.memoryCost} KiB, t=${ceiling.params.timeCost}, p=${ceiling.params.parallelism});` +
       ` one verify alone in the bench process: ${fmt(ceiling.verifyMedianMs, 2)} ms (${ceiling.cores} cores ÷ it = ${fmt((ceiling.cores * 1000) / ceiling.verifyMedianMs)}/s)`,
   );
   console.log(line(head));

@@ -25,11 +25,14 @@ export interface UserScenarios {
   openLoop?: OpenLoopMeasured;
   /** Requests per second of every round, per scenario. */
   rounds: { login: number[]; refresh: number[]; patch: number[] };
+  /** Server CPU µs per request of every round (login and patch), for their CPU efficiency. */
+  cpuRounds: { login: (number | undefined)[]; patch: (number | undefined)[] };
   /** RSS (MB) of the server idle and after each scenario of each round. */
   rss: RssSample[];
 }
 
 const rate = (m: LoopMeasured | Skipped) => ("skipped" in m ? 0 : m.result.requestsPerSecond);
+const cpuOf = (m: LoopMeasured | Skipped) => ("skipped" in m ? undefined : m.cpuMicrosPerRequest);
 function medianOf<T extends LoopMeasured | Skipped>(runs: T[]): T {
   return [...runs].sort((a, b) => rate(a) - rate(b))[Math.floor(runs.length / 2)]!;
 }
@@ -94,6 +97,7 @@ export async function userScenarios(
       refresh: medianOf(runs.refresh),
       patch: medianOf(runs.patch),
       rounds: { login: runs.login.map(rate), refresh: runs.refresh.map(rate), patch: runs.patch.map(rate) },
+      cpuRounds: { login: runs.login.map(cpuOf), patch: runs.patch.map(cpuOf) },
       rss,
     };
   } catch (err) {
