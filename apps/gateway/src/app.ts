@@ -10,6 +10,7 @@ import { edge, edgeServerOptions } from "./plugins/edge/index.ts";
 import { errorHandling } from "./plugins/errors.ts";
 import { openapi } from "./plugins/openapi.ts";
 import { faviconRoutes } from "./plugins/favicon.ts";
+import { hostedStaticRoutes } from "./plugins/hosted-static.ts";
 import { probeRoutes } from "./plugins/probes.ts";
 import { requestSpans } from "./plugins/tracing.ts";
 import { requestContext } from "./plugins/request-context.ts";
@@ -65,6 +66,7 @@ export async function createGateway(deps: GatewayDeps, logger: Logger): Promise<
   await app.register(openapi, { serverUrl: deps.config.publicBaseUrl });
   await app.register(probeRoutes, deps);
   await app.register(faviconRoutes);
+  await app.register(hostedStaticRoutes);
   await app.register(appsRoutes, deps);
   await app.register(adminRoutes, deps);
   if (wired(deps, "users")) {

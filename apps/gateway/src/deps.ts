@@ -1,4 +1,5 @@
 import type { Client } from "@connectrpc/connect";
+import type { Altcha } from "@gatehouse/abuse";
 import type { Config } from "@gatehouse/config";
 import type {
   AssertionsService,
@@ -44,6 +45,12 @@ export interface GatewayDeps {
    * service) there is no /oauth2/authorize.
    */
   hostedLoginKey?: (data: string) => string;
+  /**
+   * The ALTCHA checker of the hosted pages (section 17; its keys derived from
+   * SECRET_KEY, used solutions in the shared kv). Without it an application
+   * with `captcha: "altcha"` gets no registration or code request.
+   */
+  altcha?: Altcha;
   /** The relying parties' browser origins (the registry's RedirectOriginsService), for CORS of JWKS and discovery. */
   origins?: Client<typeof RedirectOriginsService>;
   /**

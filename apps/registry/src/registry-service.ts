@@ -66,6 +66,9 @@ export function createRegistryService(deps: RegistryServiceDeps): ServiceImpl<ty
         whitelist: found.whitelist,
         defaultCallback: found.defaultCallback,
         mfa: found.mfa,
+        captcha: found.captcha,
+        smsPerHour: found.smsPerHour,
+        phonePrefixes: found.phonePrefixes,
       };
     },
 

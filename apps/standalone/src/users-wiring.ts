@@ -1,4 +1,5 @@
 import { createClient, type Client, type Interceptor } from "@connectrpc/connect";
+import { pwnedPasswords } from "@gatehouse/abuse";
 import type { Config } from "@gatehouse/config";
 import type { Db } from "@gatehouse/db";
 import { bullmqQueue, memoryQueue, type DeliveryQueue, type MemoryDeliveryQueue } from "@gatehouse/jobs";
@@ -19,6 +20,7 @@ import {
 import {
   callerInterceptors,
   directTransport,
+  pwnedCheckFailures,
   type AccessTokenVerifier,
   type InternalTokens,
   type ServiceModule,
@@ -47,6 +49,19 @@ import { serverInterceptors } from "./wiring.ts";
 export function deliveryQueue(config: Config, logger: Logger, db: Db): DeliveryQueue {
   if (config.redisUrl) return bullmqQueue({ redisUrl: config.redisUrl, prefix: config.redisPrefix, logger });
   return memoryQueue({ store: deliveryOutboxStore(db) });
+}
+
+/** PWNED_PASSWORDS_URL's range check; a failure lets the password through, logged and counted in /metrics. */
+function breachCheck(config: Config, logger: Logger) {
+  const url = config.abuse.pwnedPasswordsUrl;
+  if (!url) return undefined;
+  return pwnedPasswords({
+    url,
+    onUnavailable(err) {
+      pwnedCheckFailures.inc();
+      logger.warn({ err }, "breached-password check unavailable; password accepted");
+    },
+  });
 }
 
 export interface WiredUsers {
@@ -103,6 +118,8 @@ export async function wireUsers(args: {
     enqueue: (job, tx) => queue.enqueue(job, tx),
     sessions: authUserSessions(args.userSessions),
     loginLimits: config.loginLimits,
+    breached: breachCheck(config, logger),
+    smsLimits: { perHour: config.abuse.smsPerHour, perPrefixPerHour: config.abuse.smsPerPrefixPerHour },
     relyingParty: { id: config.webauthn.rpId, origins: config.webauthn.origins },
     confirmation: { ...DEFAULT_CONFIRMATION_OPTIONS, ...config.confirmation },
     // Production: the service's own argon2id parameters; only the test suite lowers them (TEST_PASSWORD_HASH).

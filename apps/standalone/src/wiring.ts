@@ -1,9 +1,11 @@
 import type { JSONWebKeySet } from "jose";
+import { altcha } from "@gatehouse/abuse";
 import type { Client, Interceptor } from "@connectrpc/connect";
 import { accessTokenRevocationCheck, type AuthModule, type ClientDirectory } from "@gatehouse/auth";
 import type { Config } from "@gatehouse/config";
 import type { Kv } from "@gatehouse/kv";
 import type { Logger } from "@gatehouse/logging";
+import type { KeyRing } from "@gatehouse/secrets";
 import type { AuthService } from "@gatehouse/proto";
 import {
   authnInterceptor,
@@ -106,3 +108,7 @@ export function webhookSettings(config: Config) {
     schedule: { ...DEFAULT_RETRY_SCHEDULE, baseMs: config.webhooks.retryBaseMs },
   };
 }
+
+/** The hosted pages' ALTCHA checker: keys derived from SECRET_KEY (every replica agrees), used solutions in the shared kv. */
+export const hostedAltcha = (keys: KeyRing, kv: Kv) =>
+  altcha({ secret: keys.derive("altcha").toString("hex"), keySecret: keys.derive("altcha-key").toString("hex"), kv });

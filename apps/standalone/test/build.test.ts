@@ -63,6 +63,10 @@ describe("the built server", () => {
       const discovery = await fetch(`http://127.0.0.1:${port}/.well-known/openid-configuration`);
       expect(discovery.status).toBe(200);
       expect(((await discovery.json()) as { token_endpoint: string }).token_endpoint).toMatch(/\/oauth2\/token$/);
+      // The ALTCHA widget's files come from the `altcha` package, found from the bundle.
+      const widget = await fetch(`http://127.0.0.1:${port}/hosted/static/altcha/sha.js`);
+      expect(widget.status).toBe(200);
+      expect(widget.headers.get("content-type")).toContain("javascript");
     } finally {
       child.kill("SIGTERM");
       await new Promise((r) => child.once("exit", r));

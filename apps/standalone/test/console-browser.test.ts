@@ -144,6 +144,9 @@ describe("the console (headless Chromium)", () => {
       .getByLabel("Whitelist (context.url redirects)")
       .fill("https://shop.example.com/callback\nhttps://shop.example.com/welcome");
     await page.getByLabel("MFA").selectOption("optional");
+    await page.getByLabel("Bot check on hosted sign-up").selectOption("altcha");
+    await page.getByLabel("Text messages per hour").fill("40");
+    await page.getByLabel("Allowed calling codes").fill("+34 +52");
     await shot(page, "application-edit");
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByText("Saved.").waitFor();
@@ -151,6 +154,9 @@ describe("the console (headless Chromium)", () => {
     expect(saved).toMatchObject({
       whitelist: ["https://shop.example.com/callback", "https://shop.example.com/welcome"],
       mfa: "optional",
+      captcha: "altcha",
+      smsPerHour: 40,
+      phonePrefixes: ["+34", "+52"],
     });
 
     const preview = page.getByRole("figure", { name: "The form it becomes" }).first();

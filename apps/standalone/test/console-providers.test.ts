@@ -19,7 +19,7 @@ describe("the console's identity providers", () => {
   let token: string;
 
   beforeAll(async () => {
-    ({ s, base } = await listeningStack({ IDP_ALLOW_PRIVATE: "true" }));
+    ({ s, base } = await listeningStack({}));
     idp = await startUpstreamIdp([`${base}/oauth2/idp/callback`]);
     token = await s.operatorToken("admin");
     browser = await launchConsoleBrowser();

@@ -21,7 +21,7 @@ describe.each([
   let idp: UpstreamIdp;
   beforeAll(async () => {
     idp = await startUpstreamIdp([CALLBACK]);
-    s = await startTestStack({ embedded, env: { IDP_ALLOW_PRIVATE: "true", IDP_TIMEOUT_MS: "2000" } });
+    s = await startTestStack({ embedded, env: { IDP_TIMEOUT_MS: "2000" } });
   });
   afterAll(async () => {
     await s.close();

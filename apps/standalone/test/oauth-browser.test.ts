@@ -106,7 +106,10 @@ describe("hosted login in headless Chromium", () => {
     expect(await page.getAttribute("html", "lang")).toBe("es");
     await page.getByLabel("Correo electrónico").fill(user.email);
     await page.getByLabel("Contraseña").fill("wrong password");
-    await Promise.all([page.waitForLoadState("load"), page.getByRole("button", { name: "Iniciar sesión" }).click()]);
+    await Promise.all([
+      page.waitForLoadState("load"),
+      page.getByRole("button", { name: "Iniciar sesión", exact: true }).click(),
+    ]);
     await expect.poll(() => page.getByRole("alert").textContent()).toContain("no son correctos");
     expect(new URL(page.url()).pathname).toBe("/oauth2/authorize");
     await context.close();

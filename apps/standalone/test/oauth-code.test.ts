@@ -52,11 +52,16 @@ describe.each([
     const input = (name: string) =>
       new RegExp(`<input [^>]*id="${name}" name="${name}"[^>]*>`).exec(res.body)?.[0] ?? "";
     expect(res.body).toMatch(/<label for="email">[^<]+<\/label>/);
-    expect(input("email")).toMatch(/type="email"[^>]*required[^>]*autocomplete="username"/);
+    // Passkeys in the identifier's autofill (contract section 12).
+    expect(input("email")).toMatch(/type="email"[^>]*required[^>]*autocomplete="username webauthn"/);
     expect(res.body).toMatch(/<label for="password">[^<]+<\/label>/);
     expect(input("password")).toMatch(/type="password"[^>]*required[^>]*autocomplete="current-password"/);
-    // One button signs in with the password (contract section 7); the code sign-in is a second, distinct submit input.
-    expect(res.body.match(/<button/g)).toHaveLength(1);
+    // One submit button signs in with the password (contract section 7); the code sign-in is a second, distinct
+    // submit input; the passkey button (section 12) is a plain button, hidden until its script shows it.
+    expect(res.body.match(/<button type="submit"/g)).toHaveLength(1);
+    expect(res.body).toMatch(
+      /<button type="button" class="btn secondary" data-passkey-start hidden>Sign in with a passkey<\/button>/,
+    );
     expect(res.body).toMatch(/<button type="submit" class="btn primary">Sign in<\/button>/);
     expect(res.body).toMatch(
       /<input type="submit" class="btn secondary" name="send_code" value="Email me a code" formnovalidate>/,

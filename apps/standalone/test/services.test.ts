@@ -67,7 +67,6 @@ beforeAll(async () => {
     BOOTSTRAP_OPERATOR_EMAIL: "root@example.com",
     BOOTSTRAP_OPERATOR_PASSWORD: "operator passphrase 42",
     LOG_LEVEL: "warn",
-    IDP_ALLOW_PRIVATE: "true",
     WEBHOOK_ALLOW_PRIVATE: "true",
   });
   await waitReady(`${gw}/readyz`, child, 90_000);

@@ -31,7 +31,7 @@ describe("social sign-in in a browser", () => {
     base = `http://127.0.0.1:${port}`;
     idp = await startUpstreamIdp([`${base}/oauth2/idp/callback`]);
     s = await startTestStack({
-      env: { PUBLIC_URL: base, PORT: String(port), HOST: "127.0.0.1", IDP_ALLOW_PRIVATE: "true" },
+      env: { PUBLIC_URL: base, PORT: String(port), HOST: "127.0.0.1" },
     });
     await s.app.listen({ port, host: "127.0.0.1" });
     rp = createServer((_q, res) => res.writeHead(200, { "content-type": "text/html" }).end("<title>back</title>"));

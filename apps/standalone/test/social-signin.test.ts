@@ -27,7 +27,7 @@ describe.each([
 
   beforeAll(async () => {
     idp = await startUpstreamIdp([CALLBACK]);
-    s = await startTestStack({ embedded, env: { IDP_ALLOW_PRIVATE: "true", IDP_TIMEOUT_MS: "3000" } });
+    s = await startTestStack({ embedded, env: { IDP_TIMEOUT_MS: "3000" } });
     await registerProvider(s, idp, "up");
     await registerProvider(s, idp, "trusted", { trustEmail: true, displayName: "Trusted ID" });
     // Used only by the test of a token signed by another key: its configuration (and JWKS) is read then.

@@ -1,13 +1,16 @@
+import { DEFAULT_SMS_LIMITS, type BreachCheck } from "@gatehouse/abuse";
 import type { Db } from "@gatehouse/db";
 import type { Kv } from "@gatehouse/kv";
 import type { Logger } from "@gatehouse/logging";
 import type { KeyRing } from "@gatehouse/secrets";
 import { DEFAULT_ACCESS_CODE_OPTIONS, type AccessCodeOptions } from "./access-code/options.ts";
 import { recordingLogins } from "./admin/login-record.ts";
+import { auditOf } from "./admin/store.ts";
 import type { ConfirmDeps } from "./confirmation/confirm.ts";
 import { DEFAULT_CONFIRMATION_OPTIONS } from "./confirmation/options.ts";
 import type { ResendDeps } from "./confirmation/resend.ts";
 import { argon2Passwords, type Passwords } from "./credentials/passwords.ts";
+import { smsGate, type SmsGate } from "./delivery/sms-gate.ts";
 import type { UsersDeps } from "./deps.ts";
 import { startEventRelay, type EventRelay } from "./events/relay.ts";
 import { createLoginFlow, type LoginFlow } from "./login/flow.ts";
@@ -43,6 +46,9 @@ export interface UsersParts {
   grants: LoginGrants;
   sessions: UserSessions | undefined;
   passwords: Passwords;
+  breached: BreachCheck | undefined;
+  /** The SMS limits (every text message passes them when queued; code requests check them first). */
+  sms: SmsGate;
   /** The foreign password hashes of imports (read, exported; `passwords` verifies them). */
   hashes: ForeignHashes;
   accessCodes: AccessCodeOptions;
@@ -68,7 +74,9 @@ export function composeUsers(given: UsersDeps): UsersParts {
   const { db, kv, keys, logger, entrypoints } = given;
   const publish = given.publishEvents;
   const relay = publish ? startEventRelay({ db, publish, logger: logger.child({ component: "events" }) }) : undefined;
-  const data = dataOver(db, given.enqueue, () => relay?.wake());
+  const limits = given.smsLimits ?? DEFAULT_SMS_LIMITS;
+  const sms = smsGate({ kv, limits, entrypoints, audit: auditOf(db), logger });
+  const data = dataOver(db, given.enqueue, () => relay?.wake(), sms);
   // One password hasher for every service of the module: one gate of argon2 runs per process;
   // it also verifies imported foreign hashes (contract section 15), which a right password replaces.
   const hashes = foreignHashes(keys);
@@ -83,7 +91,8 @@ export function composeUsers(given: UsersDeps): UsersParts {
     name: totpIssuer,
   };
   const passkeys: PasskeyDeps = { data, kv, keys, rp };
-  const register = { data, keys, options, passwords, catalog, dataFields: given.dataFields };
+  const { breached } = given;
+  const register = { data, keys, options, passwords, breached, catalog, dataFields: given.dataFields };
   const providers = upstreamProviders(
     given.upstreamClients ?? (async () => undefined),
     given.idp ?? { allowPrivate: false, timeoutMs: DEFAULT_TIMEOUT_MS },
@@ -117,7 +126,7 @@ export function composeUsers(given: UsersDeps): UsersParts {
   const terms = createTerms({ data, keys, catalog });
   const confirm = { data, keys, options };
   const resend = { data, kv, keys, options };
-  const update = { data, keys, options, passwords, verifiers, catalog, dataFields: given.dataFields };
+  const update = { data, keys, options, passwords, breached, verifiers, catalog, dataFields: given.dataFields };
   const flow = createLoginFlow({
     kv,
     keys,
@@ -143,6 +152,8 @@ export function composeUsers(given: UsersDeps): UsersParts {
     grants,
     sessions: given.sessions,
     passwords,
+    breached,
+    sms,
     hashes,
     accessCodes,
     totpIssuer,

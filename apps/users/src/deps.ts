@@ -1,3 +1,4 @@
+import type { BreachCheck, SmsLimits } from "@gatehouse/abuse";
 import type { Db } from "@gatehouse/db";
 import type { Kv } from "@gatehouse/kv";
 import type { Logger } from "@gatehouse/logging";
@@ -39,6 +40,10 @@ export interface UsersDeps {
   /** Queues a confirmation delivery; throws when the queue cannot take it. */
   enqueue: Enqueue;
   passwords?: Passwords;
+  /** The breached-password check (PWNED_PASSWORDS_URL); absent = not checked. */
+  breached?: BreachCheck;
+  /** The hour's SMS budgets, in total and per calling code (SMS_LIMIT_PER_HOUR, SMS_LIMIT_PER_PREFIX_PER_HOUR). */
+  smsLimits?: SmsLimits;
   loginLimits?: LoginLimits;
   confirmation?: ConfirmationOptions;
   mfaLimits?: MfaLimits;

@@ -17,6 +17,10 @@ export interface ResolvedEntrypoint {
   defaultCallback?: string;
   /** The application's MFA policy: off (default), optional or required. */
   mfa?: string;
+  /** Section 17: the hosted pages' bot check (off, altcha), its own hourly SMS budget, its allowed calling codes. */
+  captcha?: string;
+  smsPerHour?: number;
+  phonePrefixes?: string[];
 }
 
 /** Entry points by id (the registry's GetEntrypoint); undefined when there is no such entry point. */

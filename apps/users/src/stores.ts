@@ -8,6 +8,7 @@ import { importStore, type ImportStore } from "./bulk/store.ts";
 import { confirmationStore, type ConfirmationStore } from "./confirmation/store.ts";
 import { passkeyStore, type PasskeyStore } from "./passkeys/store.ts";
 import { deliveriesOver, type Deliveries } from "./delivery/queue.ts";
+import type { SmsGate } from "./delivery/sms-gate.ts";
 import { eventStore, type EventStore } from "./events/store.ts";
 import type { Enqueue } from "./ports.ts";
 import { acceptanceStore, type AcceptanceStore } from "./terms/store.ts";
@@ -38,7 +39,7 @@ export interface Stores {
   exports: ExportReads;
 }
 
-export function storesOver(q: Queryable, enqueue: Enqueue, wroteEvent?: () => void): Stores {
+export function storesOver(q: Queryable, enqueue: Enqueue, wroteEvent?: () => void, sms?: SmsGate): Stores {
   const events = eventStore(q);
   return {
     users: userStore(q),
@@ -51,7 +52,7 @@ export function storesOver(q: Queryable, enqueue: Enqueue, wroteEvent?: () => vo
     passkeys: passkeyStore(q),
     accounts: accountStore(q),
     audit: auditOf(q),
-    deliveries: deliveriesOver(q, enqueue),
+    deliveries: deliveriesOver(q, enqueue, sms),
     events: wroteEvent
       ? {
           record: (e) => (wroteEvent(), events.record(e)),
@@ -68,12 +69,12 @@ export function storesOver(q: Queryable, enqueue: Enqueue, wroteEvent?: () => vo
  * transaction's connection; `committedEvents` hears of a committed
  * transaction that wrote an event (the relay then looks at once).
  */
-export function dataOver(db: Db, enqueue: Enqueue, committedEvents?: () => void): Transactional<Stores> {
+export function dataOver(db: Db, enqueue: Enqueue, committedEvents?: () => void, sms?: SmsGate): Transactional<Stores> {
   return {
-    ...storesOver(db, enqueue, committedEvents),
+    ...storesOver(db, enqueue, committedEvents, sms),
     async tx(fn) {
       let wrote = false;
-      const out = await db.tx((q) => fn(storesOver(q, enqueue, () => (wrote = true))));
+      const out = await db.tx((q) => fn(storesOver(q, enqueue, () => (wrote = true), sms)));
       if (wrote) committedEvents?.();
       return out;
     },

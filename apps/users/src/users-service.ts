@@ -49,6 +49,7 @@ export function createUsersService(deps: UsersParts, background: BackgroundTasks
           : await registerUser(deps.register, {
               entrypoint,
               clientId,
+              phonePrefixes: resolved.phonePrefixes,
               object: req.object,
               locale: localeOf(req.caller),
               sourceId: req.caller?.sourceId ?? "",
@@ -127,6 +128,7 @@ export function createUsersService(deps: UsersParts, background: BackgroundTasks
           entrypoint: resolved.entrypoint,
           clientId: resolved.clientId,
           whitelist: resolved.whitelist ?? [],
+          phonePrefixes: resolved.phonePrefixes,
           actorUserId: req.actorUserId,
           target,
           object: req.object,

@@ -20,9 +20,14 @@ export interface Config {
   smtpUrl: string | undefined;
   smsWebhookUrl: string | undefined;
   /**
+   * Contract section 17: PWNED_PASSWORDS_URL (a Have I Been Pwned range API, off when unset) and the hour's
+   * budget of text messages in total and per destination calling code.
+   */
+  abuse: { pwnedPasswordsUrl: string | undefined; smsPerHour: number; smsPerPrefixPerHour: number };
+  /**
    * Calls to upstream identity providers (contract section 11): IDP_TIMEOUT_MS
-   * per call (10 s), and IDP_ALLOW_PRIVATE=true (development and tests only)
-   * to allow http on a loopback host and private or loopback addresses.
+   * per call (10 s), and IDP_ALLOW_PRIVATE=true to allow private addresses
+   * (a loopback host is always allowed, http too: section 11's development).
    */
   idp: { allowPrivate: boolean; timeoutMs: number };
   secretKey: string | undefined;
@@ -217,6 +222,11 @@ export function loadConfig(env: Env = process.env): Config {
     redisCommandTimeoutMs: int(env, "REDIS_COMMAND_TIMEOUT_MS", 500, 50, 60_000),
     smtpUrl: url(env, "SMTP_URL", undefined, ["smtp:", "smtps:"]),
     smsWebhookUrl: url(env, "SMS_WEBHOOK_URL", undefined, ["http:", "https:"]),
+    abuse: {
+      pwnedPasswordsUrl: url(env, "PWNED_PASSWORDS_URL", undefined, ["http:", "https:"]),
+      smsPerHour: int(env, "SMS_LIMIT_PER_HOUR", 1000, 0, 10_000_000),
+      smsPerPrefixPerHour: int(env, "SMS_LIMIT_PER_PREFIX_PER_HOUR", 300, 0, 10_000_000),
+    },
     idp: { allowPrivate: flag(env, "IDP_ALLOW_PRIVATE"), timeoutMs: int(env, "IDP_TIMEOUT_MS", 10_000, 1000, 30_000) },
     secretKey: secretKey(env),
     publicBaseUrl: stripSlash(url(env, "PUBLIC_BASE_URL", publicUrl, ["http:", "https:"])!),

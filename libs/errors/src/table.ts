@@ -305,6 +305,13 @@ export const errorTable = {
     "Too many requests; try again later.",
     "Demasiadas peticiones; inténtelo más tarde.",
   ),
+  // Contract section 17: the hour's budget of text messages (in total, per calling code or per application) is spent.
+  SMS_LIMIT: def(
+    Code.ResourceExhausted,
+    429,
+    "No more text messages can be sent right now; try again later or use your email.",
+    "Ahora no se pueden enviar más mensajes de texto; inténtelo más tarde o use su correo.",
+  ),
   // Redis (sessions, limits, revocation marks) cannot be reached: fail closed, the client retries shortly.
   STORE_UNAVAILABLE: def(
     Code.Unavailable,
@@ -453,6 +460,16 @@ export const itemMessages: Record<string, Record<Locale, string>> = {
   not_allowed: { en: "This is not allowed here.", es: "Esto no está permitido aquí." },
   too_short: { en: "This value is too short.", es: "Este valor es demasiado corto." },
   too_long: { en: "This value is too long.", es: "Este valor es demasiado largo." },
+  // Contract section 17: the hour's SMS budget is spent (a patch's confirmation code by text message: 502).
+  sms_limit: {
+    en: "No more text messages can be sent right now; try again later.",
+    es: "Ahora no se pueden enviar más mensajes de texto; inténtelo más tarde.",
+  },
+  // Contract section 17: one of the 10,000 most common passwords, found in breaches, or holding the user's email or phone.
+  password_weak: {
+    en: "This password is too easy to guess: it is a common or leaked password, or contains your email or phone number.",
+    es: "Esta contraseña es demasiado fácil de adivinar: es común o ha aparecido en filtraciones, o contiene su correo o su teléfono.",
+  },
   too_few: { en: "Too few elements.", es: "Faltan elementos." },
   too_many: { en: "Too many elements.", es: "Sobran elementos." },
   confirmed_identifier: {

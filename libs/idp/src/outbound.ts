@@ -2,9 +2,10 @@ import { lookup } from "node:dns/promises";
 import ipaddr from "ipaddr.js";
 
 /**
- * Where Gatehouse may call a provider (no SSRF): https to public addresses.
- * `allowPrivate` (IDP_ALLOW_PRIVATE=true, development and tests) also allows
- * http on a loopback host and https to private or loopback addresses.
+ * Where Gatehouse may call a provider (no SSRF): https to public addresses,
+ * and http or https on a loopback host (contract section 11: development; only
+ * operators register providers). `allowPrivate` (IDP_ALLOW_PRIVATE=true) also
+ * allows private addresses (a provider inside the operator's network).
  */
 export interface OutboundPolicy {
   allowPrivate: boolean;
@@ -41,13 +42,11 @@ export function urlProblem(raw: string, policy: Pick<OutboundPolicy, "allowPriva
   if (url.username || url.password) return "a URL with credentials is not allowed";
   if (url.hash) return "a URL with a fragment is not allowed";
   const host = url.hostname.replace(/^\[|\]$/g, "");
+  if (isLoopbackHost(host)) return url.protocol === "https:" || url.protocol === "http:" ? undefined : "must be https";
   if (url.protocol === "https:") {
-    if (!policy.allowPrivate && (isLoopbackHost(host) || (ipaddr.isValid(host) && !isPublicAddress(host))))
-      return "a private or loopback address needs IDP_ALLOW_PRIVATE=true (development)";
+    if (!policy.allowPrivate && ipaddr.isValid(host) && !isPublicAddress(host))
+      return "a private address needs IDP_ALLOW_PRIVATE=true";
     return undefined;
-  }
-  if (url.protocol === "http:" && isLoopbackHost(host)) {
-    return policy.allowPrivate ? undefined : "http on a loopback host needs IDP_ALLOW_PRIVATE=true (development)";
   }
   return "must be https (or http on a loopback host in development)";
 }
@@ -62,7 +61,8 @@ export function guardedFetch(policy: OutboundPolicy) {
     const problem = urlProblem(input, policy);
     if (problem) throw new UpstreamUnavailable(`${input}: ${problem}`);
     const host = new URL(input).hostname.replace(/^\[|\]$/g, "");
-    if (!policy.allowPrivate && !ipaddr.isValid(host)) {
+    // A name that is not a loopback host must resolve to public addresses only (no rebinding inside).
+    if (!policy.allowPrivate && !ipaddr.isValid(host) && !isLoopbackHost(host)) {
       const addresses = await lookup(host, { all: true }).catch(() => {
         throw new UpstreamUnavailable(`${host} does not resolve`);
       });

@@ -83,4 +83,5 @@ export async function dropTestDatabases(): Promise<void> {
 export { pgliteTemplate } from "./pglite-template.ts";
 export { pgliteDataDir, seedPgliteDataDir, type PgliteClusterContent } from "./pglite-cluster.ts";
 export { totpSteps, type TotpSteps } from "./totp-steps.ts";
+export { rangeApi } from "./range-api.ts";
 export { SoftAuthenticator, type SoftCredential, type Tamper } from "./soft-authenticator.ts";

@@ -54,6 +54,10 @@ export interface Application {
   whitelist: string[];
   defaultCallback: string;
   mfa: string;
+  /** Contract section 17: the hosted pages' bot check, the own hourly SMS budget (null: none), allowed calling codes. */
+  captcha: string;
+  smsPerHour: number | null;
+  phonePrefixes: string[];
 }
 
 export const CATALOG_KINDS = ["organizations", "brands", "properties", "fields", "typologies"] as const;

@@ -16,6 +16,7 @@ export { devicePages, type DevicePages } from "./device/handlers.ts";
 // /oauth2/logout's and /console's pages.
 export { logoutInvalidPage, signedOutPage } from "./sign-out/pages.ts";
 export { consoleNotBuiltPage } from "./console/page.ts";
+export { altchaAsset } from "./kit/altcha-files.ts";
 // The pages' static scripts (passkeys), under STATIC_PATH.
 export { staticScript } from "./kit/static-files.ts";
 export { STATIC_PATH } from "./paths.ts";

@@ -24,6 +24,9 @@ export function adminApplicationToJson(r: ApplicationRecord): Record<string, unk
     whitelist: r.settings?.whitelist ?? [],
     defaultCallback: r.settings?.defaultCallback ?? "",
     mfa: r.settings?.mfa ?? "off",
+    captcha: r.settings?.captcha || "off",
+    smsPerHour: r.settings?.smsPerHour ?? null,
+    phonePrefixes: r.settings?.phonePrefixes ?? [],
   };
 }
 

@@ -34,6 +34,9 @@ export const AdminApplication = Type.Object(
     whitelist: Type.Array(Type.String()),
     defaultCallback: Type.String(),
     mfa: Type.String(),
+    captcha: Type.String(),
+    smsPerHour: Type.Union([Type.Integer(), Type.Null()]),
+    phonePrefixes: Type.Array(Type.String()),
   },
   { $id: "AdminApplication" },
 );

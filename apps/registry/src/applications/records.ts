@@ -11,9 +11,18 @@ interface ClientRow {
   whitelist: string[];
   default_callback: string | null;
   mfa: string;
+  captcha: string;
+  sms_per_hour: number | null;
+  phone_prefixes: string[];
 }
 
-const COLUMNS = "client_id, document, created_at, updated_at, whitelist, default_callback, mfa";
+const COLUMNS =
+  "client_id, document, created_at, updated_at, whitelist, default_callback, mfa, captcha, sms_per_hour, phone_prefixes";
+/** The section 17 settings of a clients row, as ApplicationSettings and GetEntrypoint carry them. */
+export function abuseSettingsOf(r: { captcha: string; sms_per_hour: number | null; phone_prefixes: string[] }) {
+  return { captcha: r.captcha, smsPerHour: r.sms_per_hour ?? undefined, phonePrefixes: r.phone_prefixes ?? [] };
+}
+
 const readOptions = { ignoreUnknownFields: true };
 
 // LIKE patterns match the query literally.
@@ -35,7 +44,12 @@ export function applicationRecords(q: Queryable) {
         .map((e) => fromJson(EntrypointSchema, e.document, readOptions));
       application.createTime = timestampFromDate(new Date(r.created_at));
       application.updateTime = timestampFromDate(new Date(r.updated_at));
-      const settings = { whitelist: r.whitelist ?? [], defaultCallback: r.default_callback ?? "", mfa: r.mfa };
+      const settings = {
+        whitelist: r.whitelist ?? [],
+        defaultCallback: r.default_callback ?? "",
+        mfa: r.mfa,
+        ...abuseSettingsOf(r),
+      };
       return create(ApplicationRecordSchema, { application, settings });
     });
   }

@@ -1,14 +1,11 @@
 import type { AuditContext } from "@gatehouse/admin";
 import type { Db } from "@gatehouse/db";
 import { validationError } from "@gatehouse/errors";
+import type { ApplicationRecord } from "@gatehouse/proto";
 import { updateApplication } from "./update.ts";
 import { settingsViolations, type SettingsValues } from "./validate/settings.ts";
 
-export interface ApplicationSettings {
-  whitelist: string[];
-  defaultCallback: string;
-  mfa: string;
-}
+export type ApplicationSettings = NonNullable<ApplicationRecord["settings"]>;
 
 export interface SettingsChange extends SettingsValues {
   clientId: string;
@@ -26,6 +23,5 @@ export async function updateApplicationSettings(
   const violations = settingsViolations(c);
   if (violations.length) throw validationError(violations);
   const done = await updateApplication(db, c, who);
-  const s = done.settings!;
-  return { whitelist: s.whitelist, defaultCallback: s.defaultCallback, mfa: s.mfa };
+  return done.settings!;
 }

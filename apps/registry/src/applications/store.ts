@@ -2,6 +2,7 @@ import { fromJson, toJson, type JsonValue } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import type { Queryable } from "@gatehouse/db";
 import { ApplicationSchema, EntrypointSchema, type Application, type Entrypoint } from "@gatehouse/proto";
+import { abuseSettingsOf } from "./records.ts";
 
 /** A validated application with its ids and sealed secret, ready to insert. */
 export interface NewApplication {
@@ -19,6 +20,10 @@ export interface EntrypointOfClient {
   defaultCallback: string;
   /** MFA policy: off, optional or required. */
   mfa: string;
+  /** Section 17: the hosted pages' bot check, own SMS budget, allowed calling codes. */
+  captcha: string;
+  smsPerHour: number | undefined;
+  phonePrefixes: string[];
 }
 
 export interface ApplicationStore {
@@ -93,8 +98,12 @@ export function applicationStore(q: Queryable): ApplicationStore {
         whitelist: string[];
         default_callback: string | null;
         mfa: string;
+        captcha: string;
+        sms_per_hour: number | null;
+        phone_prefixes: string[];
       }>(
-        `SELECT e.client_id, e.document, c.whitelist, c.default_callback, c.mfa FROM registry.entrypoints e
+        `SELECT e.client_id, e.document, c.whitelist, c.default_callback, c.mfa, c.captcha, c.sms_per_hour,
+                c.phone_prefixes FROM registry.entrypoints e
            JOIN registry.clients c ON c.client_id = e.client_id AND c.kind = 'application'
          WHERE e.id = $1`,
         [id],
@@ -107,6 +116,7 @@ export function applicationStore(q: Queryable): ApplicationStore {
           whitelist: row.whitelist ?? [],
           defaultCallback: row.default_callback ?? "",
           mfa: row.mfa,
+          ...abuseSettingsOf(row),
         }
       );
     },

@@ -15,6 +15,17 @@ import { settingsViolations, type SettingsValues } from "./validate/settings.ts"
 export const UPDATE_ACTION = "application.update";
 
 const PERSONS = ["support", "projectManager", "productOwner"] as const;
+const SETTINGS_MEMBERS = [
+  "displayName",
+  "url",
+  "redirectUris",
+  "whitelist",
+  "defaultCallback",
+  "mfa",
+  "captcha",
+  "smsPerHour",
+  "phonePrefixes",
+] as const;
 
 /** What an operator changes of an application; each member only when given. */
 export interface ApplicationChange extends SettingsValues {
@@ -31,8 +42,7 @@ export interface ApplicationChange extends SettingsValues {
 /** The public JSON members a change touches (violations elsewhere are not its doing). */
 function changedMembers(c: ApplicationChange): string[] {
   const out: string[] = [];
-  for (const m of ["displayName", "url", "redirectUris", "whitelist", "defaultCallback", "mfa"] as const)
-    if (c[m] !== undefined) out.push(m);
+  for (const m of SETTINGS_MEMBERS) if (c[m] !== undefined) out.push(m);
   for (const p of PERSONS) if (c.contact?.[p]) out.push(`contact.${p}`);
   return out;
 }
@@ -75,7 +85,9 @@ export async function updateApplication(db: Db, c: ApplicationChange, who: Audit
       `UPDATE registry.clients SET document = $2::jsonb, display_name = $3, redirect_uris = $4::text[],
               whitelist = COALESCE($5::text[], whitelist),
               default_callback = CASE WHEN $6::text IS NULL THEN default_callback ELSE NULLIF($6::text, '') END,
-              mfa = COALESCE($7::text, mfa), updated_at = now()
+              mfa = COALESCE($7::text, mfa), captcha = COALESCE($8::text, captcha),
+              sms_per_hour = CASE WHEN $9::boolean THEN $10::integer ELSE sms_per_hour END,
+              phone_prefixes = COALESCE($11::text[], phone_prefixes), updated_at = now()
         WHERE client_id = $1`,
       [
         c.clientId,
@@ -85,11 +97,14 @@ export async function updateApplication(db: Db, c: ApplicationChange, who: Audit
         c.whitelist ?? null,
         c.defaultCallback ?? null,
         c.mfa ?? null,
+        c.captcha ?? null,
+        c.smsPerHour !== undefined,
+        c.smsPerHour ?? null,
+        c.phonePrefixes ?? null,
       ],
     );
     const details: Record<string, unknown> = { changed: members };
-    for (const m of ["displayName", "url", "redirectUris", "whitelist", "defaultCallback", "mfa"] as const)
-      if (c[m] !== undefined) details[m] = c[m];
+    for (const m of SETTINGS_MEMBERS) if (c[m] !== undefined) details[m] = c[m];
     await auditStore(q).record({ ...who, action: UPDATE_ACTION, target: c.clientId, details });
     const data = { application: { client_id: c.clientId, changed: members } };
     await publishEvents(q, [newEvent("application.updated", c.clientId, data)]);

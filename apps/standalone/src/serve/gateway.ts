@@ -21,7 +21,7 @@ import { callerInterceptors, DRAIN_GRACE_MS, httpTransport, InternalTokens, type
 import { closeWithin } from "../shutdown.ts";
 import { loadKeyRing } from "@gatehouse/secrets";
 import { CONSOLE_DIST } from "../console-build.ts";
-import { accessTokenVerifier, kvRegistryNotices } from "../wiring.ts";
+import { accessTokenVerifier, hostedAltcha, kvRegistryNotices } from "../wiring.ts";
 import { peerReady } from "./probe-peer.ts";
 
 /**
@@ -63,6 +63,7 @@ export async function serveGateway(config: Config, logger: Logger, drain: Drain)
       webhooksAdmin: createClient(WebhooksAdminService, httpTransport(urls.registry, caller)),
       verifyAccessToken: accessTokenVerifier(config, kv, () => auth),
       hostedLoginKey: keys.mac("hosted-login"),
+      altcha: hostedAltcha(keys, kv),
       consoleDir: CONSOLE_DIST,
       config,
       drain,

@@ -40,13 +40,16 @@ export async function issueAccessCode(
     entrypointId: req.entrypointId,
     ttlSeconds: deps.accessCodes.ttlSeconds,
   });
-  await stores.deliveries.queue({
-    deliveryId: id,
-    userId: req.userId,
-    channel: req.key === "email" ? "email" : "sms",
-    to: req.value,
-    locale: req.locale,
-    purpose: "access_code",
-    sealedSecrets: sealJobSecrets(deps.keys, id, { code, linkToken: "" }),
-  });
+  await stores.deliveries.queue(
+    {
+      deliveryId: id,
+      userId: req.userId,
+      channel: req.key === "email" ? "email" : "sms",
+      to: req.value,
+      locale: req.locale,
+      purpose: "access_code",
+      sealedSecrets: sealJobSecrets(deps.keys, id, { code, linkToken: "" }),
+    },
+    { entrypointId: req.entrypointId },
+  );
 }

@@ -5,6 +5,7 @@ import type { Entrypoint } from "@gatehouse/proto";
 import type { KeyRing } from "@gatehouse/secrets";
 import type { BackgroundTasks } from "../background.ts";
 import type { Deliveries } from "../delivery/queue.ts";
+import type { SmsGate } from "../delivery/sms-gate.ts";
 import type { Transactional } from "../transactional.ts";
 import { idValue, newCtx } from "../users/fields.ts";
 import { CONFIRMABLE_KEYS, type IdKey } from "../users/identifiers.ts";
@@ -19,6 +20,7 @@ export interface RequestAccessCodeDeps {
   keys: KeyRing;
   accessCodes: AccessCodeOptions;
   background: BackgroundTasks;
+  sms: SmsGate;
 }
 
 export interface AccessCodeRequest {
@@ -65,6 +67,8 @@ function identifierOf(ep: Entrypoint, key: string, value: string): { key: "email
  */
 export async function requestAccessCode(deps: RequestAccessCodeDeps, req: AccessCodeRequest): Promise<void> {
   const id = identifierOf(req.entrypoint, req.key, req.value);
+  // The SMS limits answer before any user is looked up (429 sms_limit): whether one holds the number stays unsaid.
+  if (id.key === "phone_number") await deps.sms.check(id.value, req.entrypoint.id);
   const counted = await deps.kv.incr(sendKey(id.key, id.value), deps.accessCodes.sendWindowSeconds);
   if (counted.count > deps.accessCodes.sendLimit) {
     throw domainError("RATE_LIMITED", "Too many sign-in codes were asked for; try again later.", {

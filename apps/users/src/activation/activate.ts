@@ -1,6 +1,7 @@
 import { domainError, validationError } from "@gatehouse/errors";
 import type { KeyRing } from "@gatehouse/secrets";
-import { passwordPolicy, type Passwords } from "../credentials/passwords.ts";
+import type { Passwords } from "../credentials/passwords.ts";
+import { contextOf, isBreached, passwordProblem, type BreachDeps } from "../credentials/policy.ts";
 import type { EntrypointDirectory } from "../ports.ts";
 import type { Transactional } from "../transactional.ts";
 import type { IdKey } from "../users/identifiers.ts";
@@ -15,7 +16,7 @@ interface LiveConfirmations {
   supersedeLive(userId: string, key: IdKey): Promise<void>;
 }
 
-export interface ActivateDeps {
+export interface ActivateDeps extends BreachDeps {
   data: Transactional<{
     users: UserStore;
     activations: ActivationStore;
@@ -58,7 +59,11 @@ export async function activateUser(
   if (activation.passwordless) {
     if (req.password) throw validationError([{ field: "password", code: "not_allowed" }]);
   } else {
-    const problem = req.password ? passwordPolicy(req.password) : "required";
+    if (!req.password) throw validationError([{ field: "password", code: "required" }]);
+    const holder = await deps.data.users.byId(activation.userId);
+    const context = holder ? contextOf(holder) : { emails: [activation.value], phones: [activation.value] };
+    const problem =
+      passwordProblem(req.password, context) ?? ((await isBreached(deps, req.password)) ? "password_weak" : undefined);
     if (problem) throw validationError([{ field: "password", code: problem }]);
   }
   // Hash before the transaction: argon2 must not hold a database connection.

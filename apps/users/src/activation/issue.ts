@@ -32,15 +32,18 @@ export interface ActivationStores {
  */
 export async function issueActivation(stores: ActivationStores, keys: KeyRing, req: NewActivation): Promise<void> {
   const { id, token } = await storeActivation(stores.activations, keys, req);
-  await stores.deliveries.queue({
-    deliveryId: id,
-    userId: req.userId,
-    channel: req.key === "email" ? "email" : "sms",
-    to: req.value,
-    locale: req.locale,
-    purpose: "activation",
-    sealedSecrets: sealJobSecrets(keys, id, { code: "", linkToken: token }),
-  });
+  await stores.deliveries.queue(
+    {
+      deliveryId: id,
+      userId: req.userId,
+      channel: req.key === "email" ? "email" : "sms",
+      to: req.value,
+      locale: req.locale,
+      purpose: "activation",
+      sealedSecrets: sealJobSecrets(keys, id, { code: "", linkToken: token }),
+    },
+    { entrypointId: req.entrypointId },
+  );
 }
 
 /**

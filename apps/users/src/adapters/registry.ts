@@ -37,6 +37,9 @@ export async function registryEntrypoints(
         whitelist: res.whitelist,
         defaultCallback: res.defaultCallback,
         mfa: res.mfa,
+        captcha: res.captcha,
+        smsPerHour: res.smsPerHour,
+        phonePrefixes: res.phonePrefixes,
       };
     } catch (err) {
       const code = ConnectError.from(err).code;

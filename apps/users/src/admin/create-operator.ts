@@ -3,7 +3,8 @@ import { domainError, validationError, type Violation } from "@gatehouse/errors"
 import type { KeyRing } from "@gatehouse/secrets";
 import { storeActivation } from "../activation/issue.ts";
 import type { ActivationStore } from "../activation/store.ts";
-import { passwordPolicy, type Passwords } from "../credentials/passwords.ts";
+import type { Passwords } from "../credentials/passwords.ts";
+import { passwordProblem } from "../credentials/policy.ts";
 import type { Transactional } from "../transactional.ts";
 import { canonicalEmail, isEmail, newPulseId, newUserId } from "../users/identifiers.ts";
 import { isUniqueViolation, type UserStore } from "../users/store.ts";
@@ -34,7 +35,7 @@ function violationsOf(req: NewOperator, email: string): Violation[] {
   const out: Violation[] = [];
   if (!req.email) out.push({ field: "email", code: "required" });
   else if (!isEmail(email)) out.push({ field: "email", code: "invalid_format" });
-  const weak = req.password ? passwordPolicy(req.password) : undefined;
+  const weak = req.password ? passwordProblem(req.password, { emails: [email] }) : undefined;
   if (weak) out.push({ field: "password", code: weak });
   if (!req.clientId) out.push({ field: "clientId", code: "required" });
   if (!req.entrypointId) out.push({ field: "entrypointId", code: "required" });

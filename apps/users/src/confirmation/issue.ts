@@ -61,14 +61,17 @@ export async function issueConfirmation(
     entrypointId: req.entrypointId ?? null,
     ttlSeconds: ttl,
   });
-  await stores.deliveries.queue({
-    deliveryId,
-    userId: req.userId,
-    channel: req.key === "email" ? "email" : "sms",
-    to: req.value,
-    locale: req.locale,
-    purpose: req.purpose,
-    sealedSecrets: sealJobSecrets(deps.keys, deliveryId, { code, linkToken }),
-  });
+  await stores.deliveries.queue(
+    {
+      deliveryId,
+      userId: req.userId,
+      channel: req.key === "email" ? "email" : "sms",
+      to: req.value,
+      locale: req.locale,
+      purpose: req.purpose,
+      sealedSecrets: sealJobSecrets(deps.keys, deliveryId, { code, linkToken }),
+    },
+    { entrypointId: req.entrypointId },
+  );
   return { deliveryId };
 }

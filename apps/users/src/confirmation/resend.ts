@@ -116,7 +116,8 @@ export async function resendAtLogin(
       ? { key, resendToken, limitedForSeconds: outcome.retryAfterSeconds }
       : { key, resendToken };
   } catch (err) {
-    if (errorFacts(err).reason !== "CONFIRMATION_NOT_QUEUED") throw err;
+    // The 412 stays the same when the message could not go (the queue, or the SMS limits).
+    if (!["CONFIRMATION_NOT_QUEUED", "SMS_LIMIT"].includes(errorFacts(err).reason)) throw err;
     return { key, resendToken, notQueued: err };
   }
 }

@@ -1,4 +1,5 @@
 import { availableParallelism } from "node:os";
+import { normalizePassword } from "@gatehouse/abuse";
 import { hash, parseOptions, verify as argonVerify, type Options } from "@node-rs/argon2";
 
 /** argon2id parameters (OWASP minimum: m=19 MiB, t=2, p=1). */
@@ -10,26 +11,18 @@ export interface HashParams {
 
 export const DEFAULT_HASH_PARAMS: HashParams = { memoryCost: 19456, timeCost: 2, parallelism: 1 };
 
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 128;
-
 // `Algorithm` is an ambient const enum, which isolated modules cannot read: 2 is Argon2id.
 const ARGON2ID = 2 as NonNullable<Options["algorithm"]>;
 
 export interface Passwords {
+  /** Hashes the password's NFKC form (contract section 17: one password in any normalization form). */
   hash(password: string): Promise<string>;
-  /** False for a wrong password or an unknown user (hash undefined), in about the same time. */
+  /**
+   * Compares the password as given (the password verifier tries the NFKC form, then the typed one for
+   * hashes made before NFKC). False for a wrong password or an unknown user (hash undefined), in about the same time. */
   verify(phc: string | undefined, password: string): Promise<boolean>;
   /** True when the stored hash was made with other parameters than the current ones. */
   needsRehash(phc: string): boolean;
-}
-
-/** Password policy: 8 to 128 characters; the violation code or undefined. */
-export function passwordPolicy(password: string): "too_short" | "too_long" | undefined {
-  const length = [...password].length;
-  if (length < PASSWORD_MIN) return "too_short";
-  if (length > PASSWORD_MAX) return "too_long";
-  return undefined;
 }
 
 /**
@@ -63,7 +56,7 @@ export function argon2Passwords(params: HashParams = DEFAULT_HASH_PARAMS, slots 
   let dummy: Promise<string> | undefined;
   const dummyHash = () => (dummy ??= hash("gatehouse-dummy-password", options));
   return {
-    hash: (password) => run(() => hash(password, options)),
+    hash: (password) => run(() => hash(normalizePassword(password), options)),
     async verify(phc, password) {
       if (!phc) {
         const dummyPhc = await dummyHash();

@@ -1,10 +1,12 @@
 import type { JsonObject } from "@bufbuild/protobuf";
+import { allowedByPrefixes } from "@gatehouse/abuse";
 import { domainError, validationError } from "@gatehouse/errors";
 import type { DeliveryLocale } from "@gatehouse/jobs";
 import type { Entrypoint } from "@gatehouse/proto";
 import { issueActivation, type ActivationStores } from "../activation/issue.ts";
 import { issueConfirmation, type IssueDeps, type IssueStores } from "../confirmation/issue.ts";
 import type { Passwords } from "../credentials/passwords.ts";
+import { isBreached, type BreachDeps } from "../credentials/policy.ts";
 import type { AssertionCatalog, DataFieldCatalog } from "../ports.ts";
 import { answersToRecord, applyAnswers, unknownKeys } from "../terms/answers.ts";
 import { catalogFor } from "../terms/catalog.ts";
@@ -28,7 +30,7 @@ type RegisterStores = IssueStores &
     events: EventStore;
   };
 
-export interface RegisterDeps extends IssueDeps {
+export interface RegisterDeps extends IssueDeps, BreachDeps {
   data: Transactional<RegisterStores>;
   passwords: Passwords;
   /** The legal-assertion catalog: answers record its latest versions. */
@@ -54,6 +56,8 @@ export interface RegisterRequest {
    * confirmed without a code when the provider verified it.
    */
   upstream?: UpstreamIdentity;
+  /** The application's allowed calling codes (section 17); empty or absent = any. */
+  phonePrefixes?: string[];
 }
 
 /** Mandatory assertions of the entry point's catalog not accepted in `object.assertions` (hosted registration). */
@@ -107,11 +111,16 @@ export async function registerUser(deps: RegisterDeps, req: RegisterRequest): Pr
       await sortOutsideKeys([...(checked.ok ? [] : checked.violations), ...unaccepted], deps.dataFields),
     );
   const valid = checked.value;
+  const phone = valid.ids.find((i) => i.key === "phone_number")?.value;
+  if (phone && !allowedByPrefixes(phone, req.phonePrefixes ?? []))
+    throw validationError([{ field: "object.ids.phone_number.value", code: "invalid_value" }]);
   // Answers name assertions of the catalog of the entry point's typologies and record their latest versions.
   const wanted = new Map(Object.entries(valid.assertions));
   const catalog = wanted.size ? await catalogFor(deps.catalog, req.entrypoint) : new Map();
   const unknown = unknownKeys(wanted.keys(), catalog);
   if (unknown.length) throw validationError(unknown);
+  if (valid.password !== undefined && (await isBreached(deps, valid.password)))
+    throw validationError([{ field: "object.password", code: "password_weak" }]);
   // Hash before the transaction: argon2 must not hold a database connection.
   const passwordHash = valid.password === undefined ? null : await deps.passwords.hash(valid.password);
   const fields = new Map(req.entrypoint.fields.filter((f) => f.type === "id").map((f) => [f.key, f]));

@@ -1,7 +1,7 @@
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import type { Violation } from "@gatehouse/errors";
 import type { Entrypoint } from "@gatehouse/proto";
-import { passwordPolicy } from "../credentials/passwords.ts";
+import { passwordProblem } from "../credentials/policy.ts";
 import {
   addressValue,
   assertionValue,
@@ -84,6 +84,13 @@ function checkAssertions(ctx: Ctx, raw: JsonValue | undefined, out: ValidRegistr
   }
 }
 
+/** The value typed for an identifier, if it is text (for the password policy; checkIds judges it). */
+function typedId(ids: JsonValue | undefined, key: IdKey): string | undefined {
+  const node = isObject(ids) ? ids[key] : undefined;
+  const value = isObject(node) ? node.value : undefined;
+  return typeof value === "string" ? value : undefined;
+}
+
 /**
  * Checks a registration `object` against its entry point; every violation is
  * collected. `step` 1 is the first page of a two-step entry point (only the
@@ -110,7 +117,8 @@ export function validateRegistration(
   } else if (password === undefined || password === null || password === "") ctx.add("object.password", "required");
   else if (typeof password !== "string") ctx.add("object.password", "invalid_type");
   else {
-    const problem = passwordPolicy(password);
+    const context = { emails: [typedId(obj.ids, "email")], phones: [typedId(obj.ids, "phone_number")] };
+    const problem = passwordProblem(password, context);
     if (problem) ctx.add("object.password", problem);
     else out.password = password;
   }

@@ -1,7 +1,7 @@
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import type { Violation } from "@gatehouse/errors";
 import type { Entrypoint } from "@gatehouse/proto";
-import { passwordPolicy } from "../credentials/passwords.ts";
+import { passwordProblem } from "../credentials/policy.ts";
 import {
   addressValue,
   assertionValue,
@@ -103,7 +103,8 @@ export function parseUpdate(ep: Entrypoint, object: JsonObject | undefined, mode
   const newPassword = text("newPassword");
   const mfaCode = text("mfaCode");
   if (newPassword !== undefined) {
-    const problem = passwordPolicy(newPassword);
+    // The user's own identifiers are checked by updateUser, which reads the user.
+    const problem = passwordProblem(newPassword);
     if (problem) ctx.add("object.newPassword", problem);
   }
 

@@ -1,26 +1,29 @@
 import type { JsonObject } from "@bufbuild/protobuf";
-import { domainError, validationError } from "@gatehouse/errors";
+import { allowedByPrefixes } from "@gatehouse/abuse";
+import { domainError, errorFacts, validationError } from "@gatehouse/errors";
 import type { DeliveryLocale } from "@gatehouse/jobs";
 import type { Entrypoint } from "@gatehouse/proto";
 import type { IssueDeps } from "../confirmation/issue.ts";
 import type { Passwords } from "../credentials/passwords.ts";
+import { contextOf, isBreached, passwordProblem, type BreachDeps } from "../credentials/policy.ts";
 import type { AssertionCatalog, DataFieldCatalog } from "../ports.ts";
 import { catalogFor } from "../terms/catalog.ts";
 import type { AcceptanceStore } from "../terms/store.ts";
 import type { Transactional } from "../transactional.ts";
 import { sortOutsideKeys } from "../users/outside-keys.ts";
+import type { IdKey } from "../users/identifiers.ts";
 import type { UserRecord } from "../users/record.ts";
 import type { PasswordProof } from "../verifiers/password/verifier.ts";
 import type { TotpProof } from "../verifiers/totp/verifier.ts";
 import type { CredentialVerifier } from "../verifiers/verifier.ts";
 import { applyIdOp, constraintViolation, takenValues, type ApplyStores } from "./apply.ts";
-import { parseUpdate, type UpdateMode } from "./parse.ts";
+import { parseUpdate, type UpdateInput, type UpdateMode } from "./parse.ts";
 import { planUpdate } from "./plan.ts";
 import { requireStepUp } from "./step-up.ts";
 import type { EventStore } from "../events/store.ts";
 import { changedFields } from "./changed.ts";
 
-export interface UpdateDeps extends IssueDeps {
+export interface UpdateDeps extends IssueDeps, BreachDeps {
   data: Transactional<ApplyStores & { acceptances: AcceptanceStore; events: EventStore }>;
   /** Hashes a new password. */
   passwords: Passwords;
@@ -49,6 +52,8 @@ export interface UpdateRequest {
   clientAddress: string;
   /** source.id of the envelope (recorded with answers to legal assertions). */
   sourceId: string;
+  /** The application's allowed calling codes (section 17); empty or absent = any. */
+  phonePrefixes?: string[];
 }
 
 export interface Updated {
@@ -63,6 +68,16 @@ async function reauthenticate(deps: UpdateDeps, req: UpdateRequest, user: UserRe
   if (password === undefined || password === "")
     throw validationError([{ field: "object.password", code: "required" }]);
   await deps.verifiers.password.verify({ kind: "password", password }, { user, clientAddress: req.clientAddress });
+}
+
+/** The password policy's rules that need the user: their identifiers (current and sent), then breaches. */
+async function newPasswordViolations(deps: UpdateDeps, user: UserRecord, input: UpdateInput) {
+  const password = input.newPassword;
+  if (password === undefined) return [];
+  const sent = (key: IdKey) => input.ids?.get(key) ?? undefined;
+  const context = contextOf(user, { emails: [sent("email")], phones: [sent("phone_number")] });
+  const weak = passwordProblem(password, context) ?? ((await isBreached(deps, password)) ? "password_weak" : undefined);
+  return weak ? [{ field: "object.newPassword", code: weak }] : [];
 }
 
 /**
@@ -82,6 +97,11 @@ export async function updateUser(deps: UpdateDeps, req: UpdateRequest): Promise<
   if (!found) throw domainError("USER_NOT_FOUND");
   if (found.id !== req.actorUserId) throw domainError("PERMISSION_DENIED", "The token's user is not the target user.");
   await reauthenticate(deps, req, found, parsed.input.password);
+  if (!parsed.constraints.some((v) => v.field === "object.newPassword"))
+    parsed.constraints.push(...(await newPasswordViolations(deps, found, parsed.input)));
+  const phone = parsed.input.ids?.get("phone_number");
+  if (phone && !allowedByPrefixes(phone, req.phonePrefixes ?? []))
+    parsed.constraints.push({ field: "object.ids.phone_number.value", code: "invalid_value" });
   if (parsed.constraints.length) throw constraintViolation(await sortOutsideKeys(parsed.constraints, deps.dataFields));
   // MFA step-up (428) for changes of email, phone or password.
   const change = { ep: req.entrypoint, user: found, input: parsed.input, mode: req.mode };
@@ -97,7 +117,7 @@ export async function updateUser(deps: UpdateDeps, req: UpdateRequest): Promise<
     locale: req.locale,
   };
 
-  return deps.data.tx(async (s) => {
+  const applied = deps.data.tx(async (s) => {
     const user = await s.users.byId(found.id, true);
     if (!user) throw domainError("USER_NOT_FOUND");
     const now = new Date();
@@ -119,5 +139,13 @@ export async function updateUser(deps: UpdateDeps, req: UpdateRequest): Promise<
       passwordHash,
     });
     return { user: (await s.users.byId(user.id))!, changed: true, pending: plan.pending };
+  });
+  // The spec's patch answers 502 when a confirmation cannot be sent: so too when the SMS limits refuse it.
+  return applied.catch((err: unknown) => {
+    if (errorFacts(err).reason !== "SMS_LIMIT") throw err;
+    throw domainError("CONFIRMATION_NOT_QUEUED", "the SMS limits refused the confirmation code", {
+      metadata: { key: "phone_number", limit: errorFacts(err).metadata.limit ?? "" },
+      violations: [{ field: "object.ids.phone_number.value", code: "sms_limit" }],
+    });
   });
 }

@@ -11,7 +11,7 @@ const person = (email: string, mobile?: string) => ({
     mobile === undefined ? { email: { value: email } } : { email: { value: email }, mobile: { value: mobile } },
 });
 
-/** Edits displayName, url, redirect URIs, contacts, whitelist, default callback and MFA (PATCH; only what changed is sent). */
+/** Edits displayName, url, redirect URIs, contacts, whitelist, default callback, MFA and the section 17 settings (PATCH; only what changed is sent). */
 export function AppSettingsForm({
   app,
   onSaved,
@@ -30,6 +30,9 @@ export function AppSettingsForm({
     whitelist: app.whitelist.join("\n"),
     defaultCallback: app.defaultCallback,
     mfa: app.mfa,
+    captcha: app.captcha,
+    smsPerHour: app.smsPerHour === null ? "" : String(app.smsPerHour),
+    phonePrefixes: app.phonePrefixes.join(" "),
     support: c.support.schemaOrg.email.value,
     mobile: c.support.schemaOrg.mobile?.value ?? "",
     pm: c.projectManager.schemaOrg.email.value,
@@ -46,6 +49,12 @@ export function AppSettingsForm({
     if (lines(f.whitelist).join("\n") !== app.whitelist.join("\n")) body.whitelist = lines(f.whitelist);
     if (f.defaultCallback.trim() !== app.defaultCallback) body.defaultCallback = f.defaultCallback.trim();
     if (f.mfa !== app.mfa) body.mfa = f.mfa;
+    if (f.captcha !== app.captcha) body.captcha = f.captcha;
+    // Empty: no budget of its own (null); a number that is not whole reaches the API, which names the field.
+    const budget = f.smsPerHour.trim() === "" ? null : Number(f.smsPerHour);
+    if (budget !== app.smsPerHour) body.smsPerHour = budget;
+    const prefixes = f.phonePrefixes.split(/[\s,]+/).filter(Boolean);
+    if (prefixes.join(" ") !== app.phonePrefixes.join(" ")) body.phonePrefixes = prefixes;
     const contact: Record<string, unknown> = {};
     if (f.support !== c.support.schemaOrg.email.value || f.mobile !== (c.support.schemaOrg.mobile?.value ?? ""))
       contact.support = person(f.support, f.mobile);
@@ -90,6 +99,29 @@ export function AppSettingsForm({
           </option>
         ))}
       </Select>
+      <Select label={t("app.captcha")} hint={t("app.captchaHint")} value={f.captcha} onChange={set("captcha")}>
+        {["off", "altcha"].map((m) => (
+          <option key={m} value={m}>
+            {t(`app.captcha.${m}` as "app.captcha.off")}
+          </option>
+        ))}
+      </Select>
+      <TextField
+        label={t("app.smsPerHour")}
+        hint={t("app.smsPerHourHint")}
+        type="number"
+        min={0}
+        step={1}
+        value={f.smsPerHour}
+        onChange={set("smsPerHour")}
+      />
+      <TextField
+        label={t("app.phonePrefixes")}
+        hint={t("app.phonePrefixesHint")}
+        value={f.phonePrefixes}
+        onChange={set("phonePrefixes")}
+        className="mono"
+      />
       <fieldset>
         <legend>{t("app.contacts")}</legend>
         <TextField label={t("app.supportEmail")} type="email" value={f.support} onChange={set("support")} required />

@@ -38,6 +38,19 @@ export function AppSummary({ app }: { app: Application }) {
       ),
     ],
     [t("app.mfa"), <span className={`badge mfa-${app.mfa}`}>{t(`app.mfa.${app.mfa}` as "app.mfa.off")}</span>],
+    [t("app.captcha"), t(`app.captcha.${app.captcha}` as "app.captcha.off")],
+    [
+      t("app.smsPerHour"),
+      app.smsPerHour === null ? <span className="muted">{t("app.smsPerHourNone")}</span> : app.smsPerHour,
+    ],
+    [
+      t("app.phonePrefixes"),
+      app.phonePrefixes.length ? (
+        <span className="mono">{app.phonePrefixes.join(" ")}</span>
+      ) : (
+        <span className="muted">{t("app.phonePrefixesAny")}</span>
+      ),
+    ],
     [t("app.supportEmail"), c.support.schemaOrg.email.value],
     [t("app.supportMobile"), c.support.schemaOrg.mobile?.value ?? "—"],
     [t("app.projectManager"), c.projectManager.schemaOrg.email.value],

@@ -19,13 +19,16 @@ const PASSKEY_COOKIE = "gh_passkey";
 export interface PageContext extends HostedView {
   ep: Entrypoint;
   formats: Formats;
+  /** The application asks for the ALTCHA proof of work on registration and code requests (section 17). */
+  captcha: boolean;
 }
 
 /** The entry point of the request's form, read through the directory's cache; undefined when it is gone. */
 export async function pageContext(v: HostedView): Promise<PageContext | undefined> {
   const dir = v.h.directory;
-  const [ep, formats] = await Promise.all([dir.entrypoint(v.pending.entrypointId), dir.formats()]);
-  return ep ? { ...v, ep, formats } : undefined;
+  const id = v.pending.entrypointId;
+  const [ep, formats, captcha] = await Promise.all([dir.entrypoint(id), dir.formats(), dir.captcha(id)]);
+  return ep ? { ...v, ep, formats, captcha } : undefined;
 }
 
 /** The application the login is for: a public client (an entry point id as client_id) signs in as its application. */

@@ -18,14 +18,17 @@ const TTL_MS = 30_000;
  * (its cache is shared by every page).
  */
 export function hostedDirectory(deps: Pick<HostedLoginDeps, "registry" | "assertions">) {
-  const entrypoints = noticeCache<string, { entrypoint?: Entrypoint; clientId?: string }>({ ttlMs: TTL_MS });
+  // The entry point with its application's bot check (section 17: captcha "altcha" on registration and code requests).
+  const entrypoints = noticeCache<string, { entrypoint?: Entrypoint; clientId?: string; captcha?: boolean }>({
+    ttlMs: TTL_MS,
+  });
   const formats = noticeCache<"fields", Formats>({ ttlMs: TTL_MS });
   const assertions = noticeCache<string, LegalAssertion[]>({ ttlMs: TTL_MS });
 
   const loadEntrypoint = async (id: string) => {
     try {
       const res = await deps.registry.getEntrypoint({ entrypointId: id });
-      return { entrypoint: res.entrypoint, clientId: res.clientId };
+      return { entrypoint: res.entrypoint, clientId: res.clientId, captcha: res.captcha === "altcha" };
     } catch (err) {
       if (ConnectError.from(err).code === Code.NotFound) return {};
       throw err;
@@ -42,6 +45,8 @@ export function hostedDirectory(deps: Pick<HostedLoginDeps, "registry" | "assert
 
   return {
     entrypoint: async (id: string) => (await entrypoints.get(id, loadEntrypoint)).entrypoint,
+    /** Whether the entry point's application asks for the ALTCHA check. */
+    captcha: async (id: string) => (await entrypoints.get(id, loadEntrypoint)).captcha ?? false,
     formats: () => formats.get("fields", loadFormats),
     /** The mandatory legal assertions of the entry point's typologies, with their text in the page's language. */
     async mandatoryAssertions(ep: Entrypoint, lang: Locale): Promise<{ key: string; label: string }[]> {

@@ -26,6 +26,8 @@ export function errorText(lang: Locale, f: FormField, code: string): string {
       return e.tooShort;
     case "too_long":
       return e.tooLong;
+    case "password_weak":
+      return e.weakPassword;
     case "duplicate":
       return f.name === "email" ? e.takenEmail : f.name === "phone_number" ? e.takenPhone : e.taken;
     default:

@@ -47,6 +47,19 @@ export interface FormPage extends PageFrame {
    * button it shows (hidden without JavaScript) with its failure message.
    */
   passkey?: { options: string; token: string; label: string; failed: string };
+  /** The ALTCHA widget before the buttons (section 17): its signed challenge (JSON) and what shows without JavaScript. */
+  captcha?: CaptchaBox;
+}
+
+/** The ALTCHA widget of a form: the page loads its module scripts and stylesheet (same origin) and sends the captcha CSP. */
+export interface CaptchaBox {
+  challenge: string;
+  /** The widget's language ("en", "es-es"). */
+  language: string;
+  /** Said in <noscript>: the check needs JavaScript. */
+  noscript: string;
+  modules: string[];
+  stylesheet: string;
 }
 
 export interface MessagePage extends PageFrame {
@@ -73,7 +86,8 @@ function focusIndex(fields: FormField[]): number {
 export function renderForm(p: FormPage): string {
   const focus = focusIndex(p.fields);
   const fields = p.fields.map((f, i) => (i === focus ? { ...f, autofocus: true } : f));
-  return eta.render("./form", { ...p, ...frame(p), fields });
+  const head = p.captcha ? { modules: p.captcha.modules, stylesheets: [p.captcha.stylesheet] } : {};
+  return eta.render("./form", { ...p, ...frame(p), ...head, fields });
 }
 
 export function renderMessage(p: MessagePage): string {

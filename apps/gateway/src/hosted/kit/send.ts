@@ -11,6 +11,8 @@ interface PageNeeds {
   formAction: boolean;
   /** `Pragma: no-cache` beside `Cache-Control: no-store`, for HTTP/1.0 caches. */
   pragma: boolean;
+  /** The ALTCHA widget: besides its scripts, its worker and stylesheet from this origin (`'self'`), never inline. */
+  widget?: boolean;
 }
 
 export interface PagePolicy extends PageNeeds {
@@ -22,7 +24,8 @@ const policy = (needs: PageNeeds): PagePolicy => ({
   csp: [
     "default-src 'none'",
     ...(needs.scripts ? ["script-src 'self'"] : []),
-    `style-src 'sha256-${HOSTED_CSS_HASH}'`,
+    ...(needs.widget ? ["worker-src 'self'"] : []),
+    `style-src 'sha256-${HOSTED_CSS_HASH}'${needs.widget ? " 'self'" : ""}`,
     ...(needs.images ? ["img-src 'self'"] : []),
     ...(needs.formAction ? ["form-action 'self'"] : []),
     "frame-ancestors 'none'",
@@ -35,6 +38,9 @@ const PAGE = policy({ images: true, formAction: false, pragma: true });
 
 /** A page of the hosted login that loads the passkey scripts (login, registration, the passkey offer). */
 export const SCRIPT_POLICY = policy({ images: true, formAction: false, pragma: true, scripts: true });
+
+/** A page with the ALTCHA widget (registration, code requests of an application with `captcha: "altcha"`): also its worker and stylesheet. */
+export const CAPTCHA_POLICY = policy({ images: true, formAction: false, pragma: true, scripts: true, widget: true });
 
 /** The terms page's (older): its forms post to itself only; no image, no Pragma. */
 export const TERMS_POLICY = policy({ images: false, formAction: true, pragma: false });

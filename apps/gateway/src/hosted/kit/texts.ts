@@ -15,6 +15,16 @@ export const KIT_TEXTS = {
     sendNewCode: "Send a new code",
     newCodeSent: "We sent a new code. Enter the latest one you received.",
     tooManyCodes: "Too many codes were sent. Wait a while before asking for another one.",
+    smsLimit: "No more text messages can be sent right now. Try again later, or use your email if you can.",
+    // The ALTCHA check (section 17).
+    captcha: {
+      noscript:
+        "This sign-up needs JavaScript for a quick automatic check that you are not a robot. Turn JavaScript on and reload this page.",
+      noscriptCode:
+        "Getting a code needs JavaScript for a quick automatic check that you are not a robot. Turn JavaScript on and reload this page.",
+      failed:
+        "The check that you are not a robot did not pass, or was already used. Wait for it to finish and try again.",
+    },
     // An input's error (next to it) or the form's.
     errors: {
       required: "This field is required.",
@@ -25,6 +35,8 @@ export const KIT_TEXTS = {
       format: "This value has the wrong format.",
       tooShort: "Use at least 8 characters.",
       tooLong: "This is too long.",
+      weakPassword:
+        "This password is too easy to guess: avoid common or leaked passwords, your email and your phone number.",
       takenEmail: "An account with this email already exists. Sign in instead.",
       takenPhone: "An account with this phone number already exists. Sign in instead.",
       taken: "This value is already registered.",
@@ -50,6 +62,16 @@ export const KIT_TEXTS = {
     sendNewCode: "Enviar un código nuevo",
     newCodeSent: "Te hemos enviado un código nuevo. Escribe el último que hayas recibido.",
     tooManyCodes: "Se han enviado demasiados códigos. Espera un rato antes de pedir otro.",
+    smsLimit: "Ahora no se pueden enviar más mensajes de texto. Inténtalo más tarde o usa tu correo si puedes.",
+    // La comprobación ALTCHA (sección 17).
+    captcha: {
+      noscript:
+        "Este registro necesita JavaScript para una comprobación automática y rápida de que no eres un robot. Activa JavaScript y vuelve a cargar la página.",
+      noscriptCode:
+        "Para recibir un código hace falta JavaScript: una comprobación automática y rápida de que no eres un robot. Activa JavaScript y vuelve a cargar la página.",
+      failed:
+        "La comprobación de que no eres un robot no ha pasado o ya se usó. Espera a que termine e inténtalo de nuevo.",
+    },
     // An input's error (next to it) or the form's.
     errors: {
       required: "Este campo es obligatorio.",
@@ -60,6 +82,8 @@ export const KIT_TEXTS = {
       format: "Este valor tiene un formato incorrecto.",
       tooShort: "Usa al menos 8 caracteres.",
       tooLong: "Es demasiado largo.",
+      weakPassword:
+        "Esta contraseña es demasiado fácil de adivinar: evita contraseñas comunes o filtradas, tu correo y tu teléfono.",
       takenEmail: "Ya existe una cuenta con este correo. Inicia sesión.",
       takenPhone: "Ya existe una cuenta con este teléfono. Inicia sesión.",
       taken: "Este valor ya está registrado.",

@@ -14,7 +14,8 @@ import type { HostedView } from "../journey/view.ts";
 import { problemAlert, withErrors } from "../kit/field-errors.ts";
 import { registrationForm, secondStepForm } from "../kit/form-model.ts";
 import { renderForm, renderMessage } from "../kit/render.ts";
-import { SCRIPT_POLICY, sendPage } from "../kit/send.ts";
+import { captchaBox } from "../journey/captcha.ts";
+import { CAPTCHA_POLICY, SCRIPT_POLICY, sendPage } from "../kit/send.ts";
 import { PASSKEY_SCRIPTS } from "../paths.ts";
 import { KIT_TEXTS } from "../kit/texts.ts";
 import { SIGN_IN_TEXTS } from "../sign-in/texts.ts";
@@ -29,6 +30,8 @@ interface RegistrationPageOptions {
   languages?: boolean;
   /** Social sign-in: the account of a verified upstream identity (its token rides hidden; no password). */
   upstream?: { token: string; email: string };
+  /** A message above the form instead of a field's: the ALTCHA check failed, the SMS limits were reached. */
+  alert?: string;
 }
 
 /**
@@ -63,12 +66,14 @@ export async function showRegistrationPage(v: HostedView, opts: RegistrationPage
     ...(upstream ? { upstream: { email: upstream.email } } : {}),
   });
   const { fields, unplaced } = withErrors(form.fields, opts.violations ?? [], v.lang);
-  const alert = problemAlert(v.lang, fields, unplaced);
+  const alert = opts.alert ? { text: opts.alert } : problemAlert(v.lang, fields, unplaced);
+  const captcha = await captchaBox(ctx, "sign-up");
   // The passkey script only learns whether this browser can make a passkey (the offer after registering).
   const passkeys = Boolean(v.h.deps.passkeys);
   const html = renderForm({
     lang: v.lang,
     appName: app,
+    ...(captcha ? { captcha } : {}),
     ...(passkeys ? { scripts: PASSKEY_SCRIPTS } : {}),
     ...(opts.languages ? { languages: languageLinks(v, "create") } : {}),
     ...(form.step ? { stepLabel: t.stepOf(1, 2) } : {}),
@@ -86,7 +91,7 @@ export async function showRegistrationPage(v: HostedView, opts: RegistrationPage
     ...(upstream ? {} : { providers: await providerButtons(v, ctx.ep) }),
     foot: [{ text: t.haveAccount, href: authorizeUrl(v.pending), label: signIn }],
   });
-  return sendPage(v.reply, opts.status ?? 200, html, passkeys ? SCRIPT_POLICY : undefined);
+  return sendPage(v.reply, opts.status ?? 200, html, captcha ? CAPTCHA_POLICY : passkeys ? SCRIPT_POLICY : undefined);
 }
 
 /** The second page of a two-step entry point: its step 2 fields, saved like a patch through the flow. */

@@ -8,6 +8,8 @@ import { showLoginError, showLoginOutcome, type HostedView } from "../journey/vi
 import { continueFlow } from "../journey/continue.ts";
 import { isTwoStep, registrationForm, type FormField } from "../kit/form-model.ts";
 import { dataOf, valuesOf } from "../kit/form-values.ts";
+import { KIT_TEXTS } from "../kit/texts.ts";
+import { captchaPassed } from "../journey/captcha.ts";
 import { showRegistrationPage, showSecondStep } from "./pages.ts";
 import { REGISTRATION_TEXTS } from "./texts.ts";
 
@@ -50,6 +52,14 @@ export async function submitRegistration(v: HostedView, form: Record<string, str
     ...(upstream ? { upstream: { email: upstream.email } } : {}),
   });
   const values = valuesOf(fields, form);
+  // Section 17: nothing is created or sent without a right, unused ALTCHA solution (when the application asks for one).
+  if (!(await captchaPassed(ctx, form)))
+    return showRegistrationPage(v, {
+      status: 400,
+      values,
+      alert: KIT_TEXTS[v.lang].captcha.failed,
+      ...(upstream ? { upstream } : {}),
+    });
   const main = ctx.ep.fields.find((f) => f.type === "id" && f.main)?.key ?? "email";
   if (values[main]) v.typed = { key: main, value: values[main] };
   let flowToken: string;
@@ -69,6 +79,13 @@ export async function submitRegistration(v: HostedView, form: Record<string, str
         status: 400,
         values,
         violations: f.violations,
+        ...(upstream ? { upstream } : {}),
+      });
+    if (f.reason === "SMS_LIMIT")
+      return showRegistrationPage(v, {
+        status: 429,
+        values,
+        alert: KIT_TEXTS[v.lang].smsLimit,
         ...(upstream ? { upstream } : {}),
       });
     if (f.reason === "CONFIRMATION_NOT_QUEUED")

@@ -5,7 +5,8 @@ import { expired } from "../journey/messages.ts";
 import type { HostedView } from "../journey/view.ts";
 import { loginForm, loginIdKey } from "../kit/form-model.ts";
 import { renderForm } from "../kit/render.ts";
-import { SCRIPT_POLICY, sendPage } from "../kit/send.ts";
+import { captchaBox } from "../journey/captcha.ts";
+import { CAPTCHA_POLICY, SCRIPT_POLICY, sendPage } from "../kit/send.ts";
 import { PASSKEY_AUTOCOMPLETE, passkeySignInPart } from "../passkeys/sign-in-part.ts";
 import { providerButtons } from "../social/buttons.ts";
 import { SIGN_IN_TEXTS } from "./texts.ts";
@@ -49,9 +50,12 @@ export async function showLoginPage(v: HostedView, opts: LoginPageOptions = {}):
   const codeLabel = key === "phone_number" ? t.textMeCode : t.emailMeCode;
   // The console's operators sign in with the password and TOTP only (contract section 6).
   const codeSignIn = ctx.ep.id !== CONSOLE_CLIENT_ID;
+  // The code button is a code request: the ALTCHA check when the application asks for it (a password sign-in ignores it).
+  const captcha = codeSignIn ? await captchaBox(ctx, "code") : undefined;
   const html = renderForm({
     lang: v.lang,
     appName: appNameOf(v),
+    ...(captcha ? { captcha } : {}),
     ...(opts.languages ? { languages: languageLinks(v) } : {}),
     title: t.signInTitle,
     lead: t.signInLead(appNameOf(v)),
@@ -75,5 +79,5 @@ export async function showLoginPage(v: HostedView, opts: LoginPageOptions = {}):
       ? []
       : [{ text: t.noAccount, href: authorizeUrl(v.pending, { prompt: "create" }), label: t.createAccount }],
   });
-  return sendPage(v.reply, opts.status ?? 200, html, passkeys ? SCRIPT_POLICY : undefined);
+  return sendPage(v.reply, opts.status ?? 200, html, captcha ? CAPTCHA_POLICY : passkeys ? SCRIPT_POLICY : undefined);
 }

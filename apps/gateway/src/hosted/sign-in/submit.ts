@@ -9,6 +9,7 @@ import { withErrors } from "../kit/field-errors.ts";
 import { loginForm, loginIdKey } from "../kit/form-model.ts";
 import { dataOf } from "../kit/form-values.ts";
 import { KIT_TEXTS } from "../kit/texts.ts";
+import { captchaPassed } from "../journey/captcha.ts";
 import { showCodePage } from "./code-page.ts";
 import { showLoginPage } from "./login-page.ts";
 import { postedCredential } from "../passkeys/submit.ts";
@@ -19,6 +20,7 @@ async function requestCode(
   ctx: PageContext,
   key: "email" | "phone_number",
   value: string,
+  form: Record<string, string>,
   again: boolean,
 ): Promise<FastifyReply> {
   const t = KIT_TEXTS[ctx.lang];
@@ -27,6 +29,11 @@ async function requestCode(
       status: 400,
       idError: key === "phone_number" ? t.errors.enterPhone : t.errors.enterId,
     });
+  // Section 17: no code is sent without a right, unused ALTCHA solution (when the application asks for one).
+  if (!(await captchaPassed(ctx, form)))
+    return again
+      ? showCodePage(ctx, { key, value, status: 400, alert: t.captcha.failed })
+      : showLoginPage(ctx, { status: 400, value, error: t.captcha.failed });
   try {
     await ctx.h.deps.users.requestAccessCode({ caller: callerOf(ctx), key, value });
   } catch (err) {
@@ -39,6 +46,10 @@ async function requestCode(
       ).fields;
       return showLoginPage(ctx, { status: 400, value, idError: field?.error ?? t.errors.invalid });
     }
+    if (f.reason === "SMS_LIMIT")
+      return again
+        ? showCodePage(ctx, { key, value, status: 429, alert: t.smsLimit })
+        : showLoginPage(ctx, { status: 429, value, error: t.smsLimit });
     if (f.reason !== "RATE_LIMITED") return showLoginError(ctx, { email: value }, err);
     if (f.metadata.retry_after) ctx.reply.header("retry-after", f.metadata.retry_after);
     return showCodePage(ctx, { key, value, status: 429, alert: t.tooManyCodes });
@@ -53,7 +64,7 @@ export async function submitLoginForm(v: HostedView, form: Record<string, string
   if (!ctx) return expired(v);
   const key = loginIdKey(ctx.ep);
   const value = (form[key] ?? "").trim();
-  if (form.send_code !== undefined || ctx.ep.passwordless) return requestCode(ctx, key, value, false);
+  if (form.send_code !== undefined || ctx.ep.passwordless) return requestCode(ctx, key, value, form, false);
   const password = form.password ?? "";
   if (!value || !password)
     return showLoginPage(v, { status: 400, error: JOURNEY_TEXTS[v.lang].missingCredentials, value });
@@ -83,7 +94,7 @@ export async function submitCodeForm(v: HostedView, form: Record<string, string>
   const key = loginIdKey(ctx.ep);
   const value = (form[key] ?? "").trim();
   if (!value) return showLoginPage(v, { status: 400 });
-  if (form.send_code !== undefined) return requestCode(ctx, key, value, true);
+  if (form.send_code !== undefined) return requestCode(ctx, key, value, form, true);
   const code = (form.code ?? "").replace(/\s+/g, "");
   const validation = ctx.ep.fields.filter((f) => f.type === "field" && f.useForValidation).map((f) => f.key);
   const values = Object.fromEntries(validation.map((k) => [k, (form[k] ?? "").trim()]));

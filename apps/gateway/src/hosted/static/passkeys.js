@@ -41,7 +41,9 @@
   // The login page: "Sign in with a passkey", and the passkeys in the identifier input's autofill.
   var signIn = document.querySelector("form[data-passkey-request]");
   if (signIn) {
-    var request = JSON.parse(signIn.getAttribute("data-passkey-request"));
+    // The options sit in an unnamed input's value, as the form's other per-render values do: the page's
+    // markup is then the same for every render but for values (no attribute that tells two answers apart).
+    var request = JSON.parse(signIn.querySelector("[data-passkey-options]").value);
     var start = function (autofill) {
       return W.startAuthentication({ optionsJSON: request, useBrowserAutofill: autofill }).then(function (c) {
         submitWith(signIn, "passkey", c);

@@ -34,6 +34,15 @@ const AppPatch = Type.Object(
     whitelist: Type.Optional(Type.Array(Url, { maxItems: 1000 })),
     defaultCallback: Type.Optional(Url),
     mfa: Type.Optional(Type.String({ maxLength: 16 })),
+    captcha: Type.Optional(Type.String({ maxLength: 16, description: '"off" (default) or "altcha" (section 17)' })),
+    smsPerHour: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 0, maximum: 2_147_483_647 }), Type.Null()], {
+        description: "The application's own hourly SMS budget; null = none of its own",
+      }),
+    ),
+    phonePrefixes: Type.Optional(
+      Type.Array(Type.String({ maxLength: 8 }), { maxItems: 1000, description: 'Calling codes like "+34"; [] = any' }),
+    ),
   },
   { ...closed, $id: "AdminApplicationPatch" },
 );
@@ -93,7 +102,7 @@ export const adminAppsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (ap
       schema: {
         ...admin,
         summary:
-          "Change an application: displayName, url, redirectUris, contact, whitelist, defaultCallback, mfa (audited)",
+          "Change an application: displayName, url, redirectUris, contact, whitelist, defaultCallback, mfa, captcha, smsPerHour, phonePrefixes (audited)",
         description:
           "Only the members sent change, under every rule of application creation. `redirectUris` and `whitelist` replace their lists; each contact person sent replaces that person.",
         params: ClientId,
@@ -111,6 +120,7 @@ export const adminAppsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (ap
         const lists = {
           redirectUris: b.redirectUris && { values: b.redirectUris },
           whitelist: b.whitelist && { values: b.whitelist },
+          phonePrefixes: b.phonePrefixes && { values: b.phonePrefixes },
         };
         const members = {
           displayName: b.displayName,
@@ -118,6 +128,8 @@ export const adminAppsRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (ap
           contact,
           defaultCallback: b.defaultCallback,
           mfa: b.mfa,
+          captcha: b.captcha,
+          smsPerHour: b.smsPerHour === undefined ? undefined : { value: b.smsPerHour ?? undefined },
         };
         return registryAdmin.updateApplication(
           { clientId: req.params.client_id, ...members, ...lists, validateOnly },

@@ -3,12 +3,22 @@ import { MAX_URL_LENGTH } from "../../formats.ts";
 
 export const MAX_WHITELIST = 50;
 const MFA_POLICIES = new Set(["off", "optional", "required"]);
+const CAPTCHAS = new Set(["off", "altcha"]);
+export const MAX_PHONE_PREFIXES = 50;
+/** A calling code: "+" and 1 to 4 digits (ITU-T E.164 codes are 1 to 3; 4 allows a region within one, "+1809"). */
+const PHONE_PREFIX = /^\+[1-9]\d{0,3}$/;
 
 /** The operator-managed settings a change sets, each only when given. */
 export interface SettingsValues {
   whitelist?: string[];
   defaultCallback?: string;
   mfa?: string;
+  /** The hosted pages' bot check (section 17): off or altcha. */
+  captcha?: string;
+  /** The application's own SMS budget per hour; null removes it. */
+  smsPerHour?: number | null;
+  /** Calling codes its users' phone numbers must start with; empty = any. */
+  phonePrefixes?: string[];
 }
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
@@ -60,5 +70,27 @@ export function settingsViolations(c: SettingsValues): Violation[] {
   }
   if (c.mfa !== undefined && !MFA_POLICIES.has(c.mfa))
     v.push({ field: "mfa", code: "invalid_value", description: "off, optional or required" });
+  v.push(...abuseViolations(c));
+  return v;
+}
+
+/** Section 17's settings: captcha, smsPerHour, phonePrefixes. */
+function abuseViolations(c: SettingsValues): Violation[] {
+  const v: Violation[] = [];
+  if (c.captcha !== undefined && !CAPTCHAS.has(c.captcha))
+    v.push({ field: "captcha", code: "invalid_value", description: "off or altcha" });
+  if (c.smsPerHour !== undefined && c.smsPerHour !== null && !(Number.isInteger(c.smsPerHour) && c.smsPerHour >= 0))
+    v.push({ field: "smsPerHour", code: "invalid_value", description: "a whole number of messages per hour, or null" });
+  if (c.phonePrefixes) {
+    if (c.phonePrefixes.length > MAX_PHONE_PREFIXES)
+      v.push({ field: "phonePrefixes", code: "too_many", description: `at most ${MAX_PHONE_PREFIXES}` });
+    const seen = new Set<string>();
+    c.phonePrefixes.forEach((p, i) => {
+      if (!PHONE_PREFIX.test(p))
+        v.push({ field: `phonePrefixes.${i}`, code: "invalid_format", description: 'a calling code like "+34"' });
+      else if (seen.has(p)) v.push({ field: `phonePrefixes.${i}`, code: "duplicate" });
+      seen.add(p);
+    });
+  }
   return v;
 }

@@ -18,7 +18,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file gatehouse/registry/v1/admin_service.proto.
  */
 export const file_gatehouse_registry_v1_admin_service: GenFile = /*@__PURE__*/
-  fileDesc("CilnYXRlaG91c2UvcmVnaXN0cnkvdjEvYWRtaW5fc2VydmljZS5wcm90bxIVZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxIooBChFBcHBsaWNhdGlvblJlY29yZBI3CgthcHBsaWNhdGlvbhgBIAEoCzIiLmdhdGVob3VzZS5yZWdpc3RyeS52MS5BcHBsaWNhdGlvbhI8CghzZXR0aW5ncxgCIAEoCzIqLmdhdGVob3VzZS5yZWdpc3RyeS52MS5BcHBsaWNhdGlvblNldHRpbmdzIk8KF0xpc3RBcHBsaWNhdGlvbnNSZXF1ZXN0Eg0KBXF1ZXJ5GAEgASgJEhEKCXBhZ2Vfc2l6ZRgCIAEoBRISCgpwYWdlX3Rva2VuGAMgASgJInMKGExpc3RBcHBsaWNhdGlvbnNSZXNwb25zZRI+CgxhcHBsaWNhdGlvbnMYASADKAsyKC5nYXRlaG91c2UucmVnaXN0cnkudjEuQXBwbGljYXRpb25SZWNvcmQSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIjAKG0dldEFwcGxpY2F0aW9uUmVjb3JkUmVxdWVzdBIRCgljbGllbnRfaWQYASABKAkiXQocR2V0QXBwbGljYXRpb25SZWNvcmRSZXNwb25zZRI9CgthcHBsaWNhdGlvbhgBIAEoCzIoLmdhdGVob3VzZS5yZWdpc3RyeS52MS5BcHBsaWNhdGlvblJlY29yZCL5AgoYVXBkYXRlQXBwbGljYXRpb25SZXF1ZXN0EhEKCWNsaWVudF9pZBgBIAEoCRIZCgxkaXNwbGF5X25hbWUYAiABKAlIAIgBARIQCgN1cmwYAyABKAlIAYgBARI4Cg1yZWRpcmVjdF91cmlzGAQgASgLMiEuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLlN0cmluZ0xpc3QSLwoHY29udGFjdBgFIAEoCzIeLmdhdGVob3VzZS5yZWdpc3RyeS52MS5Db250YWN0EjQKCXdoaXRlbGlzdBgGIAEoCzIhLmdhdGVob3VzZS5yZWdpc3RyeS52MS5TdHJpbmdMaXN0Eh0KEGRlZmF1bHRfY2FsbGJhY2sYByABKAlIAogBARIQCgNtZmEYCCABKAlIA4gBARIVCg12YWxpZGF0ZV9vbmx5GAkgASgIQg8KDV9kaXNwbGF5X25hbWVCBgoEX3VybEITChFfZGVmYXVsdF9jYWxsYmFja0IGCgRfbWZhIloKGVVwZGF0ZUFwcGxpY2F0aW9uUmVzcG9uc2USPQoLYXBwbGljYXRpb24YASABKAsyKC5nYXRlaG91c2UucmVnaXN0cnkudjEuQXBwbGljYXRpb25SZWNvcmQiLgoZUm90YXRlQ2xpZW50U2VjcmV0UmVxdWVzdBIRCgljbGllbnRfaWQYASABKAkiSwoaUm90YXRlQ2xpZW50U2VjcmV0UmVzcG9uc2USFQoNY2xpZW50X3NlY3JldBgBIAEoCRIWCg5zZWNyZXRfdmVyc2lvbhgCIAEoBSJ3ChRBZGRFbnRyeXBvaW50UmVxdWVzdBIRCgljbGllbnRfaWQYASABKAkSNQoKZW50cnlwb2ludBgCIAEoCzIhLmdhdGVob3VzZS5yZWdpc3RyeS52MS5FbnRyeXBvaW50EhUKDXZhbGlkYXRlX29ubHkYAyABKAgiTgoVQWRkRW50cnlwb2ludFJlc3BvbnNlEjUKCmVudHJ5cG9pbnQYASABKAsyIS5nYXRlaG91c2UucmVnaXN0cnkudjEuRW50cnlwb2ludCJFCg9GaWVsZENvbmZpZ0xpc3QSMgoGdmFsdWVzGAEgAygLMiIuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkZpZWxkQ29uZmlnIoIDChdVcGRhdGVFbnRyeXBvaW50UmVxdWVzdBIRCgljbGllbnRfaWQYASABKAkSFQoNZW50cnlwb2ludF9pZBgCIAEoCRIZCgxkaXNwbGF5X25hbWUYAyABKAlIAIgBARIVCghhc3Npc3RlZBgEIAEoCEgBiAEBEhkKDHBhc3N3b3JkbGVzcxgFIAEoCEgCiAEBEjYKBmZpZWxkcxgGIAEoCzImLmdhdGVob3VzZS5yZWdpc3RyeS52MS5GaWVsZENvbmZpZ0xpc3QSMwoIdHlwb2xvZ3kYByABKAsyIS5nYXRlaG91c2UucmVnaXN0cnkudjEuVHlwb2xvZ2llcxIVCg12YWxpZGF0ZV9vbmx5GAggASgIEj0KEmlkZW50aXR5X3Byb3ZpZGVycxgJIAEoCzIhLmdhdGVob3VzZS5yZWdpc3RyeS52MS5TdHJpbmdMaXN0Qg8KDV9kaXNwbGF5X25hbWVCCwoJX2Fzc2lzdGVkQg8KDV9wYXNzd29yZGxlc3MiUQoYVXBkYXRlRW50cnlwb2ludFJlc3BvbnNlEjUKCmVudHJ5cG9pbnQYASABKAsyIS5nYXRlaG91c2UucmVnaXN0cnkudjEuRW50cnlwb2ludCJ0ChlMaXN0Q2F0YWxvZ0VudHJpZXNSZXF1ZXN0EjAKBGtpbmQYASABKA4yIi5nYXRlaG91c2UucmVnaXN0cnkudjEuQ2F0YWxvZ0tpbmQSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkiawoaTGlzdENhdGFsb2dFbnRyaWVzUmVzcG9uc2USNAoHZW50cmllcxgBIAMoCzIjLmdhdGVob3VzZS5yZWdpc3RyeS52MS5DYXRhbG9nRW50cnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIlcKFkdldENhdGFsb2dFbnRyeVJlcXVlc3QSMAoEa2luZBgBIAEoDjIiLmdhdGVob3VzZS5yZWdpc3RyeS52MS5DYXRhbG9nS2luZBILCgNrZXkYAiABKAkiTQoXR2V0Q2F0YWxvZ0VudHJ5UmVzcG9uc2USMgoFZW50cnkYASABKAsyIy5nYXRlaG91c2UucmVnaXN0cnkudjEuQ2F0YWxvZ0VudHJ5IpgBChlDcmVhdGVDYXRhbG9nRW50cnlSZXF1ZXN0EjAKBGtpbmQYASABKA4yIi5nYXRlaG91c2UucmVnaXN0cnkudjEuQ2F0YWxvZ0tpbmQSMgoFZW50cnkYAiABKAsyIy5nYXRlaG91c2UucmVnaXN0cnkudjEuQ2F0YWxvZ0VudHJ5EhUKDXZhbGlkYXRlX29ubHkYAyABKAgiUAoaQ3JlYXRlQ2F0YWxvZ0VudHJ5UmVzcG9uc2USMgoFZW50cnkYASABKAsyIy5nYXRlaG91c2UucmVnaXN0cnkudjEuQ2F0YWxvZ0VudHJ5Iq4BChlVcGRhdGVDYXRhbG9nRW50cnlSZXF1ZXN0EjAKBGtpbmQYASABKA4yIi5nYXRlaG91c2UucmVnaXN0cnkudjEuQ2F0YWxvZ0tpbmQSCwoDa2V5GAIgASgJEhkKDGRpc3BsYXlfbmFtZRgDIAEoCUgAiAEBEhcKCnZhbHVlX3R5cGUYBCABKAlIAYgBAUIPCg1fZGlzcGxheV9uYW1lQg0KC192YWx1ZV90eXBlIlAKGlVwZGF0ZUNhdGFsb2dFbnRyeVJlc3BvbnNlEjIKBWVudHJ5GAEgASgLMiMuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkNhdGFsb2dFbnRyeSJaChlEZWxldGVDYXRhbG9nRW50cnlSZXF1ZXN0EjAKBGtpbmQYASABKA4yIi5nYXRlaG91c2UucmVnaXN0cnkudjEuQ2F0YWxvZ0tpbmQSCwoDa2V5GAIgASgJIhwKGkRlbGV0ZUNhdGFsb2dFbnRyeVJlc3BvbnNlIlgKEEFzc2VydGlvbkhpc3RvcnkSCwoDa2V5GAEgASgJEjcKCHZlcnNpb25zGAIgAygLMiUuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkxlZ2FsQXNzZXJ0aW9uIlYKG0xpc3RBc3NlcnRpb25IaXN0b3J5UmVxdWVzdBIQCgh0eXBvbG9neRgBIAEoCRIRCglwYWdlX3NpemUYAiABKAUSEgoKcGFnZV90b2tlbhgDIAEoCSJ0ChxMaXN0QXNzZXJ0aW9uSGlzdG9yeVJlc3BvbnNlEjsKCmFzc2VydGlvbnMYASADKAsyJy5nYXRlaG91c2UucmVnaXN0cnkudjEuQXNzZXJ0aW9uSGlzdG9yeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkilwEKH0xpc3RSZWdpc3RyeUF1ZGl0RW50cmllc1JlcXVlc3QSLwoGZmlsdGVyGAEgASgLMh8uZ2F0ZWhvdXNlLmF1ZGl0LnYxLkF1ZGl0RmlsdGVyEjAKBWFmdGVyGAIgASgLMiEuZ2F0ZWhvdXNlLmF1ZGl0LnYxLkF1ZGl0UG9zaXRpb24SEQoJcGFnZV9zaXplGAMgASgFImEKIExpc3RSZWdpc3RyeUF1ZGl0RW50cmllc1Jlc3BvbnNlEi8KB2VudHJpZXMYASADKAsyHi5nYXRlaG91c2UuYXVkaXQudjEuQXVkaXRFbnRyeRIMCgRtb3JlGAIgASgIMs0MChRSZWdpc3RyeUFkbWluU2VydmljZRJzChBMaXN0QXBwbGljYXRpb25zEi4uZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkxpc3RBcHBsaWNhdGlvbnNSZXF1ZXN0Gi8uZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkxpc3RBcHBsaWNhdGlvbnNSZXNwb25zZRJ/ChRHZXRBcHBsaWNhdGlvblJlY29yZBIyLmdhdGVob3VzZS5yZWdpc3RyeS52MS5HZXRBcHBsaWNhdGlvblJlY29yZFJlcXVlc3QaMy5nYXRlaG91c2UucmVnaXN0cnkudjEuR2V0QXBwbGljYXRpb25SZWNvcmRSZXNwb25zZRJ2ChFVcGRhdGVBcHBsaWNhdGlvbhIvLmdhdGVob3VzZS5yZWdpc3RyeS52MS5VcGRhdGVBcHBsaWNhdGlvblJlcXVlc3QaMC5nYXRlaG91c2UucmVnaXN0cnkudjEuVXBkYXRlQXBwbGljYXRpb25SZXNwb25zZRJ5ChJSb3RhdGVDbGllbnRTZWNyZXQSMC5nYXRlaG91c2UucmVnaXN0cnkudjEuUm90YXRlQ2xpZW50U2VjcmV0UmVxdWVzdBoxLmdhdGVob3VzZS5yZWdpc3RyeS52MS5Sb3RhdGVDbGllbnRTZWNyZXRSZXNwb25zZRJqCg1BZGRFbnRyeXBvaW50EisuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkFkZEVudHJ5cG9pbnRSZXF1ZXN0GiwuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkFkZEVudHJ5cG9pbnRSZXNwb25zZRJzChBVcGRhdGVFbnRyeXBvaW50Ei4uZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLlVwZGF0ZUVudHJ5cG9pbnRSZXF1ZXN0Gi8uZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLlVwZGF0ZUVudHJ5cG9pbnRSZXNwb25zZRJ5ChJMaXN0Q2F0YWxvZ0VudHJpZXMSMC5nYXRlaG91c2UucmVnaXN0cnkudjEuTGlzdENhdGFsb2dFbnRyaWVzUmVxdWVzdBoxLmdhdGVob3VzZS5yZWdpc3RyeS52MS5MaXN0Q2F0YWxvZ0VudHJpZXNSZXNwb25zZRJwCg9HZXRDYXRhbG9nRW50cnkSLS5nYXRlaG91c2UucmVnaXN0cnkudjEuR2V0Q2F0YWxvZ0VudHJ5UmVxdWVzdBouLmdhdGVob3VzZS5yZWdpc3RyeS52MS5HZXRDYXRhbG9nRW50cnlSZXNwb25zZRJ5ChJDcmVhdGVDYXRhbG9nRW50cnkSMC5nYXRlaG91c2UucmVnaXN0cnkudjEuQ3JlYXRlQ2F0YWxvZ0VudHJ5UmVxdWVzdBoxLmdhdGVob3VzZS5yZWdpc3RyeS52MS5DcmVhdGVDYXRhbG9nRW50cnlSZXNwb25zZRJ5ChJVcGRhdGVDYXRhbG9nRW50cnkSMC5nYXRlaG91c2UucmVnaXN0cnkudjEuVXBkYXRlQ2F0YWxvZ0VudHJ5UmVxdWVzdBoxLmdhdGVob3VzZS5yZWdpc3RyeS52MS5VcGRhdGVDYXRhbG9nRW50cnlSZXNwb25zZRJ5ChJEZWxldGVDYXRhbG9nRW50cnkSMC5nYXRlaG91c2UucmVnaXN0cnkudjEuRGVsZXRlQ2F0YWxvZ0VudHJ5UmVxdWVzdBoxLmdhdGVob3VzZS5yZWdpc3RyeS52MS5EZWxldGVDYXRhbG9nRW50cnlSZXNwb25zZRJ/ChRMaXN0QXNzZXJ0aW9uSGlzdG9yeRIyLmdhdGVob3VzZS5yZWdpc3RyeS52MS5MaXN0QXNzZXJ0aW9uSGlzdG9yeVJlcXVlc3QaMy5nYXRlaG91c2UucmVnaXN0cnkudjEuTGlzdEFzc2VydGlvbkhpc3RvcnlSZXNwb25zZRKLAQoYTGlzdFJlZ2lzdHJ5QXVkaXRFbnRyaWVzEjYuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkxpc3RSZWdpc3RyeUF1ZGl0RW50cmllc1JlcXVlc3QaNy5nYXRlaG91c2UucmVnaXN0cnkudjEuTGlzdFJlZ2lzdHJ5QXVkaXRFbnRyaWVzUmVzcG9uc2ViBnByb3RvMw", [file_gatehouse_audit_v1_audit, file_gatehouse_registry_v1_application, file_gatehouse_registry_v1_assertions_service, file_gatehouse_registry_v1_registry_service]);
+  fileDesc("CilnYXRlaG91c2UvcmVnaXN0cnkvdjEvYWRtaW5fc2VydmljZS5wcm90bxIVZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxIooBChFBcHBsaWNhdGlvblJlY29yZBI3CgthcHBsaWNhdGlvbhgBIAEoCzIiLmdhdGVob3VzZS5yZWdpc3RyeS52MS5BcHBsaWNhdGlvbhI8CghzZXR0aW5ncxgCIAEoCzIqLmdhdGVob3VzZS5yZWdpc3RyeS52MS5BcHBsaWNhdGlvblNldHRpbmdzIk8KF0xpc3RBcHBsaWNhdGlvbnNSZXF1ZXN0Eg0KBXF1ZXJ5GAEgASgJEhEKCXBhZ2Vfc2l6ZRgCIAEoBRISCgpwYWdlX3Rva2VuGAMgASgJInMKGExpc3RBcHBsaWNhdGlvbnNSZXNwb25zZRI+CgxhcHBsaWNhdGlvbnMYASADKAsyKC5nYXRlaG91c2UucmVnaXN0cnkudjEuQXBwbGljYXRpb25SZWNvcmQSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIjAKG0dldEFwcGxpY2F0aW9uUmVjb3JkUmVxdWVzdBIRCgljbGllbnRfaWQYASABKAkiXQocR2V0QXBwbGljYXRpb25SZWNvcmRSZXNwb25zZRI9CgthcHBsaWNhdGlvbhgBIAEoCzIoLmdhdGVob3VzZS5yZWdpc3RyeS52MS5BcHBsaWNhdGlvblJlY29yZCKOBAoYVXBkYXRlQXBwbGljYXRpb25SZXF1ZXN0EhEKCWNsaWVudF9pZBgBIAEoCRIZCgxkaXNwbGF5X25hbWUYAiABKAlIAIgBARIQCgN1cmwYAyABKAlIAYgBARI4Cg1yZWRpcmVjdF91cmlzGAQgASgLMiEuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLlN0cmluZ0xpc3QSLwoHY29udGFjdBgFIAEoCzIeLmdhdGVob3VzZS5yZWdpc3RyeS52MS5Db250YWN0EjQKCXdoaXRlbGlzdBgGIAEoCzIhLmdhdGVob3VzZS5yZWdpc3RyeS52MS5TdHJpbmdMaXN0Eh0KEGRlZmF1bHRfY2FsbGJhY2sYByABKAlIAogBARIQCgNtZmEYCCABKAlIA4gBARIVCg12YWxpZGF0ZV9vbmx5GAkgASgIEhQKB2NhcHRjaGEYCiABKAlIBIgBARI2CgxzbXNfcGVyX2hvdXIYCyABKAsyIC5nYXRlaG91c2UucmVnaXN0cnkudjEuU21zQnVkZ2V0EjkKDnBob25lX3ByZWZpeGVzGAwgASgLMiEuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLlN0cmluZ0xpc3RCDwoNX2Rpc3BsYXlfbmFtZUIGCgRfdXJsQhMKEV9kZWZhdWx0X2NhbGxiYWNrQgYKBF9tZmFCCgoIX2NhcHRjaGEiKQoJU21zQnVkZ2V0EhIKBXZhbHVlGAEgASgFSACIAQFCCAoGX3ZhbHVlIloKGVVwZGF0ZUFwcGxpY2F0aW9uUmVzcG9uc2USPQoLYXBwbGljYXRpb24YASABKAsyKC5nYXRlaG91c2UucmVnaXN0cnkudjEuQXBwbGljYXRpb25SZWNvcmQiLgoZUm90YXRlQ2xpZW50U2VjcmV0UmVxdWVzdBIRCgljbGllbnRfaWQYASABKAkiSwoaUm90YXRlQ2xpZW50U2VjcmV0UmVzcG9uc2USFQoNY2xpZW50X3NlY3JldBgBIAEoCRIWCg5zZWNyZXRfdmVyc2lvbhgCIAEoBSJ3ChRBZGRFbnRyeXBvaW50UmVxdWVzdBIRCgljbGllbnRfaWQYASABKAkSNQoKZW50cnlwb2ludBgCIAEoCzIhLmdhdGVob3VzZS5yZWdpc3RyeS52MS5FbnRyeXBvaW50EhUKDXZhbGlkYXRlX29ubHkYAyABKAgiTgoVQWRkRW50cnlwb2ludFJlc3BvbnNlEjUKCmVudHJ5cG9pbnQYASABKAsyIS5nYXRlaG91c2UucmVnaXN0cnkudjEuRW50cnlwb2ludCJFCg9GaWVsZENvbmZpZ0xpc3QSMgoGdmFsdWVzGAEgAygLMiIuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkZpZWxkQ29uZmlnIoIDChdVcGRhdGVFbnRyeXBvaW50UmVxdWVzdBIRCgljbGllbnRfaWQYASABKAkSFQoNZW50cnlwb2ludF9pZBgCIAEoCRIZCgxkaXNwbGF5X25hbWUYAyABKAlIAIgBARIVCghhc3Npc3RlZBgEIAEoCEgBiAEBEhkKDHBhc3N3b3JkbGVzcxgFIAEoCEgCiAEBEjYKBmZpZWxkcxgGIAEoCzImLmdhdGVob3VzZS5yZWdpc3RyeS52MS5GaWVsZENvbmZpZ0xpc3QSMwoIdHlwb2xvZ3kYByABKAsyIS5nYXRlaG91c2UucmVnaXN0cnkudjEuVHlwb2xvZ2llcxIVCg12YWxpZGF0ZV9vbmx5GAggASgIEj0KEmlkZW50aXR5X3Byb3ZpZGVycxgJIAEoCzIhLmdhdGVob3VzZS5yZWdpc3RyeS52MS5TdHJpbmdMaXN0Qg8KDV9kaXNwbGF5X25hbWVCCwoJX2Fzc2lzdGVkQg8KDV9wYXNzd29yZGxlc3MiUQoYVXBkYXRlRW50cnlwb2ludFJlc3BvbnNlEjUKCmVudHJ5cG9pbnQYASABKAsyIS5nYXRlaG91c2UucmVnaXN0cnkudjEuRW50cnlwb2ludCJ0ChlMaXN0Q2F0YWxvZ0VudHJpZXNSZXF1ZXN0EjAKBGtpbmQYASABKA4yIi5nYXRlaG91c2UucmVnaXN0cnkudjEuQ2F0YWxvZ0tpbmQSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkiawoaTGlzdENhdGFsb2dFbnRyaWVzUmVzcG9uc2USNAoHZW50cmllcxgBIAMoCzIjLmdhdGVob3VzZS5yZWdpc3RyeS52MS5DYXRhbG9nRW50cnkSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIlcKFkdldENhdGFsb2dFbnRyeVJlcXVlc3QSMAoEa2luZBgBIAEoDjIiLmdhdGVob3VzZS5yZWdpc3RyeS52MS5DYXRhbG9nS2luZBILCgNrZXkYAiABKAkiTQoXR2V0Q2F0YWxvZ0VudHJ5UmVzcG9uc2USMgoFZW50cnkYASABKAsyIy5nYXRlaG91c2UucmVnaXN0cnkudjEuQ2F0YWxvZ0VudHJ5IpgBChlDcmVhdGVDYXRhbG9nRW50cnlSZXF1ZXN0EjAKBGtpbmQYASABKA4yIi5nYXRlaG91c2UucmVnaXN0cnkudjEuQ2F0YWxvZ0tpbmQSMgoFZW50cnkYAiABKAsyIy5nYXRlaG91c2UucmVnaXN0cnkudjEuQ2F0YWxvZ0VudHJ5EhUKDXZhbGlkYXRlX29ubHkYAyABKAgiUAoaQ3JlYXRlQ2F0YWxvZ0VudHJ5UmVzcG9uc2USMgoFZW50cnkYASABKAsyIy5nYXRlaG91c2UucmVnaXN0cnkudjEuQ2F0YWxvZ0VudHJ5Iq4BChlVcGRhdGVDYXRhbG9nRW50cnlSZXF1ZXN0EjAKBGtpbmQYASABKA4yIi5nYXRlaG91c2UucmVnaXN0cnkudjEuQ2F0YWxvZ0tpbmQSCwoDa2V5GAIgASgJEhkKDGRpc3BsYXlfbmFtZRgDIAEoCUgAiAEBEhcKCnZhbHVlX3R5cGUYBCABKAlIAYgBAUIPCg1fZGlzcGxheV9uYW1lQg0KC192YWx1ZV90eXBlIlAKGlVwZGF0ZUNhdGFsb2dFbnRyeVJlc3BvbnNlEjIKBWVudHJ5GAEgASgLMiMuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkNhdGFsb2dFbnRyeSJaChlEZWxldGVDYXRhbG9nRW50cnlSZXF1ZXN0EjAKBGtpbmQYASABKA4yIi5nYXRlaG91c2UucmVnaXN0cnkudjEuQ2F0YWxvZ0tpbmQSCwoDa2V5GAIgASgJIhwKGkRlbGV0ZUNhdGFsb2dFbnRyeVJlc3BvbnNlIlgKEEFzc2VydGlvbkhpc3RvcnkSCwoDa2V5GAEgASgJEjcKCHZlcnNpb25zGAIgAygLMiUuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkxlZ2FsQXNzZXJ0aW9uIlYKG0xpc3RBc3NlcnRpb25IaXN0b3J5UmVxdWVzdBIQCgh0eXBvbG9neRgBIAEoCRIRCglwYWdlX3NpemUYAiABKAUSEgoKcGFnZV90b2tlbhgDIAEoCSJ0ChxMaXN0QXNzZXJ0aW9uSGlzdG9yeVJlc3BvbnNlEjsKCmFzc2VydGlvbnMYASADKAsyJy5nYXRlaG91c2UucmVnaXN0cnkudjEuQXNzZXJ0aW9uSGlzdG9yeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkilwEKH0xpc3RSZWdpc3RyeUF1ZGl0RW50cmllc1JlcXVlc3QSLwoGZmlsdGVyGAEgASgLMh8uZ2F0ZWhvdXNlLmF1ZGl0LnYxLkF1ZGl0RmlsdGVyEjAKBWFmdGVyGAIgASgLMiEuZ2F0ZWhvdXNlLmF1ZGl0LnYxLkF1ZGl0UG9zaXRpb24SEQoJcGFnZV9zaXplGAMgASgFImEKIExpc3RSZWdpc3RyeUF1ZGl0RW50cmllc1Jlc3BvbnNlEi8KB2VudHJpZXMYASADKAsyHi5nYXRlaG91c2UuYXVkaXQudjEuQXVkaXRFbnRyeRIMCgRtb3JlGAIgASgIMs0MChRSZWdpc3RyeUFkbWluU2VydmljZRJzChBMaXN0QXBwbGljYXRpb25zEi4uZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkxpc3RBcHBsaWNhdGlvbnNSZXF1ZXN0Gi8uZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkxpc3RBcHBsaWNhdGlvbnNSZXNwb25zZRJ/ChRHZXRBcHBsaWNhdGlvblJlY29yZBIyLmdhdGVob3VzZS5yZWdpc3RyeS52MS5HZXRBcHBsaWNhdGlvblJlY29yZFJlcXVlc3QaMy5nYXRlaG91c2UucmVnaXN0cnkudjEuR2V0QXBwbGljYXRpb25SZWNvcmRSZXNwb25zZRJ2ChFVcGRhdGVBcHBsaWNhdGlvbhIvLmdhdGVob3VzZS5yZWdpc3RyeS52MS5VcGRhdGVBcHBsaWNhdGlvblJlcXVlc3QaMC5nYXRlaG91c2UucmVnaXN0cnkudjEuVXBkYXRlQXBwbGljYXRpb25SZXNwb25zZRJ5ChJSb3RhdGVDbGllbnRTZWNyZXQSMC5nYXRlaG91c2UucmVnaXN0cnkudjEuUm90YXRlQ2xpZW50U2VjcmV0UmVxdWVzdBoxLmdhdGVob3VzZS5yZWdpc3RyeS52MS5Sb3RhdGVDbGllbnRTZWNyZXRSZXNwb25zZRJqCg1BZGRFbnRyeXBvaW50EisuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkFkZEVudHJ5cG9pbnRSZXF1ZXN0GiwuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkFkZEVudHJ5cG9pbnRSZXNwb25zZRJzChBVcGRhdGVFbnRyeXBvaW50Ei4uZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLlVwZGF0ZUVudHJ5cG9pbnRSZXF1ZXN0Gi8uZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLlVwZGF0ZUVudHJ5cG9pbnRSZXNwb25zZRJ5ChJMaXN0Q2F0YWxvZ0VudHJpZXMSMC5nYXRlaG91c2UucmVnaXN0cnkudjEuTGlzdENhdGFsb2dFbnRyaWVzUmVxdWVzdBoxLmdhdGVob3VzZS5yZWdpc3RyeS52MS5MaXN0Q2F0YWxvZ0VudHJpZXNSZXNwb25zZRJwCg9HZXRDYXRhbG9nRW50cnkSLS5nYXRlaG91c2UucmVnaXN0cnkudjEuR2V0Q2F0YWxvZ0VudHJ5UmVxdWVzdBouLmdhdGVob3VzZS5yZWdpc3RyeS52MS5HZXRDYXRhbG9nRW50cnlSZXNwb25zZRJ5ChJDcmVhdGVDYXRhbG9nRW50cnkSMC5nYXRlaG91c2UucmVnaXN0cnkudjEuQ3JlYXRlQ2F0YWxvZ0VudHJ5UmVxdWVzdBoxLmdhdGVob3VzZS5yZWdpc3RyeS52MS5DcmVhdGVDYXRhbG9nRW50cnlSZXNwb25zZRJ5ChJVcGRhdGVDYXRhbG9nRW50cnkSMC5nYXRlaG91c2UucmVnaXN0cnkudjEuVXBkYXRlQ2F0YWxvZ0VudHJ5UmVxdWVzdBoxLmdhdGVob3VzZS5yZWdpc3RyeS52MS5VcGRhdGVDYXRhbG9nRW50cnlSZXNwb25zZRJ5ChJEZWxldGVDYXRhbG9nRW50cnkSMC5nYXRlaG91c2UucmVnaXN0cnkudjEuRGVsZXRlQ2F0YWxvZ0VudHJ5UmVxdWVzdBoxLmdhdGVob3VzZS5yZWdpc3RyeS52MS5EZWxldGVDYXRhbG9nRW50cnlSZXNwb25zZRJ/ChRMaXN0QXNzZXJ0aW9uSGlzdG9yeRIyLmdhdGVob3VzZS5yZWdpc3RyeS52MS5MaXN0QXNzZXJ0aW9uSGlzdG9yeVJlcXVlc3QaMy5nYXRlaG91c2UucmVnaXN0cnkudjEuTGlzdEFzc2VydGlvbkhpc3RvcnlSZXNwb25zZRKLAQoYTGlzdFJlZ2lzdHJ5QXVkaXRFbnRyaWVzEjYuZ2F0ZWhvdXNlLnJlZ2lzdHJ5LnYxLkxpc3RSZWdpc3RyeUF1ZGl0RW50cmllc1JlcXVlc3QaNy5nYXRlaG91c2UucmVnaXN0cnkudjEuTGlzdFJlZ2lzdHJ5QXVkaXRFbnRyaWVzUmVzcG9uc2ViBnByb3RvMw", [file_gatehouse_audit_v1_audit, file_gatehouse_registry_v1_application, file_gatehouse_registry_v1_assertions_service, file_gatehouse_registry_v1_registry_service]);
 
 /**
  * ApplicationRecord is an application with its operator-managed settings.
@@ -222,6 +222,27 @@ export type UpdateApplicationRequest = Message<"gatehouse.registry.v1.UpdateAppl
    * @generated from field: bool validate_only = 9;
    */
   validateOnly: boolean;
+
+  /**
+   * Captcha replaces the hosted pages' bot check when set ("off", "altcha").
+   *
+   * @generated from field: optional string captcha = 10;
+   */
+  captcha?: string | undefined;
+
+  /**
+   * SmsPerHour replaces the application's SMS budget when set.
+   *
+   * @generated from field: gatehouse.registry.v1.SmsBudget sms_per_hour = 11;
+   */
+  smsPerHour?: SmsBudget | undefined;
+
+  /**
+   * PhonePrefixes replaces the allowed calling codes when set (empty = any).
+   *
+   * @generated from field: gatehouse.registry.v1.StringList phone_prefixes = 12;
+   */
+  phonePrefixes?: StringList | undefined;
 };
 
 /**
@@ -230,6 +251,28 @@ export type UpdateApplicationRequest = Message<"gatehouse.registry.v1.UpdateAppl
  */
 export const UpdateApplicationRequestSchema: GenMessage<UpdateApplicationRequest> = /*@__PURE__*/
   messageDesc(file_gatehouse_registry_v1_admin_service, 5);
+
+/**
+ * SmsBudget wraps an hourly budget so that "no budget of its own" (value
+ * unset) differs from "not changed" (the message absent).
+ *
+ * @generated from message gatehouse.registry.v1.SmsBudget
+ */
+export type SmsBudget = Message<"gatehouse.registry.v1.SmsBudget"> & {
+  /**
+   * Value is the number of text messages per hour; unset = no own budget.
+   *
+   * @generated from field: optional int32 value = 1;
+   */
+  value?: number | undefined;
+};
+
+/**
+ * Describes the message gatehouse.registry.v1.SmsBudget.
+ * Use `create(SmsBudgetSchema)` to create a new message.
+ */
+export const SmsBudgetSchema: GenMessage<SmsBudget> = /*@__PURE__*/
+  messageDesc(file_gatehouse_registry_v1_admin_service, 6);
 
 /**
  * UpdateApplicationResponse returns the application after the change.
@@ -250,7 +293,7 @@ export type UpdateApplicationResponse = Message<"gatehouse.registry.v1.UpdateApp
  * Use `create(UpdateApplicationResponseSchema)` to create a new message.
  */
 export const UpdateApplicationResponseSchema: GenMessage<UpdateApplicationResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_admin_service, 6);
+  messageDesc(file_gatehouse_registry_v1_admin_service, 7);
 
 /**
  * RotateClientSecretRequest names the application.
@@ -271,7 +314,7 @@ export type RotateClientSecretRequest = Message<"gatehouse.registry.v1.RotateCli
  * Use `create(RotateClientSecretRequestSchema)` to create a new message.
  */
 export const RotateClientSecretRequestSchema: GenMessage<RotateClientSecretRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_admin_service, 7);
+  messageDesc(file_gatehouse_registry_v1_admin_service, 8);
 
 /**
  * RotateClientSecretResponse returns the new secret, shown only here.
@@ -299,7 +342,7 @@ export type RotateClientSecretResponse = Message<"gatehouse.registry.v1.RotateCl
  * Use `create(RotateClientSecretResponseSchema)` to create a new message.
  */
 export const RotateClientSecretResponseSchema: GenMessage<RotateClientSecretResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_admin_service, 8);
+  messageDesc(file_gatehouse_registry_v1_admin_service, 9);
 
 /**
  * AddEntrypointRequest carries the entry point to add.
@@ -335,7 +378,7 @@ export type AddEntrypointRequest = Message<"gatehouse.registry.v1.AddEntrypointR
  * Use `create(AddEntrypointRequestSchema)` to create a new message.
  */
 export const AddEntrypointRequestSchema: GenMessage<AddEntrypointRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_admin_service, 9);
+  messageDesc(file_gatehouse_registry_v1_admin_service, 10);
 
 /**
  * AddEntrypointResponse returns the stored entry point.
@@ -356,7 +399,7 @@ export type AddEntrypointResponse = Message<"gatehouse.registry.v1.AddEntrypoint
  * Use `create(AddEntrypointResponseSchema)` to create a new message.
  */
 export const AddEntrypointResponseSchema: GenMessage<AddEntrypointResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_admin_service, 10);
+  messageDesc(file_gatehouse_registry_v1_admin_service, 11);
 
 /**
  * FieldConfigList wraps fields so that an absent list differs from an empty one.
@@ -377,7 +420,7 @@ export type FieldConfigList = Message<"gatehouse.registry.v1.FieldConfigList"> &
  * Use `create(FieldConfigListSchema)` to create a new message.
  */
 export const FieldConfigListSchema: GenMessage<FieldConfigList> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_admin_service, 11);
+  messageDesc(file_gatehouse_registry_v1_admin_service, 12);
 
 /**
  * UpdateEntrypointRequest names the entry point and what changes.
@@ -455,7 +498,7 @@ export type UpdateEntrypointRequest = Message<"gatehouse.registry.v1.UpdateEntry
  * Use `create(UpdateEntrypointRequestSchema)` to create a new message.
  */
 export const UpdateEntrypointRequestSchema: GenMessage<UpdateEntrypointRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_admin_service, 12);
+  messageDesc(file_gatehouse_registry_v1_admin_service, 13);
 
 /**
  * UpdateEntrypointResponse returns the entry point after the change.
@@ -476,7 +519,7 @@ export type UpdateEntrypointResponse = Message<"gatehouse.registry.v1.UpdateEntr
  * Use `create(UpdateEntrypointResponseSchema)` to create a new message.
  */
 export const UpdateEntrypointResponseSchema: GenMessage<UpdateEntrypointResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_admin_service, 13);
+  messageDesc(file_gatehouse_registry_v1_admin_service, 14);
 
 /**
  * ListCatalogEntriesRequest names a catalog and a page.
@@ -511,7 +554,7 @@ export type ListCatalogEntriesRequest = Message<"gatehouse.registry.v1.ListCatal
  * Use `create(ListCatalogEntriesRequestSchema)` to create a new message.
  */
 export const ListCatalogEntriesRequestSchema: GenMessage<ListCatalogEntriesRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_admin_service, 14);
+  messageDesc(file_gatehouse_registry_v1_admin_service, 15);
 
 /**
  * ListCatalogEntriesResponse is one page of a catalog.
@@ -539,7 +582,7 @@ export type ListCatalogEntriesResponse = Message<"gatehouse.registry.v1.ListCata
  * Use `create(ListCatalogEntriesResponseSchema)` to create a new message.
  */
 export const ListCatalogEntriesResponseSchema: GenMessage<ListCatalogEntriesResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_admin_service, 15);
+  messageDesc(file_gatehouse_registry_v1_admin_service, 16);
 
 /**
  * GetCatalogEntryRequest names the entry.
@@ -567,7 +610,7 @@ export type GetCatalogEntryRequest = Message<"gatehouse.registry.v1.GetCatalogEn
  * Use `create(GetCatalogEntryRequestSchema)` to create a new message.
  */
 export const GetCatalogEntryRequestSchema: GenMessage<GetCatalogEntryRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_admin_service, 16);
+  messageDesc(file_gatehouse_registry_v1_admin_service, 17);
 
 /**
  * GetCatalogEntryResponse returns the entry.
@@ -588,7 +631,7 @@ export type GetCatalogEntryResponse = Message<"gatehouse.registry.v1.GetCatalogE
  * Use `create(GetCatalogEntryResponseSchema)` to create a new message.
  */
 export const GetCatalogEntryResponseSchema: GenMessage<GetCatalogEntryResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_admin_service, 17);
+  messageDesc(file_gatehouse_registry_v1_admin_service, 18);
 
 /**
  * CreateCatalogEntryRequest carries the entry to add.
@@ -624,7 +667,7 @@ export type CreateCatalogEntryRequest = Message<"gatehouse.registry.v1.CreateCat
  * Use `create(CreateCatalogEntryRequestSchema)` to create a new message.
  */
 export const CreateCatalogEntryRequestSchema: GenMessage<CreateCatalogEntryRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_admin_service, 18);
+  messageDesc(file_gatehouse_registry_v1_admin_service, 19);
 
 /**
  * CreateCatalogEntryResponse returns the stored entry.
@@ -645,7 +688,7 @@ export type CreateCatalogEntryResponse = Message<"gatehouse.registry.v1.CreateCa
  * Use `create(CreateCatalogEntryResponseSchema)` to create a new message.
  */
 export const CreateCatalogEntryResponseSchema: GenMessage<CreateCatalogEntryResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_admin_service, 19);
+  messageDesc(file_gatehouse_registry_v1_admin_service, 20);
 
 /**
  * UpdateCatalogEntryRequest names the entry and what changes.
@@ -687,7 +730,7 @@ export type UpdateCatalogEntryRequest = Message<"gatehouse.registry.v1.UpdateCat
  * Use `create(UpdateCatalogEntryRequestSchema)` to create a new message.
  */
 export const UpdateCatalogEntryRequestSchema: GenMessage<UpdateCatalogEntryRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_admin_service, 20);
+  messageDesc(file_gatehouse_registry_v1_admin_service, 21);
 
 /**
  * UpdateCatalogEntryResponse returns the entry after the change.
@@ -708,7 +751,7 @@ export type UpdateCatalogEntryResponse = Message<"gatehouse.registry.v1.UpdateCa
  * Use `create(UpdateCatalogEntryResponseSchema)` to create a new message.
  */
 export const UpdateCatalogEntryResponseSchema: GenMessage<UpdateCatalogEntryResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_admin_service, 21);
+  messageDesc(file_gatehouse_registry_v1_admin_service, 22);
 
 /**
  * DeleteCatalogEntryRequest names the entry.
@@ -736,7 +779,7 @@ export type DeleteCatalogEntryRequest = Message<"gatehouse.registry.v1.DeleteCat
  * Use `create(DeleteCatalogEntryRequestSchema)` to create a new message.
  */
 export const DeleteCatalogEntryRequestSchema: GenMessage<DeleteCatalogEntryRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_admin_service, 22);
+  messageDesc(file_gatehouse_registry_v1_admin_service, 23);
 
 /**
  * DeleteCatalogEntryResponse is empty.
@@ -751,7 +794,7 @@ export type DeleteCatalogEntryResponse = Message<"gatehouse.registry.v1.DeleteCa
  * Use `create(DeleteCatalogEntryResponseSchema)` to create a new message.
  */
 export const DeleteCatalogEntryResponseSchema: GenMessage<DeleteCatalogEntryResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_admin_service, 23);
+  messageDesc(file_gatehouse_registry_v1_admin_service, 24);
 
 /**
  * AssertionHistory is one legal assertion with every version.
@@ -779,7 +822,7 @@ export type AssertionHistory = Message<"gatehouse.registry.v1.AssertionHistory">
  * Use `create(AssertionHistorySchema)` to create a new message.
  */
 export const AssertionHistorySchema: GenMessage<AssertionHistory> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_admin_service, 24);
+  messageDesc(file_gatehouse_registry_v1_admin_service, 25);
 
 /**
  * ListAssertionHistoryRequest names a page, optionally of one typology.
@@ -814,7 +857,7 @@ export type ListAssertionHistoryRequest = Message<"gatehouse.registry.v1.ListAss
  * Use `create(ListAssertionHistoryRequestSchema)` to create a new message.
  */
 export const ListAssertionHistoryRequestSchema: GenMessage<ListAssertionHistoryRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_admin_service, 25);
+  messageDesc(file_gatehouse_registry_v1_admin_service, 26);
 
 /**
  * ListAssertionHistoryResponse is one page of assertions.
@@ -842,7 +885,7 @@ export type ListAssertionHistoryResponse = Message<"gatehouse.registry.v1.ListAs
  * Use `create(ListAssertionHistoryResponseSchema)` to create a new message.
  */
 export const ListAssertionHistoryResponseSchema: GenMessage<ListAssertionHistoryResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_admin_service, 26);
+  messageDesc(file_gatehouse_registry_v1_admin_service, 27);
 
 /**
  * ListRegistryAuditEntriesRequest filters the log and names a position.
@@ -877,7 +920,7 @@ export type ListRegistryAuditEntriesRequest = Message<"gatehouse.registry.v1.Lis
  * Use `create(ListRegistryAuditEntriesRequestSchema)` to create a new message.
  */
 export const ListRegistryAuditEntriesRequestSchema: GenMessage<ListRegistryAuditEntriesRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_admin_service, 27);
+  messageDesc(file_gatehouse_registry_v1_admin_service, 28);
 
 /**
  * ListRegistryAuditEntriesResponse is one page of the log.
@@ -905,7 +948,7 @@ export type ListRegistryAuditEntriesResponse = Message<"gatehouse.registry.v1.Li
  * Use `create(ListRegistryAuditEntriesResponseSchema)` to create a new message.
  */
 export const ListRegistryAuditEntriesResponseSchema: GenMessage<ListRegistryAuditEntriesResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_registry_v1_admin_service, 28);
+  messageDesc(file_gatehouse_registry_v1_admin_service, 29);
 
 /**
  * RegistryAdminService is the operators' API over what the registry owns
