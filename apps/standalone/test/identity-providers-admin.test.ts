@@ -105,7 +105,7 @@ describe.each([
     expect((await admin(s, "GET", "/admin/v1/identity-providers/down", { scope: "admin:read" })).statusCode).toBe(404);
   });
 
-  it("checks every rule: key, URLs (https; http only on loopback in development), oauth2 endpoints and claims, presets", async () => {
+  it("checks every rule: key, URLs (https, no private address; http only on loopback), oauth2 endpoints and claims, presets", async () => {
     const bad = await admin(s, "POST", "/admin/v1/identity-providers", {
       body: {
         key: "Bad Key",
@@ -125,6 +125,7 @@ describe.each([
       "clientId:required",
       "clientSecret:required",
       "authorizationEndpoint:invalid_value",
+      "tokenEndpoint:invalid_value",
       "userinfoEndpoint:required",
       "claims.subject:required",
       "claims.colour:unknown_member",

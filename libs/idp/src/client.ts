@@ -22,7 +22,8 @@ function clientAuth(p: ProviderSettings, secret: string, methods: string[] | und
 function configure(config: oidc.Configuration, policy: OutboundPolicy): oidc.Configuration {
   config[oidc.customFetch] = guardedFetch(policy) as oidc.CustomFetch;
   config.timeout = Math.ceil(policy.timeoutMs / 1000);
-  if (policy.allowPrivate) oidc.allowInsecureRequests(config);
+  // openid-client's own https rule is off: guardedFetch applies ours (http only on a loopback host) to every call.
+  oidc.allowInsecureRequests(config);
   return config;
 }
 
@@ -53,7 +54,7 @@ export async function providerConfiguration(
     config = await oidc.discovery(new URL(p.issuer), p.clientId, metadata(p), undefined, {
       [oidc.customFetch]: guardedFetch(policy) as oidc.CustomFetch,
       timeout: Math.ceil(policy.timeoutMs / 1000),
-      execute: policy.allowPrivate ? [oidc.allowInsecureRequests] : [],
+      execute: [oidc.allowInsecureRequests],
     });
   } catch (e) {
     throw new UpstreamUnavailable(`discovery of ${p.issuer} failed: ${(e as Error).message}`, { cause: e });
