@@ -24,6 +24,12 @@ export interface Config {
    * budget of text messages in total and per destination calling code.
    */
   abuse: { pwnedPasswordsUrl: string | undefined; smsPerHour: number; smsPerPrefixPerHour: number };
+  /**
+   * Calls to upstream identity providers (contract section 11): IDP_TIMEOUT_MS
+   * per call (10 s), and IDP_ALLOW_PRIVATE=true to allow private addresses
+   * (a loopback host is always allowed, http too: section 11's development).
+   */
+  idp: { allowPrivate: boolean; timeoutMs: number };
   secretKey: string | undefined;
   publicBaseUrl: string;
   publicGraphUrl: string;
@@ -221,6 +227,7 @@ export function loadConfig(env: Env = process.env): Config {
       smsPerHour: int(env, "SMS_LIMIT_PER_HOUR", 1000, 0, 10_000_000),
       smsPerPrefixPerHour: int(env, "SMS_LIMIT_PER_PREFIX_PER_HOUR", 300, 0, 10_000_000),
     },
+    idp: { allowPrivate: flag(env, "IDP_ALLOW_PRIVATE"), timeoutMs: int(env, "IDP_TIMEOUT_MS", 10_000, 1000, 30_000) },
     secretKey: secretKey(env),
     publicBaseUrl: stripSlash(url(env, "PUBLIC_BASE_URL", publicUrl, ["http:", "https:"])!),
     publicGraphUrl: stripSlash(url(env, "PUBLIC_GRAPH_URL", publicUrl, ["http:", "https:"])!),
