@@ -101,6 +101,7 @@ export async function createRegistry(deps: RegistryDeps): Promise<ServiceModule>
           db: deps.db,
           keys: deps.keys,
           policy: deps.idp ?? { allowPrivate: false, timeoutMs: DEFAULT_TIMEOUT_MS },
+          notify: deps.notify,
         }),
       );
       router.service(RedirectOriginsService, createRedirectOriginsService({ db: deps.db }));

@@ -65,6 +65,13 @@ describe.each([
     expect(page.body).toContain('name="idp" value="trusted"');
     const es = await loginPage(s, app, app.entrypoint, { ui_locales: "es", prompt: "create" });
     expect(es.page.body).toContain("Continuar con Trusted ID");
+    // A provider changed by an operator shows at once (the registry's notice drops the cached names, section 16).
+    const renamed = await admin(s, "PATCH", "/admin/v1/identity-providers/trusted", {
+      body: { displayName: "Trusted ID Two" },
+    });
+    expect(renamed.statusCode).toBe(200);
+    expect((await loginPage(s, app, app.entrypoint)).page.body).toContain("Continue with Trusted ID Two");
+    await admin(s, "PATCH", "/admin/v1/identity-providers/trusted", { body: { displayName: "Trusted ID" } });
   });
 
   it("first sign-in with a verified email registers (confirmed, no password, datas mapped); the second signs in the same user", async () => {

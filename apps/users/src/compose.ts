@@ -96,6 +96,7 @@ export function composeUsers(given: UsersDeps): UsersParts {
   const providers = upstreamProviders(
     given.upstreamClients ?? (async () => undefined),
     given.idp ?? { allowPrivate: false, timeoutMs: DEFAULT_TIMEOUT_MS },
+    kv,
   );
   const verifiers = createVerifiers({
     data,

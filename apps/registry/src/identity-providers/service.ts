@@ -4,7 +4,13 @@ import { auditContext } from "@gatehouse/admin";
 import { validationError } from "@gatehouse/errors";
 import type { ProviderSettings } from "@gatehouse/idp";
 import type { IdentityProvider, IdentityProvidersService } from "@gatehouse/proto";
-import { ADMIN_READ_SCOPES, ADMIN_WRITE_SCOPES, INTERNAL_SCOPE, type ScopePolicy } from "@gatehouse/rpc";
+import {
+  ADMIN_READ_SCOPES,
+  ADMIN_WRITE_SCOPES,
+  INTERNAL_SCOPE,
+  type RegistryNotify,
+  type ScopePolicy,
+} from "@gatehouse/rpc";
 import {
   createProvider,
   deleteProvider,
@@ -49,7 +55,11 @@ function required(field: string, value: string): string {
 }
 
 /** IdentityProvidersService over the domain module: maps requests in and results out. */
-export function createIdentityProvidersService(deps: ProviderDeps): ServiceImpl<typeof IdentityProvidersService> {
+export function createIdentityProvidersService(
+  deps: ProviderDeps & { notify?: RegistryNotify },
+): ServiceImpl<typeof IdentityProvidersService> {
+  // Every replica of the gateway (buttons) and of users (the round trip's configuration) drops the provider at once.
+  const changed = async (key: string) => deps.notify?.("identity-provider", key);
   return {
     async listIdentityProviders() {
       return { providers: (await listProviders(deps.db)).map(toMessage) };
@@ -78,6 +88,7 @@ export function createIdentityProvidersService(deps: ProviderDeps): ServiceImpl<
       const stored = await createProvider(deps, input, req.clientSecret, auditContext(ctx), {
         validateOnly: req.validateOnly,
       });
+      if (stored) await changed(stored.key);
       return { provider: stored && toMessage(stored) };
     },
     async updateIdentityProvider(req, ctx) {
@@ -98,10 +109,12 @@ export function createIdentityProvidersService(deps: ProviderDeps): ServiceImpl<
         },
         auditContext(ctx),
       );
+      await changed(stored.key);
       return { provider: toMessage(stored) };
     },
     async deleteIdentityProvider(req, ctx) {
       await deleteProvider(deps.db, required("key", req.key), auditContext(ctx));
+      await changed(req.key);
       return {};
     },
     async getUpstreamClient(req) {
