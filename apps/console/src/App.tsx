@@ -8,6 +8,7 @@ import { Assertions } from "./screens/assertions/Assertions.tsx";
 import { Audit } from "./screens/audit/Audit.tsx";
 import { Callback } from "./screens/Callback.tsx";
 import { Catalogs } from "./screens/catalogs/Catalogs.tsx";
+import { IdentityProviders } from "./screens/providers/IdentityProviders.tsx";
 import { SignIn } from "./screens/SignIn.tsx";
 import { ImportUsers } from "./screens/users/ImportUsers.tsx";
 import { UsersList } from "./screens/users/UsersList.tsx";
@@ -36,6 +37,7 @@ export function App() {
   if ((m = match("/catalogs/:kind", path)) && CATALOG_KINDS.includes(m.kind as CatalogKind))
     return <Catalogs kind={m.kind as CatalogKind} />;
   if (path === "/assertions") return <Assertions />;
+  if (path === "/identity-providers") return <IdentityProviders />;
   if (path === "/users") return <UsersList />;
   if (path === "/users/import") return <ImportUsers />;
   if ((m = match("/users/:id", path))) return <UserView key={m.id} userId={m.id!} />;

@@ -5,6 +5,7 @@ import type {
   AssertionsService,
   AuthService,
   DeviceAuthorizationService,
+  IdentityProvidersService,
   MfaService,
   PasskeysService,
   RedirectOriginsService,
@@ -32,6 +33,8 @@ export interface GatewayDeps {
   passkeys?: Client<typeof PasskeysService>;
   /** The registry's admin API; the /admin/v1 application, catalog and assertion-history routes exist only when it is wired. */
   registryAdmin?: Client<typeof RegistryAdminService>;
+  /** The registry's identity providers (contract section 11); their admin routes and the pages' buttons need it. */
+  identityProviders?: Client<typeof IdentityProvidersService>;
   /** The users service's admin API; the /admin/v1/users routes exist only when it is wired. */
   usersAdmin?: Client<typeof UsersAdminService>;
   /** The registry's webhooks admin API; the /admin/v1/webhooks routes exist only when it is wired. */
@@ -61,7 +64,7 @@ export interface GatewayDeps {
   /** The console's static build (apps/console/dist); /console says how to build it when it is missing. */
   consoleDir?: string;
   config: Pick<Config, "publicBaseUrl" | "publicGraphUrl" | "publicAuthUrl" | "bodyLimitBytes"> &
-    Partial<Pick<Config, "requestTimeoutSeconds" | "trustedProxies">>;
+    Partial<Pick<Config, "requestTimeoutSeconds" | "trustedProxies" | "httpKeepAliveSeconds">>;
   /** The process's drain (SIGTERM): /readyz answers 503 and every answer closes its connection once it started. */
   drain?: Drain;
   /** Whether the stores and services behind the gateway answer (for /readyz). */

@@ -1,10 +1,12 @@
 import { fileURLToPath } from "node:url";
 import type { Db, Migrations } from "@gatehouse/db";
 import type { Logger } from "@gatehouse/logging";
+import { DEFAULT_TIMEOUT_MS, type OutboundPolicy } from "@gatehouse/idp";
 import { DEFAULT_RETRY_SCHEDULE, type RetrySchedule, type TargetPolicy } from "@gatehouse/events";
 import {
   AssertionsService,
   EventsService,
+  IdentityProvidersService,
   RedirectOriginsService,
   RegistryAdminService,
   RegistryService,
@@ -17,6 +19,7 @@ import { createRegistryAdminService } from "./admin/registry-admin-service.ts";
 import { assertionsPolicy, createAssertionsService } from "./assertions/assertions-service.ts";
 import { catalogStore } from "./catalogs/store.ts";
 import { clientSecrets } from "./credentials/secrets.ts";
+import { createIdentityProvidersService, identityProvidersPolicy } from "./identity-providers/service.ts";
 import { createRedirectOriginsService, redirectOriginsPolicy } from "./origins/redirect-origins-service.ts";
 import { registryPolicy } from "./policy.ts";
 import { createRegistryService } from "./registry-service.ts";
@@ -41,6 +44,8 @@ export interface RegistryDeps {
    * expire on their own.
    */
   notify?: RegistryNotify;
+  /** Calls to identity providers' issuers (config `idp`); default: public https only, 10 s. */
+  idp?: OutboundPolicy;
   options?: {
     /** A face verification platform is purchased: national_id fields may set requiresVerification. */
     faceVerification?: boolean;
@@ -90,6 +95,15 @@ export async function createRegistry(deps: RegistryDeps): Promise<ServiceModule>
           notify: deps.notify,
         }),
       );
+      router.service(
+        IdentityProvidersService,
+        createIdentityProvidersService({
+          db: deps.db,
+          keys: deps.keys,
+          policy: deps.idp ?? { allowPrivate: false, timeoutMs: DEFAULT_TIMEOUT_MS },
+          notify: deps.notify,
+        }),
+      );
       router.service(RedirectOriginsService, createRedirectOriginsService({ db: deps.db }));
       router.service(
         RegistryAdminService,
@@ -98,12 +112,13 @@ export async function createRegistry(deps: RegistryDeps): Promise<ServiceModule>
       router.service(EventsService, createEventsService(deps.db, wake));
       router.service(WebhooksAdminService, createWebhooksAdminService(webhookAdmin));
     },
-    // Every service's methods, by local name (the local names are distinct across the four).
+    // Every service's methods, by local name (the local names are distinct across them all).
     policy: {
       ...registryPolicy,
       ...assertionsPolicy,
       ...redirectOriginsPolicy,
       ...registryAdminPolicy,
+      ...identityProvidersPolicy,
       ...webhooksPolicy,
     },
     ready: () => deps.db.ping(),

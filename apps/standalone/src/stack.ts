@@ -9,6 +9,7 @@ import {
   AuthService,
   EventsService,
   RedirectOriginsService,
+  IdentityProvidersService,
   RegistryAdminService,
   RegistryService,
   UserSessionsService,
@@ -68,6 +69,7 @@ export async function buildStack(
   const registryMod = await createRegistry({
     db,
     keys,
+    idp: config.idp,
     logger: logger.child({ service: "registry" }),
     webhooks: webhookSettings(config),
     notify: (topic, id) => {
@@ -112,6 +114,10 @@ export async function buildStack(
     logger,
     internal,
     registry: registryAs("users"),
+    identityProviders: createClient(
+      IdentityProvidersService,
+      directTransport(registryMod.routes, registryServer, callerInterceptors(internal, "users")),
+    ),
     assertions: assertionsAs("users"),
     auth: authAs("users"),
     userSessions: createClient(
@@ -146,6 +152,10 @@ export async function buildStack(
       registryNotices: kvRegistryNotices(kv),
       registryAdmin: createClient(
         RegistryAdminService,
+        directTransport(registryMod.routes, registryServer, callerInterceptors(internal, "gateway")),
+      ),
+      identityProviders: createClient(
+        IdentityProvidersService,
         directTransport(registryMod.routes, registryServer, callerInterceptors(internal, "gateway")),
       ),
       usersAdmin: users.adminClientAs("gateway"),

@@ -10,6 +10,7 @@ import {
   ConfirmationDeliveryService,
   type EventsService,
   MfaService,
+  IdentityProvidersService,
   PasskeysService,
   RegistryService,
   UsersAdminService,
@@ -34,6 +35,7 @@ import {
   registryAssertions,
   registryDataFields,
   registryEntrypoints,
+  registryUpstreamClients,
   registryEvents,
 } from "@gatehouse/users";
 import type { Stores } from "./stores.ts";
@@ -87,6 +89,8 @@ export async function wireUsers(args: {
   logger: Logger;
   internal: InternalTokens;
   registry: Client<typeof RegistryService>;
+  /** The registry's identity providers (social sign-in: the users service runs the round trip with their secrets). */
+  identityProviders: Client<typeof IdentityProvidersService>;
   /** The registry's AssertionsService (legal-assertion catalog). */
   assertions: Client<typeof AssertionsService>;
   auth: Client<typeof AuthService>;
@@ -108,6 +112,8 @@ export async function wireUsers(args: {
     entrypoints: await registryEntrypoints(args.registry, stores.kv),
     assertions: await registryAssertions(args.assertions, stores.kv, config.assertionsCacheTtlSeconds * 1000),
     dataFields: registryDataFields(args.registry),
+    upstreamClients: registryUpstreamClients(args.identityProviders, stores.keys),
+    idp: config.idp,
     grants: authGrants(args.auth),
     enqueue: (job, tx) => queue.enqueue(job, tx),
     sessions: authUserSessions(args.userSessions),

@@ -31,7 +31,11 @@ export interface TestApp {
 }
 
 /** Creates the standard application (email must be confirmed) and gets its APP_TOKEN. */
-export async function createAppWithToken(gw: string, key = "shop"): Promise<TestApp> {
+export async function createAppWithToken(
+  gw: string,
+  key = "shop",
+  edit?: (body: Record<string, any>) => void,
+): Promise<TestApp> {
   const op = await tokenRequest(gw, OPERATOR.id, OPERATOR.secret, {
     grant_type: "client_credentials",
     scope: "apps:write",
@@ -41,7 +45,7 @@ export async function createAppWithToken(gw: string, key = "shop"): Promise<Test
   const created = await fetch(`${gw}/v2/apps`, {
     method: "POST",
     headers: { authorization: `Bearer ${opToken}`, "content-type": "application/json" },
-    body: JSON.stringify({ ...validApplication(), key }),
+    body: JSON.stringify(((b) => (edit?.(b), b))({ ...validApplication(), key })),
   });
   if (created.status !== 201) throw new Error(`create app: ${created.status} ${await created.text()}`);
   const app = ((await created.json()) as { content: { id: string; password: string; entrypoints: { id: string }[] } })

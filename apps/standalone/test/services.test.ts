@@ -13,6 +13,9 @@ import { expectAdminJourney } from "./http-admin.ts";
 import { createAppWithToken, expectUserJourney, registerUser, tokenRequest } from "./http-users.ts";
 import { freePort, runEntry, stopChild, waitReady, type Spawned } from "./processes.ts";
 import { OPERATOR, validApplication } from "./stack-helpers.ts";
+import { startUpstreamIdp, type UpstreamIdp } from "@gatehouse/testing/upstream-idp";
+import { atProvider, hiddenOf } from "./social-flows.ts";
+import { pkce } from "./oauth-flow.ts";
 import { startReceiver } from "./webhook-receiver.ts";
 
 // npm run start:services over real HTTP: gateway, registry, auth, users and
@@ -25,6 +28,7 @@ let authUrl: string;
 let usersUrl: string;
 let workerUrl: string;
 let dataDir: string;
+let idp: UpstreamIdp;
 const secretKey = randomBytes(32).toString("base64url");
 
 beforeAll(async () => {
@@ -41,6 +45,7 @@ beforeAll(async () => {
   usersUrl = `http://127.0.0.1:${usersPort}`;
   workerUrl = `http://127.0.0.1:${workerPort}`;
   dataDir = await mkdtemp(join(tmpdir(), "gh-svc-"));
+  idp = await startUpstreamIdp([`${gw}/oauth2/idp/callback`]);
   child = await runEntry("services", [], {
     PORT: String(port),
     HOST: "127.0.0.1",
@@ -69,6 +74,7 @@ beforeAll(async () => {
 }, 150_000);
 
 afterAll(async () => {
+  await idp?.close();
   if (child) expect(await stopChild(child)).toBe(0);
 });
 
@@ -166,6 +172,52 @@ describe("start:services", () => {
       device_code: d.device_code!,
     });
     expect(((await polled.json()) as { error: string }).error).toBe("authorization_pending");
+  });
+
+  it("social sign-in across processes: the registry checks the issuer, the users process runs the round trip", async () => {
+    const op = await fetch(`${gw}/oauth2/token`, {
+      method: "POST",
+      headers: { authorization: basic, "content-type": "application/x-www-form-urlencoded" },
+      body: "grant_type=client_credentials&scope=admin",
+    });
+    const token = ((await op.json()) as { access_token: string }).access_token;
+    const provider = { key: "up", displayName: "Upstream", issuer: idp.issuer, clientId: idp.clientId };
+    const created = await fetch(`${gw}/admin/v1/identity-providers`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ ...provider, clientSecret: idp.clientSecret }),
+    });
+    expect(created.status).toBe(201);
+    const app = await createAppWithToken(gw, "social", (b) => (b.entrypoints[0].identityProviders = ["up"]));
+    idp.accounts.set("zoe", { email: "zoe@example.com", email_verified: true, given_name: "Zoe" });
+    const q = new URLSearchParams({
+      response_type: "code",
+      client_id: app.id,
+      redirect_uri: "https://shop.example.com/callback",
+      scope: "openid",
+      state: "s1",
+      code_challenge: pkce().challenge,
+      code_challenge_method: "S256",
+      entrypoint: app.entrypoint,
+    });
+    const page = await fetch(`${gw}/oauth2/authorize?${q}`);
+    const csrf = page.headers.get("set-cookie")!.split(";")[0]!;
+    const started = await fetch(`${gw}/oauth2/authorize`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrf },
+      body: new URLSearchParams({ ...hiddenOf(await page.text()), idp: "up" }),
+    });
+    expect(started.status).toBe(303);
+    const idpCookie = started.headers.get("set-cookie")!.split(";")[0]!;
+    const back = await atProvider(started.headers.get("location")!, "zoe", { callback: `${gw}/oauth2/idp/callback` });
+    const done = await fetch(back, { redirect: "manual", headers: { cookie: `${idpCookie}; ${csrf}` } });
+    expect(done.status).toBe(303);
+    const location = new URL(done.headers.get("location")!);
+    expect([location.origin + location.pathname, location.searchParams.get("state")]).toEqual([
+      "https://shop.example.com/callback",
+      "s1",
+    ]);
   });
 
   it("serves the admin API across processes: lock, unlock, rotation and the merged audit log", async () => {

@@ -24,6 +24,9 @@ import { createTerms, type Terms } from "./terms/terms.ts";
 import type { Transactional } from "./transactional.ts";
 import type { UpdateDeps } from "./update/update.ts";
 import { createVerifiers, type Verifiers } from "./verifiers/index.ts";
+import { upstreamProviders, type Providers } from "./verifiers/upstream/providers.ts";
+import { registerUpstreamUser } from "./registration/upstream.ts";
+import { DEFAULT_TIMEOUT_MS } from "@gatehouse/idp";
 import { foreignHashes, type ForeignHashes } from "./verifiers/password/hashes/index.ts";
 import { DEFAULT_LOGIN_LIMITS } from "./verifiers/throttle.ts";
 import type { FactorDeps } from "./verifiers/totp/factor.ts";
@@ -55,6 +58,8 @@ export interface UsersParts {
   confirm: ConfirmDeps;
   resend: ResendDeps;
   register: RegisterDeps;
+  /** The upstream identity providers, ready for a round trip (social sign-in). */
+  providers: Providers;
   update: UpdateDeps;
   factor: FactorDeps;
   /** The passkey ceremonies (enrolment, sign-in options). */
@@ -86,6 +91,13 @@ export function composeUsers(given: UsersDeps): UsersParts {
     name: totpIssuer,
   };
   const passkeys: PasskeyDeps = { data, kv, keys, rp };
+  const { breached } = given;
+  const register = { data, keys, options, passwords, breached, catalog, dataFields: given.dataFields };
+  const providers = upstreamProviders(
+    given.upstreamClients ?? (async () => undefined),
+    given.idp ?? { allowPrivate: false, timeoutMs: DEFAULT_TIMEOUT_MS },
+    kv,
+  );
   const verifiers = createVerifiers({
     data,
     kv,
@@ -96,13 +108,25 @@ export function composeUsers(given: UsersDeps): UsersParts {
     accessCodes,
     confirmation: options,
     rp,
+    upstream: {
+      providers,
+      register: async (identity, attempt) =>
+        (
+          await registerUpstreamUser(register, {
+            identity,
+            entrypoint: attempt.entrypoint!,
+            clientId: attempt.clientId ?? "",
+            locale: attempt.locale ?? "en",
+            sourceId: "",
+          })
+        ).user,
+    },
   });
   // Every session or code granted: refused for a locked account, recorded as the last login.
   const grants = recordingLogins(data.accounts, given.grants, given.sessions, data);
   const terms = createTerms({ data, keys, catalog });
   const confirm = { data, keys, options };
   const resend = { data, kv, keys, options };
-  const { breached } = given;
   const update = { data, keys, options, passwords, breached, verifiers, catalog, dataFields: given.dataFields };
   const flow = createLoginFlow({
     kv,
@@ -115,6 +139,7 @@ export function composeUsers(given: UsersDeps): UsersParts {
     steps: loginSteps({ kv, keys, logger, totp: data.totp, catalog, resend, passkeys }),
     mfa: { users: data.users, kv, limits: mfaLimits, totp: verifiers.totp },
     continuation: { users: data.users, confirm, update, passkeys },
+    link: { keys, identities: data.identities },
   });
   return {
     db,
@@ -137,7 +162,8 @@ export function composeUsers(given: UsersDeps): UsersParts {
     terms,
     confirm,
     resend,
-    register: { data, keys, options, passwords, breached, catalog, dataFields: given.dataFields },
+    register,
+    providers,
     update,
     factor: { data, kv, keys, limits: mfaLimits },
     passkeys,

@@ -16,8 +16,10 @@ import type {
   Enqueue,
   EntrypointDirectory,
   LoginGrants,
+  UpstreamClients,
   UserSessions,
 } from "./ports.ts";
+import type { OutboundPolicy } from "@gatehouse/idp";
 
 /** What the users service module is built from: its database and kv, its ports and its settings (composed in compose.ts). */
 export interface UsersDeps {
@@ -47,6 +49,10 @@ export interface UsersDeps {
   mfaLimits?: MfaLimits;
   /** Sign-in codes of code sign-in (lifetime, tries, sends per identifier value). */
   accessCodes?: AccessCodeOptions;
+  /** The registry's identity providers with their secrets (social sign-in); absent = none. */
+  upstreamClients?: UpstreamClients;
+  /** Calls to identity providers (config `idp`): public https only and 10 s by default. */
+  idp?: OutboundPolicy;
   /** Issuer shown by authenticator apps. */
   totpIssuer?: string;
   /** The registry's EventsService: the outbox relay hands it the events; absent = they wait in the outbox. */

@@ -61,6 +61,7 @@ export type {
   UserSessions,
 } from "./ports.ts";
 export { registryAssertions, registryDataFields, registryEntrypoints } from "./adapters/registry.ts";
+export { registryUpstreamClients } from "./adapters/identity-providers.ts";
 export { authGrants, authUserSessions } from "./adapters/auth.ts";
 export { registryEvents } from "./adapters/events.ts";
 export { usersPolicy } from "./policy.ts";

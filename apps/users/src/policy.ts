@@ -14,4 +14,6 @@ export const usersPolicy: ScopePolicy = {
   continueLogin: [INTERNAL_SCOPE],
   getActivation: [INTERNAL_SCOPE],
   activateUser: [INTERNAL_SCOPE],
+  startUpstreamLogin: [INTERNAL_SCOPE],
+  unlinkIdentity: [INTERNAL_SCOPE],
 };

@@ -1,4 +1,5 @@
 import type { Queryable } from "@gatehouse/db";
+import type { ProviderSettings } from "@gatehouse/idp";
 import type { ConfirmationJob } from "@gatehouse/jobs";
 import type { AuthorizationCode, AuthorizationRequest, Entrypoint, PendingAssertion, Session } from "@gatehouse/proto";
 
@@ -35,6 +36,9 @@ export type DataFieldCatalog = () => Promise<ReadonlySet<string>>;
 
 /** The registry's legal-assertion catalog: the latest versions of the assertions of these typologies. */
 export type AssertionCatalog = (typologies: string[]) => Promise<PendingAssertion[]>;
+
+/** An identity provider with its client secret opened (the registry's GetUpstreamClient); undefined when unknown. */
+export type UpstreamClients = (key: string) => Promise<{ settings: ProviderSettings; secret: string } | undefined>;
 
 /** What the auth service gives a finished login. */
 export interface LoginGrants {

@@ -15,6 +15,7 @@ import { acceptanceStore, type AcceptanceStore } from "./terms/store.ts";
 import type { Transactional } from "./transactional.ts";
 import { userStore, type UserStore } from "./users/store.ts";
 import { totpStore, type TotpStore } from "./verifiers/totp/store.ts";
+import { identityStore, type IdentityStore } from "./verifiers/upstream/store.ts";
 
 /** Every store of the users service, over one Queryable: the pool, or one transaction's connection. */
 export interface Stores {
@@ -24,6 +25,8 @@ export interface Stores {
   activations: ActivationStore;
   acceptances: AcceptanceStore;
   totp: TotpStore;
+  /** Accounts at upstream identity providers (social sign-in). */
+  identities: IdentityStore;
   passkeys: PasskeyStore;
   accounts: AccountStore;
   audit: AuditLog;
@@ -45,6 +48,7 @@ export function storesOver(q: Queryable, enqueue: Enqueue, wroteEvent?: () => vo
     activations: activationStore(q),
     acceptances: acceptanceStore(q),
     totp: totpStore(q),
+    identities: identityStore(q),
     passkeys: passkeyStore(q),
     accounts: accountStore(q),
     audit: auditOf(q),

@@ -14,6 +14,7 @@ import type { LoginRequest } from "./login/flow.ts";
 import { checkAuthorizationRequest } from "./login/grant.ts";
 import { registrationFlowToken } from "./registration/flow.ts";
 import { registerUser } from "./registration/register.ts";
+import { registerWithSignupToken, socialRpc } from "./social/rpc.ts";
 import { termsRpc } from "./terms/terms-rpc.ts";
 import { updateUser } from "./update/update.ts";
 import { toUser } from "./users/model.ts";
@@ -30,22 +31,31 @@ export function createUsersService(deps: UsersParts, background: BackgroundTasks
     ...termsRpc(deps.terms, deps.entrypoints, deps.logger),
     ...accessCodeRpc({ ...deps, background }),
     ...activationRpc(deps),
+    ...socialRpc({ ...deps, identities: deps.data.identities }),
 
     async registerUser(req) {
       const resolved = await entrypointOf(deps.entrypoints, req.caller);
       const { entrypoint, clientId } = resolved;
       await checkAuthorizationRequest(deps.entrypoints, req.authorizationRequest, resolved);
       try {
-        const done = await registerUser(deps.register, {
-          entrypoint,
-          clientId,
-          phonePrefixes: resolved.phonePrefixes,
-          object: req.object,
-          locale: localeOf(req.caller),
-          sourceId: req.caller?.sourceId ?? "",
-          step: req.step,
-          requireMandatoryAssertions: Boolean(req.authorizationRequest),
-        });
+        const done = req.upstreamToken
+          ? await registerWithSignupToken(deps, {
+              token: req.upstreamToken,
+              resolved,
+              authorization: req.authorizationRequest,
+              object: req.object,
+              caller: req.caller,
+            })
+          : await registerUser(deps.register, {
+              entrypoint,
+              clientId,
+              phonePrefixes: resolved.phonePrefixes,
+              object: req.object,
+              locale: localeOf(req.caller),
+              sourceId: req.caller?.sourceId ?? "",
+              step: req.step,
+              requireMandatoryAssertions: Boolean(req.authorizationRequest),
+            });
         const user = toUser(done.user);
         deps.logger.info(
           { userId: user.id, entrypointId: entrypoint.id, pending: done.pendingConfirmation },
@@ -75,6 +85,8 @@ export function createUsersService(deps: UsersParts, background: BackgroundTasks
         assertions: req.assertions,
         authorization: req.authorizationRequest,
         passkey: req.passkey && { token: req.passkey.token, credential: req.passkey.credential },
+        ...(req.upstream ? { upstream: req.upstream } : {}),
+        ...(req.linkToken ? { linkToken: req.linkToken } : {}),
       };
       const outcome = await flow.login(login);
       return { outcome };

@@ -24,6 +24,12 @@ export interface Config {
    * budget of text messages in total and per destination calling code.
    */
   abuse: { pwnedPasswordsUrl: string | undefined; smsPerHour: number; smsPerPrefixPerHour: number };
+  /**
+   * Calls to upstream identity providers (contract section 11): IDP_TIMEOUT_MS
+   * per call (10 s), and IDP_ALLOW_PRIVATE=true to allow private addresses
+   * (a loopback host is always allowed, http too: section 11's development).
+   */
+  idp: { allowPrivate: boolean; timeoutMs: number };
   secretKey: string | undefined;
   publicBaseUrl: string;
   publicGraphUrl: string;
@@ -77,6 +83,12 @@ export interface Config {
    * stops accepting connections (longer than a balancer's health-check period).
    */
   shutdownDelaySeconds: number;
+  /**
+   * HTTP_KEEP_ALIVE_S: how long the gateway keeps an idle client connection (and the Keep-Alive hint it
+   * sends). Below SHUTDOWN_DELAY_S, so clients that honour the hint drop idle connections before a
+   * draining replica closes them (no request lost on a connection closed under it).
+   */
+  httpKeepAliveSeconds: number;
   /** argon2id cost; undefined = the users service's production parameters (TEST_PASSWORD_HASH, tests only). */
   passwordHashParams: PasswordHashParams | undefined;
   /** Passkeys' relying party: WEBAUTHN_RP_ID (default: {auth_url}'s host) and the accepted origins. */
@@ -221,6 +233,7 @@ export function loadConfig(env: Env = process.env): Config {
       smsPerHour: int(env, "SMS_LIMIT_PER_HOUR", 1000, 0, 10_000_000),
       smsPerPrefixPerHour: int(env, "SMS_LIMIT_PER_PREFIX_PER_HOUR", 300, 0, 10_000_000),
     },
+    idp: { allowPrivate: flag(env, "IDP_ALLOW_PRIVATE"), timeoutMs: int(env, "IDP_TIMEOUT_MS", 10_000, 1000, 30_000) },
     secretKey: secretKey(env),
     publicBaseUrl: stripSlash(url(env, "PUBLIC_BASE_URL", publicUrl, ["http:", "https:"])!),
     publicGraphUrl: stripSlash(url(env, "PUBLIC_GRAPH_URL", publicUrl, ["http:", "https:"])!),
@@ -262,6 +275,7 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutSeconds: int(env, "REQUEST_TIMEOUT", 20, 2, 30),
     assertionsCacheTtlSeconds: int(env, "ASSERTIONS_CACHE_TTL", 30, 0, 3600),
     shutdownDelaySeconds: int(env, "SHUTDOWN_DELAY_S", 5, 0, 60),
+    httpKeepAliveSeconds: int(env, "HTTP_KEEP_ALIVE_S", 4, 1, 600),
     passwordHashParams: passwordHashParams(env),
     webhooks: {
       allowPrivate: flag(env, "WEBHOOK_ALLOW_PRIVATE"),

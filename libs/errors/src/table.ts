@@ -211,6 +211,49 @@ export const errorTable = {
     "That key is already in the catalog.",
     "Esa clave ya está en el catálogo.",
   ),
+  IDENTITY_PROVIDER_NOT_FOUND: def(
+    Code.NotFound,
+    404,
+    "The identity provider does not exist.",
+    "El proveedor de identidad no existe.",
+  ),
+  IDENTITY_PROVIDER_KEY_TAKEN: def(
+    Code.AlreadyExists,
+    409,
+    "An identity provider already has that key.",
+    "Ya hay un proveedor de identidad con esa clave.",
+  ),
+  // Social sign-in (contract section 11): the hosted login shows these on its pages.
+  UPSTREAM_LOGIN_FAILED: def(
+    Code.InvalidArgument,
+    400,
+    "Signing in with that provider did not work; nothing was changed. Try again.",
+    "No se ha podido iniciar sesión con ese proveedor; no se ha cambiado nada. Vuelva a intentarlo.",
+  ),
+  UPSTREAM_UNAVAILABLE: def(
+    Code.Unavailable,
+    503,
+    "The identity provider did not answer in time; try again later.",
+    "El proveedor de identidad no ha respondido a tiempo; inténtelo más tarde.",
+  ),
+  UPSTREAM_LINK_REQUIRED: def(
+    Code.FailedPrecondition,
+    409,
+    "An account already uses this email: sign in to it once to link the provider.",
+    "Ya hay una cuenta con este correo: inicie sesión en ella una vez para vincular el proveedor.",
+  ),
+  UPSTREAM_SIGNUP_REQUIRED: def(
+    Code.FailedPrecondition,
+    400,
+    "A few details are needed to create the account.",
+    "Faltan algunos datos para crear la cuenta.",
+  ),
+  IDENTITY_NOT_LINKED: def(
+    Code.NotFound,
+    404,
+    "No account at that provider is linked to this user.",
+    "Este usuario no tiene vinculada ninguna cuenta de ese proveedor.",
+  ),
   IN_USE: def(
     Code.FailedPrecondition,
     409,

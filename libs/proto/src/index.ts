@@ -14,6 +14,7 @@ export * from "./gen/gatehouse/audit/v1/audit_pb.ts";
 export * from "./gen/gatehouse/registry/v1/admin_service_pb.ts";
 export * from "./gen/gatehouse/auth/v1/user_sessions_service_pb.ts";
 export * from "./gen/gatehouse/users/v1/users_admin_service_pb.ts";
+export * from "./gen/gatehouse/registry/v1/identity_providers_service_pb.ts";
 export * from "./gen/gatehouse/registry/v1/webhooks_service_pb.ts";
 export * from "./gen/gatehouse/users/v1/passkeys_service_pb.ts";
 export * from "./gen/gatehouse/auth/v1/device_authorization_service_pb.ts";

@@ -3,10 +3,11 @@
 
 /**
  * What changed in the registry: an application's settings or entry points
- * (message = its client id), the assertion catalog (message = the key), or a
- * catalog of data fields or typologies (message = the kind).
+ * (message = its client id), the assertion catalog (message = the key), a
+ * catalog of data fields or typologies (message = the kind), or an upstream
+ * identity provider (message = its key).
  */
-export type RegistryTopic = "application" | "assertions" | "catalog";
+export type RegistryTopic = "application" | "assertions" | "catalog" | "identity-provider";
 
 /**
  * Publishes a registry notice (the launcher wires it to the shared kv). The

@@ -104,7 +104,26 @@ export interface User {
   mfa: boolean;
   /** How many passkeys the user holds (contract section 12). */
   passkeys: number;
+  /** Accounts at upstream identity providers (contract section 11). */
+  identities?: { provider: string; subject: string; email: string; linked: string }[];
 }
+
+/** An upstream identity provider (/admin/v1/identity-providers); never its secret. */
+export interface IdentityProvider {
+  key: string;
+  displayName: string;
+  type: "oidc" | "oauth2";
+  preset?: string;
+  issuer?: string;
+  clientId: string;
+  scopes: string[];
+  trustEmail: boolean;
+  authorizationEndpoint?: string;
+  hasClientSecret: boolean;
+  callbackUrl: string;
+}
+
+export const PROVIDER_PRESETS = ["google", "apple", "microsoft", "github", "facebook"] as const;
 
 export interface AuditItem {
   id: string;

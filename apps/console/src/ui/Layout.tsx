@@ -10,6 +10,7 @@ const NAV: { to: string; key: Key; icon: string }[] = [
   { to: "/apps", key: "nav.apps", icon: "▦" },
   { to: "/catalogs/organizations", key: "nav.catalogs", icon: "☰" },
   { to: "/assertions", key: "nav.assertions", icon: "§" },
+  { to: "/identity-providers", key: "nav.providers", icon: "⇄" },
   { to: "/users", key: "nav.users", icon: "◉" },
   { to: "/webhooks", key: "nav.webhooks", icon: "↗" },
   { to: "/audit", key: "nav.audit", icon: "≡" },

@@ -28,5 +28,7 @@ export const PASSKEY_SCRIPTS = [`${STATIC_PATH}/simplewebauthn-browser.js`, `${S
 export const linkWithToken = (baseUrl: string, path: string, token: string) =>
   `${baseUrl}${path}?token=${encodeURIComponent(token)}`;
 
+/** Where upstream identity providers return (contract section 11): register exactly `{auth_url}` + this with them. */
+export const IDP_CALLBACK_PATH = "/oauth2/idp/callback";
 /** The ALTCHA widget's files (section 17): scripts, stylesheet and worker, same-origin under the pages' CSP. */
 export const ALTCHA_STATIC_PATH = "/hosted/static/altcha";

@@ -42,6 +42,13 @@ export function userToJson(u: User): Record<string, unknown> {
     })),
     created: iso(u.createTime),
     updated: iso(u.updateTime),
+    // Accounts at upstream identity providers (contract section 11).
+    identities: u.identities.map((i) => ({
+      provider: i.provider,
+      subject: i.subject,
+      email: i.email,
+      linked: iso(i.linked),
+    })),
   };
 }
 

@@ -67,6 +67,10 @@ export const AdminUser = Type.Object(
     locked: Type.Optional(Type.String({ description: "When the account was locked" })),
     sessions: Type.Optional(Type.Integer({ description: "Live sessions (not in search results)" })),
     mfa: Type.Boolean(),
+    identities: Type.Array(
+      Type.Object({ provider: Type.String(), subject: Type.String(), email: Type.String(), linked: Type.String() }),
+      { description: "Accounts at upstream identity providers (contract section 11)" },
+    ),
     passkeys: Type.Integer({ description: "How many passkeys the user holds" }),
   },
   { $id: "AdminUser" },

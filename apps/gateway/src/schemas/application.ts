@@ -44,6 +44,12 @@ export const entrypointProps = {
   passwordless: Type.Optional(Type.Boolean()),
   fields: Type.Array(FieldConfig, { minItems: 1, maxItems: 50 }),
   typology: Type.Object({ register: TypologyRef, work: TypologyRef }, closed),
+  identityProviders: Type.Optional(
+    Type.Array(Type.String({ maxLength: 64 }), {
+      maxItems: 10,
+      description: "Keys of the identity providers whose buttons its hosted pages show (contract section 11)",
+    }),
+  ),
 };
 
 export const applicationProps = {

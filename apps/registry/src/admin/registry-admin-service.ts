@@ -117,6 +117,7 @@ export function createRegistryAdminService(deps: RegistryAdminDeps): ServiceImpl
         passwordless: req.passwordless,
         fields: req.fields?.values,
         typology: req.typology,
+        identityProviders: req.identityProviders?.values,
       };
       const entrypoint = await updateEntrypoint(deps, ids, change, auditContext(ctx), {
         validateOnly: req.validateOnly,

@@ -26,6 +26,7 @@ export interface EntrypointChange {
   passwordless?: boolean;
   fields?: FieldConfig[];
   typology?: Typologies;
+  identityProviders?: string[];
 }
 
 const summary = (ep: Entrypoint) => ({
@@ -104,6 +105,7 @@ export async function updateEntrypoint(
     if (change.passwordless !== undefined) ep.passwordless = change.passwordless;
     if (change.fields !== undefined) ep.fields = [...change.fields];
     if (change.typology !== undefined) ep.typology = change.typology;
+    if (change.identityProviders !== undefined) ep.identityProviders = [...change.identityProviders];
 
     const issues = newIssues();
     validateEntrypoint(ep, "", await catalogStore(q).snapshot(), deps.options, issues);

@@ -11,8 +11,8 @@ export interface CatalogEntryRow {
   valueType: string | null;
 }
 
-/** Every catalog's keys at one moment, so that validation stays synchronous. */
-export type CatalogSnapshot = Record<CatalogKindName, ReadonlySet<string>>;
+/** Every catalog's keys (and the identity providers' keys) at one moment, so that validation stays synchronous. */
+export type CatalogSnapshot = Record<CatalogKindName, ReadonlySet<string>> & { identityProviders: ReadonlySet<string> };
 
 export interface CatalogStore {
   snapshot(): Promise<CatalogSnapshot>;
@@ -33,7 +33,8 @@ export function catalogStore(db: Queryable): CatalogStore {
         Set<string>
       >;
       for (const r of rows) sets[r.kind]?.add(r.key);
-      return sets;
+      const providers = await db.query<{ key: string }>("SELECT key FROM registry.identity_providers");
+      return { ...sets, identityProviders: new Set(providers.rows.map((r) => r.key)) };
     },
     async list(kind) {
       const { rows } = await db.query<Row>(

@@ -6,6 +6,7 @@ import {
   AssertionsService,
   AuthService,
   RegistryAdminService,
+  IdentityProvidersService,
   RegistryService,
   UsersAdminService,
   UserSessionsService,
@@ -60,12 +61,19 @@ export async function openCliServices(
     const registryMod = await createRegistry({
       db: stores.db,
       keys: stores.keys,
+      idp: config.idp,
       logger: logger.child({ service: "registry" }),
       notify,
     });
     modules.push(registryMod);
     const registryServer = serverInterceptors(registryMod, logger, internal, verify);
-    const registryAs = <S extends typeof RegistryService | typeof RegistryAdminService | typeof AssertionsService>(
+    const registryAs = <
+      S extends
+        | typeof RegistryService
+        | typeof RegistryAdminService
+        | typeof AssertionsService
+        | typeof IdentityProvidersService,
+    >(
       service: S,
       caller: string,
       scopes?: readonly string[],
@@ -102,6 +110,7 @@ export async function openCliServices(
       logger,
       internal,
       registry: registryAs(RegistryService, "users"),
+      identityProviders: registryAs(IdentityProvidersService, "users"),
       assertions: registryAs(AssertionsService, "users"),
       auth: authAs(AuthService),
       userSessions: authAs(UserSessionsService),

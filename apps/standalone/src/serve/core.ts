@@ -76,6 +76,7 @@ export async function serveRegistry(config: Config, logger: Logger, drain: Drain
   const mod = await createRegistry({
     db: stores.db,
     keys: stores.keys,
+    idp: config.idp,
     logger,
     notify,
     webhooks: webhookSettings(config),

@@ -10,6 +10,7 @@ import {
   MfaService,
   PasskeysService,
   RedirectOriginsService,
+  IdentityProvidersService,
   RegistryAdminService,
   RegistryService,
   UsersAdminService,
@@ -57,6 +58,7 @@ export async function serveGateway(config: Config, logger: Logger, drain: Drain)
       // Without Redis the registry's notices do not reach this process: the caches expire on their own.
       registryNotices: config.redisUrl ? kvRegistryNotices(kv) : undefined,
       registryAdmin: createClient(RegistryAdminService, httpTransport(urls.registry, caller)),
+      identityProviders: createClient(IdentityProvidersService, httpTransport(urls.registry, caller)),
       usersAdmin: createClient(UsersAdminService, httpTransport(urls.users, caller)),
       webhooksAdmin: createClient(WebhooksAdminService, httpTransport(urls.registry, caller)),
       verifyAccessToken: accessTokenVerifier(config, kv, () => auth),

@@ -1,7 +1,14 @@
 import { createClient } from "@connectrpc/connect";
 import type { Config } from "@gatehouse/config";
 import type { Logger } from "@gatehouse/logging";
-import { AssertionsService, AuthService, EventsService, RegistryService, UserSessionsService } from "@gatehouse/proto";
+import {
+  AssertionsService,
+  AuthService,
+  EventsService,
+  IdentityProvidersService,
+  RegistryService,
+  UserSessionsService,
+} from "@gatehouse/proto";
 import { callerInterceptors, httpTransport, type Drain } from "@gatehouse/rpc";
 import { usersMigrations } from "@gatehouse/users";
 import { bootstrapOperatorPerson } from "../console-bootstrap.ts";
@@ -28,6 +35,7 @@ export async function serveUsers(config: Config, logger: Logger, drain: Drain): 
     logger,
     internal,
     registry: createClient(RegistryService, httpTransport(config.serviceUrls.registry, caller)),
+    identityProviders: createClient(IdentityProvidersService, httpTransport(config.serviceUrls.registry, caller)),
     assertions: createClient(AssertionsService, httpTransport(config.serviceUrls.registry, caller)),
     auth,
     userSessions: createClient(UserSessionsService, httpTransport(config.serviceUrls.auth, caller)),

@@ -8,6 +8,7 @@ import type { UserSessions } from "../ports.ts";
 import type { AcceptanceStore } from "../terms/store.ts";
 import type { Transactional } from "../transactional.ts";
 import type { TotpStore } from "../verifiers/totp/store.ts";
+import type { IdentityStore } from "../verifiers/upstream/store.ts";
 import { findAccount, type Account, type AccountReads } from "./accounts.ts";
 import type { EventStore } from "../events/store.ts";
 
@@ -20,6 +21,7 @@ export type AdminStores = AccountReads & {
   totp: TotpStore;
   accessCodes: AccessCodeStore;
   activations: ActivationStore;
+  identities: IdentityStore;
   passkeys: PasskeyStore;
 };
 

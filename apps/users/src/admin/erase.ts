@@ -38,6 +38,7 @@ export async function eraseUser(deps: AdminDeps, id: string, who: AuditContext):
     await s.passkeys.erase(userId);
     await s.accessCodes.erase(userId);
     await s.activations.erase(userId);
+    const identities = await s.identities.unlinkAll(userId);
     // Ids only, nothing of what is erased; written first, while the row still names the user's application.
     await s.events.user("user.deleted", null, account.user);
     await s.users.erase(userId);
@@ -54,6 +55,7 @@ export async function eraseUser(deps: AdminDeps, id: string, who: AuditContext):
           addresses: Object.keys(u.addresses).length,
           assertionAnswers: (records.assertionAnswers as unknown[]).length,
           confirmations: (records.confirmations as unknown[]).length,
+          identities,
           passkeys: (records.passkeys as unknown[]).length,
         },
         sessionsEnded: ended,

@@ -26,6 +26,13 @@ export async function exportRecords(s: AdminStores, a: Account, sessions: UserSe
   const entries = await s.audit.list({ target: id }, undefined, MAX_AUDIT_ENTRIES);
   return {
     registration: { clientId: registration?.clientId ?? null, entrypointId: registration?.entrypointId ?? null },
+    // Accounts at upstream identity providers (contract section 11); no upstream token is ever kept.
+    identities: a.user.linkedIdentities.map((l) => ({
+      provider: l.provider,
+      subject: l.subject,
+      email: l.email,
+      linked: l.linkedAt.toISOString(),
+    })),
     account: {
       passwordless: a.user.passwordHash === null,
       lockedAt: iso(a.facts.lockedAt),

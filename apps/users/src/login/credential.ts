@@ -1,12 +1,14 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import { validationError } from "@gatehouse/errors";
-import type { Entrypoint } from "@gatehouse/proto";
+import type { AuthorizationRequest, Entrypoint } from "@gatehouse/proto";
+import { authorizationDigest } from "../flow/token.ts";
 import { refuseConsoleCode } from "../operators/console-access.ts";
 import { canonicalEmail, canonicalPhone } from "../users/identifiers.ts";
 import type { OneTimeCodeProof } from "../verifiers/one-time-code/verifier.ts";
 import { readValidationData } from "../verifiers/one-time-code/validation-data.ts";
 import type { PasskeyProof } from "../verifiers/passkey/verifier.ts";
 import type { PasswordProof } from "../verifiers/password/verifier.ts";
+import type { UpstreamProof } from "../verifiers/upstream/verifier.ts";
 import type { LoginIdentifier } from "../verifiers/verifier.ts";
 
 /** What a login request may carry to prove who signs in. */
@@ -21,10 +23,14 @@ export interface SentCredential {
   datas?: JsonObject;
   /** A passkey assertion instead of the password: its token and AuthenticationResponseJSON; the identifier is then optional. */
   passkey?: { token: string; credential: JsonObject | undefined } | undefined;
+  /** Social sign-in: the provider's answer and the transaction the browser kept (hosted login only). */
+  upstream?: { transaction: string; callbackUrl: string };
+  /** The hosted login's authorization request (an upstream transaction is bound to it). */
+  authorization?: AuthorizationRequest;
 }
 
-/** The proofs a login takes first (a passkey or an upstream identity would join here). */
-export type FirstProof = PasswordProof | OneTimeCodeProof | PasskeyProof;
+/** The proofs a login takes first. */
+export type FirstProof = PasswordProof | OneTimeCodeProof | PasskeyProof | UpstreamProof;
 
 /**
  * The identifier and the proof of a login, read before anything is checked
@@ -37,6 +43,15 @@ export type FirstProof = PasswordProof | OneTimeCodeProof | PasskeyProof;
 export function readCredential(req: SentCredential, ep: Entrypoint): { id?: LoginIdentifier; proof: FirstProof } {
   if (req.passkey) return readPasskey(req, ep);
   const violations = [];
+  if (req.upstream) {
+    // The provider names the user: nothing else is read, and only a hosted login (the callback) sends it.
+    if (req.email || req.phoneNumber || req.password || req.code || !req.authorization)
+      throw validationError([{ field: "object", code: "not_allowed", description: "an upstream answer comes alone" }]);
+    const { transaction, callbackUrl } = req.upstream;
+    return {
+      proof: { kind: "upstream", transaction, callbackUrl, authorization: authorizationDigest(req.authorization) },
+    };
+  }
   if (req.email && req.phoneNumber) violations.push({ field: "object.ids.phone_number", code: "not_allowed" });
   if (req.code && req.password) violations.push({ field: "object.code", code: "not_allowed" });
   if (!req.code && req.datas && Object.keys(req.datas).length)

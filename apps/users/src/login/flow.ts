@@ -10,7 +10,9 @@ import { passMfaStep, type MfaCompletionDeps } from "../mfa/complete.ts";
 import { checkAdminScopes, checkConsoleAccess } from "../operators/console-access.ts";
 import type { EntrypointDirectory, LoginGrants } from "../ports.ts";
 import type { Terms } from "../terms/terms.ts";
+import { localeOf } from "../caller.ts";
 import { verifyProof, type Verifiers } from "../verifiers/index.ts";
+import { linkAfterProof } from "../verifiers/upstream/link.ts";
 import { checkAccountStatus } from "./account-status.ts";
 import { createContinuation, type ContinuationDeps } from "./continuation.ts";
 import { readCredential, type SentCredential } from "./credential.ts";
@@ -25,6 +27,8 @@ export interface LoginRequest extends SentCredential {
   assertions: JsonObject | undefined;
   /** The hosted login's authorization request: a finished login is then a code. */
   authorization: AuthorizationRequest | undefined;
+  /** An UPSTREAM_LINK_REQUIRED token: this login proves the account, then the identity is linked. */
+  linkToken?: string;
 }
 
 /** CompleteMfaLogin's request: the 428's token and its code. */
@@ -48,6 +52,8 @@ export interface LoginFlowDeps {
   steps: Steps;
   /** The MFA step's second half (CompleteMfaLogin). */
   mfa: MfaCompletionDeps;
+  /** Links an upstream identity after the account's proof. */
+  link: Parameters<typeof linkAfterProof>[0];
   /** What the pages of a hosted flow apply (./continuation.ts). */
   continuation: Pick<ContinuationDeps, "users" | "confirm" | "update" | "passkeys">;
 }
@@ -96,8 +102,13 @@ export function createLoginFlow(deps: LoginFlowDeps) {
         ...(id ? { id } : {}),
         entrypoint: resolved.entrypoint,
         clientAddress: req.caller?.clientAddress ?? "",
+        clientId: resolved.clientId,
+        locale: localeOf(req.caller),
       };
       const { user, secondFactor } = await verifyProof(deps.verifiers, proof, attempt);
+      // The account is proven (password or code): the upstream identity waiting for that proof is linked.
+      if (req.linkToken && proof.kind !== "upstream")
+        await linkAfterProof(deps.link, req.linkToken, user, resolved.entrypoint.id, req.authorization);
       // Right after the credential, so only its holder learns it, and before anything is recorded or sent.
       checkAccountStatus(user);
       checkConsoleAccess(req.authorization, user);

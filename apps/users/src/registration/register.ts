@@ -16,12 +16,19 @@ import { CONFIRMABLE_KEYS, newPulseId, newUserId, type IdKey } from "../users/id
 import { sortOutsideKeys } from "../users/outside-keys.ts";
 import type { UserRecord } from "../users/record.ts";
 import { IDENTIFIER_UNIQUE, isUniqueViolation, type UserStore } from "../users/store.ts";
+import type { UpstreamIdentity } from "@gatehouse/idp";
+import type { IdentityStore } from "../verifiers/upstream/store.ts";
 import { validateRegistration } from "./validate.ts";
 import type { EventStore } from "../events/store.ts";
 
 /** What a registration writes, in one transaction. */
 type RegisterStores = IssueStores &
-  ActivationStores & { users: UserStore; acceptances: AcceptanceStore; events: EventStore };
+  ActivationStores & {
+    users: UserStore;
+    acceptances: AcceptanceStore;
+    identities: IdentityStore;
+    events: EventStore;
+  };
 
 export interface RegisterDeps extends IssueDeps, BreachDeps {
   data: Transactional<RegisterStores>;
@@ -43,6 +50,12 @@ export interface RegisterRequest {
   step?: number;
   /** The hosted registration page: each mandatory legal assertion must be accepted. */
   requireMandatoryAssertions?: boolean;
+  /**
+   * Social sign-in (contract section 11): the user of this verified upstream
+   * identity, linked in the same transaction; no password; its email
+   * confirmed without a code when the provider verified it.
+   */
+  upstream?: UpstreamIdentity;
   /** The application's allowed calling codes (section 17); empty or absent = any. */
   phonePrefixes?: string[];
 }
@@ -88,7 +101,7 @@ function activationTarget(
  * a value) and the confirmation codes with their queued deliveries.
  */
 export async function registerUser(deps: RegisterDeps, req: RegisterRequest): Promise<Registered> {
-  const checked = validateRegistration(req.entrypoint, req.object, req.step ?? 0);
+  const checked = validateRegistration(req.entrypoint, req.object, req.step ?? 0, req.upstream !== undefined);
   // A hosted registration page asks for each mandatory legal assertion; every error is reported at once.
   const unaccepted = req.requireMandatoryAssertions
     ? await unacceptedMandatory(deps.catalog, req.entrypoint, req.object)
@@ -113,9 +126,16 @@ export async function registerUser(deps: RegisterDeps, req: RegisterRequest): Pr
   const fields = new Map(req.entrypoint.fields.filter((f) => f.type === "id").map((f) => [f.key, f]));
   // Assisted (contract section 8): the account waits for its activation link, which confirms its identifier.
   const activation = req.entrypoint.assisted ? activationTarget(req.entrypoint, valid.ids) : undefined;
+  // The email of an upstream identity is confirmed when the provider verified it (and it is that email).
+  const upstreamConfirmed = (i: { key: IdKey; value: string }) =>
+    i.key === "email" && req.upstream?.emailVerified === true && req.upstream.email === i.value;
   const needsConfirmation = valid.ids
     .filter(
-      (i) => fields.get(i.key)?.requiresConfirmation && CONFIRMABLE_KEYS.includes(i.key) && i.key !== activation?.key,
+      (i) =>
+        fields.get(i.key)?.requiresConfirmation &&
+        CONFIRMABLE_KEYS.includes(i.key) &&
+        i.key !== activation?.key &&
+        !upstreamConfirmed(i),
     )
     .map((i) => i.key);
   const now = new Date();
@@ -146,7 +166,7 @@ export async function registerUser(deps: RegisterDeps, req: RegisterRequest): Pr
     );
     for (const { key, value } of valid.ids) {
       try {
-        await users.insertIdentifier(id, key, value, false);
+        await users.insertIdentifier(id, key, value, upstreamConfirmed({ key, value }));
       } catch (err) {
         if (!isUniqueViolation(err, IDENTIFIER_UNIQUE)) throw err;
         throw domainError("IDENTIFIER_TAKEN", undefined, {
@@ -155,6 +175,7 @@ export async function registerUser(deps: RegisterDeps, req: RegisterRequest): Pr
         });
       }
     }
+    if (req.upstream) await stores.identities.link(id, req.upstream);
     for (const { key, value } of valid.ids) {
       if (!needsConfirmation.includes(key)) continue;
       await issueConfirmation(stores, deps, {

@@ -100,6 +100,8 @@ export function validateRegistration(
   ep: Entrypoint,
   object: JsonObject | undefined,
   step = 0,
+  /** An upstream identity's user (contract section 11): no password, whatever the entry point. */
+  noPassword = false,
 ): { ok: true; value: ValidRegistration } | { ok: false; violations: Violation[] } {
   const ctx = newCtx();
   const out: ValidRegistration = { password: undefined, ids: [], datas: {}, addresses: {}, assertions: {} };
@@ -110,7 +112,7 @@ export function validateRegistration(
 
   const password = obj.password;
   // Passwordless entry points never take one; assisted ones leave it to the user's activation.
-  if (ep.passwordless || ep.assisted) {
+  if (ep.passwordless || ep.assisted || noPassword) {
     if (password !== undefined && password !== null) ctx.add("object.password", "not_allowed");
   } else if (password === undefined || password === null || password === "") ctx.add("object.password", "required");
   else if (typeof password !== "string") ctx.add("object.password", "invalid_type");

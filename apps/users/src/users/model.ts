@@ -6,6 +6,7 @@ import {
   DataValueSchema,
   IdentifierSchema,
   PendingIdentifierSchema,
+  LinkedIdentitySchema,
   UserSchema,
   type Address,
   type Assertion,
@@ -74,5 +75,8 @@ export function toUser(record: UserRecord): User {
     createTime: timestampFromDate(record.createdAt),
     updateTime: timestampFromDate(record.updatedAt),
     passwordless: record.passwordHash === null,
+    identities: record.linkedIdentities.map((l) =>
+      create(LinkedIdentitySchema, { ...l, linked: timestampFromDate(l.linkedAt) }),
+    ),
   });
 }

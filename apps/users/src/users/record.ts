@@ -27,6 +27,8 @@ export interface UserRecord {
   /** Registered through an assisted entry point and not activated yet (every login is 412). */
   awaitingActivation: boolean;
   operator: boolean; // role 'operator' (migration 008): console sign-in, TOTP always
+  /** Accounts at upstream identity providers (users.identities, contract section 11). */
+  linkedIdentities: { provider: string; subject: string; email: string; linkedAt: Date }[];
   /** TOTP is on (mfa_enabled_at set), as read with the user: the login's MFA step needs no read of its own when off. */
   mfaEnabled?: boolean;
 }

@@ -17,6 +17,7 @@ export interface UserSqlRow {
   role: string;
   mfa_enabled_at: Date | null;
   identifiers: IdentifierJson[];
+  linked: { provider: string; subject: string; email: string; linked_ms: number }[];
 }
 
 /** One identifier as the user's query aggregates it (JSON: the time comes as epoch milliseconds). */
@@ -42,7 +43,10 @@ export const USER_SELECT = `${USER_COLUMNS.split(", ")
   (SELECT COALESCE(json_agg(json_build_object('key', ids.key, 'value', ids.value, 'confirmed', ids.confirmed,
             'pending_value', ids.pending_value, 'pending_requested_ms', (extract(epoch FROM ids.pending_requested_at) * 1000)::float8)
             ORDER BY ids.key), '[]'::json)
-     FROM users.identifiers ids WHERE ids.user_id = u.id) AS identifiers`;
+     FROM users.identifiers ids WHERE ids.user_id = u.id) AS identifiers,
+  (SELECT COALESCE(json_agg(json_build_object('provider', li.provider, 'subject', li.subject, 'email', li.email,
+            'linked_ms', (extract(epoch FROM li.linked_at) * 1000)::float8) ORDER BY li.provider), '[]'::json)
+     FROM users.identities li WHERE li.user_id = u.id) AS linked`;
 
 export function toRecord(row: UserSqlRow | undefined): UserRecord | undefined {
   if (!row) return undefined;
@@ -66,6 +70,12 @@ export function toRecord(row: UserSqlRow | undefined): UserRecord | undefined {
       confirmed: i.confirmed,
       pendingValue: i.pending_value,
       pendingRequestedAt: i.pending_requested_ms === null ? null : new Date(i.pending_requested_ms),
+    })),
+    linkedIdentities: (row.linked ?? []).map((l) => ({
+      provider: l.provider,
+      subject: l.subject,
+      email: l.email,
+      linkedAt: new Date(l.linked_ms),
     })),
   };
 }

@@ -1,3 +1,4 @@
+import type { AuditLog } from "@gatehouse/admin";
 import type { Kv } from "@gatehouse/kv";
 import type { KeyRing } from "@gatehouse/secrets";
 import type { AccessCodeOptions } from "../access-code/options.ts";
@@ -17,10 +18,13 @@ import type { LoginLimits } from "./throttle.ts";
 import type { MfaLimits } from "./totp/limits.ts";
 import type { TotpStore } from "./totp/store.ts";
 import { totpVerifier, type TotpProof } from "./totp/verifier.ts";
+import type { Providers } from "./upstream/providers.ts";
+import type { IdentityStore } from "./upstream/store.ts";
+import { upstreamVerifier, type UpstreamProof, type UpstreamVerifierDeps } from "./upstream/verifier.ts";
 import type { Attempt, CredentialVerifier, Verified } from "./verifier.ts";
 
 /** Every proof the users service checks; a new kind (a passkey, an upstream identity) joins here with its verifier. */
-export type Proof = PasswordProof | OneTimeCodeProof | TotpProof | PasskeyProof;
+export type Proof = PasswordProof | OneTimeCodeProof | TotpProof | PasskeyProof | UpstreamProof;
 
 /** The verifier of each kind of proof. */
 export type Verifiers = { [K in Proof["kind"]]: CredentialVerifier<Extract<Proof, { kind: K }>> };
@@ -31,6 +35,8 @@ export interface VerifierDeps {
     accessCodes: AccessCodeStore;
     confirmations: ConfirmationStore;
     totp: TotpStore;
+    identities: IdentityStore;
+    audit: AuditLog;
     events: EventStore;
     passkeys: PasskeyStore;
   }>;
@@ -43,6 +49,8 @@ export interface VerifierDeps {
   confirmation: ConfirmationOptions;
   /** The passkeys' relying party. */
   rp: RelyingParty;
+  /** Social sign-in: the providers, and the registration of a new identity's user. */
+  upstream: { providers: Providers; register: UpstreamVerifierDeps["register"] };
 }
 
 export function createVerifiers(deps: VerifierDeps): Verifiers {
@@ -65,6 +73,13 @@ export function createVerifiers(deps: VerifierDeps): Verifiers {
       keys,
       rp: deps.rp,
       limits: deps.loginLimits,
+    }),
+    upstream: upstreamVerifier({
+      keys,
+      users: data.users,
+      identities: data.identities,
+      audit: data.audit,
+      ...deps.upstream,
     }),
   };
 }

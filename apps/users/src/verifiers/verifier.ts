@@ -19,6 +19,10 @@ export interface Attempt {
   entrypoint?: Entrypoint;
   /** The client's address, which keys the throttles ("" for internal callers). */
   clientAddress: string;
+  /** The entry point's application (an upstream identity's new user registers through it). */
+  clientId?: string;
+  /** The caller's language (messages to a new user). */
+  locale?: "en" | "es";
 }
 
 /** What a proof established. */

@@ -46,6 +46,23 @@ export function UserRecords({ user: u }: { user: User }) {
           </dl>
         )}
       </section>
+      <section className="card" aria-labelledby="identities-title">
+        <h2 id="identities-title">{t("user.identities")}</h2>
+        {!u.identities?.length ? (
+          none
+        ) : (
+          <dl className="facts">
+            {u.identities.map((i) => (
+              <div key={i.provider}>
+                <dt className="mono">{i.provider}</dt>
+                <dd>
+                  {i.email || i.subject} <span className="muted">({t("user.identityLinked", when(i.linked))})</span>
+                </dd>
+              </div>
+            ))}
+          </dl>
+        )}
+      </section>
       <section className="card" aria-labelledby="addresses-title">
         <h2 id="addresses-title">{t("user.addresses")}</h2>
         {Object.keys(u.addresses).length === 0

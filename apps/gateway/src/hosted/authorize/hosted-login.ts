@@ -10,6 +10,9 @@ import { showRegistrationPage } from "../registration/pages.ts";
 import { submitRegistration } from "../registration/submit.ts";
 import { showLoginPage } from "../sign-in/login-page.ts";
 import { submitPasskeyOffer } from "../passkeys/submit.ts";
+import { finishUpstreamSignIn, startUpstreamSignIn } from "../social/sign-in.ts";
+import { SOCIAL_TEXTS } from "../social/texts.ts";
+import { upstreamCookies } from "../journey/upstream-cookie.ts";
 import { submitCodeForm, submitLoginForm, submitPasskeyForm } from "../sign-in/submit.ts";
 import type { HostedLoginDeps } from "../journey/deps.ts";
 import { hostedDirectory } from "../journey/directory.ts";
@@ -39,9 +42,11 @@ const SUBMITS = new Map<string, Submit>([
  * its cache of the registry's answers are shared by every page.
  */
 export function hostedLogin(deps: HostedLoginDeps) {
+  const secureCookie = deps.config.publicAuthUrl.startsWith("https:");
   const h: HostedLoginParts = {
     deps,
-    forms: formTokens(deps.hostedLoginKey, { secureCookie: deps.config.publicAuthUrl.startsWith("https:") }),
+    forms: formTokens(deps.hostedLoginKey, { secureCookie }),
+    idp: upstreamCookies(deps.hostedLoginKey, { secureCookie }),
     directory: hostedDirectory(deps),
     outcomePage,
     errorPage,
@@ -93,7 +98,28 @@ export function hostedLogin(deps: HostedLoginDeps) {
     ) {
       const v = view(req, reply, app, pending);
       if (form.mfa_token !== undefined) return submitMfaCode(v, form);
+      // A provider's button (contract section 11): `idp` names the provider, on the login or registration page.
+      if (form.idp !== undefined) return startUpstreamSignIn(v, form);
       return (SUBMITS.get(form.intent ?? "") ?? submitLoginForm)(v, form);
+    },
+
+    /** The social sign-in this browser started (the callback's cookie, spent), when genuine. */
+    upstreamOf: (req: FastifyRequest, reply: FastifyReply) => h.idp.take(req, reply),
+
+    /** The identity provider's redirect back to {auth_url}/oauth2/idp/callback: the sign-in finished. */
+    callback(
+      req: FastifyRequest,
+      reply: FastifyReply,
+      app: HostedApp,
+      pending: PendingAuthorization,
+      transaction: string,
+    ) {
+      return finishUpstreamSignIn(view(req, reply, app, pending), transaction);
+    },
+
+    /** A callback without this browser's cookie (expired, another browser, replayed): nothing to finish. */
+    upstreamExpiredPage(req: FastifyRequest, reply: FastifyReply) {
+      return sendErrorPage(reply, 400, req.locale, SOCIAL_TEXTS[req.locale].expired);
     },
 
     /** A request that cannot be answered at its redirect URI (RFC 6749 section 4.1.2.1): said on a page. */

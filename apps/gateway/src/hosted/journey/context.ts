@@ -7,6 +7,7 @@ import {
   type Entrypoint,
 } from "@gatehouse/proto";
 import type { PendingAuthorization } from "../../oauth/authorization-request.ts";
+import { AUTHORIZE_PATH } from "../paths.ts";
 import type { Formats } from "../kit/form-model.ts";
 import { cookieValue } from "../kit/bound-tokens.ts";
 import type { HostedView } from "./view.ts";
@@ -58,8 +59,8 @@ export const authorizationOf = (p: PendingAuthorization): AuthorizationRequest =
 /** The name of the application on its pages. */
 export const appNameOf = (v: HostedView) => v.app.displayName || v.app.clientId;
 
-/** Where every form of the hosted login posts: AUTHORIZE_PATH, relative to the page (which is there too). */
-export const FORM_ACTION = "authorize";
+/** Where every form of the hosted login posts: AUTHORIZE_PATH (absolute: the identity providers' callback shows pages too). */
+export const FORM_ACTION = AUTHORIZE_PATH;
 
 /** The authorization request again as a URL (relative to /oauth2/authorize): start over, switch to registration or sign-in. */
 export function authorizeUrl(p: PendingAuthorization, extra: { prompt?: "create"; locale?: string } = {}): string {

@@ -3,5 +3,13 @@ import type { Wired } from "../../deps.ts";
 /** What the hosted login is built with: the users service and the registry always; MFA, passkeys, the assertions and ALTCHA when wired. */
 export type HostedLoginDeps = Pick<
   Wired<"users" | "hostedLoginKey">,
-  "registry" | "users" | "mfa" | "passkeys" | "assertions" | "hostedLoginKey" | "config" | "altcha"
+  | "registry"
+  | "users"
+  | "mfa"
+  | "passkeys"
+  | "assertions"
+  | "identityProviders"
+  | "hostedLoginKey"
+  | "config"
+  | "altcha"
 >;

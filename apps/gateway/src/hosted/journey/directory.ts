@@ -14,16 +14,22 @@ const TTL_MS = 30_000;
  * registry's notice of a change reaches every replica (or 30 s): the entry
  * point with its fieldConfig and flags (notice: its application), the
  * data-field catalog's formats (notice: catalog), and the legal assertions
- * of the entry point's typologies (notice: assertions). One per hosted login
- * (its cache is shared by every page).
+ * of the entry point's typologies (notice: assertions), and the upstream
+ * identity providers' display names (notice: identity-provider). One per
+ * hosted login (its cache is shared by every page).
  */
-export function hostedDirectory(deps: Pick<HostedLoginDeps, "registry" | "assertions">) {
+export function hostedDirectory(deps: Pick<HostedLoginDeps, "registry" | "assertions" | "identityProviders">) {
   // The entry point with its application's bot check (section 17: captcha "altcha" on registration and code requests).
   const entrypoints = noticeCache<string, { entrypoint?: Entrypoint; clientId?: string; captcha?: boolean }>({
     ttlMs: TTL_MS,
   });
   const formats = noticeCache<"fields", Formats>({ ttlMs: TTL_MS });
   const assertions = noticeCache<string, LegalAssertion[]>({ ttlMs: TTL_MS });
+  const providerNames = noticeCache<"all", Map<string, string>>({ ttlMs: TTL_MS });
+  const loadProviderNames = async () =>
+    new Map(
+      (await deps.identityProviders!.listIdentityProviders({})).providers.map((p) => [p.key, p.displayName] as const),
+    );
 
   const loadEntrypoint = async (id: string) => {
     try {
@@ -58,6 +64,11 @@ export function hostedDirectory(deps: Pick<HostedLoginDeps, "registry" | "assert
         .filter((a) => a.mandatory)
         .map((a) => ({ key: a.key, label: localized(a.displayName, lang) }));
     },
+    /** The identity providers' display names by key (section 11's buttons); none without the registry's client. */
+    async providerNames(): Promise<Map<string, string>> {
+      if (!deps.identityProviders) return new Map();
+      return providerNames.get("all", loadProviderNames);
+    },
     /** Hears the registry's notices (every replica does); resolves to the unsubscribe. */
     async listen(notices: RegistryNotices): Promise<() => Promise<void>> {
       const offs = await Promise.all([
@@ -65,6 +76,7 @@ export function hostedDirectory(deps: Pick<HostedLoginDeps, "registry" | "assert
         notices("application", (clientId) => entrypoints.drop((_, v) => !v.clientId || v.clientId === clientId)),
         notices("catalog", () => formats.drop()),
         notices("assertions", () => assertions.drop()),
+        notices("identity-provider", () => providerNames.drop()),
       ]);
       return async () => void (await Promise.all(offs.map((off) => off())));
     },

@@ -6,6 +6,7 @@ import type { PendingAuthorization } from "../../oauth/authorization-request.ts"
 import type { HostedLoginDeps } from "./deps.ts";
 import type { HostedDirectory } from "./directory.ts";
 import type { FormTokens } from "./form-token.ts";
+import type { UpstreamCookies } from "./upstream-cookie.ts";
 
 /** A page, or the redirect that ends the login. */
 export type PageAnswer = FastifyReply | Promise<FastifyReply>;
@@ -26,6 +27,8 @@ export interface FailedForm {
 export interface HostedLoginParts {
   deps: HostedLoginDeps;
   forms: FormTokens;
+  /** The browser's half of a social sign-in (the callback's cookie). */
+  idp: UpstreamCookies;
   directory: HostedDirectory;
   outcomePage(v: HostedView, outcome: LoginOutcome | undefined): PageAnswer;
   errorPage(v: HostedView, form: FailedForm, err: unknown): PageAnswer;
@@ -41,6 +44,8 @@ export interface HostedView {
   lang: Locale;
   /** What the user typed as their identifier on this form (the code page names where the code went). */
   typed?: { key: string; value: string };
+  /** An upstream identity waiting for this account's proof (UPSTREAM_LINK_REQUIRED): the sign-in forms carry it. */
+  linkToken?: string;
 }
 
 /** The page's language: the request's `ui_locales`, else Accept-Language. */

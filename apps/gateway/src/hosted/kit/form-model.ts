@@ -177,14 +177,20 @@ export function registrationForm(
     formats: Formats;
     assertions: { key: string; label: string }[];
     values?: Record<string, string>;
+    /** Social sign-in's registration: every field on one page, no password, the provider's email as given. */
+    upstream?: { email: string };
   },
 ): RegistrationForm {
-  const twoStep = isTwoStep(ep);
-  const values = opts.values ?? {};
+  const twoStep = isTwoStep(ep) && !opts.upstream;
+  const values: Record<string, string> = {
+    ...opts.values,
+    ...(opts.upstream?.email ? { email: opts.upstream.email } : {}),
+  };
   const fields = ep.fields
     .filter((f) => !twoStep || stepOf(f) === 1)
-    .map((f) => fieldOf(f, opts.lang, opts.formats, values));
-  if (!ep.passwordless) fields.push(passwordField(opts.lang, "new"));
+    .map((f) => fieldOf(f, opts.lang, opts.formats, values))
+    .map((f) => (opts.upstream?.email && f.name === "email" ? { ...f, readonly: true } : f));
+  if (!ep.passwordless && !opts.upstream) fields.push(passwordField(opts.lang, "new"));
   for (const a of opts.assertions)
     fields.push(assertionField(a.key, a.label, true, values[`assertion.${a.key}`] === "true"));
   return { fields, ...(twoStep ? { step: 1 as const } : {}) };

@@ -38,6 +38,8 @@ export interface FormPage extends PageFrame {
   primary: { label: string; name?: string; value?: string; novalidate?: boolean };
   /** A second submit button (`<input type=submit>`, no form validation): "email me a code", "send a new code". */
   secondary?: { label: string; name: string; divider?: boolean };
+  /** Social sign-in: one submit per identity provider (`name="idp"`, its key), below the form's own buttons. */
+  providers?: { or: string; buttons: { key: string; label: string }[] };
   foot?: { text?: string; href: string; label: string }[];
   /**
    * Passkey sign-in (contract section 12): the request options on the form

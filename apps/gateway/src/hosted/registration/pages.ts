@@ -19,6 +19,8 @@ import { CAPTCHA_POLICY, SCRIPT_POLICY, sendPage } from "../kit/send.ts";
 import { PASSKEY_SCRIPTS } from "../paths.ts";
 import { KIT_TEXTS } from "../kit/texts.ts";
 import { SIGN_IN_TEXTS } from "../sign-in/texts.ts";
+import { providerButtons } from "../social/buttons.ts";
+import { SOCIAL_TEXTS } from "../social/texts.ts";
 import { REGISTRATION_TEXTS } from "./texts.ts";
 
 interface RegistrationPageOptions {
@@ -26,6 +28,8 @@ interface RegistrationPageOptions {
   values?: Record<string, string>;
   violations?: readonly Violation[];
   languages?: boolean;
+  /** Social sign-in: the account of a verified upstream identity (its token rides hidden; no password). */
+  upstream?: { token: string; email: string };
   /** A message above the form instead of a field's: the ALTCHA check failed, the SMS limits were reached. */
   alert?: string;
 }
@@ -53,7 +57,14 @@ export async function showRegistrationPage(v: HostedView, opts: RegistrationPage
     return sendPage(v.reply, opts.status ?? 200, html);
   }
   const assertions = await v.h.directory.mandatoryAssertions(ctx.ep, v.lang);
-  const form = registrationForm(ctx.ep, { lang: v.lang, formats: ctx.formats, assertions, values: opts.values });
+  const upstream = opts.upstream;
+  const form = registrationForm(ctx.ep, {
+    lang: v.lang,
+    formats: ctx.formats,
+    assertions,
+    values: opts.values,
+    ...(upstream ? { upstream: { email: upstream.email } } : {}),
+  });
   const { fields, unplaced } = withErrors(form.fields, opts.violations ?? [], v.lang);
   const alert = opts.alert ? { text: opts.alert } : problemAlert(v.lang, fields, unplaced);
   const captcha = await captchaBox(ctx, "sign-up");
@@ -67,15 +78,17 @@ export async function showRegistrationPage(v: HostedView, opts: RegistrationPage
     ...(opts.languages ? { languages: languageLinks(v, "create") } : {}),
     ...(form.step ? { stepLabel: t.stepOf(1, 2) } : {}),
     title: t.registerTitle,
-    lead: t.registerLead(app),
+    lead: upstream ? SOCIAL_TEXTS[v.lang].signupLead : t.registerLead(app),
     ...(alert ? { alert } : {}),
     action: FORM_ACTION,
     hidden: [
       { name: "form_token", value: formTokenOf(v) },
       { name: "intent", value: "register" },
+      ...(upstream ? [{ name: "upstream_token", value: upstream.token }] : []),
     ],
     fields,
     primary: { label: form.step ? KIT_TEXTS[v.lang].continueButton : t.createButton },
+    ...(upstream ? {} : { providers: await providerButtons(v, ctx.ep) }),
     foot: [{ text: t.haveAccount, href: authorizeUrl(v.pending), label: signIn }],
   });
   return sendPage(v.reply, opts.status ?? 200, html, captcha ? CAPTCHA_POLICY : passkeys ? SCRIPT_POLICY : undefined);

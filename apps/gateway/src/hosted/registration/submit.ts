@@ -42,28 +42,52 @@ export async function submitRegistration(v: HostedView, form: Record<string, str
   if (!ctx) return expired(v);
   if (ctx.ep.assisted) return showRegistrationPage(v, { status: 403 });
   const assertions = await v.h.directory.mandatoryAssertions(ctx.ep, v.lang);
-  const { fields } = registrationForm(ctx.ep, { lang: v.lang, formats: ctx.formats, assertions });
+  // Social sign-in's registration page (UPSTREAM_SIGNUP_REQUIRED): no password; the provider's email rides in the token.
+  const token = form.upstream_token;
+  const upstream = token ? { token, email: form.email ?? "" } : undefined;
+  const { fields } = registrationForm(ctx.ep, {
+    lang: v.lang,
+    formats: ctx.formats,
+    assertions,
+    ...(upstream ? { upstream: { email: upstream.email } } : {}),
+  });
   const values = valuesOf(fields, form);
   // Section 17: nothing is created or sent without a right, unused ALTCHA solution (when the application asks for one).
   if (!(await captchaPassed(ctx, form)))
-    return showRegistrationPage(v, { status: 400, values, alert: KIT_TEXTS[v.lang].captcha.failed });
+    return showRegistrationPage(v, {
+      status: 400,
+      values,
+      alert: KIT_TEXTS[v.lang].captcha.failed,
+      ...(upstream ? { upstream } : {}),
+    });
   const main = ctx.ep.fields.find((f) => f.type === "id" && f.main)?.key ?? "email";
   if (values[main]) v.typed = { key: main, value: values[main] };
   let flowToken: string;
   try {
     const res = await v.h.deps.users.registerUser({
       caller: callerOf(v),
-      object: registrationObject(ctx, fields, values, form.password ?? ""),
+      object: registrationObject(ctx, fields, values, upstream ? "" : (form.password ?? "")),
       authorizationRequest: authorizationOf(v.pending),
-      step: isTwoStep(ctx.ep) ? 1 : 0,
+      step: isTwoStep(ctx.ep) && !upstream ? 1 : 0,
+      ...(upstream ? { upstreamToken: upstream.token } : {}),
     });
     flowToken = res.flowToken;
   } catch (err) {
     const f = errorFacts(err);
     if (f.reason === "VALIDATION_FAILED" || f.reason === "IDENTIFIER_TAKEN")
-      return showRegistrationPage(v, { status: 400, values, violations: f.violations });
+      return showRegistrationPage(v, {
+        status: 400,
+        values,
+        violations: f.violations,
+        ...(upstream ? { upstream } : {}),
+      });
     if (f.reason === "SMS_LIMIT")
-      return showRegistrationPage(v, { status: 429, values, alert: KIT_TEXTS[v.lang].smsLimit });
+      return showRegistrationPage(v, {
+        status: 429,
+        values,
+        alert: KIT_TEXTS[v.lang].smsLimit,
+        ...(upstream ? { upstream } : {}),
+      });
     if (f.reason === "CONFIRMATION_NOT_QUEUED")
       return sendErrorPage(v.reply, 502, v.lang, JOURNEY_TEXTS[v.lang].unavailable, [
         { href: authorizeUrl(v.pending, { prompt: "create" }), label: REGISTRATION_TEXTS[v.lang].registerTitle },
@@ -71,7 +95,7 @@ export async function submitRegistration(v: HostedView, form: Record<string, str
     return showLoginError(v, { email: values.email ?? "" }, err);
   }
   v.req.log.info({ entrypointId: ctx.ep.id }, "hosted registration");
-  if (isTwoStep(ctx.ep)) return showSecondStep(ctx, flowToken);
+  if (isTwoStep(ctx.ep) && !upstream) return showSecondStep(ctx, flowToken);
   try {
     return await showLoginOutcome(v, await continueFlow(ctx, { flowToken }));
   } catch (err) {

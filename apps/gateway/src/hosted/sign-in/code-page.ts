@@ -50,6 +50,7 @@ export async function showCodePage(ctx: PageContext, o: CodePageOptions): Promis
       { name: "form_token", value: formTokenOf(ctx) },
       { name: "intent", value: "code" },
       { name: o.key, value: o.value },
+      ...(ctx.linkToken ? [{ name: "link_token", value: ctx.linkToken }] : []),
     ],
     fields: [code, ...extra],
     primary: { label: t.signIn },

@@ -8,6 +8,7 @@ import { renderForm } from "../kit/render.ts";
 import { captchaBox } from "../journey/captcha.ts";
 import { CAPTCHA_POLICY, SCRIPT_POLICY, sendPage } from "../kit/send.ts";
 import { PASSKEY_AUTOCOMPLETE, passkeySignInPart } from "../passkeys/sign-in-part.ts";
+import { providerButtons } from "../social/buttons.ts";
 import { SIGN_IN_TEXTS } from "./texts.ts";
 
 export interface LoginPageOptions {
@@ -20,6 +21,8 @@ export interface LoginPageOptions {
   idError?: string;
   /** Shown on GET: links to the page in the other language. */
   languages?: boolean;
+  /** A status line above the form (social sign-in: sign in to link the provider). */
+  notice?: string;
 }
 
 /**
@@ -57,10 +60,12 @@ export async function showLoginPage(v: HostedView, opts: LoginPageOptions = {}):
     title: t.signInTitle,
     lead: t.signInLead(appNameOf(v)),
     ...(opts.error ? { alert: { text: opts.error } } : {}),
+    ...(opts.notice ? { notice: opts.notice } : {}),
     action: FORM_ACTION,
     hidden: [
       { name: "form_token", value: formTokenOf(v) },
       { name: "intent", value: "login" },
+      ...(v.linkToken ? [{ name: "link_token", value: v.linkToken }] : []),
     ],
     fields,
     primary: ctx.ep.passwordless ? { label: codeLabel, name: "send_code", value: "1" } : { label: t.signIn },
@@ -68,6 +73,8 @@ export async function showLoginPage(v: HostedView, opts: LoginPageOptions = {}):
       ? {}
       : { secondary: { label: codeLabel, name: "send_code", divider: true } }),
     ...(passkeys ?? {}),
+    // While an identity waits to be linked, this account's own proof is what the page asks for.
+    ...(v.linkToken ? {} : { providers: await providerButtons(v, ctx.ep) }),
     foot: ctx.ep.assisted
       ? []
       : [{ text: t.noAccount, href: authorizeUrl(v.pending, { prompt: "create" }), label: t.createAccount }],

@@ -59,6 +59,7 @@ async function requestCode(
 
 /** The login form posted: a password sign-in, or (the second button, or a passwordless entry point) a code request. */
 export async function submitLoginForm(v: HostedView, form: Record<string, string>): Promise<FastifyReply> {
+  if (form.link_token) v.linkToken = form.link_token;
   const ctx = await pageContext(v);
   if (!ctx) return expired(v);
   const key = loginIdKey(ctx.ep);
@@ -73,6 +74,7 @@ export async function submitLoginForm(v: HostedView, form: Record<string, string
       caller: callerOf(v),
       ...(key === "email" ? { email: value } : { phoneNumber: value }),
       password,
+      ...(v.linkToken ? { linkToken: v.linkToken } : {}),
       // The entry point's login page completes the account (missing fields) before its code.
       fca: true,
       authorizationRequest: authorizationOf(v.pending),
@@ -85,6 +87,7 @@ export async function submitLoginForm(v: HostedView, form: Record<string, string
 
 /** The code page posted: code sign-in with the `useForValidation` values, or (second button) a new code. */
 export async function submitCodeForm(v: HostedView, form: Record<string, string>): Promise<FastifyReply> {
+  if (form.link_token) v.linkToken = form.link_token;
   const ctx = await pageContext(v);
   if (!ctx) return expired(v);
   const t = KIT_TEXTS[v.lang];
@@ -102,6 +105,7 @@ export async function submitCodeForm(v: HostedView, form: Record<string, string>
       caller: callerOf(v),
       ...(key === "email" ? { email: value } : { phoneNumber: value }),
       code,
+      ...(v.linkToken ? { linkToken: v.linkToken } : {}),
       datas: dataOf(values) as JsonObject,
       fca: true,
       authorizationRequest: authorizationOf(v.pending),

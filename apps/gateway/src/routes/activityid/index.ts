@@ -6,6 +6,7 @@ import { accessCodeRoute } from "./access-code.ts";
 import { accessPasskeyRoute } from "./access-passkey.ts";
 import { accessRoute } from "./access.ts";
 import { confirmRoutes } from "./confirm.ts";
+import { identitiesRoute } from "./identities.ts";
 import { logoutRoute } from "./logout.ts";
 import { mfaRoutes } from "./mfa.ts";
 import { passkeyRoutes } from "./passkeys.ts";
@@ -24,6 +25,7 @@ export const activityIdRoutes: FastifyPluginAsync<Wired<"users">> = async (app, 
   await app.register(resendRoute, deps);
   await app.register(updateRoutes, deps);
   await app.register(logoutRoute, deps);
+  await app.register(identitiesRoute, deps);
   if (wired(deps, "mfa")) {
     await app.register(accessMfaRoute, deps);
     await app.register(mfaRoutes, deps);

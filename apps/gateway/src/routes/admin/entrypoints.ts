@@ -29,6 +29,7 @@ const EntrypointPatch = Type.Object(
     passwordless: Type.Optional(Type.Boolean()),
     fields: Type.Optional(entrypointProps.fields),
     typology: Type.Optional(entrypointProps.typology),
+    identityProviders: entrypointProps.identityProviders,
   },
   { ...closed, $id: "EntrypointPatch" },
 );
@@ -80,7 +81,8 @@ export const adminEntrypointRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = asy
       attachValidation: true,
       schema: {
         ...admin,
-        summary: "Change an entry point: displayName, assisted, passwordless, fields, typology (audited)",
+        summary:
+          "Change an entry point: displayName, assisted, passwordless, fields, typology, identityProviders (audited)",
         params: Ids,
         querystring: ScQuery,
         body: EntrypointPatch,
@@ -100,6 +102,7 @@ export const adminEntrypointRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = asy
               ? { values: b.fields.map((f) => fromJson(FieldConfigSchema, f as JsonObject)) }
               : undefined,
             typology: b.typology ? fromJson(TypologiesSchema, b.typology as JsonObject) : undefined,
+            identityProviders: b.identityProviders ? { values: b.identityProviders } : undefined,
             validateOnly,
           },
           asOperator(req),

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from "fastify";
-import type { GatewayDeps } from "../../deps.ts";
+import { wired, type GatewayDeps } from "../../deps.ts";
 import { operatorScopes } from "../../http/admin-call.ts";
 import { requireBearer } from "../../http/bearer-guard.ts";
 import { adminAppsRoutes } from "./apps.ts";
@@ -7,6 +7,7 @@ import { adminAssertionsRoutes } from "./assertions.ts";
 import { adminAuditRoutes } from "./audit.ts";
 import { adminCatalogRoutes } from "./catalogs.ts";
 import { adminEntrypointRoutes } from "./entrypoints.ts";
+import { adminIdentityProviderRoutes } from "./identity-providers.ts";
 import { adminUsersBulkRoutes } from "./users-bulk.ts";
 import { adminUsersRoutes } from "./users.ts";
 import { adminWebhookRoutes } from "./webhooks.ts";
@@ -27,6 +28,7 @@ export const adminRoutes: FastifyPluginAsync<GatewayDeps> = async (app, deps) =>
   await app.register(adminEntrypointRoutes, deps);
   await app.register(adminCatalogRoutes, deps);
   await app.register(adminAssertionsRoutes, deps);
+  if (wired(deps, "identityProviders")) await app.register(adminIdentityProviderRoutes, deps);
   await app.register(adminUsersRoutes, deps);
   await app.register(adminUsersBulkRoutes, deps);
   await app.register(adminAuditRoutes, deps);

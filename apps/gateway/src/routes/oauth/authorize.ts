@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { errorFacts, isTransient } from "@gatehouse/errors";
 import type { Wired } from "../../deps.ts";
 import { hostedLogin } from "../../hosted/index.ts";
-import { AUTHORIZE_PATH, DEVICE_CALLBACK_PATH } from "../../hosted/paths.ts";
+import { AUTHORIZE_PATH, DEVICE_CALLBACK_PATH, IDP_CALLBACK_PATH } from "../../hosted/paths.ts";
 import type { OAuthClients } from "../../oauth/applications.ts";
 import { authorizationParams, checkAuthorizationRequest } from "../../oauth/authorization-request.ts";
 import { otherMethods } from "../../oauth/methods.ts";
@@ -85,4 +85,28 @@ export const authorizeRoutes: FastifyPluginAsync<
     }
   });
   otherMethods(app, AUTHORIZE_PATH, ["GET", "POST"]);
+
+  // Identity providers return here (contract section 11): the sign-in this browser started, finished on its pages.
+  app.get(
+    IDP_CALLBACK_PATH,
+    { schema: { summary: "Upstream identity providers' redirect URI (social sign-in)", tags: ["oauth"] } },
+    async (req, reply) => {
+      try {
+        const started = hosted.upstreamOf(req, reply);
+        if (!started) return hosted.upstreamExpiredPage(req, reply);
+        const { pending, transaction } = started;
+        const found = (await clients.client(pending.clientId))?.app;
+        if (
+          !found ||
+          !redirectUriAllowed(pending.redirectUri, found.redirectUris) ||
+          !found.entrypoints.some((e) => e.id === pending.entrypointId)
+        )
+          return hosted.expiredPage(req, reply, pending);
+        return await hosted.callback(req, reply, found, pending, transaction);
+      } catch (err) {
+        return unavailable(req, reply, err);
+      }
+    },
+  );
+  otherMethods(app, IDP_CALLBACK_PATH, ["GET"]);
 };

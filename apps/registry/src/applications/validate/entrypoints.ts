@@ -7,6 +7,7 @@ import { KEY_PATTERN, MAX_DISPLAY_NAME } from "../../formats.ts";
 import { checkObjectType, checkText, type Issues } from "./issues.ts";
 
 export const MAX_ENTRYPOINTS = 20;
+export const MAX_IDENTITY_PROVIDERS = 10;
 
 /** The rules of the Entrypoint table for every element of `entrypoints`. */
 export function validateEntrypoints(
@@ -38,6 +39,7 @@ export function validateEntrypoint(
     issues.add(at("key"), "invalid_format", "must match ^[a-z0-9][a-z0-9_-]{0,31}$");
   checkTypology(issues, at("typology"), ep.typology, catalogs);
   validateFields(ep.fields, at("fields"), catalogs, options, issues);
+  checkIdentityProviders(issues, at("identityProviders"), ep.identityProviders, catalogs);
 }
 
 function checkTypology(
@@ -55,4 +57,15 @@ function checkTypology(
   const workId = typology?.work?.id;
   if (workId !== undefined && !catalogs.typology.has(workId))
     issues.add(`${path}.work.id`, "unknown_key", "not in the typology catalog");
+}
+
+/** Keys of registered identity providers (contract section 11), each once. */
+function checkIdentityProviders(issues: Issues, p: string, keys: string[], catalogs: CatalogSnapshot): void {
+  if (keys.length > MAX_IDENTITY_PROVIDERS)
+    issues.add(p, "too_many", `at most ${MAX_IDENTITY_PROVIDERS} identity providers`);
+  keys.forEach((key, n) => {
+    if (!catalogs.identityProviders.has(key))
+      issues.add(`${p}.${n}`, "unknown_key", "not a registered identity provider (/admin/v1/identity-providers)");
+    else if (keys.indexOf(key) !== n) issues.add(`${p}.${n}`, "duplicate", "listed twice");
+  });
 }

@@ -12,7 +12,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file gatehouse/users/v1/user.proto.
  */
 export const file_gatehouse_users_v1_user: GenFile = /*@__PURE__*/
-  fileDesc("Ch1nYXRlaG91c2UvdXNlcnMvdjEvdXNlci5wcm90bxISZ2F0ZWhvdXNlLnVzZXJzLnYxIrQFCgRVc2VyEgoKAmlkGAEgASgJEhAKCHB1bHNlX2lkGAIgASgJEi4KA2lkcxgDIAMoCzIhLmdhdGVob3VzZS51c2Vycy52MS5Vc2VyLklkc0VudHJ5EjIKBWRhdGFzGAQgAygLMiMuZ2F0ZWhvdXNlLnVzZXJzLnYxLlVzZXIuRGF0YXNFbnRyeRI6CglhZGRyZXNzZXMYBSADKAsyJy5nYXRlaG91c2UudXNlcnMudjEuVXNlci5BZGRyZXNzZXNFbnRyeRI8Cgphc3NlcnRpb25zGAYgAygLMiguZ2F0ZWhvdXNlLnVzZXJzLnYxLlVzZXIuQXNzZXJ0aW9uc0VudHJ5Ei8KC2NyZWF0ZV90aW1lGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgt1cGRhdGVfdGltZRgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFAoMcGFzc3dvcmRsZXNzGAkgASgIGkoKCElkc0VudHJ5EgsKA2tleRgBIAEoCRItCgV2YWx1ZRgCIAEoCzIeLmdhdGVob3VzZS51c2Vycy52MS5JZGVudGlmaWVyOgI4ARpLCgpEYXRhc0VudHJ5EgsKA2tleRgBIAEoCRIsCgV2YWx1ZRgCIAEoCzIdLmdhdGVob3VzZS51c2Vycy52MS5EYXRhVmFsdWU6AjgBGk0KDkFkZHJlc3Nlc0VudHJ5EgsKA2tleRgBIAEoCRIqCgV2YWx1ZRgCIAEoCzIbLmdhdGVob3VzZS51c2Vycy52MS5BZGRyZXNzOgI4ARpQCg9Bc3NlcnRpb25zRW50cnkSCwoDa2V5GAEgASgJEiwKBXZhbHVlGAIgASgLMh0uZ2F0ZWhvdXNlLnVzZXJzLnYxLkFzc2VydGlvbjoCOAEiZgoKSWRlbnRpZmllchINCgV2YWx1ZRgBIAEoCRIRCgljb25maXJtZWQYAiABKAgSNgoHcGVuZGluZxgDIAEoCzIlLmdhdGVob3VzZS51c2Vycy52MS5QZW5kaW5nSWRlbnRpZmllciJUChFQZW5kaW5nSWRlbnRpZmllchINCgV2YWx1ZRgBIAEoCRIwCgxyZXF1ZXN0X3RpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIjIKCURhdGFWYWx1ZRIlCgV2YWx1ZRgBIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZSKBAQoHQWRkcmVzcxIWCg5zdHJlZXRfYWRkcmVzcxgBIAEoCRITCgtwb3N0YWxfY29kZRgCIAEoCRIYChBhZGRyZXNzX2xvY2FsaXR5GAMgASgJEhYKDmFkZHJlc3NfcmVnaW9uGAQgASgJEhcKD2FkZHJlc3NfY291bnRyeRgFIAEoCSJcCglBc3NlcnRpb24SDQoFdmFsdWUYASABKAgSDwoHdmVyc2lvbhgCIAEoCRIvCgthY2NlcHRfdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBiBnByb3RvMw", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("Ch1nYXRlaG91c2UvdXNlcnMvdjEvdXNlci5wcm90bxISZ2F0ZWhvdXNlLnVzZXJzLnYxIuwFCgRVc2VyEgoKAmlkGAEgASgJEhAKCHB1bHNlX2lkGAIgASgJEi4KA2lkcxgDIAMoCzIhLmdhdGVob3VzZS51c2Vycy52MS5Vc2VyLklkc0VudHJ5EjIKBWRhdGFzGAQgAygLMiMuZ2F0ZWhvdXNlLnVzZXJzLnYxLlVzZXIuRGF0YXNFbnRyeRI6CglhZGRyZXNzZXMYBSADKAsyJy5nYXRlaG91c2UudXNlcnMudjEuVXNlci5BZGRyZXNzZXNFbnRyeRI8Cgphc3NlcnRpb25zGAYgAygLMiguZ2F0ZWhvdXNlLnVzZXJzLnYxLlVzZXIuQXNzZXJ0aW9uc0VudHJ5Ei8KC2NyZWF0ZV90aW1lGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIvCgt1cGRhdGVfdGltZRgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFAoMcGFzc3dvcmRsZXNzGAkgASgIEjYKCmlkZW50aXRpZXMYCiADKAsyIi5nYXRlaG91c2UudXNlcnMudjEuTGlua2VkSWRlbnRpdHkaSgoISWRzRW50cnkSCwoDa2V5GAEgASgJEi0KBXZhbHVlGAIgASgLMh4uZ2F0ZWhvdXNlLnVzZXJzLnYxLklkZW50aWZpZXI6AjgBGksKCkRhdGFzRW50cnkSCwoDa2V5GAEgASgJEiwKBXZhbHVlGAIgASgLMh0uZ2F0ZWhvdXNlLnVzZXJzLnYxLkRhdGFWYWx1ZToCOAEaTQoOQWRkcmVzc2VzRW50cnkSCwoDa2V5GAEgASgJEioKBXZhbHVlGAIgASgLMhsuZ2F0ZWhvdXNlLnVzZXJzLnYxLkFkZHJlc3M6AjgBGlAKD0Fzc2VydGlvbnNFbnRyeRILCgNrZXkYASABKAkSLAoFdmFsdWUYAiABKAsyHS5nYXRlaG91c2UudXNlcnMudjEuQXNzZXJ0aW9uOgI4ASJuCg5MaW5rZWRJZGVudGl0eRIQCghwcm92aWRlchgBIAEoCRIPCgdzdWJqZWN0GAIgASgJEg0KBWVtYWlsGAMgASgJEioKBmxpbmtlZBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiZgoKSWRlbnRpZmllchINCgV2YWx1ZRgBIAEoCRIRCgljb25maXJtZWQYAiABKAgSNgoHcGVuZGluZxgDIAEoCzIlLmdhdGVob3VzZS51c2Vycy52MS5QZW5kaW5nSWRlbnRpZmllciJUChFQZW5kaW5nSWRlbnRpZmllchINCgV2YWx1ZRgBIAEoCRIwCgxyZXF1ZXN0X3RpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIjIKCURhdGFWYWx1ZRIlCgV2YWx1ZRgBIAEoCzIWLmdvb2dsZS5wcm90b2J1Zi5WYWx1ZSKBAQoHQWRkcmVzcxIWCg5zdHJlZXRfYWRkcmVzcxgBIAEoCRITCgtwb3N0YWxfY29kZRgCIAEoCRIYChBhZGRyZXNzX2xvY2FsaXR5GAMgASgJEhYKDmFkZHJlc3NfcmVnaW9uGAQgASgJEhcKD2FkZHJlc3NfY291bnRyeRgFIAEoCSJcCglBc3NlcnRpb24SDQoFdmFsdWUYASABKAgSDwoHdmVyc2lvbhgCIAEoCRIvCgthY2NlcHRfdGltZRgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBiBnByb3RvMw", [file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * User is a registered consumer. Map keys follow the public contract: ids
@@ -84,6 +84,13 @@ export type User = Message<"gatehouse.users.v1.User"> & {
    * @generated from field: bool passwordless = 9;
    */
   passwordless: boolean;
+
+  /**
+   * Identities at upstream providers linked to the user (contract section 11).
+   *
+   * @generated from field: repeated gatehouse.users.v1.LinkedIdentity identities = 10;
+   */
+  identities: LinkedIdentity[];
 };
 
 /**
@@ -92,6 +99,48 @@ export type User = Message<"gatehouse.users.v1.User"> & {
  */
 export const UserSchema: GenMessage<User> = /*@__PURE__*/
   messageDesc(file_gatehouse_users_v1_user, 0);
+
+/**
+ * LinkedIdentity is the user's account at an upstream identity provider.
+ *
+ * @generated from message gatehouse.users.v1.LinkedIdentity
+ */
+export type LinkedIdentity = Message<"gatehouse.users.v1.LinkedIdentity"> & {
+  /**
+   * Provider key.
+   *
+   * @generated from field: string provider = 1;
+   */
+  provider: string;
+
+  /**
+   * Subject at the provider.
+   *
+   * @generated from field: string subject = 2;
+   */
+  subject: string;
+
+  /**
+   * Email the provider gave when it was linked.
+   *
+   * @generated from field: string email = 3;
+   */
+  email: string;
+
+  /**
+   * Linked is when it was linked.
+   *
+   * @generated from field: google.protobuf.Timestamp linked = 4;
+   */
+  linked?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message gatehouse.users.v1.LinkedIdentity.
+ * Use `create(LinkedIdentitySchema)` to create a new message.
+ */
+export const LinkedIdentitySchema: GenMessage<LinkedIdentity> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_user, 1);
 
 /**
  * Identifier is one identifier value of a user.
@@ -126,7 +175,7 @@ export type Identifier = Message<"gatehouse.users.v1.Identifier"> & {
  * Use `create(IdentifierSchema)` to create a new message.
  */
 export const IdentifierSchema: GenMessage<Identifier> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_user, 1);
+  messageDesc(file_gatehouse_users_v1_user, 2);
 
 /**
  * PendingIdentifier is a requested value not yet confirmed.
@@ -154,7 +203,7 @@ export type PendingIdentifier = Message<"gatehouse.users.v1.PendingIdentifier"> 
  * Use `create(PendingIdentifierSchema)` to create a new message.
  */
 export const PendingIdentifierSchema: GenMessage<PendingIdentifier> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_user, 2);
+  messageDesc(file_gatehouse_users_v1_user, 3);
 
 /**
  * DataValue is one data field; its JSON type follows the catalog.
@@ -175,7 +224,7 @@ export type DataValue = Message<"gatehouse.users.v1.DataValue"> & {
  * Use `create(DataValueSchema)` to create a new message.
  */
 export const DataValueSchema: GenMessage<DataValue> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_user, 3);
+  messageDesc(file_gatehouse_users_v1_user, 4);
 
 /**
  * Address is a schema.org PostalAddress.
@@ -224,7 +273,7 @@ export type Address = Message<"gatehouse.users.v1.Address"> & {
  * Use `create(AddressSchema)` to create a new message.
  */
 export const AddressSchema: GenMessage<Address> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_user, 4);
+  messageDesc(file_gatehouse_users_v1_user, 5);
 
 /**
  * Assertion is the user's answer to a legal assertion.
@@ -259,5 +308,5 @@ export type Assertion = Message<"gatehouse.users.v1.Assertion"> & {
  * Use `create(AssertionSchema)` to create a new message.
  */
 export const AssertionSchema: GenMessage<Assertion> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_user, 5);
+  messageDesc(file_gatehouse_users_v1_user, 6);
 

@@ -15,7 +15,149 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file gatehouse/users/v1/users_service.proto.
  */
 export const file_gatehouse_users_v1_users_service: GenFile = /*@__PURE__*/
-  fileDesc("CiZnYXRlaG91c2UvdXNlcnMvdjEvdXNlcnNfc2VydmljZS5wcm90bxISZ2F0ZWhvdXNlLnVzZXJzLnYxIoYBCgZDYWxsZXISEQoJY2xpZW50X2lkGAEgASgJEhUKDWVudHJ5cG9pbnRfaWQYAiABKAkSEQoJc291cmNlX2lkGAMgASgJEhYKDmNsaWVudF9hZGRyZXNzGAQgASgJEg4KBmxvY2FsZRgFIAEoCRIXCg9wYXNza2V5X2NhcGFibGUYBiABKAgiwQEKE1JlZ2lzdGVyVXNlclJlcXVlc3QSKgoGY2FsbGVyGAEgASgLMhouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNhbGxlchInCgZvYmplY3QYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EkcKFWF1dGhvcml6YXRpb25fcmVxdWVzdBgDIAEoCzIoLmdhdGVob3VzZS51c2Vycy52MS5BdXRob3JpemF0aW9uUmVxdWVzdBIMCgRzdGVwGAQgASgFIoABChRSZWdpc3RlclVzZXJSZXNwb25zZRImCgR1c2VyGAEgASgLMhguZ2F0ZWhvdXNlLnVzZXJzLnYxLlVzZXISLAoHc2Vzc2lvbhgCIAEoCzIbLmdhdGVob3VzZS51c2Vycy52MS5TZXNzaW9uEhIKCmZsb3dfdG9rZW4YAyABKAki5QIKEExvZ2luVXNlclJlcXVlc3QSKgoGY2FsbGVyGAEgASgLMhouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNhbGxlchINCgVlbWFpbBgCIAEoCRIQCghwYXNzd29yZBgDIAEoCRILCgNmY2EYBCABKAgSKwoKYXNzZXJ0aW9ucxgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSRwoVYXV0aG9yaXphdGlvbl9yZXF1ZXN0GAYgASgLMiguZ2F0ZWhvdXNlLnVzZXJzLnYxLkF1dGhvcml6YXRpb25SZXF1ZXN0EhQKDHBob25lX251bWJlchgHIAEoCRIMCgRjb2RlGAggASgJEiYKBWRhdGFzGAkgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBI1CgdwYXNza2V5GAogASgLMiQuZ2F0ZWhvdXNlLnVzZXJzLnYxLlBhc3NrZXlBc3NlcnRpb24iTgoQUGFzc2tleUFzc2VydGlvbhINCgV0b2tlbhgBIAEoCRIrCgpjcmVkZW50aWFsGAIgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJ3ChFMb2dpblVzZXJSZXNwb25zZRIxCgdvdXRjb21lGAQgASgLMiAuZ2F0ZWhvdXNlLnVzZXJzLnYxLkxvZ2luT3V0Y29tZUoECAEQAkoECAIQA0oECAMQBFIEdXNlclIHc2Vzc2lvblIObWlzc2luZ19maWVsZHMiMwoOR2V0VXNlclJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIQCghwdWxzZV9pZBgCIAEoCSI5Cg9HZXRVc2VyUmVzcG9uc2USJgoEdXNlchgBIAEoCzIYLmdhdGVob3VzZS51c2Vycy52MS5Vc2VyIpkCChFVcGRhdGVVc2VyUmVxdWVzdBIqCgZjYWxsZXIYASABKAsyGi5nYXRlaG91c2UudXNlcnMudjEuQ2FsbGVyEiwKBG1vZGUYAiABKA4yHi5nYXRlaG91c2UudXNlcnMudjEuVXBkYXRlTW9kZRIVCg1hY3Rvcl91c2VyX2lkGAMgASgJEhYKDnRhcmdldF91c2VyX2lkGAQgASgJEhcKD3RhcmdldF9wdWxzZV9pZBgFIAEoCRInCgZvYmplY3QYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhMKC2NvbnRleHRfdXJsGAcgASgJEiQKHHJlYXV0aGVudGljYXRlZF9ieV9jaGFsbGVuZ2UYCCABKAgiZQoSVXBkYXRlVXNlclJlc3BvbnNlEiYKBHVzZXIYASABKAsyGC5nYXRlaG91c2UudXNlcnMudjEuVXNlchIPCgdjaGFuZ2VkGAIgASgIEhYKDnBlbmRpbmdfZmllbGRzGAMgAygJIloKGENvbmZpcm1JZGVudGlmaWVyUmVxdWVzdBISCgpsaW5rX3Rva2VuGAEgASgJEg8KB3VzZXJfaWQYAiABKAkSCwoDa2V5GAMgASgJEgwKBGNvZGUYBCABKAkiWQoZQ29uZmlybUlkZW50aWZpZXJSZXNwb25zZRImCgR1c2VyGAEgASgLMhguZ2F0ZWhvdXNlLnVzZXJzLnYxLlVzZXISFAoMcmVkaXJlY3RfdXJsGAIgASgJInsKGVJlc2VuZENvbmZpcm1hdGlvblJlcXVlc3QSKgoGY2FsbGVyGAEgASgLMhouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNhbGxlchIPCgd1c2VyX2lkGAIgASgJEgsKA2tleRgDIAEoCRIUCgxyZXNlbmRfdG9rZW4YBCABKAkiHAoaUmVzZW5kQ29uZmlybWF0aW9uUmVzcG9uc2UiLQoWR2V0UGVuZGluZ1Rlcm1zUmVxdWVzdBITCgt0ZXJtc190b2tlbhgBIAEoCSJTChdHZXRQZW5kaW5nVGVybXNSZXNwb25zZRI4Cgphc3NlcnRpb25zGAEgAygLMiQuZ2F0ZWhvdXNlLnVzZXJzLnYxLlBlbmRpbmdBc3NlcnRpb24iPgoPQXNzZXJ0aW9uQW5zd2VyEgsKA2tleRgBIAEoCRIPCgd2ZXJzaW9uGAIgASgJEg0KBXZhbHVlGAMgASgIIosBChJBbnN3ZXJUZXJtc1JlcXVlc3QSKgoGY2FsbGVyGAEgASgLMhouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNhbGxlchITCgt0ZXJtc190b2tlbhgCIAEoCRI0CgdhbnN3ZXJzGAMgAygLMiMuZ2F0ZWhvdXNlLnVzZXJzLnYxLkFzc2VydGlvbkFuc3dlciJOChNBbnN3ZXJUZXJtc1Jlc3BvbnNlEjcKCXJlbWFpbmluZxgBIAMoCzIkLmdhdGVob3VzZS51c2Vycy52MS5QZW5kaW5nQXNzZXJ0aW9uImIKGFJlcXVlc3RBY2Nlc3NDb2RlUmVxdWVzdBIqCgZjYWxsZXIYASABKAsyGi5nYXRlaG91c2UudXNlcnMudjEuQ2FsbGVyEgsKA2tleRgCIAEoCRINCgV2YWx1ZRgDIAEoCSIvChlSZXF1ZXN0QWNjZXNzQ29kZVJlc3BvbnNlEhIKCmV4cGlyZXNfaW4YASABKAMi4wIKFENvbnRpbnVlTG9naW5SZXF1ZXN0EioKBmNhbGxlchgBIAEoCzIaLmdhdGVob3VzZS51c2Vycy52MS5DYWxsZXISEgoKZmxvd190b2tlbhgCIAEoCRJHChVhdXRob3JpemF0aW9uX3JlcXVlc3QYAyABKAsyKC5nYXRlaG91c2UudXNlcnMudjEuQXV0aG9yaXphdGlvblJlcXVlc3QSGQoRY29uZmlybWF0aW9uX2NvZGUYBCABKAkSEwoLcmVzZW5kX2NvZGUYBSABKAgSJgoFZGF0YXMYBiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EisKCmFzc2VydGlvbnMYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Ej0KDXBhc3NrZXlfb2ZmZXIYCCABKAsyJi5nYXRlaG91c2UudXNlcnMudjEuUGFzc2tleU9mZmVyQW5zd2VyIkEKElBhc3NrZXlPZmZlckFuc3dlchIrCgpjcmVkZW50aWFsGAEgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCJKChVDb250aW51ZUxvZ2luUmVzcG9uc2USMQoHb3V0Y29tZRgBIAEoCzIgLmdhdGVob3VzZS51c2Vycy52MS5Mb2dpbk91dGNvbWUiMAoUR2V0QWN0aXZhdGlvblJlcXVlc3QSGAoQYWN0aXZhdGlvbl90b2tlbhgBIAEoCSJzChVHZXRBY3RpdmF0aW9uUmVzcG9uc2USEQoJY2xpZW50X2lkGAEgASgJEhUKDWVudHJ5cG9pbnRfaWQYAiABKAkSCwoDa2V5GAMgASgJEg0KBXZhbHVlGAQgASgJEhQKDHBhc3N3b3JkbGVzcxgFIAEoCCJtChNBY3RpdmF0ZVVzZXJSZXF1ZXN0EioKBmNhbGxlchgBIAEoCzIaLmdhdGVob3VzZS51c2Vycy52MS5DYWxsZXISGAoQYWN0aXZhdGlvbl90b2tlbhgCIAEoCRIQCghwYXNzd29yZBgDIAEoCSJoChRBY3RpdmF0ZVVzZXJSZXNwb25zZRImCgR1c2VyGAEgASgLMhguZ2F0ZWhvdXNlLnVzZXJzLnYxLlVzZXISEQoJY2xpZW50X2lkGAIgASgJEhUKDWVudHJ5cG9pbnRfaWQYAyABKAkqWQoKVXBkYXRlTW9kZRIbChdVUERBVEVfTU9ERV9VTlNQRUNJRklFRBAAEhcKE1VQREFURV9NT0RFX1JFUExBQ0UQARIVChFVUERBVEVfTU9ERV9QQVRDSBACMtAJCgxVc2Vyc1NlcnZpY2USYQoMUmVnaXN0ZXJVc2VyEicuZ2F0ZWhvdXNlLnVzZXJzLnYxLlJlZ2lzdGVyVXNlclJlcXVlc3QaKC5nYXRlaG91c2UudXNlcnMudjEuUmVnaXN0ZXJVc2VyUmVzcG9uc2USWAoJTG9naW5Vc2VyEiQuZ2F0ZWhvdXNlLnVzZXJzLnYxLkxvZ2luVXNlclJlcXVlc3QaJS5nYXRlaG91c2UudXNlcnMudjEuTG9naW5Vc2VyUmVzcG9uc2USUgoHR2V0VXNlchIiLmdhdGVob3VzZS51c2Vycy52MS5HZXRVc2VyUmVxdWVzdBojLmdhdGVob3VzZS51c2Vycy52MS5HZXRVc2VyUmVzcG9uc2USWwoKVXBkYXRlVXNlchIlLmdhdGVob3VzZS51c2Vycy52MS5VcGRhdGVVc2VyUmVxdWVzdBomLmdhdGVob3VzZS51c2Vycy52MS5VcGRhdGVVc2VyUmVzcG9uc2UScAoRQ29uZmlybUlkZW50aWZpZXISLC5nYXRlaG91c2UudXNlcnMudjEuQ29uZmlybUlkZW50aWZpZXJSZXF1ZXN0Gi0uZ2F0ZWhvdXNlLnVzZXJzLnYxLkNvbmZpcm1JZGVudGlmaWVyUmVzcG9uc2UScwoSUmVzZW5kQ29uZmlybWF0aW9uEi0uZ2F0ZWhvdXNlLnVzZXJzLnYxLlJlc2VuZENvbmZpcm1hdGlvblJlcXVlc3QaLi5nYXRlaG91c2UudXNlcnMudjEuUmVzZW5kQ29uZmlybWF0aW9uUmVzcG9uc2USagoPR2V0UGVuZGluZ1Rlcm1zEiouZ2F0ZWhvdXNlLnVzZXJzLnYxLkdldFBlbmRpbmdUZXJtc1JlcXVlc3QaKy5nYXRlaG91c2UudXNlcnMudjEuR2V0UGVuZGluZ1Rlcm1zUmVzcG9uc2USXgoLQW5zd2VyVGVybXMSJi5nYXRlaG91c2UudXNlcnMudjEuQW5zd2VyVGVybXNSZXF1ZXN0GicuZ2F0ZWhvdXNlLnVzZXJzLnYxLkFuc3dlclRlcm1zUmVzcG9uc2UScAoRUmVxdWVzdEFjY2Vzc0NvZGUSLC5nYXRlaG91c2UudXNlcnMudjEuUmVxdWVzdEFjY2Vzc0NvZGVSZXF1ZXN0Gi0uZ2F0ZWhvdXNlLnVzZXJzLnYxLlJlcXVlc3RBY2Nlc3NDb2RlUmVzcG9uc2USZAoNQ29udGludWVMb2dpbhIoLmdhdGVob3VzZS51c2Vycy52MS5Db250aW51ZUxvZ2luUmVxdWVzdBopLmdhdGVob3VzZS51c2Vycy52MS5Db250aW51ZUxvZ2luUmVzcG9uc2USZAoNR2V0QWN0aXZhdGlvbhIoLmdhdGVob3VzZS51c2Vycy52MS5HZXRBY3RpdmF0aW9uUmVxdWVzdBopLmdhdGVob3VzZS51c2Vycy52MS5HZXRBY3RpdmF0aW9uUmVzcG9uc2USYQoMQWN0aXZhdGVVc2VyEicuZ2F0ZWhvdXNlLnVzZXJzLnYxLkFjdGl2YXRlVXNlclJlcXVlc3QaKC5nYXRlaG91c2UudXNlcnMudjEuQWN0aXZhdGVVc2VyUmVzcG9uc2ViBnByb3RvMw", [file_gatehouse_users_v1_login, file_gatehouse_users_v1_user, file_google_protobuf_struct]);
+  fileDesc("CiZnYXRlaG91c2UvdXNlcnMvdjEvdXNlcnNfc2VydmljZS5wcm90bxISZ2F0ZWhvdXNlLnVzZXJzLnYxIrgBChlTdGFydFVwc3RyZWFtTG9naW5SZXF1ZXN0EioKBmNhbGxlchgBIAEoCzIaLmdhdGVob3VzZS51c2Vycy52MS5DYWxsZXISEAoIcHJvdmlkZXIYAiABKAkSRwoVYXV0aG9yaXphdGlvbl9yZXF1ZXN0GAMgASgLMiguZ2F0ZWhvdXNlLnVzZXJzLnYxLkF1dGhvcml6YXRpb25SZXF1ZXN0EhQKDHJlZGlyZWN0X3VyaRgEIAEoCSJMChpTdGFydFVwc3RyZWFtTG9naW5SZXNwb25zZRIZChFhdXRob3JpemF0aW9uX3VybBgBIAEoCRITCgt0cmFuc2FjdGlvbhgCIAEoCSI9ChBVcHN0cmVhbUNhbGxiYWNrEhMKC3RyYW5zYWN0aW9uGAEgASgJEhQKDGNhbGxiYWNrX3VybBgCIAEoCSI6ChVVbmxpbmtJZGVudGl0eVJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIQCghwcm92aWRlchgCIAEoCSIYChZVbmxpbmtJZGVudGl0eVJlc3BvbnNlIoYBCgZDYWxsZXISEQoJY2xpZW50X2lkGAEgASgJEhUKDWVudHJ5cG9pbnRfaWQYAiABKAkSEQoJc291cmNlX2lkGAMgASgJEhYKDmNsaWVudF9hZGRyZXNzGAQgASgJEg4KBmxvY2FsZRgFIAEoCRIXCg9wYXNza2V5X2NhcGFibGUYBiABKAgi2QEKE1JlZ2lzdGVyVXNlclJlcXVlc3QSKgoGY2FsbGVyGAEgASgLMhouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNhbGxlchInCgZvYmplY3QYAiABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EkcKFWF1dGhvcml6YXRpb25fcmVxdWVzdBgDIAEoCzIoLmdhdGVob3VzZS51c2Vycy52MS5BdXRob3JpemF0aW9uUmVxdWVzdBIMCgRzdGVwGAQgASgFEhYKDnVwc3RyZWFtX3Rva2VuGAUgASgJIoABChRSZWdpc3RlclVzZXJSZXNwb25zZRImCgR1c2VyGAEgASgLMhguZ2F0ZWhvdXNlLnVzZXJzLnYxLlVzZXISLAoHc2Vzc2lvbhgCIAEoCzIbLmdhdGVob3VzZS51c2Vycy52MS5TZXNzaW9uEhIKCmZsb3dfdG9rZW4YAyABKAkisQMKEExvZ2luVXNlclJlcXVlc3QSKgoGY2FsbGVyGAEgASgLMhouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNhbGxlchINCgVlbWFpbBgCIAEoCRIQCghwYXNzd29yZBgDIAEoCRILCgNmY2EYBCABKAgSKwoKYXNzZXJ0aW9ucxgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSRwoVYXV0aG9yaXphdGlvbl9yZXF1ZXN0GAYgASgLMiguZ2F0ZWhvdXNlLnVzZXJzLnYxLkF1dGhvcml6YXRpb25SZXF1ZXN0EhQKDHBob25lX251bWJlchgHIAEoCRIMCgRjb2RlGAggASgJEiYKBWRhdGFzGAkgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBI1CgdwYXNza2V5GAogASgLMiQuZ2F0ZWhvdXNlLnVzZXJzLnYxLlBhc3NrZXlBc3NlcnRpb24SNgoIdXBzdHJlYW0YCyABKAsyJC5nYXRlaG91c2UudXNlcnMudjEuVXBzdHJlYW1DYWxsYmFjaxISCgpsaW5rX3Rva2VuGAwgASgJIk4KEFBhc3NrZXlBc3NlcnRpb24SDQoFdG9rZW4YASABKAkSKwoKY3JlZGVudGlhbBgCIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QidwoRTG9naW5Vc2VyUmVzcG9uc2USMQoHb3V0Y29tZRgEIAEoCzIgLmdhdGVob3VzZS51c2Vycy52MS5Mb2dpbk91dGNvbWVKBAgBEAJKBAgCEANKBAgDEARSBHVzZXJSB3Nlc3Npb25SDm1pc3NpbmdfZmllbGRzIjMKDkdldFVzZXJSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkSEAoIcHVsc2VfaWQYAiABKAkiOQoPR2V0VXNlclJlc3BvbnNlEiYKBHVzZXIYASABKAsyGC5nYXRlaG91c2UudXNlcnMudjEuVXNlciKZAgoRVXBkYXRlVXNlclJlcXVlc3QSKgoGY2FsbGVyGAEgASgLMhouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNhbGxlchIsCgRtb2RlGAIgASgOMh4uZ2F0ZWhvdXNlLnVzZXJzLnYxLlVwZGF0ZU1vZGUSFQoNYWN0b3JfdXNlcl9pZBgDIAEoCRIWCg50YXJnZXRfdXNlcl9pZBgEIAEoCRIXCg90YXJnZXRfcHVsc2VfaWQYBSABKAkSJwoGb2JqZWN0GAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBITCgtjb250ZXh0X3VybBgHIAEoCRIkChxyZWF1dGhlbnRpY2F0ZWRfYnlfY2hhbGxlbmdlGAggASgIImUKElVwZGF0ZVVzZXJSZXNwb25zZRImCgR1c2VyGAEgASgLMhguZ2F0ZWhvdXNlLnVzZXJzLnYxLlVzZXISDwoHY2hhbmdlZBgCIAEoCBIWCg5wZW5kaW5nX2ZpZWxkcxgDIAMoCSJaChhDb25maXJtSWRlbnRpZmllclJlcXVlc3QSEgoKbGlua190b2tlbhgBIAEoCRIPCgd1c2VyX2lkGAIgASgJEgsKA2tleRgDIAEoCRIMCgRjb2RlGAQgASgJIlkKGUNvbmZpcm1JZGVudGlmaWVyUmVzcG9uc2USJgoEdXNlchgBIAEoCzIYLmdhdGVob3VzZS51c2Vycy52MS5Vc2VyEhQKDHJlZGlyZWN0X3VybBgCIAEoCSJ7ChlSZXNlbmRDb25maXJtYXRpb25SZXF1ZXN0EioKBmNhbGxlchgBIAEoCzIaLmdhdGVob3VzZS51c2Vycy52MS5DYWxsZXISDwoHdXNlcl9pZBgCIAEoCRILCgNrZXkYAyABKAkSFAoMcmVzZW5kX3Rva2VuGAQgASgJIhwKGlJlc2VuZENvbmZpcm1hdGlvblJlc3BvbnNlIi0KFkdldFBlbmRpbmdUZXJtc1JlcXVlc3QSEwoLdGVybXNfdG9rZW4YASABKAkiUwoXR2V0UGVuZGluZ1Rlcm1zUmVzcG9uc2USOAoKYXNzZXJ0aW9ucxgBIAMoCzIkLmdhdGVob3VzZS51c2Vycy52MS5QZW5kaW5nQXNzZXJ0aW9uIj4KD0Fzc2VydGlvbkFuc3dlchILCgNrZXkYASABKAkSDwoHdmVyc2lvbhgCIAEoCRINCgV2YWx1ZRgDIAEoCCKLAQoSQW5zd2VyVGVybXNSZXF1ZXN0EioKBmNhbGxlchgBIAEoCzIaLmdhdGVob3VzZS51c2Vycy52MS5DYWxsZXISEwoLdGVybXNfdG9rZW4YAiABKAkSNAoHYW5zd2VycxgDIAMoCzIjLmdhdGVob3VzZS51c2Vycy52MS5Bc3NlcnRpb25BbnN3ZXIiTgoTQW5zd2VyVGVybXNSZXNwb25zZRI3CglyZW1haW5pbmcYASADKAsyJC5nYXRlaG91c2UudXNlcnMudjEuUGVuZGluZ0Fzc2VydGlvbiJiChhSZXF1ZXN0QWNjZXNzQ29kZVJlcXVlc3QSKgoGY2FsbGVyGAEgASgLMhouZ2F0ZWhvdXNlLnVzZXJzLnYxLkNhbGxlchILCgNrZXkYAiABKAkSDQoFdmFsdWUYAyABKAkiLwoZUmVxdWVzdEFjY2Vzc0NvZGVSZXNwb25zZRISCgpleHBpcmVzX2luGAEgASgDIuMCChRDb250aW51ZUxvZ2luUmVxdWVzdBIqCgZjYWxsZXIYASABKAsyGi5nYXRlaG91c2UudXNlcnMudjEuQ2FsbGVyEhIKCmZsb3dfdG9rZW4YAiABKAkSRwoVYXV0aG9yaXphdGlvbl9yZXF1ZXN0GAMgASgLMiguZ2F0ZWhvdXNlLnVzZXJzLnYxLkF1dGhvcml6YXRpb25SZXF1ZXN0EhkKEWNvbmZpcm1hdGlvbl9jb2RlGAQgASgJEhMKC3Jlc2VuZF9jb2RlGAUgASgIEiYKBWRhdGFzGAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIrCgphc3NlcnRpb25zGAcgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBI9Cg1wYXNza2V5X29mZmVyGAggASgLMiYuZ2F0ZWhvdXNlLnVzZXJzLnYxLlBhc3NrZXlPZmZlckFuc3dlciJBChJQYXNza2V5T2ZmZXJBbnN3ZXISKwoKY3JlZGVudGlhbBgBIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QiSgoVQ29udGludWVMb2dpblJlc3BvbnNlEjEKB291dGNvbWUYASABKAsyIC5nYXRlaG91c2UudXNlcnMudjEuTG9naW5PdXRjb21lIjAKFEdldEFjdGl2YXRpb25SZXF1ZXN0EhgKEGFjdGl2YXRpb25fdG9rZW4YASABKAkicwoVR2V0QWN0aXZhdGlvblJlc3BvbnNlEhEKCWNsaWVudF9pZBgBIAEoCRIVCg1lbnRyeXBvaW50X2lkGAIgASgJEgsKA2tleRgDIAEoCRINCgV2YWx1ZRgEIAEoCRIUCgxwYXNzd29yZGxlc3MYBSABKAgibQoTQWN0aXZhdGVVc2VyUmVxdWVzdBIqCgZjYWxsZXIYASABKAsyGi5nYXRlaG91c2UudXNlcnMudjEuQ2FsbGVyEhgKEGFjdGl2YXRpb25fdG9rZW4YAiABKAkSEAoIcGFzc3dvcmQYAyABKAkiaAoUQWN0aXZhdGVVc2VyUmVzcG9uc2USJgoEdXNlchgBIAEoCzIYLmdhdGVob3VzZS51c2Vycy52MS5Vc2VyEhEKCWNsaWVudF9pZBgCIAEoCRIVCg1lbnRyeXBvaW50X2lkGAMgASgJKlkKClVwZGF0ZU1vZGUSGwoXVVBEQVRFX01PREVfVU5TUEVDSUZJRUQQABIXChNVUERBVEVfTU9ERV9SRVBMQUNFEAESFQoRVVBEQVRFX01PREVfUEFUQ0gQAjKuCwoMVXNlcnNTZXJ2aWNlEmEKDFJlZ2lzdGVyVXNlchInLmdhdGVob3VzZS51c2Vycy52MS5SZWdpc3RlclVzZXJSZXF1ZXN0GiguZ2F0ZWhvdXNlLnVzZXJzLnYxLlJlZ2lzdGVyVXNlclJlc3BvbnNlElgKCUxvZ2luVXNlchIkLmdhdGVob3VzZS51c2Vycy52MS5Mb2dpblVzZXJSZXF1ZXN0GiUuZ2F0ZWhvdXNlLnVzZXJzLnYxLkxvZ2luVXNlclJlc3BvbnNlElIKB0dldFVzZXISIi5nYXRlaG91c2UudXNlcnMudjEuR2V0VXNlclJlcXVlc3QaIy5nYXRlaG91c2UudXNlcnMudjEuR2V0VXNlclJlc3BvbnNlElsKClVwZGF0ZVVzZXISJS5nYXRlaG91c2UudXNlcnMudjEuVXBkYXRlVXNlclJlcXVlc3QaJi5nYXRlaG91c2UudXNlcnMudjEuVXBkYXRlVXNlclJlc3BvbnNlEnAKEUNvbmZpcm1JZGVudGlmaWVyEiwuZ2F0ZWhvdXNlLnVzZXJzLnYxLkNvbmZpcm1JZGVudGlmaWVyUmVxdWVzdBotLmdhdGVob3VzZS51c2Vycy52MS5Db25maXJtSWRlbnRpZmllclJlc3BvbnNlEnMKElJlc2VuZENvbmZpcm1hdGlvbhItLmdhdGVob3VzZS51c2Vycy52MS5SZXNlbmRDb25maXJtYXRpb25SZXF1ZXN0Gi4uZ2F0ZWhvdXNlLnVzZXJzLnYxLlJlc2VuZENvbmZpcm1hdGlvblJlc3BvbnNlEmoKD0dldFBlbmRpbmdUZXJtcxIqLmdhdGVob3VzZS51c2Vycy52MS5HZXRQZW5kaW5nVGVybXNSZXF1ZXN0GisuZ2F0ZWhvdXNlLnVzZXJzLnYxLkdldFBlbmRpbmdUZXJtc1Jlc3BvbnNlEl4KC0Fuc3dlclRlcm1zEiYuZ2F0ZWhvdXNlLnVzZXJzLnYxLkFuc3dlclRlcm1zUmVxdWVzdBonLmdhdGVob3VzZS51c2Vycy52MS5BbnN3ZXJUZXJtc1Jlc3BvbnNlEnAKEVJlcXVlc3RBY2Nlc3NDb2RlEiwuZ2F0ZWhvdXNlLnVzZXJzLnYxLlJlcXVlc3RBY2Nlc3NDb2RlUmVxdWVzdBotLmdhdGVob3VzZS51c2Vycy52MS5SZXF1ZXN0QWNjZXNzQ29kZVJlc3BvbnNlEmQKDUNvbnRpbnVlTG9naW4SKC5nYXRlaG91c2UudXNlcnMudjEuQ29udGludWVMb2dpblJlcXVlc3QaKS5nYXRlaG91c2UudXNlcnMudjEuQ29udGludWVMb2dpblJlc3BvbnNlEmQKDUdldEFjdGl2YXRpb24SKC5nYXRlaG91c2UudXNlcnMudjEuR2V0QWN0aXZhdGlvblJlcXVlc3QaKS5nYXRlaG91c2UudXNlcnMudjEuR2V0QWN0aXZhdGlvblJlc3BvbnNlEmEKDEFjdGl2YXRlVXNlchInLmdhdGVob3VzZS51c2Vycy52MS5BY3RpdmF0ZVVzZXJSZXF1ZXN0GiguZ2F0ZWhvdXNlLnVzZXJzLnYxLkFjdGl2YXRlVXNlclJlc3BvbnNlEnMKElN0YXJ0VXBzdHJlYW1Mb2dpbhItLmdhdGVob3VzZS51c2Vycy52MS5TdGFydFVwc3RyZWFtTG9naW5SZXF1ZXN0Gi4uZ2F0ZWhvdXNlLnVzZXJzLnYxLlN0YXJ0VXBzdHJlYW1Mb2dpblJlc3BvbnNlEmcKDlVubGlua0lkZW50aXR5EikuZ2F0ZWhvdXNlLnVzZXJzLnYxLlVubGlua0lkZW50aXR5UmVxdWVzdBoqLmdhdGVob3VzZS51c2Vycy52MS5VbmxpbmtJZGVudGl0eVJlc3BvbnNlYgZwcm90bzM", [file_gatehouse_users_v1_login, file_gatehouse_users_v1_user, file_google_protobuf_struct]);
+
+/**
+ * StartUpstreamLoginRequest names the provider and the login it serves.
+ *
+ * @generated from message gatehouse.users.v1.StartUpstreamLoginRequest
+ */
+export type StartUpstreamLoginRequest = Message<"gatehouse.users.v1.StartUpstreamLoginRequest"> & {
+  /**
+   * Caller of the request (its entry point must offer the provider).
+   *
+   * @generated from field: gatehouse.users.v1.Caller caller = 1;
+   */
+  caller?: Caller | undefined;
+
+  /**
+   * Provider key.
+   *
+   * @generated from field: string provider = 2;
+   */
+  provider: string;
+
+  /**
+   * AuthorizationRequest the sign-in finishes (hosted login).
+   *
+   * @generated from field: gatehouse.users.v1.AuthorizationRequest authorization_request = 3;
+   */
+  authorizationRequest?: AuthorizationRequest | undefined;
+
+  /**
+   * RedirectUri is `{auth_url}/oauth2/idp/callback`.
+   *
+   * @generated from field: string redirect_uri = 4;
+   */
+  redirectUri: string;
+};
+
+/**
+ * Describes the message gatehouse.users.v1.StartUpstreamLoginRequest.
+ * Use `create(StartUpstreamLoginRequestSchema)` to create a new message.
+ */
+export const StartUpstreamLoginRequestSchema: GenMessage<StartUpstreamLoginRequest> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_service, 0);
+
+/**
+ * StartUpstreamLoginResponse is where to send the browser, and what it keeps.
+ *
+ * @generated from message gatehouse.users.v1.StartUpstreamLoginResponse
+ */
+export type StartUpstreamLoginResponse = Message<"gatehouse.users.v1.StartUpstreamLoginResponse"> & {
+  /**
+   * AuthorizationUrl at the provider.
+   *
+   * @generated from field: string authorization_url = 1;
+   */
+  authorizationUrl: string;
+
+  /**
+   * Transaction is sealed (state, nonce, PKCE verifier, provider, entry
+   * point, authorization request; 10 minutes): the browser's cookie.
+   *
+   * @generated from field: string transaction = 2;
+   */
+  transaction: string;
+};
+
+/**
+ * Describes the message gatehouse.users.v1.StartUpstreamLoginResponse.
+ * Use `create(StartUpstreamLoginResponseSchema)` to create a new message.
+ */
+export const StartUpstreamLoginResponseSchema: GenMessage<StartUpstreamLoginResponse> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_service, 1);
+
+/**
+ * UpstreamCallback is the provider's answer to a StartUpstreamLogin.
+ *
+ * @generated from message gatehouse.users.v1.UpstreamCallback
+ */
+export type UpstreamCallback = Message<"gatehouse.users.v1.UpstreamCallback"> & {
+  /**
+   * Transaction of StartUpstreamLogin, from the browser's cookie.
+   *
+   * @generated from field: string transaction = 1;
+   */
+  transaction: string;
+
+  /**
+   * CallbackUrl is the full URL the provider redirected to (code, state, iss or error).
+   *
+   * @generated from field: string callback_url = 2;
+   */
+  callbackUrl: string;
+};
+
+/**
+ * Describes the message gatehouse.users.v1.UpstreamCallback.
+ * Use `create(UpstreamCallbackSchema)` to create a new message.
+ */
+export const UpstreamCallbackSchema: GenMessage<UpstreamCallback> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_service, 2);
+
+/**
+ * UnlinkIdentityRequest names the user and the provider.
+ *
+ * @generated from message gatehouse.users.v1.UnlinkIdentityRequest
+ */
+export type UnlinkIdentityRequest = Message<"gatehouse.users.v1.UnlinkIdentityRequest"> & {
+  /**
+   * UserId of the access token's subject.
+   *
+   * @generated from field: string user_id = 1;
+   */
+  userId: string;
+
+  /**
+   * Provider key.
+   *
+   * @generated from field: string provider = 2;
+   */
+  provider: string;
+};
+
+/**
+ * Describes the message gatehouse.users.v1.UnlinkIdentityRequest.
+ * Use `create(UnlinkIdentityRequestSchema)` to create a new message.
+ */
+export const UnlinkIdentityRequestSchema: GenMessage<UnlinkIdentityRequest> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_service, 3);
+
+/**
+ * UnlinkIdentityResponse is empty.
+ *
+ * @generated from message gatehouse.users.v1.UnlinkIdentityResponse
+ */
+export type UnlinkIdentityResponse = Message<"gatehouse.users.v1.UnlinkIdentityResponse"> & {
+};
+
+/**
+ * Describes the message gatehouse.users.v1.UnlinkIdentityResponse.
+ * Use `create(UnlinkIdentityResponseSchema)` to create a new message.
+ */
+export const UnlinkIdentityResponseSchema: GenMessage<UnlinkIdentityResponse> = /*@__PURE__*/
+  messageDesc(file_gatehouse_users_v1_users_service, 4);
 
 /**
  * Caller describes the request's origin for policies and throttling.
@@ -72,7 +214,7 @@ export type Caller = Message<"gatehouse.users.v1.Caller"> & {
  * Use `create(CallerSchema)` to create a new message.
  */
 export const CallerSchema: GenMessage<Caller> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 0);
+  messageDesc(file_gatehouse_users_v1_users_service, 5);
 
 /**
  * RegisterUserRequest carries the envelope's object.
@@ -109,6 +251,15 @@ export type RegisterUserRequest = Message<"gatehouse.users.v1.RegisterUserReques
    * @generated from field: int32 step = 4;
    */
   step: number;
+
+  /**
+   * UpstreamToken (the UPSTREAM_SIGNUP_REQUIRED error's): registers the
+   * user of an upstream identity with what the page adds; no password, the
+   * email as the provider gave it (confirmed when it verified it), linked.
+   *
+   * @generated from field: string upstream_token = 5;
+   */
+  upstreamToken: string;
 };
 
 /**
@@ -116,7 +267,7 @@ export type RegisterUserRequest = Message<"gatehouse.users.v1.RegisterUserReques
  * Use `create(RegisterUserRequestSchema)` to create a new message.
  */
 export const RegisterUserRequestSchema: GenMessage<RegisterUserRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 1);
+  messageDesc(file_gatehouse_users_v1_users_service, 6);
 
 /**
  * RegisterUserResponse returns the new user.
@@ -152,7 +303,7 @@ export type RegisterUserResponse = Message<"gatehouse.users.v1.RegisterUserRespo
  * Use `create(RegisterUserResponseSchema)` to create a new message.
  */
 export const RegisterUserResponseSchema: GenMessage<RegisterUserResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 2);
+  messageDesc(file_gatehouse_users_v1_users_service, 7);
 
 /**
  * LoginUserRequest carries the login envelope's credentials.
@@ -235,6 +386,22 @@ export type LoginUserRequest = Message<"gatehouse.users.v1.LoginUserRequest"> & 
    * @generated from field: gatehouse.users.v1.PasskeyAssertion passkey = 10;
    */
   passkey?: PasskeyAssertion | undefined;
+
+  /**
+   * Upstream: the provider's answer instead of a password or code (social
+   * sign-in, contract section 11); no email, password or code with it.
+   *
+   * @generated from field: gatehouse.users.v1.UpstreamCallback upstream = 11;
+   */
+  upstream?: UpstreamCallback | undefined;
+
+  /**
+   * LinkToken (the UPSTREAM_LINK_REQUIRED error's): once this login proves
+   * the account that holds its email, the upstream identity is linked.
+   *
+   * @generated from field: string link_token = 12;
+   */
+  linkToken: string;
 };
 
 /**
@@ -242,7 +409,7 @@ export type LoginUserRequest = Message<"gatehouse.users.v1.LoginUserRequest"> & 
  * Use `create(LoginUserRequestSchema)` to create a new message.
  */
 export const LoginUserRequestSchema: GenMessage<LoginUserRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 3);
+  messageDesc(file_gatehouse_users_v1_users_service, 8);
 
 /**
  * PasskeyAssertion is a passkey sign-in's answer.
@@ -270,7 +437,7 @@ export type PasskeyAssertion = Message<"gatehouse.users.v1.PasskeyAssertion"> & 
  * Use `create(PasskeyAssertionSchema)` to create a new message.
  */
 export const PasskeyAssertionSchema: GenMessage<PasskeyAssertion> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 4);
+  messageDesc(file_gatehouse_users_v1_users_service, 9);
 
 /**
  * LoginUserResponse is the login's outcome.
@@ -291,7 +458,7 @@ export type LoginUserResponse = Message<"gatehouse.users.v1.LoginUserResponse"> 
  * Use `create(LoginUserResponseSchema)` to create a new message.
  */
 export const LoginUserResponseSchema: GenMessage<LoginUserResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 5);
+  messageDesc(file_gatehouse_users_v1_users_service, 10);
 
 /**
  * GetUserRequest names a user.
@@ -319,7 +486,7 @@ export type GetUserRequest = Message<"gatehouse.users.v1.GetUserRequest"> & {
  * Use `create(GetUserRequestSchema)` to create a new message.
  */
 export const GetUserRequestSchema: GenMessage<GetUserRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 6);
+  messageDesc(file_gatehouse_users_v1_users_service, 11);
 
 /**
  * GetUserResponse returns the user.
@@ -340,7 +507,7 @@ export type GetUserResponse = Message<"gatehouse.users.v1.GetUserResponse"> & {
  * Use `create(GetUserResponseSchema)` to create a new message.
  */
 export const GetUserResponseSchema: GenMessage<GetUserResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 7);
+  messageDesc(file_gatehouse_users_v1_users_service, 12);
 
 /**
  * UpdateUserRequest replaces or patches a user.
@@ -411,7 +578,7 @@ export type UpdateUserRequest = Message<"gatehouse.users.v1.UpdateUserRequest"> 
  * Use `create(UpdateUserRequestSchema)` to create a new message.
  */
 export const UpdateUserRequestSchema: GenMessage<UpdateUserRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 8);
+  messageDesc(file_gatehouse_users_v1_users_service, 13);
 
 /**
  * UpdateUserResponse returns the user after the update.
@@ -446,7 +613,7 @@ export type UpdateUserResponse = Message<"gatehouse.users.v1.UpdateUserResponse"
  * Use `create(UpdateUserResponseSchema)` to create a new message.
  */
 export const UpdateUserResponseSchema: GenMessage<UpdateUserResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 9);
+  messageDesc(file_gatehouse_users_v1_users_service, 14);
 
 /**
  * ConfirmIdentifierRequest confirms by link token or by code.
@@ -488,7 +655,7 @@ export type ConfirmIdentifierRequest = Message<"gatehouse.users.v1.ConfirmIdenti
  * Use `create(ConfirmIdentifierRequestSchema)` to create a new message.
  */
 export const ConfirmIdentifierRequestSchema: GenMessage<ConfirmIdentifierRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 10);
+  messageDesc(file_gatehouse_users_v1_users_service, 15);
 
 /**
  * ConfirmIdentifierResponse tells where to send the user.
@@ -516,7 +683,7 @@ export type ConfirmIdentifierResponse = Message<"gatehouse.users.v1.ConfirmIdent
  * Use `create(ConfirmIdentifierResponseSchema)` to create a new message.
  */
 export const ConfirmIdentifierResponseSchema: GenMessage<ConfirmIdentifierResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 11);
+  messageDesc(file_gatehouse_users_v1_users_service, 16);
 
 /**
  * ResendConfirmationRequest names the identifier to resend a code for: by
@@ -560,7 +727,7 @@ export type ResendConfirmationRequest = Message<"gatehouse.users.v1.ResendConfir
  * Use `create(ResendConfirmationRequestSchema)` to create a new message.
  */
 export const ResendConfirmationRequestSchema: GenMessage<ResendConfirmationRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 12);
+  messageDesc(file_gatehouse_users_v1_users_service, 17);
 
 /**
  * ResendConfirmationResponse is empty on success.
@@ -575,7 +742,7 @@ export type ResendConfirmationResponse = Message<"gatehouse.users.v1.ResendConfi
  * Use `create(ResendConfirmationResponseSchema)` to create a new message.
  */
 export const ResendConfirmationResponseSchema: GenMessage<ResendConfirmationResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 13);
+  messageDesc(file_gatehouse_users_v1_users_service, 18);
 
 /**
  * GetPendingTermsRequest carries the terms token of a 451 answer.
@@ -596,7 +763,7 @@ export type GetPendingTermsRequest = Message<"gatehouse.users.v1.GetPendingTerms
  * Use `create(GetPendingTermsRequestSchema)` to create a new message.
  */
 export const GetPendingTermsRequestSchema: GenMessage<GetPendingTermsRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 14);
+  messageDesc(file_gatehouse_users_v1_users_service, 19);
 
 /**
  * GetPendingTermsResponse lists what the user still has to answer.
@@ -617,7 +784,7 @@ export type GetPendingTermsResponse = Message<"gatehouse.users.v1.GetPendingTerm
  * Use `create(GetPendingTermsResponseSchema)` to create a new message.
  */
 export const GetPendingTermsResponseSchema: GenMessage<GetPendingTermsResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 15);
+  messageDesc(file_gatehouse_users_v1_users_service, 20);
 
 /**
  * AssertionAnswer is one answer of the hosted terms page.
@@ -652,7 +819,7 @@ export type AssertionAnswer = Message<"gatehouse.users.v1.AssertionAnswer"> & {
  * Use `create(AssertionAnswerSchema)` to create a new message.
  */
 export const AssertionAnswerSchema: GenMessage<AssertionAnswer> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 16);
+  messageDesc(file_gatehouse_users_v1_users_service, 21);
 
 /**
  * AnswerTermsRequest records answers by the terms token.
@@ -687,7 +854,7 @@ export type AnswerTermsRequest = Message<"gatehouse.users.v1.AnswerTermsRequest"
  * Use `create(AnswerTermsRequestSchema)` to create a new message.
  */
 export const AnswerTermsRequestSchema: GenMessage<AnswerTermsRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 17);
+  messageDesc(file_gatehouse_users_v1_users_service, 22);
 
 /**
  * AnswerTermsResponse lists what is still pending after the answers.
@@ -708,7 +875,7 @@ export type AnswerTermsResponse = Message<"gatehouse.users.v1.AnswerTermsRespons
  * Use `create(AnswerTermsResponseSchema)` to create a new message.
  */
 export const AnswerTermsResponseSchema: GenMessage<AnswerTermsResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 18);
+  messageDesc(file_gatehouse_users_v1_users_service, 23);
 
 /**
  * RequestAccessCodeRequest names the identifier to send a sign-in code to.
@@ -743,7 +910,7 @@ export type RequestAccessCodeRequest = Message<"gatehouse.users.v1.RequestAccess
  * Use `create(RequestAccessCodeRequestSchema)` to create a new message.
  */
 export const RequestAccessCodeRequestSchema: GenMessage<RequestAccessCodeRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 19);
+  messageDesc(file_gatehouse_users_v1_users_service, 24);
 
 /**
  * RequestAccessCodeResponse is the same whether or not the user exists.
@@ -764,7 +931,7 @@ export type RequestAccessCodeResponse = Message<"gatehouse.users.v1.RequestAcces
  * Use `create(RequestAccessCodeResponseSchema)` to create a new message.
  */
 export const RequestAccessCodeResponseSchema: GenMessage<RequestAccessCodeResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 20);
+  messageDesc(file_gatehouse_users_v1_users_service, 25);
 
 /**
  * ContinueLoginRequest resumes a hosted login with what its page sent.
@@ -836,7 +1003,7 @@ export type ContinueLoginRequest = Message<"gatehouse.users.v1.ContinueLoginRequ
  * Use `create(ContinueLoginRequestSchema)` to create a new message.
  */
 export const ContinueLoginRequestSchema: GenMessage<ContinueLoginRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 21);
+  messageDesc(file_gatehouse_users_v1_users_service, 26);
 
 /**
  * PasskeyOfferAnswer is the user's answer to a PasskeyOffer.
@@ -857,7 +1024,7 @@ export type PasskeyOfferAnswer = Message<"gatehouse.users.v1.PasskeyOfferAnswer"
  * Use `create(PasskeyOfferAnswerSchema)` to create a new message.
  */
 export const PasskeyOfferAnswerSchema: GenMessage<PasskeyOfferAnswer> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 22);
+  messageDesc(file_gatehouse_users_v1_users_service, 27);
 
 /**
  * ContinueLoginResponse is the login's outcome.
@@ -878,7 +1045,7 @@ export type ContinueLoginResponse = Message<"gatehouse.users.v1.ContinueLoginRes
  * Use `create(ContinueLoginResponseSchema)` to create a new message.
  */
 export const ContinueLoginResponseSchema: GenMessage<ContinueLoginResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 23);
+  messageDesc(file_gatehouse_users_v1_users_service, 28);
 
 /**
  * GetActivationRequest carries the token of an activation link.
@@ -899,7 +1066,7 @@ export type GetActivationRequest = Message<"gatehouse.users.v1.GetActivationRequ
  * Use `create(GetActivationRequestSchema)` to create a new message.
  */
 export const GetActivationRequestSchema: GenMessage<GetActivationRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 24);
+  messageDesc(file_gatehouse_users_v1_users_service, 29);
 
 /**
  * GetActivationResponse describes a live activation.
@@ -948,7 +1115,7 @@ export type GetActivationResponse = Message<"gatehouse.users.v1.GetActivationRes
  * Use `create(GetActivationResponseSchema)` to create a new message.
  */
 export const GetActivationResponseSchema: GenMessage<GetActivationResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 25);
+  messageDesc(file_gatehouse_users_v1_users_service, 30);
 
 /**
  * ActivateUserRequest activates an account by its link.
@@ -983,7 +1150,7 @@ export type ActivateUserRequest = Message<"gatehouse.users.v1.ActivateUserReques
  * Use `create(ActivateUserRequestSchema)` to create a new message.
  */
 export const ActivateUserRequestSchema: GenMessage<ActivateUserRequest> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 26);
+  messageDesc(file_gatehouse_users_v1_users_service, 31);
 
 /**
  * ActivateUserResponse returns the activated user.
@@ -1018,7 +1185,7 @@ export type ActivateUserResponse = Message<"gatehouse.users.v1.ActivateUserRespo
  * Use `create(ActivateUserResponseSchema)` to create a new message.
  */
 export const ActivateUserResponseSchema: GenMessage<ActivateUserResponse> = /*@__PURE__*/
-  messageDesc(file_gatehouse_users_v1_users_service, 27);
+  messageDesc(file_gatehouse_users_v1_users_service, 32);
 
 /**
  * UpdateMode tells replacement from partial update.
@@ -1241,6 +1408,34 @@ export const UsersService: GenService<{
     methodKind: "unary";
     input: typeof ActivateUserRequestSchema;
     output: typeof ActivateUserResponseSchema;
+  },
+  /**
+   * StartUpstreamLogin begins social sign-in (contract section 11) with a
+   * provider the caller's entry point offers: the provider's authorization
+   * URL (response_type=code, PKCE S256, state, nonce) and the transaction
+   * that the browser keeps (a cookie) and LoginUser's `upstream` brings back.
+   * Scope: internal. Errors: PERMISSION_DENIED/PERMISSION_DENIED (entry
+   * point), INVALID_ARGUMENT/VALIDATION_FAILED (`idp` not offered),
+   * UNAVAILABLE/UPSTREAM_UNAVAILABLE (the provider cannot be reached).
+   *
+   * @generated from rpc gatehouse.users.v1.UsersService.StartUpstreamLogin
+   */
+  startUpstreamLogin: {
+    methodKind: "unary";
+    input: typeof StartUpstreamLoginRequestSchema;
+    output: typeof StartUpstreamLoginResponseSchema;
+  },
+  /**
+   * UnlinkIdentity removes the user's identity at a provider (the user's
+   * access token; DELETE /activityid/v1/user/identities/{provider}).
+   * Scope: internal. Errors: NOT_FOUND/IDENTITY_NOT_LINKED.
+   *
+   * @generated from rpc gatehouse.users.v1.UsersService.UnlinkIdentity
+   */
+  unlinkIdentity: {
+    methodKind: "unary";
+    input: typeof UnlinkIdentityRequestSchema;
+    output: typeof UnlinkIdentityResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_gatehouse_users_v1_users_service, 0);
