@@ -39,6 +39,9 @@ export async function createGateway(deps: GatewayDeps, logger: Logger): Promise<
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 256 },
     // Closing (SIGTERM, after the drain's delay): a request already on a kept-alive connection is served, not a 503.
     return503OnClosing: false,
+    // Fastify's default is 72 s; Node and undici clients drop an idle connection at the Keep-Alive hint
+    // minus 2 s, so with 4 s they do it before a draining replica (SHUTDOWN_DELAY_S, 5 s) closes theirs.
+    keepAliveTimeout: (deps.config.httpKeepAliveSeconds ?? 4) * 1000,
     forceCloseConnections: "idle",
     // secure-json-parse: a `__proto__` or `constructor.prototype` key is a 400, never a polluted object.
     onProtoPoisoning: "error",

@@ -64,7 +64,7 @@ export interface GatewayDeps {
   /** The console's static build (apps/console/dist); /console says how to build it when it is missing. */
   consoleDir?: string;
   config: Pick<Config, "publicBaseUrl" | "publicGraphUrl" | "publicAuthUrl" | "bodyLimitBytes"> &
-    Partial<Pick<Config, "requestTimeoutSeconds" | "trustedProxies">>;
+    Partial<Pick<Config, "requestTimeoutSeconds" | "trustedProxies" | "httpKeepAliveSeconds">>;
   /** The process's drain (SIGTERM): /readyz answers 503 and every answer closes its connection once it started. */
   drain?: Drain;
   /** Whether the stores and services behind the gateway answer (for /readyz). */

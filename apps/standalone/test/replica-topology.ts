@@ -53,7 +53,9 @@ export async function startReplicas(extra: Record<string, string> = {}): Promise
       AUTH_PORT: String(front[2]),
       USERS_PORT: String(front[3]),
       REPLICA_PORTS: ports.join(","),
-      SHUTDOWN_DELAY_S: "2",
+      // The load's idle connections (undici: the Keep-Alive hint minus 2 s) end before a replica's delay does.
+      SHUTDOWN_DELAY_S: "3",
+      HTTP_KEEP_ALIVE_S: "3",
       SECRET_KEY: randomBytes(32).toString("base64url"),
       ...extra,
     },

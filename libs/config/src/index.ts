@@ -83,6 +83,12 @@ export interface Config {
    * stops accepting connections (longer than a balancer's health-check period).
    */
   shutdownDelaySeconds: number;
+  /**
+   * HTTP_KEEP_ALIVE_S: how long the gateway keeps an idle client connection (and the Keep-Alive hint it
+   * sends). Below SHUTDOWN_DELAY_S, so clients that honour the hint drop idle connections before a
+   * draining replica closes them (no request lost on a connection closed under it).
+   */
+  httpKeepAliveSeconds: number;
   /** argon2id cost; undefined = the users service's production parameters (TEST_PASSWORD_HASH, tests only). */
   passwordHashParams: PasswordHashParams | undefined;
   /** Passkeys' relying party: WEBAUTHN_RP_ID (default: {auth_url}'s host) and the accepted origins. */
@@ -269,6 +275,7 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutSeconds: int(env, "REQUEST_TIMEOUT", 20, 2, 30),
     assertionsCacheTtlSeconds: int(env, "ASSERTIONS_CACHE_TTL", 30, 0, 3600),
     shutdownDelaySeconds: int(env, "SHUTDOWN_DELAY_S", 5, 0, 60),
+    httpKeepAliveSeconds: int(env, "HTTP_KEEP_ALIVE_S", 4, 1, 600),
     passwordHashParams: passwordHashParams(env),
     webhooks: {
       allowPrivate: flag(env, "WEBHOOK_ALLOW_PRIVATE"),

@@ -7,7 +7,7 @@ import type { FuzzRequest } from "./requests.ts";
 /** Routes that are HTML pages for people (their errors are pages too). */
 const PAGES = [
   /^\/activityid\/v1\/user\/(confirm|confirmed|confirm\/resend|terms|activate)$/,
-  /^\/oauth2\/(authorize|logout)$/,
+  /^\/oauth2\/(authorize|logout|idp\/callback)$/,
   /^\/device(\/callback)?$/,
 ];
 
