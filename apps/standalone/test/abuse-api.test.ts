@@ -61,7 +61,7 @@ describe("abuse protection through the API", () => {
     const weak = await send(s, "POST", "/activityid/v1/user/register", app.token, app.eps.shop!, envelope);
     expect(weak.statusCode).toBe(400);
     expect(weak.json().errors).toMatchObject({
-      code: "validation_failed",
+      code: "password_weak",
       items: [
         { field: "object.password", code: "password_weak", message: expect.stringContaining("too easy to guess") },
       ],

@@ -140,6 +140,7 @@ describe.each([
       "/admin/v1/users/{id}/unlock": ["post"],
       "/admin/v1/users/{id}/logout": ["post"],
       "/admin/v1/users/{id}/export": ["get"],
+      "/admin/v1/users/{id}/identities/{provider}": ["delete"],
       "/admin/v1/audit": ["get"],
     };
     for (const [path, methods] of Object.entries(expected)) {

@@ -218,6 +218,13 @@ describe("start:services", () => {
       "https://shop.example.com/callback",
       "s1",
     ]);
+    // The operator's unlink reaches the users process (UsersAdminService.UnlinkUserIdentity).
+    const auth = { authorization: `Bearer ${token}` };
+    const found = await fetch(`${gw}/admin/v1/users?q=zoe@example.com`, { headers: auth });
+    const zoe = ((await found.json()) as { content: { items: { id: string }[] } }).content.items[0]!.id;
+    const unlink = () => fetch(`${gw}/admin/v1/users/${zoe}/identities/up`, { method: "DELETE", headers: auth });
+    expect((await unlink()).status).toBe(204);
+    expect((await unlink()).status).toBe(404);
   });
 
   it("serves the admin API across processes: lock, unlock, rotation and the merged audit log", async () => {

@@ -122,7 +122,7 @@ export function callback(
 ): Promise<Inject> {
   return s.app.inject({
     method: "GET",
-    url: url.slice("http://gatehouse.test".length),
+    url: url.slice(new URL(url).origin.length),
     headers: { cookie: [idpCookie, csrfCookie].filter(Boolean).join("; ") },
   });
 }
@@ -134,7 +134,7 @@ export async function socialSignIn(
   entrypoint: string,
   provider: string,
   login: string,
-  opts: { abort?: boolean; tamper?: (url: string) => string } = {},
+  opts: { abort?: boolean; tamper?: (url: string) => string; callback?: string } = {},
 ) {
   const { form, verifier } = await loginPage(s, app, entrypoint);
   const started = await postForm(s, form.cookie, { form_token: form.token, intent: "login", idp: provider });

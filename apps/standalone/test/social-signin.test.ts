@@ -1,6 +1,6 @@
 import { startUpstreamIdp, type UpstreamIdp } from "@gatehouse/testing/upstream-idp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { admin, audit } from "./admin-flows.ts";
+import { admin, audit, OPERATOR_ACTOR } from "./admin-flows.ts";
 import { exchange, REDIRECT } from "./oauth-flow.ts";
 import { CALLBACK, codeOf, hiddenOf, loginPage, postForm, registerProvider, socialSignIn } from "./social-flows.ts";
 import { startTestStack, validApplication, type TestStack } from "./stack-helpers.ts";
@@ -127,6 +127,8 @@ describe.each([
     });
     codeOf(proven);
     expect((await adminUser(String(user.id))).identities.map((i: { provider: string }) => i.provider)).toEqual(["up"]);
+    const linked = (await audit(s, { target: String(user.id) })).filter((e) => e.action === "user.identity.link");
+    expect(linked).toMatchObject([{ actor: `user:${user.id}`, details: { provider: "up", via: "proof" } }]);
 
     const other = await loggedUser(s, app);
     const who2 = login();
@@ -134,6 +136,8 @@ describe.each([
     const trusted = await socialSignIn(s, app, app.entrypoint, "trusted", who2);
     const t = await tokensOf(codeOf(trusted.res), trusted.verifier);
     expect(subjectOf(t.access_token)).toBe(String(other.id));
+    const byTrust = await audit(s, { target: String(other.id), action: "user.identity.link" });
+    expect(byTrust).toMatchObject([{ details: { provider: "trusted", via: "trusted_email" } }]);
     // Not verified: even a trusted provider's email does not link without proof.
     const third = await loggedUser(s, app);
     const who3 = login();
@@ -230,5 +234,27 @@ describe.each([
     expect([again.statusCode, again.json().errors.code]).toEqual([404, "identity_not_linked"]);
     expect((await adminUser(subjectOf(t.access_token))).identities).toEqual([]);
     expect(REDIRECT).toBeTruthy();
+    const unlinked = await audit(s, { target: subjectOf(t.access_token), action: "user.identity.unlink" });
+    expect(unlinked).toMatchObject([{ actor: `user:${subjectOf(t.access_token)}`, details: { provider: "up" } }]);
+  });
+
+  it("an operator unlinks a user's provider: admin:write, 204 then 404, audited; admin:read is refused", async () => {
+    const who = login();
+    idp.accounts.set(who, { email: `${who}@example.com`, email_verified: true, given_name: "Ona" });
+    const done = await socialSignIn(s, app, app.entrypoint, "up", who);
+    const id = subjectOf((await tokensOf(codeOf(done.res), done.verifier)).access_token);
+    const unlink = (scope: string, provider = "up") =>
+      admin(s, "DELETE", `/admin/v1/users/${id}/identities/${provider}`, { scope });
+    expect((await unlink("admin:read")).statusCode).toBe(403);
+    expect((await adminUser(id)).identities).toHaveLength(1);
+    expect((await unlink("admin:write")).statusCode).toBe(204);
+    const again = await unlink("admin:write");
+    expect([again.statusCode, again.json().errors.code]).toEqual([404, "identity_not_linked"]);
+    expect((await unlink("admin", "never")).statusCode).toBe(404);
+    const nobody = await admin(s, "DELETE", "/admin/v1/users/nobody/identities/up", { scope: "admin:write" });
+    expect([nobody.statusCode, nobody.json().errors.code]).toEqual([404, "user_not_found"]);
+    expect((await adminUser(id)).identities).toEqual([]);
+    const entries = await audit(s, { target: id, action: "user.identity.unlink" });
+    expect(entries).toMatchObject([{ actor: OPERATOR_ACTOR, details: { provider: "up" } }]);
   });
 });

@@ -326,6 +326,19 @@ describe.each([
     expect(missing.statusCode).toBe(416);
   });
 
+  it("a weak new password (section 17: common, or holding the email's local part) is 416 password_weak naming object.newPassword", async () => {
+    const u = await loggedUser(s, app);
+    const weak = await patch(u, { newPassword: "Password1" });
+    expect(weak.statusCode).toBe(416);
+    expect(weak.json().errors).toMatchObject({
+      code: "password_weak",
+      items: [{ field: "object.newPassword", code: "password_weak" }],
+    });
+    const local = await patch(u, { newPassword: `${u.email.split("@")[0]}-2024` });
+    expect(local.statusCode).toBe(416);
+    expect(local.json().errors.code).toBe("password_weak");
+  });
+
   it("a new password applies to the next login; the old one stops working", async () => {
     const u = await loggedUser(s, app);
     const res = await patch(u, { newPassword: "another fine passphrase" });

@@ -31,7 +31,7 @@ export function createUsersService(deps: UsersParts, background: BackgroundTasks
     ...termsRpc(deps.terms, deps.entrypoints, deps.logger),
     ...accessCodeRpc({ ...deps, background }),
     ...activationRpc(deps),
-    ...socialRpc({ ...deps, identities: deps.data.identities }),
+    ...socialRpc(deps),
 
     async registerUser(req) {
       const resolved = await entrypointOf(deps.entrypoints, req.caller);

@@ -41,6 +41,20 @@ function detailOf(v: Violation): string {
     : `${v.field}: ${v.code}`;
 }
 
+/**
+ * Section 17 names `password_weak` as the refusal itself ("refused with
+ * password_weak, 400 at registration, 416 at replace and patch"): when a weak
+ * password is a request's only problem it is `errors.code` too, with the
+ * status of its validation (400 or 416) and the item naming the field.
+ */
+function publicCode(reason: Reason, violations: Violation[] | undefined): string {
+  const weakOnly =
+    (reason === "VALIDATION_FAILED" || reason === "CONSTRAINT_VIOLATION") &&
+    !!violations?.length &&
+    violations.every((v) => v.code === "password_weak");
+  return weakOnly ? "password_weak" : reason.toLowerCase();
+}
+
 /** The contract section 2 error envelope for a reason. */
 export function errorEnvelope(args: {
   reason: Reason;
@@ -60,7 +74,7 @@ export function errorEnvelope(args: {
     args.details ??
     (items.length ? (args.violations ?? []).slice(0, items.length).map(detailOf).join("; ") : def.message.en);
   const errors: ErrorEnvelope["errors"] = {
-    code: args.reason.toLowerCase(),
+    code: publicCode(args.reason, args.violations),
     message: def.message[args.locale],
     details,
     items,

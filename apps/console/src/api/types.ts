@@ -119,6 +119,8 @@ export interface IdentityProvider {
   scopes: string[];
   trustEmail: boolean;
   authorizationEndpoint?: string;
+  tokenEndpoint?: string;
+  userinfoEndpoint?: string;
   hasClientSecret: boolean;
   callbackUrl: string;
 }

@@ -11,6 +11,7 @@ import { endUserSessions, lockAccount, sessionsOf, unlockAccount, type AdminDeps
 import { createOperator, type CreateOperatorDeps } from "./create-operator.ts";
 import { eraseUser } from "./erase.ts";
 import { exportUser } from "./export.ts";
+import { unlinkUserIdentity } from "./identities.ts";
 import { removePasskeys } from "./passkeys.ts";
 import { bulkMethods, bulkPolicy } from "../bulk/rpc.ts";
 import type { ExportDeps } from "../bulk/export.ts";
@@ -30,6 +31,7 @@ export const usersAdminPolicy: ScopePolicy = {
   exportUserData: READ,
   eraseUser: WRITE,
   removeUserPasskeys: WRITE,
+  unlinkUserIdentity: WRITE,
   listUsersAuditEntries: READ,
   // The launcher's bootstrap and the CLI only: an operator cannot make another over the API.
   createOperator: [INTERNAL_SCOPE],
@@ -131,6 +133,14 @@ export function createUsersAdminService(
       const done = await removePasskeys(deps, userId(req), who);
       logger.info({ userId: done.account.user.id, actor: who.actor, removed: done.removed }, "passkeys removed");
       return { account: toAccount(done.account), removedCount: done.removed };
+    },
+
+    async unlinkUserIdentity(req, ctx) {
+      const who = auditContext(ctx);
+      if (!req.provider) throw validationError([{ field: "provider", code: "required" }]);
+      await unlinkUserIdentity(deps, userId(req), req.provider, who);
+      logger.info({ actor: who.actor, provider: req.provider }, "identity unlinked");
+      return {};
     },
 
     async listUsersAuditEntries(req) {

@@ -108,7 +108,14 @@ export function createLoginFlow(deps: LoginFlowDeps) {
       const { user, secondFactor } = await verifyProof(deps.verifiers, proof, attempt);
       // The account is proven (password or code): the upstream identity waiting for that proof is linked.
       if (req.linkToken && proof.kind !== "upstream")
-        await linkAfterProof(deps.link, req.linkToken, user, resolved.entrypoint.id, req.authorization);
+        await linkAfterProof(
+          deps.link,
+          req.linkToken,
+          user,
+          resolved.entrypoint.id,
+          req.authorization,
+          attempt.clientAddress,
+        );
       // Right after the credential, so only its holder learns it, and before anything is recorded or sent.
       checkAccountStatus(user);
       checkConsoleAccess(req.authorization, user);

@@ -1,6 +1,7 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { ServiceImpl } from "@connectrpc/connect";
-import { domainError, validationError } from "@gatehouse/errors";
+import { auditContext } from "@gatehouse/admin";
+import { validationError } from "@gatehouse/errors";
 import { startUpstream } from "@gatehouse/idp";
 import type { AuthorizationRequest, UsersService } from "@gatehouse/proto";
 import type { KeyRing } from "@gatehouse/secrets";
@@ -10,8 +11,8 @@ import { authorizationDigest } from "../flow/token.ts";
 import type { EntrypointDirectory, ResolvedEntrypoint } from "../ports.ts";
 import type { RegisterDeps, Registered } from "../registration/register.ts";
 import { registerUpstreamUser } from "../registration/upstream.ts";
+import type { Transactional } from "../transactional.ts";
 import type { Providers } from "../verifiers/upstream/providers.ts";
-import type { IdentityStore } from "../verifiers/upstream/store.ts";
 import {
   openUpstream,
   sealUpstream,
@@ -19,12 +20,13 @@ import {
   upstreamFailed,
   type PendingIdentity,
 } from "../verifiers/upstream/tokens.ts";
+import { unlinkIdentity, type UnlinkStores } from "./unlink.ts";
 
 export interface SocialDeps {
   keys: KeyRing;
   entrypoints: EntrypointDirectory;
   providers: Providers;
-  identities: Pick<IdentityStore, "unlink">;
+  data: Transactional<UnlinkStores>;
 }
 
 /** StartUpstreamLogin and UnlinkIdentity (contract section 11); the callback is LoginUser's `upstream` credential. */
@@ -51,10 +53,11 @@ export function socialRpc(
       return { authorizationUrl: url.href, transaction };
     },
 
-    async unlinkIdentity(req) {
+    async unlinkIdentity(req, ctx) {
       if (!req.userId || !req.provider) throw validationError([{ field: "provider", code: "required" }]);
-      if (!(await deps.identities.unlink(req.userId, req.provider)))
-        throw domainError("IDENTITY_NOT_LINKED", undefined, { metadata: { provider: req.provider } });
+      // The gateway calls on the user's behalf: the user is the actor.
+      const who = { ...auditContext(ctx), actor: `user:${req.userId}` };
+      await unlinkIdentity(deps.data, req.userId, req.provider, who);
       return {};
     },
   };

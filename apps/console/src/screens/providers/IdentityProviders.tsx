@@ -7,13 +7,15 @@ import { Layout } from "../../ui/Layout.tsx";
 import { PagedTable } from "../../ui/PagedTable.tsx";
 import { Notice } from "../../ui/states.tsx";
 import { usePaged } from "../../ui/usePaged.ts";
+import { ProviderEditForm } from "./ProviderEditForm.tsx";
 import { ProviderForm } from "./ProviderForm.tsx";
 
-/** /console/identity-providers: social sign-in's providers (contract section 11); add, delete (409 while offered). */
+/** /console/identity-providers: social sign-in's providers (contract section 11); add, edit, delete (409 while offered). */
 export function IdentityProviders() {
   const { t } = useI18n();
   const list = usePaged(() => api<Page<IdentityProvider>>("GET", "/identity-providers"), []);
   const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<IdentityProvider>();
   const [deleting, setDeleting] = useState<IdentityProvider>();
   const [notice, setNotice] = useState("");
   const callback = `${location.origin}/oauth2/idp/callback`;
@@ -37,7 +39,11 @@ export function IdentityProviders() {
       <div className="section-head">
         <h2>{t("providers.title")}</h2>
         {!adding && (
-          <button type="button" className="button primary" onClick={() => (setAdding(true), setNotice(""))}>
+          <button
+            type="button"
+            className="button primary"
+            onClick={() => (setAdding(true), setEditing(undefined), setNotice(""))}
+          >
             + {t("providers.add")}
           </button>
         )}
@@ -48,6 +54,16 @@ export function IdentityProviders() {
           <ProviderForm
             onCancel={() => setAdding(false)}
             onSaved={(p) => (setAdding(false), setNotice(t("providers.added", p.key)), list.reload())}
+          />
+        </div>
+      )}
+      {editing && (
+        <div className="card">
+          <ProviderEditForm
+            key={editing.key}
+            provider={editing}
+            onCancel={() => setEditing(undefined)}
+            onSaved={(p) => (setEditing(undefined), setNotice(t("providers.edited", p.key)), list.reload())}
           />
         </div>
       )}
@@ -77,6 +93,14 @@ export function IdentityProviders() {
                   <td className="mono">{p.clientId}</td>
                   <td>{p.trustEmail ? t("common.yes") : t("common.no")}</td>
                   <td className="row-buttons">
+                    <button
+                      type="button"
+                      className="button small"
+                      onClick={() => (setEditing(p), setAdding(false), setNotice(""))}
+                      aria-label={`${t("common.edit")} ${p.key}`}
+                    >
+                      {t("common.edit")}
+                    </button>
                     <button
                       type="button"
                       className="button small danger-outline"

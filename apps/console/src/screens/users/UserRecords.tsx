@@ -1,11 +1,12 @@
 import type { User } from "../../api/types.ts";
 import { useI18n } from "../../i18n/index.tsx";
+import { UserIdentities } from "./UserIdentities.tsx";
 
 const text = (v: unknown) =>
   v === null || v === undefined ? "—" : typeof v === "object" ? JSON.stringify(v) : String(v);
 
-/** What the user registered: identifiers (confirmed or pending), data, addresses, accepted assertions. */
-export function UserRecords({ user: u }: { user: User }) {
+/** What the user registered: identifiers (confirmed or pending), data, linked providers, addresses, accepted assertions. */
+export function UserRecords({ user: u, onChanged }: { user: User; onChanged: (u: User) => void }) {
   const { t, when } = useI18n();
   const none = <p className="muted">{t("user.nothing")}</p>;
   return (
@@ -46,23 +47,7 @@ export function UserRecords({ user: u }: { user: User }) {
           </dl>
         )}
       </section>
-      <section className="card" aria-labelledby="identities-title">
-        <h2 id="identities-title">{t("user.identities")}</h2>
-        {!u.identities?.length ? (
-          none
-        ) : (
-          <dl className="facts">
-            {u.identities.map((i) => (
-              <div key={i.provider}>
-                <dt className="mono">{i.provider}</dt>
-                <dd>
-                  {i.email || i.subject} <span className="muted">({t("user.identityLinked", when(i.linked))})</span>
-                </dd>
-              </div>
-            ))}
-          </dl>
-        )}
-      </section>
+      <UserIdentities user={u} onChanged={onChanged} />
       <section className="card" aria-labelledby="addresses-title">
         <h2 id="addresses-title">{t("user.addresses")}</h2>
         {Object.keys(u.addresses).length === 0

@@ -85,7 +85,7 @@ export function UserView({ userId }: { userId: string }) {
             </section>
             <UserActions user={u} onChanged={user.setData} />
           </div>
-          <UserRecords user={u} />
+          <UserRecords user={u} onChanged={user.setData} />
         </>
       )}
     </Layout>

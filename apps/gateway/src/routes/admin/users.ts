@@ -109,6 +109,23 @@ export const adminUsersRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = async (a
     },
   );
 
+  app.delete(
+    "/admin/v1/users/:id/identities/:provider",
+    {
+      ...bodyless,
+      schema: {
+        ...admin,
+        summary: "Unlink the user's account at an identity provider (audited); 404 identity_not_linked when none",
+        params: Type.Object({ ...UserId.properties, provider: Type.String({ minLength: 1, maxLength: 64 }) }),
+        response: { 204: Type.Null({ description: "Unlinked" }), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (req, reply) => {
+      await usersAdmin.unlinkUserIdentity({ userId: req.params.id, provider: req.params.provider }, asOperator(req));
+      return reply.code(204).send(null);
+    },
+  );
+
   app.get(
     "/admin/v1/users/:id/export",
     {

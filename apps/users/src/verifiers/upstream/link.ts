@@ -3,8 +3,36 @@ import type { KeyRing } from "@gatehouse/secrets";
 import { authorizationDigest } from "../../flow/token.ts";
 import type { UserRecord } from "../../users/record.ts";
 import { isUniqueViolation } from "../../users/store.ts";
-import type { IdentityStore } from "./store.ts";
+import type { AuditLog } from "@gatehouse/admin";
+import type { IdentityStore, LinkedIdentity } from "./store.ts";
 import { openUpstream, upstreamFailed, type PendingIdentity } from "./tokens.ts";
+
+export type LinkDeps = { identities: Pick<IdentityStore, "link">; audit: Pick<AuditLog, "record"> };
+
+/**
+ * Links the identity to the user, audited as `user.identity.link` with how
+ * the account was proven; a taken identity fails the sign-in as already_linked.
+ */
+export async function linkIdentity(
+  deps: LinkDeps,
+  userId: string,
+  identity: LinkedIdentity,
+  how: { via: "trusted_email" | "proof"; address: string },
+): Promise<void> {
+  try {
+    await deps.identities.link(userId, identity);
+  } catch (e) {
+    if (isUniqueViolation(e)) throw upstreamFailed("already_linked");
+    throw e;
+  }
+  await deps.audit.record({
+    actor: `user:${userId}`,
+    action: "user.identity.link",
+    target: userId,
+    address: how.address,
+    details: { provider: identity.provider, via: how.via },
+  });
+}
 
 /**
  * Links the identity of an UPSTREAM_LINK_REQUIRED token to the user a login
@@ -13,21 +41,17 @@ import { openUpstream, upstreamFailed, type PendingIdentity } from "./tokens.ts"
  * request; else the login fails and nothing is linked.
  */
 export async function linkAfterProof(
-  deps: { keys: KeyRing; identities: Pick<IdentityStore, "link"> },
+  deps: LinkDeps & { keys: KeyRing },
   token: string,
   user: UserRecord,
   entrypointId: string,
   authorization: AuthorizationRequest | undefined,
+  address: string,
 ): Promise<void> {
   const p = openUpstream<PendingIdentity>(deps.keys, "upstream-link", token);
   const digest = authorization ? authorizationDigest(authorization) : "";
   const email = user.identifiers.find((i) => i.key === "email")?.value;
   if (p.entrypointId !== entrypointId || p.authorization !== digest || email !== p.identity.email)
     throw upstreamFailed("invalid_state");
-  try {
-    await deps.identities.link(user.id, p.identity);
-  } catch (e) {
-    if (isUniqueViolation(e)) throw upstreamFailed("already_linked");
-    throw e;
-  }
+  await linkIdentity(deps, user.id, p.identity, { via: "proof", address });
 }

@@ -4,8 +4,8 @@ import type { AuditLog } from "@gatehouse/admin";
 import type { KeyRing } from "@gatehouse/secrets";
 import type { UserRecord } from "../../users/record.ts";
 import type { UserStore } from "../../users/store.ts";
-import { isUniqueViolation } from "../../users/store.ts";
 import type { Attempt, CredentialVerifier, Verified } from "../verifier.ts";
+import { linkIdentity } from "./link.ts";
 import type { Providers } from "./providers.ts";
 import type { IdentityStore } from "./store.ts";
 import {
@@ -104,12 +104,7 @@ export function upstreamVerifier(deps: UpstreamVerifierDeps): CredentialVerifier
             metadata: { email: identity.email, provider: identity.provider, link_token: linkToken },
           });
         }
-        try {
-          await deps.identities.link(holder.id, identity);
-        } catch (e) {
-          if (isUniqueViolation(e)) throw upstreamFailed("already_linked");
-          throw e;
-        }
+        await linkIdentity(deps, holder.id, identity, { via: "trusted_email", address: attempt.clientAddress });
         return { user: (await deps.users.byId(holder.id)) ?? holder, secondFactor: false };
       }
       try {
