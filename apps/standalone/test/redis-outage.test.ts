@@ -154,7 +154,7 @@ describe("Redis unreachable, then back empty", () => {
     expect((await logout(live.accessToken)).statusCode).toBe(200);
     expect((await userinfo(live.accessToken)).statusCode).toBe(401);
     // The delivery queue (BullMQ) reconnects too, on its own connection and schedule: until it has, a registration
-    // is 502 (nothing created); then one is 201 and its message arrives.
+    // is 502; then one is 201 and its message arrives.
     let email = "";
     await expect
       .poll(
