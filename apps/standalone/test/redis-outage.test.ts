@@ -153,12 +153,26 @@ describe("Redis unreachable, then back empty", () => {
     expect((await userinfo(live.accessToken)).statusCode).toBe(403); // valid, but no openid scope
     expect((await logout(live.accessToken)).statusCode).toBe(200);
     expect((await userinfo(live.accessToken)).statusCode).toBe(401);
-    // The delivery queue (BullMQ) reconnected too: a registration's message arrives.
-    const email = `back${Date.now()}@example.com`;
-    expect(
-      (await send(s, "POST", "/activityid/v1/user/register", app.token, app.entrypoint, registerEnvelope(app, email)))
-        .statusCode,
-    ).toBe(201);
+    // The delivery queue (BullMQ) reconnects too, on its own connection and schedule: until it has, a registration
+    // is 502; then one is 201 and its message arrives.
+    let email = "";
+    await expect
+      .poll(
+        async () => {
+          email = `back${Date.now()}@example.com`;
+          const reg = await send(
+            s,
+            "POST",
+            "/activityid/v1/user/register",
+            app.token,
+            app.entrypoint,
+            registerEnvelope(app, email),
+          );
+          return reg.statusCode;
+        },
+        { timeout: 20_000, interval: 500 },
+      )
+      .toBe(201);
     expect(await outboxLinks(s, email)).toHaveLength(1);
     expect((await s.app.inject({ method: "GET", url: "/readyz" })).statusCode).toBe(200);
   }, 60_000);
