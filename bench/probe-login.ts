@@ -26,18 +26,26 @@ const ROUNDS = Number(process.env.PROBE_ROUNDS ?? 3);
 const USERS = Number(process.env.PROBE_USERS ?? 200);
 
 const counts = { sql: 0, redisCommands: 0, redisRoundTrips: 0 };
+// PROBE_TRACE=1: each measured request's Redis commands by name ("|" joins a pipeline's).
+const trace: string[] | undefined = process.env.PROBE_TRACE ? [] : undefined;
 const pipelines = new WeakSet<object>();
 const sendCommand = Redis.prototype.sendCommand;
 Redis.prototype.sendCommand = function (this: Redis, ...args: Parameters<Redis["sendCommand"]>) {
   const stream = args[1] as object | undefined;
   counts.redisCommands++;
-  if (!stream || !pipelines.has(stream)) counts.redisRoundTrips++;
+  const name = (args[0] as { name?: string } | undefined)?.name ?? "?";
+  if (!stream || !pipelines.has(stream)) {
+    counts.redisRoundTrips++;
+    trace?.push(name);
+  } else if (trace) trace[trace.length - 1] += `|${name}`;
   if (stream) pipelines.add(stream);
   return sendCommand.apply(this, args);
 };
 const query = pg.Client.prototype.query;
 pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   counts.sql++;
+  const text = typeof args[0] === "string" ? args[0] : (args[0] as { text?: string } | undefined)?.text;
+  trace?.push(`sql ${String(text).replace(/\s+/g, " ").slice(0, 70)}`);
   return (query as (...a: unknown[]) => unknown).apply(this, args);
 } as typeof query;
 
@@ -112,7 +120,11 @@ try {
     );
   const perRequest = async (label: string, n: number, one: () => Promise<unknown>) => {
     const before = { ...counts };
-    for (let i = 0; i < n; i++) await one();
+    for (let i = 0; i < n; i++) {
+      trace?.splice(0);
+      await one();
+      if (trace && i === n - 1) console.log(`${label} (last):\n  ${trace.join("\n  ")}`);
+    }
     const per = (k: keyof typeof counts) => ((counts[k] - before[k]) / n).toFixed(2);
     console.log(
       `${label}: ${per("sql")} SQL queries, ${per("redisRoundTrips")} Redis round trips (${per("redisCommands")} commands)`,

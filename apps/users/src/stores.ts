@@ -57,6 +57,11 @@ export function storesOver(q: Queryable, enqueue: Enqueue, wroteEvent?: () => vo
       ? {
           record: (e) => (wroteEvent(), events.record(e)),
           user: (...args) => (wroteEvent(), events.user(...args)),
+          async admitLogin(...args) {
+            const pulseId = await events.admitLogin(...args);
+            if (pulseId) wroteEvent();
+            return pulseId;
+          },
         }
       : events,
     imports: importStore(q),

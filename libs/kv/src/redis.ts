@@ -20,6 +20,9 @@ export function redisKv(url: string, prefix: string, commandTimeoutMs: number): 
       keyPrefix: prefix,
       enableOfflineQueue: true,
       lazyConnect: false,
+      // Commands issued in the same turn of the event loop (concurrent requests) leave in one write:
+      // the same commands in the same order, fewer socket writes (the profile's largest native item).
+      enableAutoPipelining: true,
       ...fastFailRedisOptions(commandTimeoutMs),
     }),
   );
@@ -97,6 +100,7 @@ export function redisKv(url: string, prefix: string, commandTimeoutMs: number): 
       const full = `${prefix}${channel}`;
       // A connection in subscriber mode serves nothing else: one per process, made on first use.
       const sub = (subscriber ??= r.duplicate({
+        enableAutoPipelining: false,
         commandTimeout: SUBSCRIBE_TIMEOUT_MS,
         connectTimeout: SUBSCRIBE_TIMEOUT_MS,
       }));

@@ -13,7 +13,7 @@ import type { AccountStore } from "./store.ts";
  * look: a session is ended again with every other, a code is never handed
  * out. A lock after that look is the auth service's: the exchange refuses a
  * code issued before the user's "not before" mark. With `events`, the last
- * login and its user.login event commit together.
+ * login and its user.login event are written by one statement.
  */
 export function recordingLogins(
   accounts: AccountStore,
@@ -22,13 +22,7 @@ export function recordingLogins(
   events?: Transactional<{ accounts: AccountStore; events: EventStore }>,
 ): LoginGrants {
   const admit = async (userId: string, clientId: string) => {
-    const admitted = events
-      ? await events.tx(async (s) => {
-          const pulseId = await s.accounts.admitLogin(userId);
-          if (pulseId) await s.events.user("user.login", clientId, { id: userId, pulseId });
-          return pulseId;
-        })
-      : await accounts.admitLogin(userId);
+    const admitted = events ? await events.events.admitLogin(userId, clientId) : await accounts.admitLogin(userId);
     if (!admitted) throw domainError("ACCOUNT_LOCKED");
   };
   const locked = (userId: string) => accounts.isLocked(userId);

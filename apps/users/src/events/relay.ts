@@ -14,6 +14,13 @@ export interface EventRelay {
 
 const BATCH = 200;
 const PRUNE_EVERY_MS = 10 * 60_000;
+/**
+ * A wake starts the next pass this much later, so the events committed
+ * meanwhile go in the same pass: a pass costs ~7 SQL statements (read, the
+ * registry's transaction, mark) whether it carries one event or many, and at
+ * a login per few milliseconds one pass per event doubled a login's SQL.
+ */
+const GATHER_MS = 20;
 
 /**
  * Moves the outbox to the registry: the oldest unrelayed rows, published, then
@@ -21,11 +28,19 @@ const PRUNE_EVERY_MS = 10 * 60_000;
  * ids it has (at least once, never lost). While the registry is down the rows
  * wait and the relay retries every poll.
  */
-export function startEventRelay(o: { db: Db; publish: PublishEvents; logger: Logger; pollMs?: number }): EventRelay {
+export function startEventRelay(o: {
+  db: Db;
+  publish: PublishEvents;
+  logger: Logger;
+  pollMs?: number;
+  gatherMs?: number;
+}): EventRelay {
   const pollMs = o.pollMs ?? 500;
+  const gatherMs = o.gatherMs ?? GATHER_MS;
   let closed = false;
   let woken = false;
   let sleeping: { timer: NodeJS.Timeout; resolve: () => void } | undefined;
+  let gathering: NodeJS.Timeout | undefined;
   const stop = () => {
     if (!sleeping) return;
     clearTimeout(sleeping.timer);
@@ -61,11 +76,16 @@ export function startEventRelay(o: { db: Db; publish: PublishEvents; logger: Log
   const running = loop();
   return {
     wake() {
-      woken = true;
-      stop();
+      if (gathering) return;
+      gathering = setTimeout(() => {
+        gathering = undefined;
+        woken = true;
+        stop();
+      }, gatherMs);
     },
     async close() {
       closed = true;
+      clearTimeout(gathering);
       stop();
       await running;
     },
