@@ -65,7 +65,7 @@ describe.each([
       await q.query("INSERT INTO pending_change (delivery_id) VALUES ($1)", [job.deliveryId]);
       await h.queue.enqueue(job);
     });
-    // The re-check waits a backoff; on a CI machine running other suites beside, that can take seconds.
+    // On a CI machine running other suites beside, a worker's first poll can take seconds.
     await waitFor(() => sent.includes(job.deliveryId), 30_000, "delivery");
     expect(verdicts.get(job.deliveryId)?.at(-1)).toBe("send");
   });
