@@ -5,6 +5,7 @@ import { redisKv } from "./redis.ts";
 import { tracedKv } from "./traced.ts";
 
 export type { Kv, KvEntry, KvWrite } from "./kv.ts";
+export { RESUBSCRIBED } from "./kv.ts";
 
 export interface KvOptions {
   redisUrl?: string | undefined;

@@ -68,10 +68,18 @@ export interface Kv {
    * so listeners keep a fallback (a cache TTL).
    */
   publish(channel: string, message: string): Promise<void>;
-  /** Calls `onMessage` for each notice on `channel`; the returned function stops listening. */
+  /**
+   * Calls `onMessage` for each notice on `channel`; the returned function
+   * stops listening. When the connection that listens was lost and is made
+   * again (Redis restarted, a network cut), `onMessage` gets `RESUBSCRIBED`:
+   * notices may have been missed meanwhile, so a listener drops everything.
+   */
   subscribe(channel: string, onMessage: (message: string) => void): Promise<() => Promise<void>>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
   /** The Redis connection options for libraries that need their own (BullMQ); undefined in memory. */
   readonly redisUrl: string | undefined;
 }
+
+/** The message every listener hears after its subscription was lost and made again: anything may have changed. */
+export const RESUBSCRIBED = "*";

@@ -1,6 +1,6 @@
 import { EventEmitter } from "node:events";
 import { Redis } from "ioredis";
-import type { Kv, KvWrite } from "./kv.ts";
+import { RESUBSCRIBED, type Kv, type KvWrite } from "./kv.ts";
 import { fastFailRedisOptions, storeUnavailable, SUBSCRIBE_TIMEOUT_MS } from "./redis-connection.ts";
 import { withScripts, writeArgs } from "./redis-scripts.ts";
 
@@ -99,14 +99,18 @@ export function redisKv(url: string, prefix: string, commandTimeoutMs: number): 
     async subscribe(channel, onMessage) {
       const full = `${prefix}${channel}`;
       // A connection in subscriber mode serves nothing else: one per process, made on first use.
-      const sub = (subscriber ??= r.duplicate({
-        enableAutoPipelining: false,
-        commandTimeout: SUBSCRIBE_TIMEOUT_MS,
-        connectTimeout: SUBSCRIBE_TIMEOUT_MS,
-      }));
+      const sub = (subscriber ??= resyncing(
+        r.duplicate({
+          enableAutoPipelining: false,
+          commandTimeout: SUBSCRIBE_TIMEOUT_MS,
+          connectTimeout: SUBSCRIBE_TIMEOUT_MS,
+        }),
+      ));
       sub.on("error", () => undefined);
       const listener = (ch: string, msg: string) => ch === full && onMessage(msg);
       sub.on("message", listener);
+      const resync = () => onMessage(RESUBSCRIBED);
+      sub.on(RESYNC_EVENT, resync);
       here.on(full, onMessage);
       // Redis unreachable at start: the process starts anyway and answers 503 where it needs Redis
       // (contract section 10); the subscription is retried every second until Redis answers (ioredis
@@ -125,6 +129,7 @@ export function redisKv(url: string, prefix: string, commandTimeoutMs: number): 
         stopped = true;
         clearTimeout(retry);
         sub.off("message", listener);
+        sub.off(RESYNC_EVENT, resync);
         here.off(full, onMessage);
         if (sub.listenerCount("message") === 0) await sub.unsubscribe(full).catch(() => undefined);
       };
@@ -141,4 +146,21 @@ export function redisKv(url: string, prefix: string, commandTimeoutMs: number): 
       await r.quit().catch(() => r.disconnect());
     },
   };
+}
+
+const RESYNC_EVENT = "gatehouse:resync";
+
+/**
+ * A subscriber connection that tells its listeners when it is ready again
+ * after a loss (ioredis subscribes again by itself; the notices of the gap
+ * are gone): each then hears RESUBSCRIBED.
+ */
+function resyncing(sub: Redis): Redis {
+  let lost = false;
+  sub.on("close", () => (lost = true));
+  sub.on("ready", () => {
+    if (lost) sub.emit(RESYNC_EVENT);
+    lost = false;
+  });
+  return sub;
 }

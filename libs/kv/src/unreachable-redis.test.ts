@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
 import { errorFacts } from "@gatehouse/errors";
-import { openKv } from "./index.ts";
+import { openKv, RESUBSCRIBED } from "./index.ts";
 
 describe("kv on an unreachable Redis", () => {
   it("fails closed within the command timeout, as STORE_UNAVAILABLE (503, retry after 1 s)", async () => {
@@ -55,7 +55,7 @@ describe("kv on an unreachable Redis", () => {
       );
       const publisher = openKv({ redisUrl: url });
       try {
-        for (let i = 0; i < 100 && !got.length; i++) {
+        for (let i = 0; i < 100 && !got.includes("app-1"); i++) {
           await publisher.publish("changed", "app-1").catch(() => undefined);
           await new Promise((r) => setTimeout(r, 100));
         }
@@ -69,4 +69,39 @@ describe("kv on an unreachable Redis", () => {
       server?.kill("SIGKILL");
     }
   }, 20_000);
+
+  it("tells its listeners RESUBSCRIBED when the connection comes back after a loss (the gap's notices are gone)", async () => {
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, "127.0.0.1", () => r()));
+    const { port } = probe.address() as { port: number };
+    await new Promise((r) => probe.close(r));
+    const url = `redis://127.0.0.1:${port}`;
+    const start = () =>
+      spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+        stdio: "ignore",
+      });
+    let server = start();
+    const kv = openKv({ redisUrl: url, commandTimeoutMs: 300 });
+    try {
+      const got: string[] = [];
+      for (let i = 0; i < 100 && !(await kv.ping()); i++) await new Promise((r) => setTimeout(r, 50));
+      const stop = await kv.subscribe("changed", (m) => got.push(m));
+      expect(got).toEqual([]);
+      server.kill("SIGKILL");
+      await new Promise((r) => server.once("exit", r));
+      server = start();
+      for (let i = 0; i < 150 && !got.includes(RESUBSCRIBED); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(got).toContain(RESUBSCRIBED);
+      // Subscribed again: a notice after the comeback arrives.
+      for (let i = 0; i < 100 && !got.includes("app-2"); i++) {
+        await kv.publish("changed", "app-2").catch(() => undefined);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(got.filter((m) => m === "app-2").length).toBeGreaterThan(0);
+      await stop();
+    } finally {
+      await kv.close();
+      server.kill("SIGKILL");
+    }
+  }, 30_000);
 });

@@ -1,5 +1,12 @@
 // Notices between services over the shared kv's pub/sub: fire and forget,
 // so every reader also bounds its caches by a TTL.
+import { RESUBSCRIBED } from "@gatehouse/kv";
+
+/** The notice a listener hears after its subscription was lost and made again: every id may have changed. */
+export { RESUBSCRIBED };
+
+/** Whether a notice (an id, or RESUBSCRIBED) concerns what is kept under `id`. */
+export const concerns = (notice: string, id: string) => notice === RESUBSCRIBED || notice === id;
 
 /**
  * What changed in the registry: an application's settings or entry points

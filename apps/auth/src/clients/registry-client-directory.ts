@@ -2,6 +2,7 @@ import { Code, ConnectError, type Client } from "@connectrpc/connect";
 import { errorFacts } from "@gatehouse/errors";
 import { ClientKind, type RegistryService } from "@gatehouse/proto";
 import { sha256Base64url } from "@gatehouse/secrets";
+import { RESUBSCRIBED } from "@gatehouse/kv";
 import type { AuthenticatedClient, ClientDirectory } from "./client-directory.ts";
 
 const DEFAULT_CACHE_MS = 30_000;
@@ -85,6 +86,8 @@ export function registryClientDirectory(
   return {
     forget(clientId) {
       generation++;
+      if (clientId === RESUBSCRIBED)
+        return void (authenticated.deleteWhere(() => true), publicClients.deleteWhere(() => true));
       authenticated.deleteWhere((k) => k.startsWith(`${clientId}\u0000`));
       // Its entry points (`<clientId>_<key>`), an unknown one included: one may have just been added.
       publicClients.deleteWhere((k) => k.startsWith(`${clientId}_`));

@@ -1,5 +1,6 @@
 import { Code, ConnectError, type Client } from "@connectrpc/connect";
 import type { RegistryService } from "@gatehouse/proto";
+import { RESUBSCRIBED } from "@gatehouse/rpc";
 
 /** What the hosted login, logout and CORS need to know about an application. */
 export interface HostedApp {
@@ -103,6 +104,7 @@ export function oauthClients(registry: Client<typeof RegistryService>) {
     },
     /** The registry changed this application (created, settings, redirect URIs): read it again next time. */
     forget(clientId: string) {
+      if (clientId === RESUBSCRIBED) return void (apps.entries.clear(), owners.entries.clear());
       apps.entries.delete(clientId);
       for (const [id, e] of owners.entries)
         if (e.value === clientId || (e.value === undefined && id.startsWith(`${clientId}_`))) owners.entries.delete(id);

@@ -9,7 +9,7 @@ import {
   type PendingAssertion,
   type RegistryService,
 } from "@gatehouse/proto";
-import { noticeCache, registryChannel } from "@gatehouse/rpc";
+import { concerns, noticeCache, registryChannel } from "@gatehouse/rpc";
 import type { AssertionCatalog, DataFieldCatalog, EntrypointDirectory, ResolvedEntrypoint } from "../ports.ts";
 
 // What the users service reads from the registry on every registration and
@@ -26,7 +26,7 @@ export async function registryEntrypoints(
 ): Promise<EntrypointDirectory> {
   const cache = noticeCache<string, ResolvedEntrypoint | undefined>({ ttlMs });
   await kv.subscribe(registryChannel("application"), (clientId) =>
-    cache.drop((_, value) => !value || value.clientId === clientId),
+    cache.drop((_, value) => !value || concerns(clientId, value.clientId)),
   );
   const load = async (id: string): Promise<ResolvedEntrypoint | undefined> => {
     try {

@@ -1,7 +1,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Locale } from "@gatehouse/errors";
 import { CatalogKind, type Entrypoint, type LegalAssertion } from "@gatehouse/proto";
-import { noticeCache, type RegistryNotices } from "@gatehouse/rpc";
+import { concerns, noticeCache, type RegistryNotices } from "@gatehouse/rpc";
 import { localized } from "../../http/terms.ts";
 import type { Formats } from "../kit/form-model.ts";
 import type { HostedLoginDeps } from "./deps.ts";
@@ -73,7 +73,7 @@ export function hostedDirectory(deps: Pick<HostedLoginDeps, "registry" | "assert
     async listen(notices: RegistryNotices): Promise<() => Promise<void>> {
       const offs = await Promise.all([
         // An unknown entry point may be created by any application: dropped with every change.
-        notices("application", (clientId) => entrypoints.drop((_, v) => !v.clientId || v.clientId === clientId)),
+        notices("application", (clientId) => entrypoints.drop((_, v) => !v.clientId || concerns(clientId, v.clientId))),
         notices("catalog", () => formats.drop()),
         notices("assertions", () => assertions.drop()),
         notices("identity-provider", () => providerNames.drop()),

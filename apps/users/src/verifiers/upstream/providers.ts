@@ -2,7 +2,7 @@ import { providerConfiguration, UpstreamUnavailable, type OutboundPolicy, type P
 import { domainError } from "@gatehouse/errors";
 import type { Configuration } from "@gatehouse/idp";
 import type { Kv } from "@gatehouse/kv";
-import { noticeCache, registryChannel } from "@gatehouse/rpc";
+import { concerns, noticeCache, registryChannel } from "@gatehouse/rpc";
 import type { UpstreamClients } from "../../ports.ts";
 
 /** A provider ready for a round trip: its settings and its openid-client configuration (discovery done). */
@@ -42,7 +42,7 @@ export function upstreamProviders(clients: UpstreamClients, policy: OutboundPoli
   let listening: Promise<unknown> | undefined;
   return async (key) => {
     listening ??= kv
-      ?.subscribe(registryChannel("identity-provider"), (changed) => cache.drop((k) => k === changed))
+      ?.subscribe(registryChannel("identity-provider"), (changed) => cache.drop((k) => concerns(changed, k)))
       .catch(() => undefined);
     await listening;
     return cache.get(key, load);
