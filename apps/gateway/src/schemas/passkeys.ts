@@ -18,7 +18,7 @@ export const WebAuthnCredential = Type.Object(
 
 /** `object.passkey` of /user/access: the token of /user/access/passkey and the assertion. */
 export const PasskeyLogin = Type.Object(
-  { token: Type.String({ minLength: 1, maxLength: 200 }), credential: WebAuthnCredential },
+  { token: Type.String({ minLength: 1, maxLength: 1000 }), credential: WebAuthnCredential },
   { additionalProperties: false },
 );
 

@@ -6,6 +6,7 @@ import { passkeyVerifier } from "../verifiers/passkey/verifier.ts";
 import { creationOptions, enrolPasskey } from "./enrolment.ts";
 import type { PasskeyDeps } from "./relying-party.ts";
 import { MAX_PASSKEYS } from "./relying-party.ts";
+import { takeSignInChallenge } from "./challenges.ts";
 import { signInOptions } from "./sign-in.ts";
 
 const ORIGIN = "https://id.example.com";
@@ -112,6 +113,17 @@ describe.each(backends)("passkey ceremonies on %s", (_name, open) => {
     ).toBe("INVALID_CREDENTIALS");
     const [stored] = await h.data.passkeys.ofUser(user.id);
     expect(stored).toMatchObject({ counter: 7, lastUsedAt: expect.any(Date) });
+  });
+
+  it("a sign-in challenge is sealed in its token: nothing is stored until it is taken, once, within 5 minutes, unaltered", async () => {
+    const bound = { clientId: "app", entrypointId: "app_main" };
+    const { publicKey, token } = await signInOptions(deps, bound);
+    expect(await h.kv.get(`users:passkey:signin-used:${publicKey.challenge}`)).toBeNull();
+    const altered = token.slice(0, -3) + (token.endsWith("AAA") ? "BBB" : "AAA");
+    expect(await takeSignInChallenge(h.keys, h.kv, altered)).toBeNull();
+    expect(await takeSignInChallenge(h.keys, h.kv, token, Date.now() + 301_000)).toBeNull();
+    expect(await takeSignInChallenge(h.keys, h.kv, token)).toEqual({ challenge: publicKey.challenge, ...bound });
+    expect(await takeSignInChallenge(h.keys, h.kv, token)).toBeNull();
   });
 
   it("a user holds at most MAX_PASSKEYS", async () => {

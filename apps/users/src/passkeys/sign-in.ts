@@ -1,16 +1,16 @@
 import { generateAuthenticationOptions, type PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/server";
-import type { Kv } from "@gatehouse/kv";
-import { keepSignInChallenge, newChallenge } from "./challenges.ts";
+import type { KeyRing } from "@gatehouse/secrets";
+import { newChallenge, sealSignInChallenge } from "./challenges.ts";
 import type { RelyingParty } from "./relying-party.ts";
 
 /**
  * Request options of a passkey sign-in (contract section 12): no
  * `allowCredentials` (a discoverable credential names its user), user
- * verification required; the challenge kept for 5 minutes under the token
+ * verification required; the challenge sealed for 5 minutes in the token
  * answered with it, bound to the caller's application and entry point.
  */
 export async function signInOptions(
-  deps: { kv: Kv; rp: RelyingParty },
+  deps: { keys: KeyRing; rp: RelyingParty },
   bound: { clientId: string; entrypointId: string },
 ): Promise<{ publicKey: PublicKeyCredentialRequestOptionsJSON; token: string }> {
   const publicKey = await generateAuthenticationOptions({
@@ -20,6 +20,6 @@ export async function signInOptions(
     timeout: 300_000,
     allowCredentials: [],
   });
-  const token = await keepSignInChallenge(deps.kv, { challenge: publicKey.challenge, ...bound });
+  const token = sealSignInChallenge(deps.keys, { challenge: publicKey.challenge, ...bound });
   return { publicKey, token };
 }

@@ -51,7 +51,7 @@ export function passkeyVerifier(deps: PasskeyVerifierDeps): CredentialVerifier<P
         ? throttleAccount({ ...attempt, id: undefined, user })
         : `passkey:${credentialId.slice(0, 64)}`;
       await countLoginAttempt(deps.kv, deps.limits, account!, attempt.clientAddress);
-      const bound = await takeSignInChallenge(deps.kv, proof.token);
+      const bound = await takeSignInChallenge(deps.keys, deps.kv, proof.token);
       if (!bound || !passkey || !user) throw refuse();
       if (attempt.entrypoint && bound.entrypointId !== attempt.entrypoint.id) throw refuse();
       if (attempt.id && !user.identifiers.some((i) => i.key === attempt.id!.key && i.value === attempt.id!.value))
