@@ -135,3 +135,4 @@ export class SecretBox {
 }
 export * from "./jws.ts";
 export * from "./jwt-verify.ts";
+export * from "./signature-memo.ts";

@@ -3,6 +3,7 @@ import { CompactSign, generateKeyPair, jwtVerify, type CryptoKey } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { JwsAlg } from "./jws.ts";
 import { JwtRejected, verifyJwt, type JwtRejection, type JwtVerifyOptions } from "./jwt-verify.ts";
+import { signatureMemo } from "./signature-memo.ts";
 
 // verifyJwt keeps every check jose's jwtVerify made on our tokens: each case
 // below is verified by both, with the same key lookup and options, and must
@@ -176,5 +177,35 @@ describe.each(["RS256", "ES256", "EdDSA"] as const)("verifyJwt (%s), as jose's j
     );
     expect(expired).toBeInstanceOf(JwtRejected);
     expect((expired as JwtRejected).payload).toMatchObject({ sub: "u1", exp: now - 10 });
+  });
+});
+
+describe("verifyJwt with a signature memo", () => {
+  it("remembers a verified token with its key, and checks claims, key and signature bytes on every use", async () => {
+    const signatures = signatureMemo(2);
+    const token = await signed(pairs.RS256, claims);
+    const key = KeyObject.from(pairs.RS256.publicKey);
+    const opts = options({ signatures, key: () => ({ alg: "RS256", key }) });
+    expect((await verifyJwt(token, opts)).payload.sub).toBe("u1");
+    expect(signatures.verified(token, key)).toBe(true);
+    expect((await verifyJwt(token, opts)).payload.sub).toBe("u1");
+    // The claims are read again on a hit: an expired token is refused though its signature was remembered.
+    await expect(verifyJwt(token, { ...opts, now: () => now + 301 })).rejects.toMatchObject({ reason: "expired" });
+    // Another key under the kid (a rotation) verifies again, and fails.
+    const other = KeyObject.from(stranger.publicKey);
+    await expect(verifyJwt(token, { ...opts, key: () => ({ alg: "RS256", key: other }) })).rejects.toMatchObject({
+      reason: "signature",
+    });
+    // A remembered signature pasted under other claims does not pass: the memo is by the whole token.
+    const [h, , s] = token.split(".");
+    const forged = `${h}.${b64({ ...claims, sub: "admin" })}.${s}`;
+    await expect(verifyJwt(forged, opts)).rejects.toMatchObject({ reason: "signature" });
+    expect(signatures.verified(forged, key)).toBe(false);
+    // Bounded: the oldest goes first.
+    const second = await signed(pairs.RS256, { ...claims, jti: "j2" });
+    const third = await signed(pairs.RS256, { ...claims, jti: "j3" });
+    await verifyJwt(second, opts);
+    await verifyJwt(third, opts);
+    expect([token, second, third].map((t) => signatures.verified(t, key))).toEqual([false, true, true]);
   });
 });

@@ -1,5 +1,6 @@
 import { createPublicKey, verify, type JsonWebKey, type KeyObject } from "node:crypto";
 import type { JwsAlg } from "./jws.ts";
+import type { SignatureMemo } from "./signature-memo.ts";
 
 /**
  * Why a JWT was refused: `malformed` (not three base64url parts, a header or
@@ -60,6 +61,8 @@ export interface JwtVerifyOptions {
   clockToleranceSeconds?: number;
   /** Seconds since the epoch. */
   now?: () => number;
+  /** Signatures already verified (./signature-memo.ts): the same token with the same key is not verified twice. */
+  signatures?: SignatureMemo;
 }
 
 export interface VerifiedJwt {
@@ -125,23 +128,26 @@ export async function verifyJwt(token: string, opts: JwtVerifyOptions): Promise<
   if (!found || found.alg !== alg) throw new JwtRejected("key", "unknown signing key");
   if (!BASE64URL.test(body) || !BASE64URL.test(sig) || sig.length % 4 === 1)
     throw new JwtRejected("malformed", "not base64url");
-  const input = Buffer.from(`${head}.${body}`, "latin1");
-  const signature = Buffer.from(sig, "base64url");
-  let valid = false;
-  try {
-    valid =
-      alg === "EdDSA"
-        ? verify(null, input, found.key, signature)
-        : verify(
-            "sha256",
-            input,
-            alg === "ES256" ? { key: found.key, dsaEncoding: "ieee-p1363" } : found.key,
-            signature,
-          );
-  } catch {
-    valid = false;
+  let valid = opts.signatures?.verified(token, found.key) ?? false;
+  if (!valid) {
+    const input = Buffer.from(`${head}.${body}`, "latin1");
+    const signature = Buffer.from(sig, "base64url");
+    try {
+      valid =
+        alg === "EdDSA"
+          ? verify(null, input, found.key, signature)
+          : verify(
+              "sha256",
+              input,
+              alg === "ES256" ? { key: found.key, dsaEncoding: "ieee-p1363" } : found.key,
+              signature,
+            );
+    } catch {
+      valid = false;
+    }
+    if (!valid) throw new JwtRejected("signature", "signature verification failed");
+    opts.signatures?.remember(token, found.key);
   }
-  if (!valid) throw new JwtRejected("signature", "signature verification failed");
 
   const payload = jsonObject(body);
   if (!payload) throw new JwtRejected("malformed", "the claims set is not a JSON object");

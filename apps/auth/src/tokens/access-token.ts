@@ -1,5 +1,5 @@
 import { decodeProtectedHeader } from "jose";
-import { pooledRandomSecret, verifyJwt } from "@gatehouse/secrets";
+import { pooledRandomSecret, signatureMemo, verifyJwt } from "@gatehouse/secrets";
 import type { KeyManager } from "../keys/key-manager.ts";
 import type { RevocationList } from "../revocation/revocation-list.ts";
 
@@ -70,6 +70,8 @@ export function createAccessTokens(deps: {
   settings: AccessTokenSettings;
 }): AccessTokens {
   const { settings } = deps;
+  // Introspection asks about the same token on every call a resource server serves.
+  const signatures = signatureMemo();
   return {
     async issue({ clientId, applicationId, subject, scopes, sid, codeChallenge, email }) {
       const appId = applicationId && applicationId !== clientId ? applicationId : undefined;
@@ -120,6 +122,7 @@ export function createAccessTokens(deps: {
           typ: TYP,
           algorithms: TOKEN_ALGORITHMS,
           requiredClaims: ["exp", "iat", "jti", "sub", "client_id"],
+          signatures,
         }));
       } catch {
         return undefined;
