@@ -84,6 +84,9 @@ describe("security headers and the hosted login's origin check", () => {
       const res = await s.app.inject({ method: "GET", url });
       expect(String(res.headers["content-type"]), url).toMatch(/^text\/html/);
       expectPageHeaders(res);
+      // The favicon browsers ask for on every page, from this origin only.
+      if (url !== "/oauth2/logout")
+        expect(String(res.headers["content-security-policy"]), url).toMatch(/img-src 'self'/);
     }
     // The hosted login keeps its own CSP (its stylesheet's hash) over the default one.
     const login = await s.app.inject({ method: "GET", url: authorizePath(validAuthorize(app, pkce().challenge)) });

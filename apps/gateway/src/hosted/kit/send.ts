@@ -42,8 +42,8 @@ export const SCRIPT_POLICY = policy({ images: true, formAction: false, pragma: t
 /** A page with the ALTCHA widget (registration, code requests of an application with `captcha: "altcha"`): also its worker and stylesheet. */
 export const CAPTCHA_POLICY = policy({ images: true, formAction: false, pragma: true, scripts: true, widget: true });
 
-/** The terms page's (older): its forms post to itself only; no image, no Pragma. */
-export const TERMS_POLICY = policy({ images: false, formAction: true, pragma: false });
+/** The terms page's (older): its forms post to itself only; no Pragma; the favicon like every page (browsers ask for it). */
+export const TERMS_POLICY = policy({ images: true, formAction: true, pragma: false });
 
 /**
  * Sends a hosted page: never cached (it carries a one-time form token), never
