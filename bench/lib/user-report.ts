@@ -2,6 +2,7 @@ import type { LoadSettings } from "./load.ts";
 import { cores } from "./report.ts";
 import type { LoopMeasured, Skipped } from "./user-scenario.ts";
 import type { Argon2Ceiling } from "./argon2-ceiling.ts";
+import { formatThreads } from "./threads.ts";
 
 export interface UserRow {
   measured: LoopMeasured | Skipped;
@@ -62,5 +63,8 @@ export function printUserTable(rows: UserRow[], ceiling: Argon2Ceiling, settings
   console.log(line(head));
   for (const b of body) console.log(line(b));
   for (const { measured: m } of rows) if ("skipped" in m) console.log(`${m.name}: skipped, ${m.skipped}`);
+  for (const { measured: m } of rows)
+    if (!("skipped" in m) && m.threads)
+      console.log(`${m.name}: server CPU per request by thread: ${formatThreads(m.threads)}`);
   console.log("");
 }

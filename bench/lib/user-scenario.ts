@@ -3,6 +3,7 @@ import { HttpConnection, loopbackAddress } from "./http.ts";
 import type { LoadSettings } from "./load.ts";
 import { backgroundLoad, runMeter, warnSteal, type RunCpu } from "./machine.ts";
 import type { Target } from "./targets.ts";
+import { perRequestMicros, threadTicks, type ThreadTicks } from "./threads.ts";
 
 const WARM_UP_SECONDS = 3;
 const NOISY_BACKGROUND = 0.15;
@@ -18,6 +19,8 @@ export interface LoopMeasured {
   backgroundLoad: number;
   /** Where the CPU went during the measured run. */
   cpu: RunCpu;
+  /** The server's CPU per request by kind of thread (its own process, not the ones it forks). */
+  threads?: ThreadTicks | undefined;
 }
 
 /** A scenario that could not run, with the reason (e.g. the route is not deployed yet). */
@@ -49,7 +52,9 @@ export async function measureLoop(
   for (const s of warmUp.failureSamples) console.error(`${name} warm-up failure: ${s}`);
   console.log(`${name}: measuring ${settings.seconds} s`);
   const meter = runMeter(() => t.child.cpuSeconds());
+  const threadsBefore = threadTicks(t.child.pid);
   const result = await runClosedLoop(workers, settings.seconds);
+  const threadsAfter = threadTicks(t.child.pid);
   const cpu = meter();
   warnSteal(name, cpu.steal);
   const cpuMicrosPerRequest =
@@ -63,6 +68,7 @@ export async function measureLoop(
     cpuMicrosPerRequest,
     backgroundLoad: Math.round(background * 100) / 100,
     cpu,
+    threads: threadsBefore && threadsAfter && perRequestMicros(threadsBefore, threadsAfter, result.requests),
   };
 }
 
