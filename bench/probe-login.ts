@@ -16,7 +16,8 @@ import {
 // In process, on PostgreSQL + Redis (`app.inject`, the whole stack): SQL
 // queries and Redis round trips per password login, per patch with the
 // password and per refresh rotation, then the process's CPU per login over
-// PROBE_ROUNDS rounds of PROBE_N logins after PROBE_WARMUP (4 in flight).
+// PROBE_ROUNDS rounds of PROBE_N logins after PROBE_WARMUP (4 in flight), and
+// per patch over PROBE_ROUNDS rounds of PROBE_PATCHES (4 in flight; 0: none).
 // A round trip is one command, or one pipeline (its commands sent in one write).
 // usage: NODE_ENV=test TEST_PASSWORD_HASH=cheap node --conditions=@gatehouse/source
 //   --experimental-transform-types bench/probe-login.ts
@@ -24,6 +25,7 @@ const N = Number(process.env.PROBE_N ?? 300);
 const WARMUP = Number(process.env.PROBE_WARMUP ?? 400);
 const ROUNDS = Number(process.env.PROBE_ROUNDS ?? 3);
 const USERS = Number(process.env.PROBE_USERS ?? 200);
+const PATCHES = Number(process.env.PROBE_PATCHES ?? 200);
 
 const counts = { sql: 0, redisCommands: 0, redisRoundTrips: 0 };
 // PROBE_TRACE=1: each measured request's Redis commands by name ("|" joins a pipeline's).
@@ -101,8 +103,7 @@ try {
     users.push(user);
   }
   let next = 0;
-  const logIn = async (): Promise<UserSession> => {
-    const user = users[next++ % users.length]!;
+  const logIn = async (user = users[next++ % users.length]!): Promise<UserSession> => {
     const { content } = await send<{
       content: { user: { id: string }; session_info: { access_token: string; refresh_token: string } };
     }>(loginRequest(app, user));
@@ -140,15 +141,30 @@ try {
   await perRequest("rotation", 20, async () => {
     refreshToken = (await send<{ refresh_token: string }>(refreshRequest(app, refreshToken))).refresh_token;
   });
-  for (let r = 1; r <= ROUNDS; r++) {
-    const cpu0 = process.cpuUsage();
-    const t0 = performance.now();
-    await logins(N);
-    const cpu = process.cpuUsage(cpu0);
-    const wall = performance.now() - t0;
-    console.log(
-      `round ${r}: ${N} logins, ${((cpu.user + cpu.system) / N / 1000).toFixed(2)} ms of CPU each (${(N / (wall / 1000)).toFixed(0)}/s)`,
+  const cpuRounds = async (what: string, n: number, run: (n: number) => Promise<unknown>) => {
+    for (let r = 1; r <= ROUNDS; r++) {
+      const cpu0 = process.cpuUsage();
+      const t0 = performance.now();
+      await run(n);
+      const cpu = process.cpuUsage(cpu0);
+      const wall = performance.now() - t0;
+      console.log(
+        `round ${r}: ${n} ${what}, ${((cpu.user + cpu.system) / n / 1000).toFixed(2)} ms of CPU each (${(n / (wall / 1000)).toFixed(0)}/s)`,
+      );
+    }
+  };
+  await cpuRounds("logins", N, logins);
+  // Patches: 4 in flight, each lane patching its own user (one user's patches queue on its row lock).
+  const lanes = await Promise.all(users.slice(0, 4).map(async (u) => ({ user: u, session: await logIn(u) })));
+  const patches = (n: number) =>
+    Promise.all(
+      lanes.map(async ({ user: u, session: s }) => {
+        for (let k = 0; k < n / 4; k++) await send(patchNameRequest(app, u, s, `Probe ${next++}`));
+      }),
     );
+  if (PATCHES > 0) {
+    await patches(Math.min(PATCHES, WARMUP));
+    await cpuRounds("patches", PATCHES, patches);
   }
 } finally {
   await stack.close();

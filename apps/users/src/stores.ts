@@ -62,6 +62,10 @@ export function storesOver(q: Queryable, enqueue: Enqueue, wroteEvent?: () => vo
             if (pulseId) wroteEvent();
             return pulseId;
           },
+          saveProfile(userId, change, written) {
+            if (written.length) wroteEvent();
+            return events.saveProfile(userId, change, written);
+          },
         }
       : events,
     imports: importStore(q),

@@ -1,5 +1,8 @@
 import type { Queryable } from "@gatehouse/db";
 import { userEvent, type WebhookEvent } from "@gatehouse/events";
+import type { UserRecord } from "../users/record.ts";
+import { PROFILE_SET, profileParams, type ProfileChange } from "../users/store-writes.ts";
+import { toRecord, USER_SELECT, type UserSqlRow } from "../users/user-row.ts";
 
 type UserEventType = Parameters<typeof userEvent>[0];
 
@@ -25,6 +28,13 @@ export interface EventStore {
    * undefined when not admitted (then no event).
    */
   admitLogin(userId: string, application: string): Promise<string | undefined>;
+  /**
+   * A change of the user's profile (UserWrites.saveProfile's), its events
+   * (in their order) and the user as read after it, in one statement: one
+   * round trip instead of an INSERT per event, the UPDATE and a read-back.
+   * An event without an application names the one the user registered with.
+   */
+  saveProfile(userId: string, change: ProfileChange, events: WebhookEvent[]): Promise<UserRecord | undefined>;
 }
 
 export function eventStore(q: Queryable): EventStore {
@@ -55,6 +65,24 @@ export function eventStore(q: Queryable): EventStore {
         [userId, e.id, e.type, e.application, JSON.stringify(e.data), e.time],
       );
       return rows[0]?.pulse_id;
+    },
+    async saveProfile(userId, change, events) {
+      // The main query's subqueries see the identifiers as earlier statements of the transaction left them;
+      // the row's own columns come from RETURNING (the statement's snapshot predates its UPDATE).
+      const { rows } = await q.query<UserSqlRow>(
+        `WITH u AS (
+           UPDATE users.users SET ${PROFILE_SET} WHERE id = $1 RETURNING *
+         ), recorded AS (
+           INSERT INTO users.events (id, type, application, data, created_at)
+           SELECT ev.e->>'id', ev.e->>'type', COALESCE(ev.e->>'application', u.registered_client_id), ev.e->'data',
+                  (ev.e->>'time')::timestamptz
+             FROM u, jsonb_array_elements($6::jsonb) WITH ORDINALITY AS ev(e, n)
+            ORDER BY ev.n
+         )
+         SELECT ${USER_SELECT} FROM u`,
+        [...profileParams(userId, change), JSON.stringify(events)],
+      );
+      return toRecord(rows[0]);
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import { allowedByPrefixes } from "@gatehouse/abuse";
+import { userEvent } from "@gatehouse/events";
 import { domainError, errorFacts, validationError } from "@gatehouse/errors";
 import type { DeliveryLocale } from "@gatehouse/jobs";
 import type { Entrypoint } from "@gatehouse/proto";
@@ -127,18 +128,20 @@ export async function updateUser(deps: UpdateDeps, req: UpdateRequest): Promise<
     if (!plan.changed) return { user, changed: false, pending: [] };
 
     const changed = changedFields(user, plan);
-    if (changed.length) await s.events.user("user.updated", req.clientId, user, changed);
-    if (passwordHash !== undefined) await s.events.user("user.password_changed", req.clientId, user);
+    const events = [
+      ...(changed.length ? [userEvent("user.updated", req.clientId, user, changed)] : []),
+      ...(passwordHash !== undefined ? [userEvent("user.password_changed", req.clientId, user)] : []),
+    ];
     for (const op of plan.ids) await applyIdOp(s, deps, origin, user.id, op);
     const answerOrigin = { clientId: req.clientId, sourceId: req.sourceId, via: "update" as const };
     await s.acceptances.append(user.id, plan.answers, answerOrigin, now);
-    await s.users.saveProfile(user.id, {
-      datas: plan.datas,
-      addresses: plan.addresses,
-      assertions: plan.assertions,
-      passwordHash,
-    });
-    return { user: (await s.users.byId(user.id))!, changed: true, pending: plan.pending };
+    // The row, its events and the user as read after: one statement (the row is locked, so it is there).
+    const saved = await s.events.saveProfile(
+      user.id,
+      { datas: plan.datas, addresses: plan.addresses, assertions: plan.assertions, passwordHash },
+      events,
+    );
+    return { user: saved!, changed: true, pending: plan.pending };
   });
   // The spec's patch answers 502 when a confirmation cannot be sent: so too when the SMS limits refuse it.
   return applied.catch((err: unknown) => {

@@ -19,6 +19,18 @@ export interface UserWrites {
   erase(userId: string): Promise<void>;
 }
 
+export type ProfileChange = Parameters<UserWrites["saveProfile"]>[1];
+
+/** saveProfile's SET clause over profileParams ($1 the user's id): shared with the patch's statement (EventStore). */
+export const PROFILE_SET = `datas = COALESCE($2::jsonb, datas), addresses = COALESCE($3::jsonb, addresses),
+                assertions = COALESCE($4::jsonb, assertions), password_hash = COALESCE($5, password_hash),
+                updated_at = now(), version = version + 1`;
+
+export function profileParams(userId: string, p: ProfileChange): unknown[] {
+  const json = (v: JsonMap | undefined) => (v ? JSON.stringify(v) : null);
+  return [userId, json(p.datas), json(p.addresses), json(p.assertions), p.passwordHash ?? null];
+}
+
 export function userWrites(q: Queryable): UserWrites {
   return {
     async insertUser(u) {
@@ -48,14 +60,7 @@ export function userWrites(q: Queryable): UserWrites {
     },
 
     async saveProfile(userId, p) {
-      const json = (v: JsonMap | undefined) => (v ? JSON.stringify(v) : null);
-      await q.query(
-        `UPDATE users.users SET datas = COALESCE($2::jsonb, datas), addresses = COALESCE($3::jsonb, addresses),
-                assertions = COALESCE($4::jsonb, assertions), password_hash = COALESCE($5, password_hash),
-                updated_at = now(), version = version + 1
-          WHERE id = $1`,
-        [userId, json(p.datas), json(p.addresses), json(p.assertions), p.passwordHash ?? null],
-      );
+      await q.query(`UPDATE users.users SET ${PROFILE_SET} WHERE id = $1`, profileParams(userId, p));
     },
 
     async touch(userId) {
