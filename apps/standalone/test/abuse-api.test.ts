@@ -138,6 +138,52 @@ describe("abuse protection through the API", () => {
     expect(mail.statusCode).toBe(201);
     const metrics = await s.app.inject({ method: "GET", url: "/metrics" });
     expect(metrics.body).toMatch(/gatehouse_sms_refused_total\{limit="prefix"\} [1-9]/);
+
+    // The hosted code request meets the same budget: a 429 page that says when it opens again.
+    const { challenge } = pkce();
+    const login = await s.app.inject({
+      method: "GET",
+      url: authorizePath(validAuthorize(app, challenge, { entrypoint: app.eps.mobile! })),
+    });
+    expect(login.statusCode).toBe(200);
+    const form = formOf(login);
+    const page = await s.app.inject({
+      method: "POST",
+      url: "/oauth2/authorize",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        cookie: form.cookie,
+        origin: s.config.publicAuthUrl,
+      },
+      payload: new URLSearchParams({ form_token: form.token, phone_number: phone("+39"), send_code: "" }).toString(),
+    });
+    expect(page.statusCode, page.body.slice(0, 300)).toBe(429);
+    expect(String(page.headers["content-type"])).toMatch(/^text\/html/);
+    expect(Number(page.headers["retry-after"])).toBeGreaterThan(0);
+    expect(Number(page.headers["retry-after"])).toBeLessThanOrEqual(3600);
+    // And so does the hosted registration.
+    const create = await s.app.inject({
+      method: "GET",
+      url: authorizePath(validAuthorize(app, pkce().challenge, { entrypoint: app.eps.mobile!, prompt: "create" })),
+    });
+    const signUp = formOf(create);
+    const registration = await s.app.inject({
+      method: "POST",
+      url: "/oauth2/authorize",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        cookie: signUp.cookie,
+        origin: s.config.publicAuthUrl,
+      },
+      payload: new URLSearchParams({
+        form_token: signUp.token,
+        intent: "register",
+        phone_number: phone("+39"),
+        [`assertion.${app.terms}`]: "true",
+      }).toString(),
+    });
+    expect(registration.statusCode, registration.body.slice(0, 300)).toBe(429);
+    expect(Number(registration.headers["retry-after"])).toBeGreaterThan(0);
   });
 
   it("hosted registration with captcha altcha: a solved challenge passes once, its replay is refused; the API is not challenged", async () => {

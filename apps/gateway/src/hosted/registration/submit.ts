@@ -81,13 +81,16 @@ export async function submitRegistration(v: HostedView, form: Record<string, str
         violations: f.violations,
         ...(upstream ? { upstream } : {}),
       });
-    if (f.reason === "SMS_LIMIT")
+    if (f.reason === "SMS_LIMIT") {
+      // When the hour's budget opens again, as the JSON answer says.
+      if (f.metadata.retry_after) v.reply.header("retry-after", f.metadata.retry_after);
       return showRegistrationPage(v, {
         status: 429,
         values,
         alert: KIT_TEXTS[v.lang].smsLimit,
         ...(upstream ? { upstream } : {}),
       });
+    }
     if (f.reason === "CONFIRMATION_NOT_QUEUED")
       return sendErrorPage(v.reply, 502, v.lang, JOURNEY_TEXTS[v.lang].unavailable, [
         { href: authorizeUrl(v.pending, { prompt: "create" }), label: REGISTRATION_TEXTS[v.lang].registerTitle },

@@ -46,12 +46,14 @@ async function requestCode(
       ).fields;
       return showLoginPage(ctx, { status: 400, value, idError: field?.error ?? t.errors.invalid });
     }
+    // A limit says when it opens again (Retry-After), as the JSON answer does.
+    const limited = f.reason === "SMS_LIMIT" || f.reason === "RATE_LIMITED";
+    if (limited && f.metadata.retry_after) ctx.reply.header("retry-after", f.metadata.retry_after);
     if (f.reason === "SMS_LIMIT")
       return again
         ? showCodePage(ctx, { key, value, status: 429, alert: t.smsLimit })
         : showLoginPage(ctx, { status: 429, value, error: t.smsLimit });
     if (f.reason !== "RATE_LIMITED") return showLoginError(ctx, { email: value }, err);
-    if (f.metadata.retry_after) ctx.reply.header("retry-after", f.metadata.retry_after);
     return showCodePage(ctx, { key, value, status: 429, alert: t.tooManyCodes });
   }
   return showCodePage(ctx, { key, value, ...(again ? { notice: t.newCodeSent } : {}) });
