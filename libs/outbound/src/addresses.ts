@@ -43,3 +43,13 @@ export function isPrivateAddress(address: string): boolean {
   if (mapped) return blocked.check(mapped[1]!, "ipv4");
   return blocked.check(address, "ipv6");
 }
+
+const loopback = new BlockList();
+loopback.addSubnet("127.0.0.0", 8, "ipv4");
+loopback.addAddress("::1", "ipv6");
+
+/** True for a loopback address (127.0.0.0/8, ::1, and 127.x written as IPv4-mapped IPv6): this machine. */
+export function isLoopbackAddress(address: string): boolean {
+  const family = isIP(address);
+  return family !== 0 && loopback.check(address, family === 4 ? "ipv4" : "ipv6");
+}

@@ -1,4 +1,4 @@
-export { isPrivateAddress } from "./addresses.ts";
+export { isLoopbackAddress, isPrivateAddress } from "./addresses.ts";
 export {
   AddressRefused,
   checkedAddresses,
