@@ -1,7 +1,7 @@
 import http from "node:http";
 import https from "node:https";
-import type { LookupFunction } from "node:net";
-import { checkedAddress, TargetRefused, type Resolve, type TargetPolicy } from "./target.ts";
+import { pinnedLookup, type CheckedAddress, type Resolve } from "@gatehouse/outbound";
+import { checkedAddress, TargetRefused, type TargetPolicy } from "./target.ts";
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 
@@ -33,17 +33,14 @@ export async function postWebhook(
   opts: PostOptions,
 ): Promise<AttemptResult> {
   const url = new URL(target);
-  let pinned: { address: string; family: 4 | 6 };
+  let pinned: CheckedAddress;
   try {
     pinned = await checkedAddress(url, opts, opts.resolve);
   } catch (err) {
     const refused = err instanceof TargetRefused;
     return { error: refused ? err.message : `DNS: ${(err as Error).message}`, refused };
   }
-  const lookup: LookupFunction = (_host, options, cb) => {
-    if (options.all) (cb as (e: null, a: { address: string; family: number }[]) => void)(null, [pinned]);
-    else cb(null, pinned.address, pinned.family);
-  };
+  const lookup = pinnedLookup([pinned]);
   const timeoutMs = opts.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const client = url.protocol === "https:" ? https : http;
   return new Promise<AttemptResult>((resolve) => {

@@ -1,15 +1,17 @@
-import { lookup as dnsLookup } from "node:dns/promises";
 import { isIP } from "node:net";
-import { isPrivateAddress } from "./addresses.ts";
+import {
+  AddressRefused,
+  checkedAddresses,
+  isPrivateAddress,
+  systemResolve,
+  type CheckedAddress,
+  type Resolve,
+} from "@gatehouse/outbound";
 
 /** WEBHOOK_ALLOW_PRIVATE: http and loopback/private targets (development, tests, an internal receiver). */
 export interface TargetPolicy {
   allowPrivate: boolean;
 }
-
-export type Resolve = (host: string) => Promise<{ address: string; family: number }[]>;
-
-export const systemResolve: Resolve = (host) => dnsLookup(host, { all: true, verbatim: true });
 
 const MAX_URL = 2048;
 
@@ -61,14 +63,13 @@ export async function checkedAddress(
   url: URL,
   policy: TargetPolicy,
   resolve: Resolve = systemResolve,
-): Promise<{ address: string; family: 4 | 6 }> {
+): Promise<CheckedAddress> {
   const problem = urlProblem(url.href, policy);
   if (problem) throw new TargetRefused(`refused target: ${problem.description}`);
-  const host = hostOf(url);
-  const found = isIP(host) ? [{ address: host, family: isIP(host) }] : await resolve(host);
-  if (!found.length) throw new TargetRefused(`refused target: ${host} has no address`);
-  if (!policy.allowPrivate && found.some((a) => isPrivateAddress(a.address)))
-    throw new TargetRefused(`refused target: ${host} resolves to a loopback or private address`);
-  const first = found[0]!;
-  return { address: first.address, family: first.family === 6 ? 6 : 4 };
+  try {
+    return (await checkedAddresses(hostOf(url), policy.allowPrivate, resolve))[0]!;
+  } catch (err) {
+    if (err instanceof AddressRefused) throw new TargetRefused(`refused target: ${err.message}`);
+    throw err;
+  }
 }

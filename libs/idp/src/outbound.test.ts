@@ -1,4 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { createServer as createHttpServer, type Server } from "node:http";
+import { createServer, type AddressInfo } from "node:net";
+import { createServer as createTlsServer } from "node:tls";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { guardedFetch, urlProblem, UpstreamUnavailable } from "./outbound.ts";
 
 describe("the outbound policy of identity providers (no SSRF)", () => {
@@ -36,5 +39,79 @@ describe("the outbound policy of identity providers (no SSRF)", () => {
     const f = guardedFetch({ allowPrivate: false, timeoutMs: 1000 });
     await expect(f("https://localhost.localdomain.invalid/", {})).rejects.toBeInstanceOf(UpstreamUnavailable);
     await expect(f("https://10.0.0.1/", {})).rejects.toThrow(/private/);
+  });
+});
+
+// The connection goes to the address that was checked, against real loopback
+// servers and a resolver standing in for DNS (the names exist nowhere else).
+describe("guarded calls connect to the checked address", () => {
+  const tcpHits: string[] = [];
+  const sni: string[] = [];
+  const httpHits: string[] = [];
+  let tcp: ReturnType<typeof createServer>;
+  let tls: ReturnType<typeof createTlsServer>;
+  let http: Server;
+  const port = (s: { address(): unknown }) => (s.address() as AddressInfo).port;
+  beforeAll(async () => {
+    tcp = createServer((socket) => {
+      tcpHits.push(socket.remoteAddress ?? "");
+      socket.destroy();
+    });
+    // No certificate: the handshake fails after the client named the host it wants (SNI).
+    tls = createTlsServer({ SNICallback: (name, cb) => (sni.push(name), cb(new Error("no certificate here"))) });
+    tls.on("tlsClientError", () => {});
+    http = createHttpServer((req, res) => {
+      httpHits.push(req.url ?? "");
+      if (req.url === "/redirect") res.writeHead(302, { location: "/elsewhere" }).end();
+      else res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+    for (const s of [tcp, tls, http]) await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+  });
+  afterAll(async () => {
+    for (const s of [tcp, tls, http]) await new Promise<void>((r) => s.close(() => r()));
+  });
+
+  it("a name that answers public first and loopback on the next lookup never reaches loopback", async () => {
+    let lookups = 0;
+    // 93.184.216.34 is public; whatever is there (or nothing) does not answer this port within the timeout.
+    const rebinding = async () =>
+      lookups++ === 0 ? [{ address: "93.184.216.34", family: 4 }] : [{ address: "127.0.0.1", family: 4 }];
+    const f = guardedFetch({ allowPrivate: false, timeoutMs: 500 }, rebinding);
+    await expect(f(`https://rebind.example.test:${port(tcp)}/`, {})).rejects.toThrow();
+    expect(lookups).toBe(1);
+    expect(tcpHits).toEqual([]);
+    // The next connection's lookup is checked again: now refused, still nothing reached.
+    await expect(f(`https://rebind.example.test:${port(tcp)}/`, {})).rejects.toThrow(/loopback or private/);
+    expect(tcpHits).toEqual([]);
+  });
+
+  it("refuses a name with any inside address, even beside a public one", async () => {
+    const mixed = async () => [
+      { address: "93.184.216.34", family: 4 },
+      { address: "127.0.0.1", family: 4 },
+    ];
+    const f = guardedFetch({ allowPrivate: false, timeoutMs: 1000 }, mixed);
+    const refused = f(`https://idp.example.test:${port(tcp)}/`, {});
+    await expect(refused).rejects.toBeInstanceOf(UpstreamUnavailable);
+    await expect(refused).rejects.toThrow(/idp.example.test resolves to a loopback or private address/);
+    expect(tcpHits).toEqual([]);
+  });
+
+  it("with IDP_ALLOW_PRIVATE=true connects to the resolved address and still sends the host name for TLS", async () => {
+    const toLoopback = async () => [{ address: "127.0.0.1", family: 4 }];
+    const f = guardedFetch({ allowPrivate: true, timeoutMs: 1000 }, toLoopback);
+    // The certificate check fails (there is none), after the server heard the name: SNI is the host, not the address.
+    await expect(f(`https://idp.example.test:${port(tls)}/.well-known/openid-configuration`, {})).rejects.toThrow();
+    expect(sni).toEqual(["idp.example.test"]);
+  });
+
+  it("takes http on a loopback host without the flag, and does not follow redirects", async () => {
+    const f = guardedFetch({ allowPrivate: false, timeoutMs: 1000 });
+    const ok = await f(`http://localhost:${port(http)}/jwks`, {});
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toEqual({});
+    const moved = await f(`http://127.0.0.1:${port(http)}/redirect`, {});
+    expect(moved.status).toBe(302);
+    expect(httpHits).toEqual(["/jwks", "/redirect"]);
   });
 });

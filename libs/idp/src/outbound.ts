@@ -1,5 +1,6 @@
-import { lookup } from "node:dns/promises";
-import ipaddr from "ipaddr.js";
+import { isIP } from "node:net";
+import { AddressRefused, checkingLookup, isLoopbackAddress, isPrivateAddress, type Resolve } from "@gatehouse/outbound";
+import { Agent } from "undici";
 
 /**
  * Where Gatehouse may call a provider (no SSRF): https to public addresses,
@@ -22,13 +23,7 @@ const LOOPBACK_NAMES = new Set(["localhost", "localhost."]);
 
 function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, "");
-  if (LOOPBACK_NAMES.has(host.toLowerCase())) return true;
-  return ipaddr.isValid(host) && ipaddr.process(host).range() === "loopback";
-}
-
-/** Public unicast only; everything else (private, loopback, link-local, CGNAT, multicast, reserved) is inside. */
-function isPublicAddress(address: string): boolean {
-  return ipaddr.isValid(address) && ipaddr.process(address).range() === "unicast";
+  return LOOPBACK_NAMES.has(host.toLowerCase()) || isLoopbackAddress(host);
 }
 
 /** Why a provider URL is refused (a sentence for the operator), or undefined when it may be used. */
@@ -44,33 +39,52 @@ export function urlProblem(raw: string, policy: Pick<OutboundPolicy, "allowPriva
   const host = url.hostname.replace(/^\[|\]$/g, "");
   if (isLoopbackHost(host)) return url.protocol === "https:" || url.protocol === "http:" ? undefined : "must be https";
   if (url.protocol === "https:") {
-    if (!policy.allowPrivate && ipaddr.isValid(host) && !isPublicAddress(host))
+    if (!policy.allowPrivate && isIP(host) && isPrivateAddress(host))
       return "a private address needs IDP_ALLOW_PRIVATE=true";
     return undefined;
   }
   return "must be https (or http on a loopback host in development)";
 }
 
+// One connection pool per policy: a kept-alive socket was connected to an
+// address checked when it opened. A test's own resolver gets its own pool.
+const pools = new Map<boolean, Agent>();
+
+function pool(policy: OutboundPolicy, resolve: Resolve | undefined): Agent {
+  const make = () =>
+    new Agent({
+      // The name is resolved once, when the socket connects, and the socket gets only the addresses checked
+      // (no second answer: DNS rebinding). TLS still checks the certificate against the name (SNI is the name).
+      connect: { lookup: checkingLookup((host) => policy.allowPrivate || isLoopbackHost(host), resolve) },
+    });
+  if (resolve) return make();
+  let agent = pools.get(policy.allowPrivate);
+  if (!agent) pools.set(policy.allowPrivate, (agent = make()));
+  return agent;
+}
+
 /**
  * fetch for openid-client: refuses a URL the policy refuses (also those that
- * discovery documents name) and a host that resolves to an inside address,
- * never follows redirects, and gives up after the timeout.
+ * discovery documents name), connects only to addresses it checked (a name
+ * resolving to an inside address is refused), never follows redirects, and
+ * gives up after the timeout. `resolve` replaces DNS (tests).
  */
-export function guardedFetch(policy: OutboundPolicy) {
+export function guardedFetch(policy: OutboundPolicy, resolve?: Resolve) {
+  const dispatcher = pool(policy, resolve);
   return async (input: string, init: RequestInit): Promise<Response> => {
     const problem = urlProblem(input, policy);
     if (problem) throw new UpstreamUnavailable(`${input}: ${problem}`);
-    const host = new URL(input).hostname.replace(/^\[|\]$/g, "");
-    // A name that is not a loopback host must resolve to public addresses only (no rebinding inside).
-    if (!policy.allowPrivate && !ipaddr.isValid(host) && !isLoopbackHost(host)) {
-      const addresses = await lookup(host, { all: true }).catch(() => {
-        throw new UpstreamUnavailable(`${host} does not resolve`);
-      });
-      if (addresses.some((a) => !isPublicAddress(a.address)))
-        throw new UpstreamUnavailable(`${host} resolves to a private address`);
-    }
     const timeout = AbortSignal.timeout(policy.timeoutMs);
     const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
-    return fetch(input, { ...init, signal, redirect: "manual" });
+    try {
+      return await fetch(input, { ...init, signal, redirect: "manual", dispatcher });
+    } catch (e) {
+      const cause = (e as Error).cause as NodeJS.ErrnoException | undefined;
+      const host = new URL(input).hostname;
+      if (cause instanceof AddressRefused) throw new UpstreamUnavailable(cause.message, { cause });
+      if (cause?.code === "ENOTFOUND" || cause?.code === "EAI_AGAIN")
+        throw new UpstreamUnavailable(`${host} does not resolve`, { cause });
+      throw e;
+    }
   };
 }
