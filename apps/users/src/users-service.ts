@@ -167,7 +167,12 @@ export function createUsersService(deps: UsersParts, background: BackgroundTasks
     async resendConfirmation(req) {
       const target = req.resendToken
         ? openResendToken(deps.keys, req.resendToken)
-        : { userId: req.userId, key: req.key };
+        : { userId: req.userId, key: req.key, entrypointId: "" };
+      // The resend page asks first whether the token's application wants the bot check (section 17).
+      if (req.peek) {
+        const resolved = target.entrypointId ? await deps.entrypoints(target.entrypointId) : undefined;
+        return { captcha: resolved?.captcha || "off" };
+      }
       if (!target.userId || !target.key)
         throw validationError([{ field: target.userId ? "key" : "userId", code: "required" }]);
       try {

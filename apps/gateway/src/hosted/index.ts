@@ -11,6 +11,7 @@ export { crossSiteFormPage } from "./journey/messages.ts";
 export { termsPages } from "./terms/handlers.ts";
 export { activationPages } from "./activation/handlers.ts";
 export { confirmationPage, resendPage } from "./confirmation/pages.ts";
+export { resendPages } from "./confirmation/resend.ts";
 // /device: the person's side of the device authorization grant (RFC 8628).
 export { devicePages, type DevicePages } from "./device/handlers.ts";
 // /oauth2/logout's and /console's pages.

@@ -41,7 +41,13 @@ export function confirmationStep(deps: ResendDeps & { logger: Logger }): LoginSt
     if (!unconfirmed.length) return undefined;
     const activation = ctx.user.awaitingActivation;
     const skip = ctx.resend === "skip";
-    const resent = await resendAtLogin(deps, { userId: ctx.user.id, unconfirmed, locale: localeOf(ctx.caller), skip });
+    const resent = await resendAtLogin(deps, {
+      userId: ctx.user.id,
+      unconfirmed,
+      locale: localeOf(ctx.caller),
+      skip,
+      entrypointId: ctx.resolved.entrypoint.id,
+    });
     if (resent.notQueued)
       deps.logger.error(
         { err: (resent.notQueued as ConnectError).cause, userId: ctx.user.id },

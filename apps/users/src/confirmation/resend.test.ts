@@ -73,7 +73,11 @@ describe.each(backends)("resending confirmation codes on %s", (_name, open) => {
     const { email, userId } = await registered();
     const err = await unconfirmedLogin(email);
     expect(err).toMatchObject({ key: "email", keys: ["email"], resendLimited: false });
-    expect(openResendToken(h.keys, err.resendToken)).toEqual({ userId, key: "email" });
+    expect(openResendToken(h.keys, err.resendToken)).toEqual({
+      userId,
+      key: "email",
+      entrypointId: `${CLIENT_ID}_web`,
+    });
     const sent = deliveriesTo(email);
     expect(sent.map((j) => j.purpose)).toEqual(["register", "resend"]);
     expect(sent[1]).toMatchObject({ channel: "email", userId, locale: "en" });
@@ -154,7 +158,7 @@ describe.each(backends)("resending confirmation codes on %s", (_name, open) => {
     expect(over.resendLimited).toBe(true);
     expect(Number(over.retryAfterSeconds)).toBeGreaterThan(3500);
     expect(Number(over.retryAfterSeconds)).toBeLessThanOrEqual(3600);
-    expect(openResendToken(h.keys, over.resendToken)).toEqual({ userId, key: "email" });
+    expect(openResendToken(h.keys, over.resendToken)).toMatchObject({ userId, key: "email" });
     const rpc = await failure(limited.resendConfirmation({ caller: caller("web"), resendToken: tokens[0]! }));
     expect(rpc.code).toBe(Code.ResourceExhausted);
     expect(rpc.reason).toBe("RATE_LIMITED");
@@ -178,7 +182,7 @@ describe.each(backends)("resending confirmation codes on %s", (_name, open) => {
     expect(await users.resendConfirmation({ caller: caller("web"), userId, key: "email" })).toBeDefined();
     expect(deliveriesTo(email)).toHaveLength(before);
 
-    const expired = sealResendToken(h.keys, DEFAULT_CONFIRMATION_OPTIONS, userId, "email", Date.now() - 3601_000);
+    const expired = sealResendToken(h.keys, DEFAULT_CONFIRMATION_OPTIONS, userId, "email", "", Date.now() - 3601_000);
     const foreign = sealResendToken(new KeyRing(randomBytes(32)), DEFAULT_CONFIRMATION_OPTIONS, userId, "email");
     for (const resendToken of [expired, foreign, "v1.x.y.z", token.slice(0, -2)]) {
       const err = await failure(users.resendConfirmation({ caller: caller("web"), resendToken }));

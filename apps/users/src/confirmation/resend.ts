@@ -104,10 +104,10 @@ export interface LoginResend {
  */
 export async function resendAtLogin(
   deps: ResendDeps,
-  req: { userId: string; unconfirmed: IdKey[]; locale: DeliveryLocale; skip?: boolean },
+  req: { userId: string; unconfirmed: IdKey[]; locale: DeliveryLocale; skip?: boolean; entrypointId?: string },
 ): Promise<LoginResend> {
   const key = req.unconfirmed.includes("email") ? "email" : req.unconfirmed[0]!;
-  const resendToken = sealResendToken(deps.keys, deps.options, req.userId, key);
+  const resendToken = sealResendToken(deps.keys, deps.options, req.userId, key, req.entrypointId);
   // A hosted flow that has just sent a code (the registration) does not send another.
   if (req.skip) return { key, resendToken };
   try {

@@ -7,7 +7,8 @@ import type { HostedView } from "../journey/view.ts";
 import { problemAlert, withErrors } from "../kit/field-errors.ts";
 import { assertionField, codeField, fieldsFor, type FormField } from "../kit/form-model.ts";
 import { renderForm } from "../kit/render.ts";
-import { sendPage } from "../kit/send.ts";
+import { CAPTCHA_POLICY, sendPage } from "../kit/send.ts";
+import { captchaBox } from "../journey/captcha.ts";
 import { KIT_TEXTS } from "../kit/texts.ts";
 import { INTERRUPTION_TEXTS } from "./texts.ts";
 
@@ -29,21 +30,27 @@ const hiddenOf = (v: HostedView, page: string, flowToken: string, extra: { name:
 export async function showConfirmPage(
   v: HostedView,
   c: Pick<ConfirmationRequired, "flowToken" | "key" | "resendLimited">,
-  opts: { status?: number; notice?: string; codeError?: string; to?: string } = {},
+  opts: { status?: number; notice?: string; alert?: string; codeError?: string; to?: string } = {},
 ): Promise<FastifyReply> {
+  const ctx = await pageContext(v);
+  if (!ctx) return expired(v);
   const t = INTERRUPTION_TEXTS[v.lang];
   const k = KIT_TEXTS[v.lang];
   const phone = c.key === "phone_number";
   // Where the code went, when the user typed it on this flow's form.
   const to = opts.to ?? (v.typed?.key === c.key ? v.typed.value : "");
   const code: FormField = { ...codeField(v.lang), ...(opts.codeError ? { error: opts.codeError } : {}) };
+  // "Send a new code" sends an email or an SMS: the ALTCHA check when the application asks for it.
+  const captcha = await captchaBox(ctx, "code");
   const html = renderForm({
     lang: v.lang,
     appName: appNameOf(v),
+    ...(captcha ? { captcha } : {}),
     title: phone ? t.confirmTitlePhone : t.confirmTitleEmail,
     lead: to ? t.confirmLeadTo : phone ? t.confirmLeadPhone : t.confirmLeadEmail,
     ...(to ? { leadTo: to } : {}),
     ...(opts.codeError ? { alert: { text: k.problemTitle, items: [{ id: code.id, text: opts.codeError }] } } : {}),
+    ...(opts.alert ? { alert: { text: opts.alert } } : {}),
     ...(c.resendLimited ? { alert: { text: k.tooManyCodes } } : opts.notice ? { notice: opts.notice } : {}),
     action: FORM_ACTION,
     hidden: hiddenOf(v, "confirm", c.flowToken, [
@@ -54,7 +61,7 @@ export async function showConfirmPage(
     primary: { label: k.continueButton },
     secondary: { label: k.sendNewCode, name: "resend" },
   });
-  return sendPage(v.reply, opts.status ?? 200, html);
+  return sendPage(v.reply, opts.status ?? 200, html, captcha ? CAPTCHA_POLICY : undefined);
 }
 
 export async function showTermsPage(

@@ -9,6 +9,7 @@ import { blanks, dataOf, valuesOf } from "../kit/form-values.ts";
 import { KIT_TEXTS } from "../kit/texts.ts";
 import { showSecondStep } from "../registration/pages.ts";
 import { continueFlow } from "../journey/continue.ts";
+import { captchaPassed } from "../journey/captcha.ts";
 import { showConfirmPage, showProfilePage, showTermsPage } from "./pages.ts";
 
 /** A rejection of the data sent on a page: the page again with each error next to its input; else undefined. */
@@ -28,6 +29,13 @@ export async function submitInterruption(v: HostedView, form: Record<string, str
       case "confirm": {
         const key = form.key === "phone_number" ? "phone_number" : "email";
         if (form.resend !== undefined) {
+          // Section 17: nothing is sent without a right, unused ALTCHA solution (when the application asks for one).
+          if (!(await captchaPassed(ctx, form)))
+            return showConfirmPage(
+              v,
+              { flowToken, key, resendLimited: false },
+              { status: 400, alert: t.captcha.failed, to: form.to ?? "" },
+            );
           const next = await continueFlow(v, { flowToken, resendCode: true });
           if (next.outcome.case === "confirmationRequired" && next.outcome.value.flowToken)
             return showConfirmPage(v, next.outcome.value, { notice: t.newCodeSent, to: form.to ?? "" });

@@ -1,8 +1,8 @@
+import formbody from "@fastify/formbody";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import Type from "typebox";
-import { errorFacts } from "@gatehouse/errors";
 import type { Wired } from "../../deps.ts";
-import { resendPage } from "../../hosted/index.ts";
+import { resendPages } from "../../hosted/index.ts";
 import { RESEND_PATH } from "../../hosted/paths.ts";
 
 /**
@@ -11,8 +11,12 @@ import { RESEND_PATH } from "../../hosted/paths.ts";
  * page: 200 sent (also when there is nothing left to confirm: no information
  * leak), 429 + Retry-After over the resend limit (the login's counter),
  * 400 invalid or expired token, 502 when the delivery could not be queued.
+ * When the token's application has `captcha: "altcha"` the GET shows a form
+ * with the ALTCHA widget instead, and POST of that form sends (section 17).
  */
 export const resendRoute: FastifyPluginAsyncTypebox<Wired<"users">> = async (app, deps) => {
+  await app.register(formbody, { bodyLimit: 16 * 1024 });
+  const pages = resendPages(deps.users, deps.altcha, deps.config.publicBaseUrl);
   app.get(
     RESEND_PATH,
     {
@@ -27,25 +31,11 @@ export const resendRoute: FastifyPluginAsyncTypebox<Wired<"users">> = async (app
         ),
       },
     },
-    async (req, reply) => {
-      const token = req.query.token ?? "";
-      if (!token) return resendPage(reply, req.locale, "invalid");
-      try {
-        await deps.users.resendConfirmation({
-          caller: { locale: req.locale, clientAddress: req.ip },
-          resendToken: token,
-        });
-        return resendPage(reply, req.locale, "sent");
-      } catch (err) {
-        const f = errorFacts(err);
-        if (f.reason === "INVALID_CODE") return resendPage(reply, req.locale, "invalid");
-        if (f.reason === "RATE_LIMITED") {
-          if (f.metadata.retry_after) reply.header("retry-after", f.metadata.retry_after);
-          return resendPage(reply, req.locale, "limited");
-        }
-        if (f.reason === "CONFIRMATION_NOT_QUEUED") return resendPage(reply, req.locale, "failed");
-        throw err;
-      }
-    },
+    (req, reply) => pages.show(req, reply, req.query.token ?? ""),
+  );
+  app.post(
+    RESEND_PATH,
+    { schema: { summary: "The resend form with its ALTCHA solution (captcha altcha)", tags: ["users"] } },
+    (req, reply) => pages.submit(req, reply),
   );
 };
