@@ -192,4 +192,31 @@ describe.each([
     const exports = await audit(s, { action: "users.export" });
     expect(exports.slice(0, 2).map((e) => e.details.hashes)).toEqual([true, false]);
   });
+
+  it("a job whose feeder died (nothing moved it for 5 minutes) is finished as it stands when read, audited as interrupted", async () => {
+    const t = tag();
+    const lines = [userLine(`${t}.a@example.com`), userLine(`${t}.b@example.com`)].join("\n");
+    const id = (await postImport(s, app.entrypoint, lines, { scope: "admin:write" })).json().content.job.id as string;
+    await jobDone(s, id);
+    // Two jobs as a killed gateway leaves them: running, one last moved 6 minutes ago, one a minute ago.
+    const insert = (job: string, minutes: number) =>
+      s.stores.db.query(
+        `INSERT INTO users.import_jobs (id, entrypoint_id, client_id, actor, lines, imported, updated_at)
+         SELECT $1, entrypoint_id, client_id, actor, 2, 2, now() - make_interval(mins => $2) FROM users.import_jobs WHERE id = $3`,
+        [job, minutes, id],
+      );
+    await insert(`${id}-dead`, 6);
+    await insert(`${id}-slow`, 1);
+    const read = async (job: string) =>
+      (await admin(s, "GET", `/admin/v1/users/import/${job}`, { scope: "admin:read" })).json().content;
+    const dead = await read(`${id}-dead`);
+    expect(dead.job.status).toBe("done");
+    expect(dead.job.imported).toBe(2);
+    const slow = await read(`${id}-slow`);
+    expect(slow.job.status).toBe("running");
+    const entries = await audit(s, { target: `${id}-dead` });
+    expect(entries.map((e) => e.action)).toEqual(["users.import.done"]);
+    expect(entries[0]!.details).toMatchObject({ lines: 2, imported: 2, interrupted: true });
+    expect(await audit(s, { target: `${id}-slow` })).toEqual([]);
+  });
 });

@@ -8,6 +8,15 @@ import { readFirebaseParams, type ForeignHashes, type ImportContext } from "../v
 import { importBatch, type BatchStores } from "./batch.ts";
 import type { ImportJobRow, LineResult } from "./store.ts";
 
+/**
+ * A running job whose feeder has given no sign of life for this long is
+ * finished as it stands when it is read: the process feeding it is gone (a
+ * gateway killed mid-import, e.g. by a rolling restart), and nothing else
+ * would ever finish it. Feeders move it at every batch and, while an upload
+ * is still being spooled, every IMPORT_HEARTBEAT_MS (@gatehouse/admin).
+ */
+export const IMPORT_STALE_MS = 5 * 60_000;
+
 /** More lines than this in one call would hold a transaction (and its memory) too long. */
 export const MAX_BATCH_LINES = 5000;
 /** The results a job answers with: enough to fix a file, bounded for a file that is all wrong. */
@@ -96,10 +105,16 @@ export async function importLines(
  * name of who started it (the batches and the end may come from the gateway
  * itself, after the operator's request was answered).
  */
-export async function finishImport(deps: ImportDeps, jobId: string): Promise<ImportJobRow> {
+export async function finishImport(
+  deps: ImportDeps,
+  jobId: string,
+  opts: { staleBefore?: Date } = {},
+): Promise<ImportJobRow> {
   return deps.data.tx(async (s) => {
     const before = await s.imports.job(jobId, true);
     if (!before) throw domainError("IMPORT_NOT_FOUND");
+    // Finishing a stale job: only if no batch moved it since it was read (under the row lock).
+    if (opts.staleBefore && (before.status !== "running" || before.updatedAt >= opts.staleBefore)) return before;
     const job = (await s.imports.finish(jobId))!;
     if (before.status === "running") {
       const { lines, imported, skipped, failed } = job;
@@ -107,7 +122,7 @@ export async function finishImport(deps: ImportDeps, jobId: string): Promise<Imp
         actor: job.actor,
         action: "users.import.done",
         target: jobId,
-        details: { lines, imported, skipped, failed },
+        details: { lines, imported, skipped, failed, ...(opts.staleBefore ? { interrupted: true } : {}) },
       });
     }
     return job;
@@ -119,7 +134,9 @@ export async function getImport(
   deps: ImportDeps,
   jobId: string,
 ): Promise<{ job: ImportJobRow; results: LineResult[] }> {
-  const job = await deps.data.imports.job(jobId);
+  let job = await deps.data.imports.job(jobId);
   if (!job) throw domainError("IMPORT_NOT_FOUND");
+  const staleBefore = new Date(Date.now() - IMPORT_STALE_MS);
+  if (job.status === "running" && job.updatedAt < staleBefore) job = await finishImport(deps, jobId, { staleBefore });
   return { job, results: await deps.data.imports.results(jobId, MAX_RESULTS) };
 }

@@ -13,6 +13,8 @@ export interface ImportJobRow {
   skipped: number;
   failed: number;
   createdAt: Date;
+  /** The last batch (or the feeder's sign of life while it spools the upload). */
+  updatedAt: Date;
   finishedAt: Date | null;
 }
 
@@ -47,6 +49,7 @@ interface JobSql {
   skipped: number;
   failed: number;
   created_at: Date;
+  updated_at: Date;
   finished_at: Date | null;
 }
 
@@ -61,11 +64,12 @@ const toJob = (r: JobSql): ImportJobRow => ({
   skipped: r.skipped,
   failed: r.failed,
   createdAt: r.created_at,
+  updatedAt: r.updated_at,
   finishedAt: r.finished_at,
 });
 
 const JOB_COLUMNS =
-  "id, entrypoint_id, client_id, actor, status, lines, imported, skipped, failed, created_at, finished_at";
+  "id, entrypoint_id, client_id, actor, status, lines, imported, skipped, failed, created_at, updated_at, finished_at";
 
 /** users.import_jobs and users.import_results (migration 011), and the batch's set-based writes of users. */
 export function importStore(q: Queryable) {

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import { importFile } from "@gatehouse/admin";
+import { importFile, keepingJobAlive } from "@gatehouse/admin";
 import { domainError } from "@gatehouse/errors";
 import Type from "typebox";
 import type { GatewayDeps } from "../../deps.ts";
@@ -77,10 +77,9 @@ export const adminUsersBulkRoutes: FastifyPluginAsyncTypebox<GatewayDeps> = asyn
       // The batches go as the gateway itself: the job outlives this request (the audit still names its operator).
       const feed = () => importFile(usersAdmin, { id: job.id, firebase: firebaseParams }, file);
       try {
-        await pipeline(
-          body ?? Readable.from([]),
-          byteLimit(IMPORT_MAX_BYTES),
-          createWriteStream(file, { mode: 0o600 }),
+        // A slow upload keeps its job alive (a job nothing moves for minutes is taken for a dead feeder).
+        await keepingJobAlive(usersAdmin, { id: job.id, firebase: firebaseParams }, () =>
+          pipeline(body ?? Readable.from([]), byteLimit(IMPORT_MAX_BYTES), createWriteStream(file, { mode: 0o600 })),
         );
       } catch (err) {
         await unlink(file).catch(() => undefined);
