@@ -139,7 +139,7 @@ export function composeUsers(given: UsersDeps): UsersParts {
     steps: loginSteps({ kv, keys, logger, totp: data.totp, catalog, resend, passkeys }),
     mfa: { users: data.users, kv, limits: mfaLimits, totp: verifiers.totp },
     continuation: { users: data.users, confirm, update, passkeys },
-    link: { keys, identities: data.identities, audit: data.audit },
+    link: { keys, data },
   });
   return {
     db,

@@ -79,6 +79,7 @@ export function createVerifiers(deps: VerifierDeps): Verifiers {
       users: data.users,
       identities: data.identities,
       audit: data.audit,
+      linking: data,
       ...deps.upstream,
     }),
   };

@@ -4,34 +4,38 @@ import { authorizationDigest } from "../../flow/token.ts";
 import type { UserRecord } from "../../users/record.ts";
 import { isUniqueViolation } from "../../users/store.ts";
 import type { AuditLog } from "@gatehouse/admin";
+import type { Transactional } from "../../transactional.ts";
 import type { IdentityStore, LinkedIdentity } from "./store.ts";
 import { openUpstream, upstreamFailed, type PendingIdentity } from "./tokens.ts";
 
-export type LinkDeps = { identities: Pick<IdentityStore, "link">; audit: Pick<AuditLog, "record"> };
+export type LinkStores = { identities: Pick<IdentityStore, "link">; audit: Pick<AuditLog, "record"> };
 
 /**
  * Links the identity to the user, audited as `user.identity.link` with how
- * the account was proven; a taken identity fails the sign-in as already_linked.
+ * the account was proven: the link and its entry commit together. A taken
+ * identity fails the sign-in as already_linked.
  */
 export async function linkIdentity(
-  deps: LinkDeps,
+  data: Transactional<LinkStores>,
   userId: string,
   identity: LinkedIdentity,
   how: { via: "trusted_email" | "proof"; address: string },
 ): Promise<void> {
   try {
-    await deps.identities.link(userId, identity);
+    await data.tx(async (s) => {
+      await s.identities.link(userId, identity);
+      await s.audit.record({
+        actor: `user:${userId}`,
+        action: "user.identity.link",
+        target: userId,
+        address: how.address,
+        details: { provider: identity.provider, via: how.via },
+      });
+    });
   } catch (e) {
     if (isUniqueViolation(e)) throw upstreamFailed("already_linked");
     throw e;
   }
-  await deps.audit.record({
-    actor: `user:${userId}`,
-    action: "user.identity.link",
-    target: userId,
-    address: how.address,
-    details: { provider: identity.provider, via: how.via },
-  });
 }
 
 /**
@@ -41,7 +45,7 @@ export async function linkIdentity(
  * request; else the login fails and nothing is linked.
  */
 export async function linkAfterProof(
-  deps: LinkDeps & { keys: KeyRing },
+  deps: { keys: KeyRing; data: Transactional<LinkStores> },
   token: string,
   user: UserRecord,
   entrypointId: string,
@@ -53,5 +57,5 @@ export async function linkAfterProof(
   const email = user.identifiers.find((i) => i.key === "email")?.value;
   if (p.entrypointId !== entrypointId || p.authorization !== digest || email !== p.identity.email)
     throw upstreamFailed("invalid_state");
-  await linkIdentity(deps, user.id, p.identity, { via: "proof", address });
+  await linkIdentity(deps.data, user.id, p.identity, { via: "proof", address });
 }

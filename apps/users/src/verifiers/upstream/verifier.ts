@@ -3,9 +3,10 @@ import { finishUpstream, UpstreamRefused, UpstreamUnavailable, type UpstreamIden
 import type { AuditLog } from "@gatehouse/admin";
 import type { KeyRing } from "@gatehouse/secrets";
 import type { UserRecord } from "../../users/record.ts";
+import type { Transactional } from "../../transactional.ts";
 import type { UserStore } from "../../users/store.ts";
 import type { Attempt, CredentialVerifier, Verified } from "../verifier.ts";
-import { linkIdentity } from "./link.ts";
+import { linkIdentity, type LinkStores } from "./link.ts";
 import type { Providers } from "./providers.ts";
 import type { IdentityStore } from "./store.ts";
 import {
@@ -32,7 +33,9 @@ export interface UpstreamVerifierDeps {
   audit: Pick<AuditLog, "record">;
   providers: Providers;
   users: Pick<UserStore, "byId" | "byIdentifier">;
-  identities: Pick<IdentityStore, "userOf" | "link">;
+  identities: Pick<IdentityStore, "userOf">;
+  /** Where a trusted email's identity is linked, with its audit entry, in one transaction. */
+  linking: Transactional<LinkStores>;
   /** Registers (and links) the user of a new identity through the attempt's entry point; VALIDATION_FAILED when a page must ask more. */
   register(identity: UpstreamIdentity, attempt: Attempt): Promise<UserRecord>;
 }
@@ -104,7 +107,10 @@ export function upstreamVerifier(deps: UpstreamVerifierDeps): CredentialVerifier
             metadata: { email: identity.email, provider: identity.provider, link_token: linkToken },
           });
         }
-        await linkIdentity(deps, holder.id, identity, { via: "trusted_email", address: attempt.clientAddress });
+        await linkIdentity(deps.linking, holder.id, identity, {
+          via: "trusted_email",
+          address: attempt.clientAddress,
+        });
         return { user: (await deps.users.byId(holder.id)) ?? holder, secondFactor: false };
       }
       try {
