@@ -106,6 +106,27 @@ describe.each([
     expect((await post("/activityid/v1/user/passkeys/options", app.token, {})).statusCode).toBe(401);
   });
 
+  it("starts an enrolment and a sign-in from a POST without a body (docs/api.md: `{}` or none)", async () => {
+    const u = await loggedUser(s, app);
+    const bare = (url: string, token: string, headers: Record<string, string> = {}) =>
+      s.app.inject({
+        method: "POST",
+        url,
+        headers: { authorization: `Bearer ${token}`, from: app.entrypoint, ...headers },
+      });
+    for (const headers of [{}, { "content-type": "application/json" }] as Record<string, string>[]) {
+      const options = await bare("/activityid/v1/user/passkeys/options", u.accessToken, headers);
+      expect([options.statusCode, options.json().content?.publicKey?.challenge]).toEqual([200, expect.any(String)]);
+      const started = await bare("/activityid/v1/user/access/passkey", app.token, headers);
+      expect([started.statusCode, started.json().content?.token]).toEqual([200, expect.any(String)]);
+    }
+    const member = await post("/activityid/v1/user/access/passkey", app.token, { extra: 1 }, app.entrypoint);
+    expect([member.statusCode, member.json().errors.items[0]]).toEqual([
+      400,
+      expect.objectContaining({ field: "extra" }),
+    ]);
+  });
+
   it("signs in without identifier, with TOTP on and no 428, and records the use", async () => {
     const u = await enrolled();
     const started = await post("/activityid/v1/user/access/passkey", app.token, {});
