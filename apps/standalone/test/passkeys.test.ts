@@ -86,6 +86,9 @@ describe.each([
     // Another user's passkey is not there for this one.
     const other = await loggedUser(s, app);
     expect((await del(`/activityid/v1/user/passkeys/${passkey.id}`, other.accessToken)).statusCode).toBe(404);
+    // An id that was never a passkey's is unknown too (docs/api.md), whatever its form.
+    const unknown = await del("/activityid/v1/user/passkeys/no-such-passkey", u.accessToken);
+    expect([unknown.statusCode, unknown.json().errors.code]).toEqual([404, "passkey_not_found"]);
     expect((await del(`/activityid/v1/user/passkeys/${passkey.id}`, u.accessToken)).statusCode).toBe(204);
     expect((await get("/activityid/v1/user/passkeys", u.accessToken)).json().content.passkeys).toEqual([]);
     // Its sign-in now fails like a wrong password.

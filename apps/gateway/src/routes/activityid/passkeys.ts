@@ -25,7 +25,8 @@ export const passkeyOut = (p: Passkey) => ({
   lastUsed: p.lastUseTime ? timestampDate(p.lastUseTime).toISOString() : null,
 });
 
-const Id = Type.Object({ id: Type.String({ pattern: "^[0-9a-f]{24}$" }) });
+// Any form: an id that was never a passkey's is 404 like another user's (docs/api.md), not 400.
+const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 128 }) });
 
 /**
  * {base_url}/activityid/v1/user/passkeys (contract section 12), with the
