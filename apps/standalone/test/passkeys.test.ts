@@ -86,6 +86,9 @@ describe.each([
     // Another user's passkey is not there for this one.
     const other = await loggedUser(s, app);
     expect((await del(`/activityid/v1/user/passkeys/${passkey.id}`, other.accessToken)).statusCode).toBe(404);
+    // An id that was never a passkey's is unknown too (docs/api.md), whatever its form.
+    const unknown = await del("/activityid/v1/user/passkeys/no-such-passkey", u.accessToken);
+    expect([unknown.statusCode, unknown.json().errors.code]).toEqual([404, "passkey_not_found"]);
     expect((await del(`/activityid/v1/user/passkeys/${passkey.id}`, u.accessToken)).statusCode).toBe(204);
     expect((await get("/activityid/v1/user/passkeys", u.accessToken)).json().content.passkeys).toEqual([]);
     // Its sign-in now fails like a wrong password.
@@ -104,6 +107,27 @@ describe.each([
     }
     // No access token: 401; an APP_TOKEN is not a user's.
     expect((await post("/activityid/v1/user/passkeys/options", app.token, {})).statusCode).toBe(401);
+  });
+
+  it("starts an enrolment and a sign-in from a POST without a body (docs/api.md: `{}` or none)", async () => {
+    const u = await loggedUser(s, app);
+    const bare = (url: string, token: string, headers: Record<string, string> = {}) =>
+      s.app.inject({
+        method: "POST",
+        url,
+        headers: { authorization: `Bearer ${token}`, from: app.entrypoint, ...headers },
+      });
+    for (const headers of [{}, { "content-type": "application/json" }] as Record<string, string>[]) {
+      const options = await bare("/activityid/v1/user/passkeys/options", u.accessToken, headers);
+      expect([options.statusCode, options.json().content?.publicKey?.challenge]).toEqual([200, expect.any(String)]);
+      const started = await bare("/activityid/v1/user/access/passkey", app.token, headers);
+      expect([started.statusCode, started.json().content?.token]).toEqual([200, expect.any(String)]);
+    }
+    const member = await post("/activityid/v1/user/access/passkey", app.token, { extra: 1 }, app.entrypoint);
+    expect([member.statusCode, member.json().errors.items[0]]).toEqual([
+      400,
+      expect.objectContaining({ field: "extra" }),
+    ]);
   });
 
   it("signs in without identifier, with TOTP on and no 428, and records the use", async () => {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import Type from "typebox";
 import type { Wired } from "../../deps.ts";
+import { bodyless, noBody } from "../../http/admin-call.ts";
 import { appToken, callerOf } from "../../http/app-token.ts";
 import { requireBearer } from "../../http/bearer-guard.ts";
 import { sendContent } from "../../http/envelope.ts";
@@ -19,13 +19,14 @@ export const accessPasskeyRoute: FastifyPluginAsyncTypebox<Wired<"users" | "pass
   app.post(
     "/activityid/v1/user/access/passkey",
     {
-      onRequest: requireBearer(deps.verifyAccessToken, appToken),
+      // No body or `{}` (docs/api.md): a bare POST is not a malformed request.
+      onRequest: [noBody, requireBearer(deps.verifyAccessToken, appToken)],
+      preValidation: bodyless.preValidation,
       schema: {
-        summary: "Start a passkey sign-in",
+        summary: "Start a passkey sign-in (no body, or {})",
         tags: ["users"],
         security: [{ bearer: [] }],
         headers: UserHeaders,
-        body: Type.Optional(Type.Object({}, { additionalProperties: false })),
         response: { 200: PasskeySignInContent, ...errorResponses(400, 401, 403) },
       },
     },

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { Passkey } from "@gatehouse/proto";
 import Type from "typebox";
 import type { Wired } from "../../deps.ts";
+import { bodyless, noBody } from "../../http/admin-call.ts";
 import { requireBearer } from "../../http/bearer-guard.ts";
 import { sendContent } from "../../http/envelope.ts";
 import { userToken } from "../../http/user-token.ts";
@@ -24,7 +25,8 @@ export const passkeyOut = (p: Passkey) => ({
   lastUsed: p.lastUseTime ? timestampDate(p.lastUseTime).toISOString() : null,
 });
 
-const Id = Type.Object({ id: Type.String({ pattern: "^[0-9a-f]{24}$" }) });
+// Any form: an id that was never a passkey's is 404 like another user's (docs/api.md), not 400.
+const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 128 }) });
 
 /**
  * {base_url}/activityid/v1/user/passkeys (contract section 12), with the
@@ -39,11 +41,12 @@ export const passkeyRoutes: FastifyPluginAsyncTypebox<Wired<"passkeys">> = async
   app.post(
     "/activityid/v1/user/passkeys/options",
     {
-      onRequest,
+      // No body or `{}` (docs/api.md): a bare POST is not a malformed request.
+      onRequest: [noBody, onRequest],
+      preValidation: bodyless.preValidation,
       schema: {
         ...common,
-        summary: "Creation options for a new passkey",
-        body: Type.Optional(Type.Object({}, { additionalProperties: false })),
+        summary: "Creation options for a new passkey (no body, or {})",
         response: { 200: PublicKeyContent, ...errorResponses(400, 401, 404, 409) },
       },
     },

@@ -25,6 +25,9 @@ export const authorizeRoutes: FastifyPluginAsync<
   }
   // The /device page signs people in through this same login; its code comes back to the gateway itself.
   const deviceCallback = deps.devices ? `${deps.config.publicAuthUrl}${DEVICE_CALLBACK_PATH}` : undefined;
+  /** Where a started sign-in may still end: a redirect URI of the application, or the /device page's callback. */
+  const redirectsTo = (uri: string, registered: readonly string[]) =>
+    uri === deviceCallback || redirectUriAllowed(uri, registered);
 
   const unavailable = (req: FastifyRequest, reply: FastifyReply, err: unknown) => {
     const f = errorFacts(err);
@@ -54,7 +57,7 @@ export const authorizeRoutes: FastifyPluginAsync<
     // The application may have changed since the form was shown: check again, and never redirect if it did.
     if (
       !found ||
-      (pending.redirectUri !== deviceCallback && !redirectUriAllowed(pending.redirectUri, found.redirectUris)) ||
+      !redirectsTo(pending.redirectUri, found.redirectUris) ||
       !found.entrypoints.some((e) => e.id === pending.entrypointId)
     ) {
       return hosted.expiredPage(req, reply, pending);
@@ -98,7 +101,7 @@ export const authorizeRoutes: FastifyPluginAsync<
         const found = (await clients.client(pending.clientId))?.app;
         if (
           !found ||
-          !redirectUriAllowed(pending.redirectUri, found.redirectUris) ||
+          !redirectsTo(pending.redirectUri, found.redirectUris) ||
           !found.entrypoints.some((e) => e.id === pending.entrypointId)
         )
           return hosted.expiredPage(req, reply, pending);
