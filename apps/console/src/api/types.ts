@@ -36,6 +36,8 @@ export interface Entrypoint {
   passwordless?: boolean;
   fields: FieldConfig[];
   typology: { register: TypologyRef; work: TypologyRef };
+  /** Keys of the identity providers whose buttons its hosted pages show (contract section 11); absent: none. */
+  identityProviders?: string[];
 }
 
 export interface Application {

@@ -2,6 +2,7 @@ import { useState } from "react";
 import type { Entrypoint } from "../../api/types.ts";
 import { useI18n } from "../../i18n/index.tsx";
 import { EntrypointEditor } from "./EntrypointEditor.tsx";
+import { ProviderList } from "./EntrypointProviders.tsx";
 import type { Catalogs } from "./form-model.ts";
 import { FieldsTable } from "./FieldsTable.tsx";
 import { FormPreview } from "./FormPreview.tsx";
@@ -69,6 +70,12 @@ export function EntrypointCard({
               <div>
                 <dt>{t("ep.typologyWork")}</dt>
                 <dd className="mono">{ep.typology.work.id || ep.typology.register.id || "consumer"}</dd>
+              </div>
+              <div>
+                <dt>{t("ep.providers")}</dt>
+                <dd>
+                  <ProviderList keys={ep.identityProviders} providers={catalogs.providers} />
+                </dd>
               </div>
             </dl>
             <FieldsTable fields={ep.fields} formats={catalogs.formats} />

@@ -5,6 +5,7 @@ import { useI18n } from "../../i18n/index.tsx";
 import { Checkbox, Select, TextField } from "../../ui/fields.tsx";
 import { ActionForm, useAction } from "../../ui/ActionForm.tsx";
 import type { Catalogs } from "./form-model.ts";
+import { ProviderChecks } from "./EntrypointProviders.tsx";
 import { FieldRow } from "./FieldRow.tsx";
 import { FormPreview } from "./FormPreview.tsx";
 
@@ -47,6 +48,8 @@ export function EntrypointEditor(props: {
       passwordless: Boolean(ep.passwordless),
       fields: ep.fields,
       typology,
+      // Always sent: an empty list is how the last provider is taken off.
+      identityProviders: ep.identityProviders ?? [],
     };
     const base = `/apps/${encodeURIComponent(props.clientId)}/entrypoints`;
     await run(async () => {
@@ -105,6 +108,11 @@ export function EntrypointEditor(props: {
             label={t("ep.passwordless")}
             checked={Boolean(ep.passwordless)}
             onChange={(e) => setEp({ ...ep, passwordless: e.target.checked })}
+          />
+          <ProviderChecks
+            providers={props.catalogs.providers}
+            selected={ep.identityProviders}
+            onChange={(identityProviders) => setEp({ ...ep, identityProviders })}
           />
           <h4>{t("ep.fields")}</h4>
           {ep.fields.map((f, i) => (

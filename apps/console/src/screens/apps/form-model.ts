@@ -1,4 +1,4 @@
-import type { CatalogItem, Entrypoint, FieldConfig } from "../../api/types.ts";
+import type { CatalogItem, Entrypoint, FieldConfig, IdentityProvider } from "../../api/types.ts";
 import type { Language } from "../../i18n/language.ts";
 
 // An entry point's field configuration as the registration form it becomes
@@ -39,11 +39,12 @@ export interface PreviewInput {
 
 export type Formats = ReadonlyMap<string, { displayName: string; format?: string }>;
 
-/** The catalogs an entry point's fields are chosen from, with the labels and formats its form takes from them. */
+/** What an entry point is made from: the catalogs its fields and typologies are chosen from (with the labels and formats its form takes from them) and the identity providers it may offer. */
 export interface Catalogs {
   formats: Formats;
   fields: CatalogItem[];
   typologies: CatalogItem[];
+  providers: IdentityProvider[];
 }
 
 export const isMandatory = (f: FieldConfig) => (f.type === "id" ? Boolean(f.mandatory) : (f.mandatory ?? true));
