@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { ConfigError, loadConfig, type Config } from "@gatehouse/config";
 import { createLogger } from "@gatehouse/logging";
 import { haproxyConfig, replicaEnv, topology, type Replica } from "./replicas/topology.ts";
-import { exitWithParent } from "./shutdown.ts";
+import { exitWithParent } from "./parent-watch.ts";
 
 // npm run start:replicas: two replicas of every service behind haproxy on
 // PostgreSQL + Redis (docs/operations.md "Running many replicas"). A replica

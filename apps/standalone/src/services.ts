@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { ConfigError, loadConfig } from "@gatehouse/config";
 import { createLogger } from "@gatehouse/logging";
 import type { ServiceName } from "./serve/index.ts";
-import { exitWithParent } from "./shutdown.ts";
+import { exitWithParent } from "./parent-watch.ts";
 
 // npm run start:services: each service its own process, Connect over HTTP
 // between them (the Kubernetes topology on one machine). The gateway listens
