@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import { AddressRefused, checkingLookup, isLoopbackAddress, isPrivateAddress, type Resolve } from "@gatehouse/outbound";
-import { Agent } from "undici";
+import type { Agent } from "undici";
 
 /**
  * Where Gatehouse may call a provider (no SSRF): https to public addresses,
@@ -48,18 +48,23 @@ export function urlProblem(raw: string, policy: Pick<OutboundPolicy, "allowPriva
 
 // One connection pool per policy: a kept-alive socket was connected to an
 // address checked when it opened. A test's own resolver gets its own pool.
-const pools = new Map<boolean, Agent>();
+// undici (~30 MB of RSS once loaded) loads at a process's first call to a
+// provider, not in every users and registry process at start.
+const pools = new Map<boolean, Promise<Agent>>();
 
-function pool(policy: OutboundPolicy, resolve: Resolve | undefined): Agent {
-  const make = () =>
-    new Agent({
-      // The name is resolved once, when the socket connects, and the socket gets only the addresses checked
-      // (no second answer: DNS rebinding). TLS still checks the certificate against the name (SNI is the name).
-      connect: { lookup: checkingLookup((host) => policy.allowPrivate || isLoopbackHost(host), resolve) },
-    });
-  if (resolve) return make();
+async function makeAgent(policy: OutboundPolicy, resolve: Resolve | undefined): Promise<Agent> {
+  const { Agent } = await import("undici");
+  return new Agent({
+    // The name is resolved once, when the socket connects, and the socket gets only the addresses checked
+    // (no second answer: DNS rebinding). TLS still checks the certificate against the name (SNI is the name).
+    connect: { lookup: checkingLookup((host) => policy.allowPrivate || isLoopbackHost(host), resolve) },
+  });
+}
+
+function pool(policy: OutboundPolicy, resolve: Resolve | undefined): Promise<Agent> {
+  if (resolve) return makeAgent(policy, resolve);
   let agent = pools.get(policy.allowPrivate);
-  if (!agent) pools.set(policy.allowPrivate, (agent = make()));
+  if (!agent) pools.set(policy.allowPrivate, (agent = makeAgent(policy, undefined)));
   return agent;
 }
 
@@ -70,14 +75,15 @@ function pool(policy: OutboundPolicy, resolve: Resolve | undefined): Agent {
  * gives up after the timeout. `resolve` replaces DNS (tests).
  */
 export function guardedFetch(policy: OutboundPolicy, resolve?: Resolve) {
-  const dispatcher = pool(policy, resolve);
+  let dispatcher: Promise<Agent> | undefined;
   return async (input: string, init: RequestInit): Promise<Response> => {
     const problem = urlProblem(input, policy);
     if (problem) throw new UpstreamUnavailable(`${input}: ${problem}`);
     const timeout = AbortSignal.timeout(policy.timeoutMs);
     const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
     try {
-      return await fetch(input, { ...init, signal, redirect: "manual", dispatcher });
+      dispatcher ??= pool(policy, resolve);
+      return await fetch(input, { ...init, signal, redirect: "manual", dispatcher: await dispatcher });
     } catch (e) {
       const cause = (e as Error).cause as NodeJS.ErrnoException | undefined;
       const host = new URL(input).hostname;

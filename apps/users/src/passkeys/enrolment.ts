@@ -1,13 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { domainError, validationError } from "@gatehouse/errors";
-import {
-  generateRegistrationOptions,
-  verifyRegistrationResponse,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type RegistrationResponseJSON,
-} from "@simplewebauthn/server";
-import { decodeClientDataJSON } from "@simplewebauthn/server/helpers";
+import type { PublicKeyCredentialCreationOptionsJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
 import type { UserRecord } from "../users/record.ts";
+import { webauthn, webauthnHelpers } from "./webauthn-lib.ts";
 import { keepEnrolmentChallenge, newChallenge, takeEnrolmentChallenge } from "./challenges.ts";
 import { MAX_NAME_LENGTH, MAX_PASSKEYS, PASSKEY_ALGORITHMS, type PasskeyDeps } from "./relying-party.ts";
 import type { PasskeyRecord } from "./store.ts";
@@ -36,6 +31,7 @@ export async function creationOptions(
   if (existing.length >= MAX_PASSKEYS) throw domainError("PASSKEY_LIMIT");
   const challenge = newChallenge();
   const name = accountName(user);
+  const { generateRegistrationOptions } = await webauthn();
   const options = await generateRegistrationOptions({
     rpName: deps.rp.name,
     rpID: deps.rp.id,
@@ -56,7 +52,8 @@ export async function creationOptions(
 const invalid = (why: string) => domainError("PASSKEY_INVALID", why);
 
 /** The challenge a registration response signed, read before anything is checked (bad input is PASSKEY_INVALID). */
-function challengeOf(credential: RegistrationResponseJSON): string {
+async function challengeOf(credential: RegistrationResponseJSON): Promise<string> {
+  const { decodeClientDataJSON } = await webauthnHelpers();
   try {
     return decodeClientDataJSON(credential.response.clientDataJSON).challenge;
   } catch {
@@ -84,11 +81,12 @@ export async function enrolPasskey(
   req: { name: string | undefined; credential: RegistrationResponseJSON },
 ): Promise<PasskeyRecord> {
   const name = passkeyName(req.name);
-  const challenge = challengeOf(req.credential);
+  const challenge = await challengeOf(req.credential);
   const owner = await takeEnrolmentChallenge(deps.kv, challenge);
   if (owner !== userId) throw invalid("the challenge is unknown, used, expired or another user's");
   let verified;
   try {
+    const { verifyRegistrationResponse } = await webauthn();
     verified = await verifyRegistrationResponse({
       response: req.credential,
       expectedChallenge: challenge,

@@ -1,7 +1,8 @@
-import { generateAuthenticationOptions, type PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/server";
+import type { PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/server";
 import type { KeyRing } from "@gatehouse/secrets";
 import { newChallenge, sealSignInChallenge } from "./challenges.ts";
 import type { RelyingParty } from "./relying-party.ts";
+import { webauthn } from "./webauthn-lib.ts";
 
 /**
  * Request options of a passkey sign-in (contract section 12): no
@@ -13,6 +14,7 @@ export async function signInOptions(
   deps: { keys: KeyRing; rp: RelyingParty },
   bound: { clientId: string; entrypointId: string },
 ): Promise<{ publicKey: PublicKeyCredentialRequestOptionsJSON; token: string }> {
+  const { generateAuthenticationOptions } = await webauthn();
   const publicKey = await generateAuthenticationOptions({
     rpID: deps.rp.id,
     challenge: Buffer.from(newChallenge(), "base64url"),

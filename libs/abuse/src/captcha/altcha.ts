@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Kv } from "@gatehouse/kv";
-import { createChallenge, randomInt, verifySolution, type Challenge, type Solution } from "altcha-lib";
-import { deriveKey } from "altcha-lib/algorithms/sha";
+import type { Challenge, Solution } from "altcha-lib";
 
 /** How a submitted solution was judged. */
 export type AltchaVerdict = "ok" | "missing" | "invalid" | "replayed";
@@ -27,6 +26,10 @@ export interface Altcha {
 
 const DEFAULT_COUNTER: [number, number] = [5_000, 50_000];
 
+// altcha-lib loads with the first captcha an application asks for, not in every gateway at start.
+let lib: Promise<[typeof import("altcha-lib"), typeof import("altcha-lib/algorithms/sha")]> | undefined;
+const altchaLib = () => (lib ??= Promise.all([import("altcha-lib"), import("altcha-lib/algorithms/sha")]));
+
 function parse(payload: string): { challenge: Challenge; solution: Solution } | undefined {
   try {
     const p = JSON.parse(Buffer.from(payload, "base64").toString("utf8")) as Record<string, unknown>;
@@ -51,19 +54,22 @@ export function altcha(options: AltchaOptions): Altcha {
   const [low, high] = options.counter ?? DEFAULT_COUNTER;
   const secrets = { hmacSignatureSecret: options.secret, hmacKeySignatureSecret: options.keySecret };
   return {
-    challenge: () =>
-      createChallenge({
+    async challenge() {
+      const [{ createChallenge, randomInt }, { deriveKey }] = await altchaLib();
+      return createChallenge({
         algorithm: "SHA-256",
         cost: 1,
         counter: randomInt(low, high),
         deriveKey,
         expiresAt: new Date(Date.now() + ttlSeconds * 1000),
         ...secrets,
-      }),
+      });
+    },
     async verify(payload) {
       if (!payload) return "missing";
       const parsed = parse(payload);
       if (!parsed) return "invalid";
+      const [{ verifySolution }, { deriveKey }] = await altchaLib();
       const result = await verifySolution({ ...parsed, deriveKey, ...secrets }).catch(() => undefined);
       if (!result?.verified) return "invalid";
       const used = createHash("sha256").update(String(parsed.challenge.parameters.nonce)).digest("hex");

@@ -1,11 +1,12 @@
 import { domainError } from "@gatehouse/errors";
 import type { Kv } from "@gatehouse/kv";
-import { verifyAuthenticationResponse, type AuthenticationResponseJSON } from "@simplewebauthn/server";
+import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import type { KeyRing } from "@gatehouse/secrets";
 import { takeSignInChallenge } from "../../passkeys/challenges.ts";
 import type { RelyingParty } from "../../passkeys/relying-party.ts";
 import type { PasskeyStore } from "../../passkeys/store.ts";
 import { userHandle } from "../../passkeys/user-handle.ts";
+import { webauthn } from "../../passkeys/webauthn-lib.ts";
 import type { UserStore } from "../../users/store.ts";
 import { clearAccountAttempts, countLoginAttempt, type LoginLimits } from "../throttle.ts";
 import { throttleAccount, type CredentialVerifier } from "../verifier.ts";
@@ -59,6 +60,7 @@ export function passkeyVerifier(deps: PasskeyVerifierDeps): CredentialVerifier<P
       if (attempt.user && attempt.user.id !== user.id) throw refuse();
       const handle = proof.credential.response?.userHandle;
       if (handle && handle !== Buffer.from(userHandle(deps.keys, user.id)).toString("base64url")) throw refuse();
+      const { verifyAuthenticationResponse } = await webauthn();
       let result;
       try {
         result = await verifyAuthenticationResponse({

@@ -1,4 +1,3 @@
-import bcrypt from "bcryptjs";
 import type { HashFamily } from "./family.ts";
 
 // $2a$, $2b$ (OpenBSD, Node) and $2y$ (PHP's crypt_blowfish) are the same algorithm; cost 4–16 (31 would take days).
@@ -9,6 +8,7 @@ export const bcryptFamily: HashFamily = {
   name: "bcrypt",
   owns: (stored) => stored.startsWith("$2"),
   read: (value) => (typeof value === "string" && BCRYPT.test(value) ? value : undefined),
-  verify: (stored, password) => bcrypt.compare(password, stored),
+  // Loaded at the first imported bcrypt user's login, not in every users process.
+  verify: async (stored, password) => (await import("bcryptjs")).default.compare(password, stored),
   exported: (stored) => stored,
 };

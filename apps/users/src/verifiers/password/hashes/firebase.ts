@@ -1,6 +1,5 @@
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import type { SecretBox } from "@gatehouse/secrets";
-import { FirebaseScrypt } from "firebase-scrypt";
 import { decodeB64 } from "./encoding.ts";
 import type { FirebaseParams, HashFamily } from "./family.ts";
 
@@ -71,6 +70,8 @@ export function firebaseFamily(box: SecretBox): HashFamily {
       const s = parse(stored);
       if (!s) return false;
       const { salt, hash, ...params } = open(s);
+      // Loaded at the first imported Firebase user's login (~10 MB of RSS), not in every users process.
+      const { FirebaseScrypt } = await import("firebase-scrypt");
       return new FirebaseScrypt(params).verify(password, salt, hash);
     },
     exported(stored): JsonValue {
