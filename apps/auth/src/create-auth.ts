@@ -20,7 +20,7 @@ import { createUserSessionsService } from "./sessions/user-sessions-service.ts";
 import { DEFAULT_SIGNING_KEY_ROTATION_SECONDS, sessionLifetimes, type AuthSettings } from "./settings.ts";
 import { createAccessTokens } from "./tokens/access-token.ts";
 import { createIdTokens } from "./tokens/id-token.ts";
-import type { RevocableToken } from "./revocation/kinds.ts";
+import type { RevocableToken } from "@gatehouse/rpc";
 import type { LoaderOptions } from "./revocation/loader.ts";
 import { createRevocationList } from "./revocation/revocation-list.ts";
 

@@ -20,7 +20,7 @@ export {
   LOADED_KEY,
   REVOCATION_KINDS,
   type RevocableToken,
-} from "./revocation/kinds.ts";
+} from "@gatehouse/rpc";
 export { DEFAULT_REFRESH_IDLE_TTL_SECONDS, DEFAULT_REFRESH_TOKEN_TTL_SECONDS } from "./settings.ts";
 export { rotateSigningKeysNow } from "./keys/rotate.ts";
 export type { Rotation } from "./keys/signing-key-store.ts";

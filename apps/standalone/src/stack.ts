@@ -33,8 +33,8 @@ import {
   kvRegistryNotify,
   ownAccessTokenVerifier,
   serverInterceptors,
-  webhookSettings,
 } from "./wiring.ts";
+import { webhookSettings } from "./webhook-wiring.ts";
 
 export interface Stack {
   app: FastifyInstance;

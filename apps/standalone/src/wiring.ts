@@ -1,7 +1,7 @@
 import type { JSONWebKeySet } from "jose";
 import { altcha } from "@gatehouse/abuse";
 import type { Client, Interceptor } from "@connectrpc/connect";
-import { accessTokenRevocationCheck, type AuthModule, type ClientDirectory } from "@gatehouse/auth";
+import type { AuthModule, ClientDirectory } from "@gatehouse/auth";
 import type { Config } from "@gatehouse/config";
 import type { Kv } from "@gatehouse/kv";
 import type { Logger } from "@gatehouse/logging";
@@ -12,12 +12,12 @@ import {
   createAccessTokenVerifier,
   observeInterceptor,
   registryChannel,
+  revocationCheck as accessTokenRevocationCheck,
   type InternalTokens,
   type RegistryNotices,
   type RegistryNotify,
   type ServiceModule,
 } from "@gatehouse/rpc";
-import { DEFAULT_RETRY_SCHEDULE } from "@gatehouse/events";
 
 /** The registry's notices, published on the shared kv (the users service's caches hear them in every process). */
 export const kvRegistryNotify =
@@ -97,15 +97,6 @@ export function authSettings(config: Config) {
     deviceCodeTtlSeconds: config.deviceCode.ttlSeconds,
     deviceCodeFailuresPerAddress: config.deviceCode.failuresPerAddress,
     deviceCodeFailureWindowSeconds: config.loginLimits.windowSeconds,
-  };
-}
-
-/** The registry's webhook settings of a server: the delivery worker runs, on the configured retry schedule. */
-export function webhookSettings(config: Config) {
-  return {
-    deliver: true,
-    allowPrivate: config.webhooks.allowPrivate,
-    schedule: { ...DEFAULT_RETRY_SCHEDULE, baseMs: config.webhooks.retryBaseMs },
   };
 }
 

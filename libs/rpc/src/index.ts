@@ -13,3 +13,4 @@ export * from "./notices.ts";
 export * from "./drain.ts";
 export * from "./retry.ts";
 export * from "./tracing.ts";
+export * from "./revocation-marks.ts";

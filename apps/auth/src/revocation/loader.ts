@@ -2,7 +2,7 @@ import type { Queryable } from "@gatehouse/db";
 import { storeUnavailable, type Kv } from "@gatehouse/kv";
 import type { Logger } from "@gatehouse/logging";
 import { randomSecret } from "@gatehouse/secrets";
-import { LOADED, LOADED_KEY, markKey, REVOCATION_KINDS } from "./kinds.ts";
+import { LOADED, LOADED_KEY, markKey, REVOCATION_KINDS } from "@gatehouse/rpc";
 import { revocationStore } from "./store.ts";
 
 export interface LoaderOptions {

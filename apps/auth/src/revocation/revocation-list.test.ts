@@ -5,7 +5,7 @@ import { openKv, type Kv } from "@gatehouse/kv";
 import { dropTestDatabases, freshDatabase, pgliteDataDir, redisTestUrl, uniquePrefix } from "@gatehouse/testing";
 import { sleep } from "../../test/harness.ts";
 import { authMigrations } from "../index.ts";
-import { LOADED_KEY } from "./kinds.ts";
+import { LOADED_KEY } from "@gatehouse/rpc";
 import { createRevocationList } from "./revocation-list.ts";
 
 interface Backend {

@@ -9,7 +9,7 @@ import {
   revocationRead,
   type RevocableToken,
   type RevocationKindName,
-} from "./kinds.ts";
+} from "@gatehouse/rpc";
 import { revocationLoader, type LoaderOptions } from "./loader.ts";
 import { revocationStore } from "./store.ts";
 

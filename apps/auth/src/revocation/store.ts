@@ -1,5 +1,5 @@
 import type { Queryable } from "@gatehouse/db";
-import type { RevocationKindName } from "./kinds.ts";
+import type { RevocationKindName } from "@gatehouse/rpc";
 
 export interface RevocationRow {
   kind: RevocationKindName;

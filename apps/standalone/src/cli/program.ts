@@ -1,6 +1,5 @@
 import { Argument, Command, CommanderError, Option } from "commander";
 import { ConfigError, loadConfig, type Config } from "@gatehouse/config";
-import { DataDirLockedError } from "@gatehouse/db";
 import { ConnectError, errorFacts, errorTable } from "@gatehouse/errors";
 import { createLogger, type Logger } from "@gatehouse/logging";
 import { GROUPS, KEEP_RUNNING, UsageError, type CliCommand, type CliContext } from "./command.ts";
@@ -37,7 +36,8 @@ const processIo: CliIo = {
 /** One line of what went wrong in a command, for stderr. */
 function failureLine(name: string, err: unknown): { line: string; code: number } {
   if (err instanceof ConfigError) return { line: `configuration error: ${err.message}`, code: 2 };
-  if (err instanceof DataDirLockedError) return { line: err.message, code: 1 };
+  // By name, not instanceof: importing @gatehouse/db here would load pg into every service process (the gateway's too).
+  if (err instanceof Error && err.name === "DataDirLockedError") return { line: err.message, code: 1 };
   if (err instanceof UsageError) return { line: `error: ${err.message} (see ${RUN_AS} ${name} --help)`, code: 2 };
   if (err instanceof ConnectError) {
     const f = errorFacts(err);

@@ -23,8 +23,8 @@ import {
   kvRegistryNotify,
   ownAccessTokenVerifier,
   serverInterceptors,
-  webhookSettings,
 } from "../wiring.ts";
+import { webhookSettings } from "../webhook-wiring.ts";
 
 /** Opens a service process's own stores (its schema, migrated) and its internal token minter. */
 export async function openServiceStores(
