@@ -1,6 +1,6 @@
 export * from "./catalogue.ts";
 export * from "./sign.ts";
 export { isPrivateAddress, systemResolve, type Resolve } from "@gatehouse/outbound";
-export { urlProblem, checkedAddress, TargetRefused, type TargetPolicy } from "./target.ts";
+export { urlProblem, resolvedUrlProblem, checkedAddress, TargetRefused, type TargetPolicy } from "./target.ts";
 export { postWebhook, DELIVERY_TIMEOUT_MS, type AttemptResult, type PostOptions } from "./send.ts";
 export * from "./schedule.ts";

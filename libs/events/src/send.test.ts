@@ -6,7 +6,7 @@ import { isPrivateAddress } from "./addresses.ts";
 import { nextAttemptAt, DEFAULT_RETRY_SCHEDULE } from "./schedule.ts";
 import { newWebhookSecret, signatureHeaders } from "./sign.ts";
 import { postWebhook } from "./send.ts";
-import { urlProblem } from "./target.ts";
+import { resolvedUrlProblem, urlProblem } from "./target.ts";
 
 // The delivery's own checks, against a real loopback server: the address is
 // resolved and checked at every attempt and the connection goes to that
@@ -50,6 +50,27 @@ describe("postWebhook", () => {
     expect(hits.at(-1)).toEqual({ path: "/x", host: `hooks.example.test:${port}` });
   });
 
+  it("http, even allowed, goes only to a name whose every address is loopback or private", async () => {
+    const allowed = { allowPrivate: true };
+    const toPublic = async () => [{ address: "93.184.216.34", family: 4 }];
+    const toPrivate = async () => [{ address: "10.0.0.5", family: 4 }];
+    const nowhere = async () => Promise.reject(new Error("ENOTFOUND"));
+    expect(await resolvedUrlProblem("http://hooks.example.test/x", allowed, toPublic)).toMatchObject({
+      code: "invalid_scheme",
+    });
+    expect(await resolvedUrlProblem("http://hooks.example.test/x", allowed, nowhere)).not.toBeNull();
+    expect(await resolvedUrlProblem("http://receiver.internal/x", allowed, toPrivate)).toBeNull();
+    expect(await resolvedUrlProblem("http://localhost:8080/x", allowed, toPublic)).toBeNull();
+    expect(await resolvedUrlProblem("https://hooks.example.test/x", allowed, nowhere)).toBeNull();
+    const before = hits.length;
+    const res = await postWebhook(`http://hooks.example.test:${port}/x`, body, headers, {
+      ...allowed,
+      resolve: toPublic,
+    });
+    expect(res).toMatchObject({ refused: true, error: expect.stringMatching(/http only/) });
+    expect(hits.length).toBe(before);
+  });
+
   it("a name with any private address is refused, even beside a public one", async () => {
     const mixed = async () => [
       { address: "93.184.216.34", family: 4 },
@@ -80,6 +101,8 @@ describe("webhook targets, signatures and the retry schedule", () => {
     for (const bad of ["http://hooks.example.com", "https://127.0.0.1", "https://[fd00::1]/", "https://a.localhost/"])
       expect(urlProblem(bad, strict), bad).not.toBeNull();
     expect(urlProblem("http://127.0.0.1:8080/in", { allowPrivate: true })).toBeNull();
+    // Even allowed, http is for loopback and private ranges only: a public address needs https.
+    expect(urlProblem("http://93.184.216.34/in", { allowPrivate: true })).toMatchObject({ code: "invalid_scheme" });
     for (const a of [
       "127.0.0.1",
       "10.0.0.1",

@@ -8,7 +8,7 @@ import {
   type Resolve,
 } from "@gatehouse/outbound";
 
-/** WEBHOOK_ALLOW_PRIVATE: http and loopback/private targets (development, tests, an internal receiver). */
+/** WEBHOOK_ALLOW_PRIVATE: loopback/private targets, and http to those only (development, tests, an internal receiver). */
 export interface TargetPolicy {
   allowPrivate: boolean;
 }
@@ -46,7 +46,29 @@ export function urlProblem(raw: string, policy: TargetPolicy): { code: string; d
       code: "private_address",
       description: "a loopback or private address (allowed only with WEBHOOK_ALLOW_PRIVATE=true)",
     };
+  // Contract section 14: http only on loopback and private ranges (a name is judged by what it resolves to).
+  if (url.protocol === "http:" && isIP(host) && !isPrivateAddress(host)) return HTTP_PUBLIC;
   return null;
+}
+
+const HTTP_PUBLIC = {
+  code: "invalid_scheme",
+  description: "http only to loopback or private addresses; https otherwise",
+};
+
+/** urlProblem, then an http URL's name resolved now: it must have only loopback or private addresses. */
+export async function resolvedUrlProblem(
+  raw: string,
+  policy: TargetPolicy,
+  resolve: Resolve = systemResolve,
+): Promise<{ code: string; description: string } | null> {
+  const problem = urlProblem(raw, policy);
+  const url = problem ? undefined : new URL(raw);
+  if (!url || url.protocol !== "http:") return problem;
+  const host = hostOf(url);
+  if (isIP(host) || isLocalName(host)) return null;
+  const found = await resolve(host).catch(() => []);
+  return found.length && found.every((a) => isPrivateAddress(a.address)) ? null : HTTP_PUBLIC;
 }
 
 export class TargetRefused extends Error {
@@ -67,7 +89,10 @@ export async function checkedAddress(
   const problem = urlProblem(url.href, policy);
   if (problem) throw new TargetRefused(`refused target: ${problem.description}`);
   try {
-    return (await checkedAddresses(hostOf(url), policy.allowPrivate, resolve))[0]!;
+    const found = await checkedAddresses(hostOf(url), policy.allowPrivate, resolve);
+    if (url.protocol === "http:" && found.some((a) => !isPrivateAddress(a.address)))
+      throw new TargetRefused(`refused target: ${HTTP_PUBLIC.description}`);
+    return found[0]!;
   } catch (err) {
     if (err instanceof AddressRefused) throw new TargetRefused(`refused target: ${err.message}`);
     throw err;

@@ -1,4 +1,4 @@
-import { isEventType, urlProblem, type TargetPolicy } from "@gatehouse/events";
+import { isEventType, resolvedUrlProblem, type TargetPolicy } from "@gatehouse/events";
 import { validationError, type Violation } from "@gatehouse/errors";
 import type { WebhookFields } from "./store.ts";
 
@@ -13,7 +13,7 @@ export async function checkFields(
   const v: Violation[] = [];
   if (!f.url) v.push({ field: "url", code: "required" });
   else {
-    const problem = urlProblem(f.url, policy);
+    const problem = await resolvedUrlProblem(f.url, policy);
     if (problem) v.push({ field: "url", ...problem });
   }
   if (!f.events.length) v.push({ field: "events", code: "required", description: 'event types, or ["*"]' });

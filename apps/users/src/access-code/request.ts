@@ -1,3 +1,4 @@
+import { allowedByPrefixes } from "@gatehouse/abuse";
 import { domainError, validationError } from "@gatehouse/errors";
 import type { DeliveryLocale } from "@gatehouse/jobs";
 import type { Kv } from "@gatehouse/kv";
@@ -29,6 +30,8 @@ export interface AccessCodeRequest {
   key: string;
   value: string;
   locale: DeliveryLocale;
+  /** The application's calling codes (contract section 17); empty: every number. */
+  phonePrefixes?: string[];
 }
 
 const sendKey = (key: string, value: string) => `users:access-code:send:${key}:${value}`;
@@ -67,6 +70,9 @@ function identifierOf(ep: Entrypoint, key: string, value: string): { key: "email
  */
 export async function requestAccessCode(deps: RequestAccessCodeDeps, req: AccessCodeRequest): Promise<void> {
   const id = identifierOf(req.entrypoint, req.key, req.value);
+  // Judged on the number alone, before any lookup: no code goes outside the application's calling codes.
+  if (id.key === "phone_number" && !allowedByPrefixes(id.value, req.phonePrefixes ?? []))
+    throw validationError([{ field: `ids.${id.key}.value`, code: "invalid_value" }]);
   // The SMS limits answer before any user is looked up (429 sms_limit): whether one holds the number stays unsaid.
   if (id.key === "phone_number") await deps.sms.check(id.value, req.entrypoint.id);
   const counted = await deps.kv.incr(sendKey(id.key, id.value), deps.accessCodes.sendWindowSeconds);

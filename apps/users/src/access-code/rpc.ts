@@ -12,7 +12,7 @@ export function accessCodeRpc(
 ): Pick<ServiceImpl<typeof UsersService>, "requestAccessCode"> {
   return {
     async requestAccessCode(req) {
-      const { entrypoint, clientId } = await entrypointOf(deps.entrypoints, req.caller);
+      const { entrypoint, clientId, phonePrefixes } = await entrypointOf(deps.entrypoints, req.caller);
       refuseConsoleCode(entrypoint.id, `ids.${req.key}`);
       await requestAccessCode(deps, {
         entrypoint,
@@ -20,6 +20,7 @@ export function accessCodeRpc(
         key: req.key,
         value: req.value,
         locale: localeOf(req.caller),
+        phonePrefixes,
       });
       return { expiresIn: BigInt(deps.accessCodes.ttlSeconds) };
     },

@@ -122,4 +122,22 @@ describe.each(backends)("SMS limits on %s", (_name, open) => {
     expect(err.reason).toBe("CONSTRAINT_VIOLATION");
     expect(err.violations.map((v) => `${v.field}:${v.code}`)).toEqual(["object.ids.phone_number.value:invalid_value"]);
   });
+
+  it("phonePrefixes: a sign-in code asked for another calling code is 400 naming the field, whoever holds it", async () => {
+    const anywhere = await withSettings({});
+    const phone = phoneIn("+44");
+    await anywhere.registerUser({ caller: caller("mobile"), object: phoneUser(phone) });
+    const spain = await withSettings({ phonePrefixes: ["+34", "+52"] });
+    for (const value of [phone, phoneIn("+44")]) {
+      const err = await failure(spain.requestAccessCode({ caller: caller("mobile"), key: "phone_number", value }));
+      expect(err.reason).toBe("VALIDATION_FAILED");
+      expect(err.violations.map((v) => `${v.field}:${v.code}`)).toEqual(["ids.phone_number.value:invalid_value"]);
+    }
+    const inside = await spain.requestAccessCode({
+      caller: caller("mobile"),
+      key: "phone_number",
+      value: phoneIn("+34"),
+    });
+    expect(inside.expiresIn).toBeGreaterThan(0n);
+  });
 });
