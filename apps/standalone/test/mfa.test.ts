@@ -111,6 +111,19 @@ describe.each([
     expect((await post("/activityid/v1/user/mfa/totp", u.accessToken, {})).statusCode).toBe(409);
   });
 
+  it("enrolment takes a POST without a body, with or without a JSON content type (contract section 7 names none)", async () => {
+    for (const headers of [{}, { "content-type": "application/json" }]) {
+      const u = await loggedUser(s, app);
+      const res = await s.app.inject({
+        method: "POST",
+        url: "/activityid/v1/user/mfa/totp",
+        headers: { authorization: `Bearer ${u.accessToken}`, from: app.entrypoint, ...headers },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().content.totp.otpauth_url).toMatch(/^otpauth:\/\/totp\//);
+    }
+  });
+
   it("a wrong code is 403 and leaves the token alive; a replayed time step is refused; an expired token is refused", async () => {
     const u = await mfaUser();
     const token = await mfaToken(u.email);

@@ -3,6 +3,7 @@ import type { FastifyReply } from "fastify";
 import type { Principal } from "@gatehouse/rpc";
 import Type from "typebox";
 import type { Wired } from "../../deps.ts";
+import { noBody } from "../../http/admin-call.ts";
 import { isAppToken } from "../../http/app-token.ts";
 import { requireBearer, type BearerRule } from "../../http/bearer-guard.ts";
 import { sendContent, sendError } from "../../http/envelope.ts";
@@ -42,7 +43,11 @@ export const mfaRoutes: FastifyPluginAsyncTypebox<Wired<"mfa">> = async (app, de
   app.post(
     "/activityid/v1/user/mfa/totp",
     {
-      onRequest: enrolling,
+      // The user's own enrolment has no body (contract section 7): a bare POST, even one declaring JSON, is not malformed.
+      onRequest: [noBody, enrolling],
+      preValidation: async (req) => {
+        if (req.body === undefined) req.body = {};
+      },
       schema: {
         ...common,
         summary: "Enrol a TOTP authenticator",
