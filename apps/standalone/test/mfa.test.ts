@@ -111,7 +111,7 @@ describe.each([
     expect((await post("/activityid/v1/user/mfa/totp", u.accessToken, {})).statusCode).toBe(409);
   });
 
-  it("enrolment takes a POST without a body, with or without a JSON content type (contract section 7 names none)", async () => {
+  it("enrolment and logout take a POST without a body, with or without a JSON content type (none is named)", async () => {
     for (const headers of [{}, { "content-type": "application/json" }]) {
       const u = await loggedUser(s, app);
       const res = await s.app.inject({
@@ -121,6 +121,13 @@ describe.each([
       });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().content.totp.otpauth_url).toMatch(/^otpauth:\/\/totp\//);
+      // So does the logout.
+      const out = await s.app.inject({
+        method: "POST",
+        url: "/activityid/v1/user/logout",
+        headers: { authorization: `Bearer ${u.accessToken}`, from: app.entrypoint, ...headers },
+      });
+      expect(out.statusCode, out.body).toBe(200);
     }
   });
 

@@ -4,6 +4,7 @@ import { errorFacts } from "@gatehouse/errors";
 import type { GatewayDeps } from "../../deps.ts";
 import { sendContent } from "../../http/envelope.ts";
 import { userIdJson } from "../../http/user-json.ts";
+import { noBody } from "../../http/admin-call.ts";
 import { requireBearer, type BearerRule } from "../../http/bearer-guard.ts";
 import { userToken } from "../../http/user-token.ts";
 import { errorResponses, Result } from "../../schemas/common.ts";
@@ -30,7 +31,8 @@ export const logoutRoute: FastifyPluginAsyncTypebox<GatewayDeps> = async (app, d
   app.post(
     "/activityid/v1/user/logout",
     {
-      onRequest: requireBearer(deps.verifyAccessToken, sessionToken),
+      // No body: a bare POST declaring JSON is not malformed.
+      onRequest: [noBody, requireBearer(deps.verifyAccessToken, sessionToken)],
       schema: {
         summary: "Log the user out (ends the session and its refresh tokens)",
         tags: ["users"],
