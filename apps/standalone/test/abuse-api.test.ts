@@ -106,6 +106,7 @@ describe("abuse protection through the API", () => {
     expect(set.json().content).toMatchObject({ smsPerHour: 500, phonePrefixes: ["+39", "+34"] });
     const outside = await register("mobile", phoneObject(phone("+52")));
     expect(outside.statusCode).toBe(400);
+    expect(outside.json().errors.code).toBe("invalid_value");
     expect(outside.json().errors.items).toMatchObject([
       { field: "object.ids.phone_number.value", code: "invalid_value" },
     ]);

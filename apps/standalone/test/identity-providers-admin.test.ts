@@ -94,6 +94,7 @@ describe.each([
           body: { key: "down", displayName: "Down", issuer, clientId: "c", clientSecret: "s" },
         });
         expect(res.statusCode).toBe(400);
+        expect(res.json().errors.code).toBe("invalid_value");
         expect(res.json().errors.items).toEqual([expect.objectContaining({ field: "issuer", code: "invalid_value" })]);
         expect(Date.now() - started).toBeLessThan(8000);
       }

@@ -41,6 +41,31 @@ describe("error table", () => {
     const one = errorEnvelope({ reason: "VALIDATION_FAILED", locale: "en", elapsed: 0, violations, singleItem: true });
     expect(one.errors.items).toHaveLength(1);
   });
+  it("names the refusals the contract names by code when they are the only problem (sections 11 and 17)", () => {
+    const code = (
+      violations: { field: string; code: string }[],
+      reason: "VALIDATION_FAILED" | "CONSTRAINT_VIOLATION",
+    ) => errorEnvelope({ reason, locale: "en", elapsed: 0, violations }).errors.code;
+    expect(code([{ field: "issuer", code: "invalid_value" }], "VALIDATION_FAILED")).toBe("invalid_value");
+    expect(code([{ field: "object.ids.phone_number.value", code: "invalid_value" }], "VALIDATION_FAILED")).toBe(
+      "invalid_value",
+    );
+    expect(code([{ field: "object.ids.phone_number.value", code: "invalid_value" }], "CONSTRAINT_VIOLATION")).toBe(
+      "invalid_value",
+    );
+    expect(code([{ field: "newPassword", code: "password_weak" }], "CONSTRAINT_VIOLATION")).toBe("password_weak");
+    // Any other field, or another problem beside it, stays a validation failure with its items.
+    expect(code([{ field: "preset", code: "invalid_value" }], "VALIDATION_FAILED")).toBe("validation_failed");
+    expect(
+      code(
+        [
+          { field: "issuer", code: "invalid_value" },
+          { field: "clientId", code: "required" },
+        ],
+        "VALIDATION_FAILED",
+      ),
+    ).toBe("validation_failed");
+  });
   it("picks the locale from Accept-Language", () => {
     expect(pickLocale(undefined)).toBe("en");
     expect(pickLocale("es-ES,es;q=0.9,en;q=0.8")).toBe("es");

@@ -42,17 +42,27 @@ function detailOf(v: Violation): string {
 }
 
 /**
- * Section 17 names `password_weak` as the refusal itself ("refused with
- * password_weak, 400 at registration, 416 at replace and patch"): when a weak
- * password is a request's only problem it is `errors.code` too, with the
- * status of its validation (400 or 416) and the item naming the field.
+ * The contract names some refusals by their code: section 17's
+ * `password_weak` ("refused with password_weak, 400 at registration, 416 at
+ * replace and patch"), section 11's unreachable issuer ("400 `invalid_value`
+ * naming `issuer`") and section 17's number outside an application's
+ * calling codes ("400/416 `invalid_value` naming the field"). When such a
+ * refusal is a request's only problem it is `errors.code` too, with the
+ * status of its validation and the item naming the field; any other
+ * validation stays `validation_failed` with its items.
  */
+const NAMED_REFUSALS: Record<string, (field: string) => boolean> = {
+  password_weak: () => true,
+  invalid_value: (field) => field === "issuer" || /(^|\.)ids\.phone_number\.value$/.test(field),
+};
+
 function publicCode(reason: Reason, violations: Violation[] | undefined): string {
-  const weakOnly =
-    (reason === "VALIDATION_FAILED" || reason === "CONSTRAINT_VIOLATION") &&
-    !!violations?.length &&
-    violations.every((v) => v.code === "password_weak");
-  return weakOnly ? "password_weak" : reason.toLowerCase();
+  if ((reason === "VALIDATION_FAILED" || reason === "CONSTRAINT_VIOLATION") && violations?.length) {
+    const code = violations[0]!.code;
+    const named = NAMED_REFUSALS[code];
+    if (named && violations.every((v) => v.code === code && named(v.field))) return code;
+  }
+  return reason.toLowerCase();
 }
 
 /** The contract section 2 error envelope for a reason. */
